@@ -1,0 +1,215 @@
+//! Start-up data of the client (spec §7): accounts, brands, warehouses, employees, area and
+//! payment types, print info, the self-order count, and change password.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use serde::{Deserialize, Serialize};
+
+use super::{ApiJson, DataAnswer, ListAnswer, Meta};
+use crate::auth::{Auth, password};
+use crate::db::{accounts, masters, orders};
+use crate::domain::{enums::Role, validate};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+use crate::web::list::Paging;
+
+/// One company of the signed-in user (spec §3 Account record).
+#[derive(Serialize)]
+pub struct AccountRow {
+    #[serde(rename = "eId")]
+    e_id: i64,
+    #[serde(rename = "orgId")]
+    org_id: i64,
+    #[serde(rename = "companyName")]
+    company_name: String,
+    name: String,
+    phone: String,
+    role: i32,
+    #[serde(rename = "modPrc")]
+    mod_prc: bool,
+    #[serde(rename = "isAcct")]
+    is_acct: bool,
+    #[serde(rename = "crtCSR")]
+    crt_csr: bool,
+    current: bool,
+}
+
+/// `GET /api/account`: the companies the user may work in.
+pub async fn account(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<AccountRow>>> {
+    let user_id = auth.user_id;
+    let (user, ms) = state.db.run(move |c| Ok((accounts::user_by_id(c, user_id)?, accounts::memberships_of(c, user_id)?))).await?;
+    let rows = crate::auth::usable(&ms)
+        .into_iter()
+        .map(|m| AccountRow {
+            e_id: user.id,
+            org_id: m.org_id,
+            company_name: m.org_name.clone(),
+            name: user.name.clone(),
+            phone: user.phone.clone(),
+            role: m.role,
+            mod_prc: m.mod_prc,
+            is_acct: m.is_acct,
+            crt_csr: m.crt_csr,
+            current: m.org_id == auth.org_id,
+        })
+        .collect();
+    Ok(Json(ListAnswer::all(rows)))
+}
+
+/// `GET /api/brands`: all brands, or a page when `page` or `per_page` is given.
+pub async fn brands(State(state): State<AppState>, auth: Auth, Query(paging): Query<Paging>) -> AppResult<Json<ListAnswer<masters::Brand>>> {
+    let org = auth.org_id;
+    if paging.page.is_none() && paging.per_page.is_none() {
+        let all = state.db.run(move |c| masters::all_brands(c, org)).await?;
+        return Ok(Json(ListAnswer::all(all)));
+    }
+    let req = paging.resolve(20);
+    let page = state.db.run(move |c| masters::brands_page(c, org, req.offset(), req.per_page)).await?;
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+}
+
+/// `GET /api/warehouses`.
+pub async fn warehouses(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<masters::Warehouse>>> {
+    let org = auth.org_id;
+    Ok(Json(ListAnswer::all(state.db.run(move |c| masters::all_warehouses(c, org)).await?)))
+}
+
+/// An employee as the client's staff pickers read it (spec §3 Employee).
+#[derive(Serialize)]
+pub struct EmployeeRow {
+    id: i64,
+    email: String,
+    name: String,
+    role: i32,
+    #[serde(rename = "roleDesc")]
+    role_desc: &'static str,
+    status: i32,
+    able_login: bool,
+    is_active: bool,
+    label: String,
+    value: i64,
+    created_at: chrono::NaiveDateTime,
+    updated_at: chrono::NaiveDateTime,
+}
+
+#[derive(Deserialize)]
+pub struct EmployeeQuery {
+    role: Option<i32>,
+}
+
+/// `GET /api/employees`, optionally only one role (`?role=6` lists drivers).
+pub async fn employees(State(state): State<AppState>, auth: Auth, Query(q): Query<EmployeeQuery>) -> AppResult<Json<ListAnswer<EmployeeRow>>> {
+    let org = auth.org_id;
+    let all = state.db.run(move |c| masters::all_employees(c, org)).await?;
+    let rows = all
+        .into_iter()
+        .filter(|e| q.role.is_none_or(|r| r == e.role))
+        .map(|e| EmployeeRow {
+            role_desc: Role::from_i32(e.role).map(Role::label).unwrap_or("Unknown"),
+            label: e.name.clone(),
+            value: e.id,
+            id: e.id,
+            email: e.email,
+            name: e.name,
+            role: e.role,
+            status: e.status,
+            able_login: e.able_login,
+            is_active: e.is_active,
+            created_at: e.created_at,
+            updated_at: e.updated_at,
+        })
+        .collect();
+    Ok(Json(ListAnswer::all(rows)))
+}
+
+/// `GET /api/area-types`.
+pub async fn area_types(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<masters::CodeName>>> {
+    let org = auth.org_id;
+    Ok(Json(ListAnswer::all(state.db.run(move |c| masters::area_types(c, org)).await?)))
+}
+
+/// `GET /api/payment-types`.
+pub async fn payment_types(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<masters::CodeName>>> {
+    let org = auth.org_id;
+    Ok(Json(ListAnswer::all(state.db.run(move |c| masters::payment_types(c, org)).await?)))
+}
+
+/// The company's print information (spec §2.7; `anb` is the spec's spelling of ABN).
+#[derive(Serialize)]
+pub struct PrintInfo {
+    name: String,
+    anb: String,
+    #[serde(rename = "addressLine1")]
+    address_line1: String,
+    #[serde(rename = "addressLine2")]
+    address_line2: String,
+    phone: String,
+    email: String,
+    #[serde(rename = "bankAccountName")]
+    bank_account_name: String,
+    bsb: String,
+    #[serde(rename = "bankAccount")]
+    bank_account: String,
+    department_id: i32,
+    logo: String,
+    website: String,
+}
+
+/// `GET /api/printInfo`.
+pub async fn print_info(State(state): State<AppState>, auth: Auth) -> AppResult<Json<DataAnswer<PrintInfo>>> {
+    let org = auth.org_id;
+    let o = state.db.run(move |c| accounts::organisation(c, org)).await?;
+    Ok(Json(DataAnswer {
+        data: PrintInfo {
+            name: o.name,
+            anb: o.abn,
+            address_line1: o.address_line1,
+            address_line2: o.address_line2,
+            phone: o.phone,
+            email: o.email,
+            bank_account_name: o.bank_account_name,
+            bsb: o.bsb,
+            bank_account: o.bank_account,
+            department_id: o.department_id,
+            logo: o.logo,
+            website: o.website,
+        },
+    }))
+}
+
+#[derive(Serialize)]
+pub struct CountAnswer {
+    cnt: i64,
+}
+
+/// `GET /api/csr-self-order`: drafts placed by customers, for the header badge.
+pub async fn self_order_count(State(state): State<AppState>, auth: Auth) -> AppResult<Json<CountAnswer>> {
+    let org = auth.org_id;
+    Ok(Json(CountAnswer { cnt: state.db.run(move |c| orders::self_order_count(c, org)).await? }))
+}
+
+#[derive(Deserialize)]
+pub struct PasswordBody {
+    #[serde(default)]
+    password: String,
+}
+
+#[derive(Serialize)]
+pub struct MessageAnswer {
+    message: &'static str,
+}
+
+/// `POST /api/password`: changes the signed-in user's password; other sessions end.
+pub async fn change_password(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<PasswordBody>) -> AppResult<Json<MessageAnswer>> {
+    validate::new_password(&body.password).map_err(|m| AppError::field("password", m))?;
+    let hash = password::hash(&body.password)?;
+    let (user_id, keep) = (auth.user_id, auth.session.map(|s| s.id));
+    state
+        .db
+        .write(move |c| {
+            accounts::set_password(c, user_id, &hash)?;
+            accounts::delete_other_sessions(c, user_id, keep.as_deref())
+        })
+        .await?;
+    Ok(Json(MessageAnswer { message: "Password has been changed successfully" }))
+}

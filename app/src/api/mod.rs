@@ -1,0 +1,77 @@
+//! The JSON API of spec §7 under `/api`, plus `POST /oauth/token`. Handlers are thin:
+//! parse, call the database or a service, serialise.
+
+pub mod base;
+pub mod masters;
+pub mod token;
+
+use axum::Router;
+use axum::extract::{FromRequest, Request};
+use axum::routing::{get, post};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::AppError;
+use crate::state::AppState;
+
+/// Routes of the JSON API.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/oauth/token", post(token::issue))
+        .route("/api/account", get(base::account))
+        .route("/api/brands", get(base::brands))
+        .route("/api/warehouses", get(base::warehouses))
+        .route("/api/employees", get(base::employees))
+        .route("/api/area-types", get(base::area_types))
+        .route("/api/payment-types", get(base::payment_types))
+        .route("/api/printInfo", get(base::print_info))
+        .route("/api/csr-self-order", get(base::self_order_count))
+        .route("/api/password", post(base::change_password))
+        .route("/api/customers", get(masters::customers))
+        .route("/api/customers/{id}", get(masters::customer))
+        .route("/api/products", get(masters::products))
+        .route("/api/products/{id}", get(masters::product))
+}
+
+/// A JSON body whose rejection uses the app's error format.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(Self(v)),
+            Err(e) => Err(AppError::bad_request(e.body_text())),
+        }
+    }
+}
+
+/// `meta` of a list answer.
+#[derive(Serialize, Debug)]
+pub struct Meta {
+    pub total: i64,
+    pub current_page: i64,
+    pub per_page: i64,
+}
+
+/// `{data, meta}` list answer (spec §7).
+#[derive(Serialize, Debug)]
+pub struct ListAnswer<T: Serialize> {
+    pub data: Vec<T>,
+    pub meta: Meta,
+}
+
+impl<T: Serialize> ListAnswer<T> {
+    /// An unpaged list: everything on page 1.
+    pub fn all(data: Vec<T>) -> Self {
+        let total = data.len() as i64;
+        Self { data, meta: Meta { total, current_page: 1, per_page: total } }
+    }
+}
+
+/// `{data}` single answer.
+#[derive(Serialize, Debug)]
+pub struct DataAnswer<T: Serialize> {
+    pub data: T,
+}

@@ -1,0 +1,85 @@
+//! CSRF protection for cookie-authenticated requests.
+//!
+//! The token is derived from the secret cookie (session, or the pre-sign-in cookie on the
+//! sign-in form), so it needs no lookup and cannot be forged without reading the cookie.
+//! Every unsafe method carrying a cookie must present it in `X-CSRF-Token` or a form field
+//! `_csrf`; bearer-token calls carry no ambient credentials and are exempt.
+
+use axum::body::{Body, to_bytes};
+use axum::extract::Request;
+use axum::http::{Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::{SESSION_COOKIE, cookie, token};
+use crate::error::AppError;
+
+/// Cookie set on the sign-in page before any session exists.
+pub const PRE_COOKIE: &str = "td_pre";
+const FORM_LIMIT: usize = 2 * 1024 * 1024;
+
+/// The CSRF token that goes with a cookie secret.
+pub fn token_for(secret: &str) -> String {
+    token::digest(&format!("csrf:{secret}"))
+}
+
+fn refused() -> Response {
+    AppError::forbidden("Invalid or missing CSRF token, reload the page and try again.").into_response()
+}
+
+/// Middleware enforcing the token on POST/PUT/PATCH/DELETE.
+pub async fn guard(req: Request, next: Next) -> Response {
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(req).await;
+    }
+    let headers = req.headers();
+    let secret = cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, PRE_COOKIE));
+    let Some(secret) = secret else {
+        // No cookie: either a bearer call or an anonymous one that the handler refuses.
+        return next.run(req).await;
+    };
+    let expected = token_for(&secret);
+    if let Some(sent) = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()) {
+        return if token::same(sent, &expected) { next.run(req).await } else { refused() };
+    }
+    let is_form = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
+    if !is_form {
+        return refused();
+    }
+    let (parts, body) = req.into_parts();
+    let Ok(bytes) = to_bytes(body, FORM_LIMIT).await else {
+        return AppError::bad_request("The form is too large.").into_response();
+    };
+    let sent = form_urlencoded_value(&bytes, "_csrf");
+    if sent.is_some_and(|s| token::same(&s, &expected)) {
+        next.run(Request::from_parts(parts, Body::from(bytes))).await
+    } else {
+        refused()
+    }
+}
+
+fn form_urlencoded_value(body: &[u8], key: &str) -> Option<String> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(body).ok()?;
+    pairs.into_iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_depends_on_the_secret() {
+        assert_eq!(token_for("a"), token_for("a"));
+        assert_ne!(token_for("a"), token_for("b"));
+        assert_ne!(token_for("a"), token::digest("a"));
+    }
+
+    #[test]
+    fn form_field_is_found() {
+        assert_eq!(form_urlencoded_value(b"x=1&_csrf=abc%20d", "_csrf").as_deref(), Some("abc d"));
+        assert_eq!(form_urlencoded_value(b"x=1", "_csrf"), None);
+    }
+}

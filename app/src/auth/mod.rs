@@ -1,0 +1,232 @@
+//! Who is calling: sessions (browser) and bearer tokens (API clients), the current
+//! organisation, CSRF protection and sign-in throttling.
+
+pub mod csrf;
+pub mod password;
+pub mod throttle;
+pub mod token;
+
+use axum::extract::FromRequestParts;
+use axum::http::HeaderMap;
+use axum::http::request::Parts;
+
+use crate::db::accounts::{self, Membership};
+use crate::domain::enums::Role;
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "td_session";
+/// Header carrying the current organisation (DESIGN §7).
+pub const ORG_HEADER: &str = "x-org-id";
+/// Message for warehouse staff (spec §5, §8).
+pub const WAREHOUSE_REFUSED: &str = "No access permission for warehouse staff.";
+
+/// An organisation the user may switch to.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct OrgChoice {
+    pub id: i64,
+    pub name: String,
+    pub role: i32,
+}
+
+/// The browser session behind a request, when it came with one.
+#[derive(Clone, Debug)]
+pub struct SessionInfo {
+    pub id: String,
+    pub csrf: String,
+}
+
+/// The signed-in user in the current organisation.
+#[derive(Clone, Debug)]
+pub struct Auth {
+    pub user_id: i64,
+    pub user_name: String,
+    pub email: String,
+    pub org_id: i64,
+    pub org_name: String,
+    pub role: Role,
+    pub mod_prc: bool,
+    pub is_acct: bool,
+    pub crt_csr: bool,
+    pub orgs: Vec<OrgChoice>,
+    pub session: Option<SessionInfo>,
+}
+
+/// Memberships that open the app: warehouse staff (roles 5 and 6) are never offered.
+pub fn usable(memberships: &[Membership]) -> Vec<&Membership> {
+    memberships.iter().filter(|m| Role::from_i32(m.role).is_some_and(Role::may_use_app)).collect()
+}
+
+/// The organisation to work in: the requested one if usable, otherwise the last used,
+/// otherwise the first (spec §1).
+pub fn choose_org(memberships: &[Membership], requested: Option<i64>) -> Option<&Membership> {
+    let usable = usable(memberships);
+    if let Some(id) = requested {
+        return usable.into_iter().find(|m| m.org_id == id);
+    }
+    usable
+        .iter()
+        .filter(|m| m.last_used_at.is_some())
+        .max_by_key(|m| m.last_used_at)
+        .or_else(|| usable.first())
+        .copied()
+}
+
+fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[Membership], session: Option<SessionInfo>) -> Auth {
+    Auth {
+        user_id,
+        user_name,
+        email,
+        org_id: m.org_id,
+        org_name: m.org_name.clone(),
+        role: Role::from_i32(m.role).unwrap_or(Role::Business),
+        mod_prc: m.mod_prc,
+        is_acct: m.is_acct,
+        crt_csr: m.crt_csr,
+        orgs: usable(all).into_iter().map(|m| OrgChoice { id: m.org_id, name: m.org_name.clone(), role: m.role }).collect(),
+        session,
+    }
+}
+
+/// Reads a cookie value from the request headers.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers.get_all(axum::http::header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|kv| {
+        let (k, v) = kv.trim().split_once('=')?;
+        (k == name && !v.is_empty()).then(|| v.to_string())
+    })
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let v = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = v.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+}
+
+fn org_header(headers: &HeaderMap) -> AppResult<Option<i64>> {
+    match headers.get(ORG_HEADER) {
+        None => Ok(None),
+        Some(v) => {
+            let s = v.to_str().unwrap_or("").trim();
+            if s.is_empty() {
+                return Ok(None);
+            }
+            s.parse().map(Some).map_err(|_| AppError::bad_request("X-Org-Id must be an organisation id"))
+        }
+    }
+}
+
+/// Resolves the caller from a session cookie or a bearer token; `Ok(None)` when neither is present.
+pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Auth>> {
+    let session_token = cookie(headers, SESSION_COOKIE);
+    let bearer_token = bearer(headers);
+    if session_token.is_none() && bearer_token.is_none() {
+        return Ok(None);
+    }
+    let requested_org = org_header(headers)?;
+    state
+        .db
+        .run(move |conn| {
+            if let Some(token) = session_token {
+                let Some(s) = accounts::session_by_token(conn, &token)? else {
+                    return Err(AppError::Unauthorized);
+                };
+                let all = accounts::memberships_of(conn, s.user_id)?;
+                let m = match choose_org(&all, Some(s.org_id)) {
+                    Some(m) => m,
+                    // The session's company is no longer open to the user: fall back, or end the session.
+                    None => match choose_org(&all, None) {
+                        Some(m) => {
+                            accounts::set_session_org(conn, &s.id, m.org_id)?;
+                            m
+                        }
+                        None => {
+                            accounts::delete_session(conn, &s.id)?;
+                            return Err(AppError::forbidden(WAREHOUSE_REFUSED));
+                        }
+                    },
+                };
+                if requested_org.is_some_and(|o| o != m.org_id) {
+                    return Err(AppError::org_changed());
+                }
+                if crate::db::now() - s.last_seen_at > chrono::Duration::minutes(5) {
+                    accounts::touch_session(conn, &s.id)?;
+                }
+                let csrf = csrf::token_for(&token);
+                let info = SessionInfo { id: s.id.clone(), csrf };
+                return Ok(Some(build(s.user_id, s.user_name, s.user_email, m, &all, Some(info))));
+            }
+            let token = bearer_token.unwrap_or_default();
+            let Some((user_id, token_org, name, email)) = accounts::api_token(conn, &token)? else {
+                return Err(AppError::Unauthorized);
+            };
+            let all = accounts::memberships_of(conn, user_id)?;
+            let m = choose_org(&all, Some(requested_org.unwrap_or(token_org)))
+                .ok_or_else(|| AppError::forbidden("No access to this organisation."))?;
+            Ok(Some(build(user_id, name, email, m, &all, None)))
+        })
+        .await
+}
+
+impl FromRequestParts<AppState> for Auth {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if let Some(auth) = parts.extensions.get::<Auth>() {
+            return Ok(auth.clone());
+        }
+        let auth = load(state, &parts.headers).await?.ok_or(AppError::Unauthorized)?;
+        parts.extensions.insert(auth.clone());
+        Ok(auth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn m(org_id: i64, role: i32, used_day: Option<u32>) -> Membership {
+        Membership {
+            org_id,
+            org_name: format!("Org {org_id}"),
+            role,
+            mod_prc: false,
+            is_acct: false,
+            crt_csr: false,
+            last_used_at: used_day.map(|d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap().and_hms_opt(9, 0, 0).unwrap()),
+        }
+    }
+
+    #[test]
+    fn last_used_company_wins_otherwise_the_first() {
+        let ms = vec![m(4, 2, Some(1)), m(9, 4, Some(3))];
+        assert_eq!(choose_org(&ms, None).unwrap().org_id, 9);
+        let ms = vec![m(4, 2, None), m(9, 4, None)];
+        assert_eq!(choose_org(&ms, None).unwrap().org_id, 4);
+    }
+
+    #[test]
+    fn warehouse_memberships_are_never_chosen() {
+        let ms = vec![m(4, 5, Some(9)), m(9, 2, None)];
+        assert_eq!(choose_org(&ms, None).unwrap().org_id, 9);
+        assert!(choose_org(&ms, Some(4)).is_none());
+        assert!(choose_org(&[m(4, 5, None), m(9, 6, None)], None).is_none());
+    }
+
+    #[test]
+    fn requested_company_must_be_a_membership() {
+        let ms = vec![m(4, 2, None)];
+        assert!(choose_org(&ms, Some(9)).is_none());
+        assert_eq!(choose_org(&ms, Some(4)).unwrap().org_id, 4);
+    }
+
+    #[test]
+    fn cookies_are_read_by_name() {
+        let mut h = HeaderMap::new();
+        h.insert("cookie", "a=1; td_session=abc; b=".parse().unwrap());
+        assert_eq!(cookie(&h, SESSION_COOKIE).as_deref(), Some("abc"));
+        assert_eq!(cookie(&h, "b"), None);
+        assert_eq!(cookie(&h, "zz"), None);
+    }
+}

@@ -1,0 +1,280 @@
+//! Users, memberships, organisations, sessions and API tokens.
+
+use chrono::{Duration, NaiveDateTime};
+use diesel::prelude::*;
+
+use super::schema::{api_clients, api_tokens, memberships, organisations, sessions, users};
+use super::{DbConn, now};
+use crate::error::AppResult;
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = users)]
+pub struct User {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub phone: String,
+    pub password_hash: String,
+    pub status: i32,
+    pub able_login: bool,
+    pub is_active: bool,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = users)]
+pub struct NewUser<'a> {
+    pub email: &'a str,
+    pub name: &'a str,
+    pub phone: &'a str,
+    pub password_hash: &'a str,
+    pub status: i32,
+    pub able_login: bool,
+    pub is_active: bool,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A user's place in one organisation, with the organisation's name.
+#[derive(Queryable, Clone, Debug, PartialEq, Eq)]
+pub struct Membership {
+    pub org_id: i64,
+    pub org_name: String,
+    pub role: i32,
+    pub mod_prc: bool,
+    pub is_acct: bool,
+    pub crt_csr: bool,
+    pub last_used_at: Option<NaiveDateTime>,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = memberships)]
+pub struct NewMembership {
+    pub user_id: i64,
+    pub org_id: i64,
+    pub role: i32,
+    pub mod_prc: bool,
+    pub is_acct: bool,
+    pub crt_csr: bool,
+    pub last_used_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug, serde::Serialize)]
+#[diesel(table_name = organisations)]
+pub struct Organisation {
+    pub id: i64,
+    pub name: String,
+    pub abn: String,
+    pub address_line1: String,
+    pub address_line2: String,
+    pub phone: String,
+    pub email: String,
+    pub bank_account_name: String,
+    pub bsb: String,
+    pub bank_account: String,
+    pub department_id: i32,
+    pub logo: String,
+    pub website: String,
+    pub time_zone: String,
+    pub tier_b_bp: i32,
+    pub tier_c_bp: i32,
+    pub tier_d_bp: i32,
+    pub tier_e_bp: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Sessions stay valid this long after the last request.
+pub const SESSION_IDLE: Duration = Duration::hours(12);
+/// API bearer tokens live this long.
+pub const TOKEN_LIFETIME: Duration = Duration::hours(12);
+
+pub fn user_by_email(conn: &mut DbConn, email: &str) -> AppResult<Option<User>> {
+    Ok(users::table
+        .filter(users::email.eq(email.trim().to_lowercase()))
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn user_by_id(conn: &mut DbConn, id: i64) -> AppResult<User> {
+    Ok(users::table.find(id).select(User::as_select()).first(conn)?)
+}
+
+pub fn insert_user(conn: &mut DbConn, new: &NewUser) -> AppResult<i64> {
+    diesel::insert_into(users::table).values(new).execute(conn)?;
+    Ok(users::table.filter(users::email.eq(new.email)).select(users::id).first(conn)?)
+}
+
+pub fn set_password(conn: &mut DbConn, user_id: i64, password_hash: &str) -> AppResult<()> {
+    diesel::update(users::table.find(user_id))
+        .set((users::password_hash.eq(password_hash), users::updated_at.eq(now())))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Every membership of a user, ordered by organisation id (the "first" account is the lowest).
+pub fn memberships_of(conn: &mut DbConn, user_id: i64) -> AppResult<Vec<Membership>> {
+    Ok(memberships::table
+        .inner_join(organisations::table)
+        .filter(memberships::user_id.eq(user_id))
+        .order(memberships::org_id.asc())
+        .select((
+            memberships::org_id,
+            organisations::name,
+            memberships::role,
+            memberships::mod_prc,
+            memberships::is_acct,
+            memberships::crt_csr,
+            memberships::last_used_at,
+        ))
+        .load(conn)?)
+}
+
+pub fn insert_membership(conn: &mut DbConn, m: &NewMembership) -> AppResult<()> {
+    diesel::insert_into(memberships::table).values(m).execute(conn)?;
+    Ok(())
+}
+
+/// Remembers the organisation as the user's last used one.
+pub fn mark_org_used(conn: &mut DbConn, user_id: i64, org_id: i64) -> AppResult<()> {
+    diesel::update(memberships::table.filter(memberships::user_id.eq(user_id)).filter(memberships::org_id.eq(org_id)))
+        .set(memberships::last_used_at.eq(Some(now())))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn organisation(conn: &mut DbConn, org_id: i64) -> AppResult<Organisation> {
+    Ok(organisations::table.find(org_id).select(Organisation::as_select()).first(conn)?)
+}
+
+#[derive(Queryable, Clone, Debug)]
+pub struct SessionRow {
+    pub id: String,
+    pub user_id: i64,
+    pub org_id: i64,
+    pub csrf_token: String,
+    pub last_seen_at: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+    pub user_name: String,
+    pub user_email: String,
+}
+
+/// Creates a session; returns the cookie token (only its digest is stored) and the CSRF token.
+pub fn create_session(conn: &mut DbConn, user_id: i64, org_id: i64) -> AppResult<(String, String)> {
+    let token = crate::auth::token::random_token();
+    let csrf = crate::auth::token::random_token();
+    let t = now();
+    diesel::insert_into(sessions::table)
+        .values((
+            sessions::id.eq(crate::auth::token::digest(&token)),
+            sessions::user_id.eq(user_id),
+            sessions::org_id.eq(org_id),
+            sessions::csrf_token.eq(&csrf),
+            sessions::created_at.eq(t),
+            sessions::last_seen_at.eq(t),
+            sessions::expires_at.eq(t + SESSION_IDLE),
+        ))
+        .execute(conn)?;
+    Ok((token, csrf))
+}
+
+/// The live session for a cookie token, with its user; expired sessions are not returned.
+pub fn session_by_token(conn: &mut DbConn, token: &str) -> AppResult<Option<SessionRow>> {
+    Ok(sessions::table
+        .inner_join(users::table)
+        .filter(sessions::id.eq(crate::auth::token::digest(token)))
+        .filter(sessions::expires_at.gt(now()))
+        .filter(users::is_active.eq(true))
+        .filter(users::able_login.eq(true))
+        .select((
+            sessions::id,
+            sessions::user_id,
+            sessions::org_id,
+            sessions::csrf_token,
+            sessions::last_seen_at,
+            sessions::expires_at,
+            users::name,
+            users::email,
+        ))
+        .first(conn)
+        .optional()?)
+}
+
+/// Slides the idle expiry forward.
+pub fn touch_session(conn: &mut DbConn, id: &str) -> AppResult<()> {
+    let t = now();
+    diesel::update(sessions::table.find(id))
+        .set((sessions::last_seen_at.eq(t), sessions::expires_at.eq(t + SESSION_IDLE)))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn set_session_org(conn: &mut DbConn, id: &str, org_id: i64) -> AppResult<()> {
+    diesel::update(sessions::table.find(id)).set(sessions::org_id.eq(org_id)).execute(conn)?;
+    Ok(())
+}
+
+pub fn delete_session(conn: &mut DbConn, id: &str) -> AppResult<()> {
+    diesel::delete(sessions::table.find(id)).execute(conn)?;
+    Ok(())
+}
+
+/// Ends every session of a user except `keep` (after a password change).
+pub fn delete_other_sessions(conn: &mut DbConn, user_id: i64, keep: Option<&str>) -> AppResult<()> {
+    let q = sessions::table.filter(sessions::user_id.eq(user_id));
+    match keep {
+        Some(k) => diesel::delete(q.filter(sessions::id.ne(k))).execute(conn)?,
+        None => diesel::delete(q).execute(conn)?,
+    };
+    diesel::delete(api_tokens::table.filter(api_tokens::user_id.eq(user_id))).execute(conn)?;
+    Ok(())
+}
+
+pub fn client_secret_hash(conn: &mut DbConn, client_id: &str) -> AppResult<Option<String>> {
+    Ok(api_clients::table.find(client_id).select(api_clients::secret_hash).first(conn).optional()?)
+}
+
+pub fn insert_client(conn: &mut DbConn, id: &str, secret_hash: &str, name: &str) -> AppResult<()> {
+    diesel::insert_into(api_clients::table)
+        .values((
+            api_clients::id.eq(id),
+            api_clients::secret_hash.eq(secret_hash),
+            api_clients::name.eq(name),
+            api_clients::created_at.eq(now()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Issues a bearer token; returns the token (only its digest is stored).
+pub fn create_api_token(conn: &mut DbConn, user_id: i64, client_id: &str, org_id: i64, scope: &str) -> AppResult<String> {
+    let token = crate::auth::token::random_token();
+    let t = now();
+    diesel::insert_into(api_tokens::table)
+        .values((
+            api_tokens::id.eq(crate::auth::token::digest(&token)),
+            api_tokens::user_id.eq(user_id),
+            api_tokens::client_id.eq(client_id),
+            api_tokens::org_id.eq(org_id),
+            api_tokens::scope.eq(scope),
+            api_tokens::created_at.eq(t),
+            api_tokens::expires_at.eq(t + TOKEN_LIFETIME),
+        ))
+        .execute(conn)?;
+    Ok(token)
+}
+
+/// The user and default organisation of a live bearer token.
+pub fn api_token(conn: &mut DbConn, token: &str) -> AppResult<Option<(i64, i64, String, String)>> {
+    Ok(api_tokens::table
+        .inner_join(users::table)
+        .filter(api_tokens::id.eq(crate::auth::token::digest(token)))
+        .filter(api_tokens::expires_at.gt(now()))
+        .filter(users::is_active.eq(true))
+        .select((api_tokens::user_id, api_tokens::org_id, users::name, users::email))
+        .first(conn)
+        .optional()?)
+}

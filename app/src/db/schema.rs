@@ -1,0 +1,528 @@
+// @generated from migrations/postgres by hand-run script; keep in step with both migration folders.
+
+diesel::table! {
+    organisations (id) {
+        id -> BigInt,
+        name -> Text,
+        abn -> Text,
+        address_line1 -> Text,
+        address_line2 -> Text,
+        phone -> Text,
+        email -> Text,
+        bank_account_name -> Text,
+        bsb -> Text,
+        bank_account -> Text,
+        department_id -> Integer,
+        logo -> Text,
+        website -> Text,
+        time_zone -> Text,
+        tier_b_bp -> Integer,
+        tier_c_bp -> Integer,
+        tier_d_bp -> Integer,
+        tier_e_bp -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> BigInt,
+        email -> Text,
+        name -> Text,
+        phone -> Text,
+        password_hash -> Text,
+        status -> Integer,
+        able_login -> Bool,
+        is_active -> Bool,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    memberships (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        org_id -> BigInt,
+        role -> Integer,
+        mod_prc -> Bool,
+        is_acct -> Bool,
+        crt_csr -> Bool,
+        last_used_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> Text,
+        user_id -> BigInt,
+        org_id -> BigInt,
+        csrf_token -> Text,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    api_clients (id) {
+        id -> Text,
+        secret_hash -> Text,
+        name -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    api_tokens (id) {
+        id -> Text,
+        user_id -> BigInt,
+        client_id -> Text,
+        org_id -> BigInt,
+        scope -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    warehouses (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        code -> Text,
+        name -> Text,
+        address -> Text,
+        is_calc_for_csr_order -> Bool,
+        is_branch -> Bool,
+        is_third_party -> Bool,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    brands (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        name -> Text,
+        presented_to_csr -> Bool,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    area_types (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        code -> Integer,
+        name -> Text,
+    }
+}
+
+diesel::table! {
+    payment_types (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        code -> Integer,
+        name -> Text,
+    }
+}
+
+diesel::table! {
+    suppliers (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        code -> Text,
+        name -> Text,
+        primary_person_first -> Text,
+        primary_person_last -> Text,
+        guid -> Text,
+        search_text -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    customers (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        name -> Text,
+        code -> Text,
+        login_shop -> Bool,
+        email -> Text,
+        origin_code -> Text,
+        attention -> Text,
+        primary_person_first -> Text,
+        primary_person_last -> Text,
+        phone -> Text,
+        mobile -> Text,
+        skype -> Text,
+        birthday -> Nullable<Date>,
+        note -> Text,
+        website -> Text,
+        address -> Text,
+        city -> Text,
+        state -> Text,
+        postal -> Text,
+        country -> Text,
+        account -> Text,
+        credit_limit -> BigInt,
+        xero_balance -> BigInt,
+        is_supplier -> Bool,
+        branch_flag -> Bool,
+        price_strategy -> Integer,
+        payment_type -> Integer,
+        area_type -> Integer,
+        csr_level -> Integer,
+        business_type -> Integer,
+        default_ship_type -> Integer,
+        bd_id -> Nullable<BigInt>,
+        cs_id -> Nullable<BigInt>,
+        xero_sent -> Integer,
+        xero_contact_id -> Text,
+        search_text -> Text,
+        version -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    products (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        code -> Text,
+        origin_code -> Text,
+        helper_code -> Text,
+        name -> Text,
+        unit -> Text,
+        comments -> Text,
+        category -> Integer,
+        brand_id -> Nullable<BigInt>,
+        manufacturer -> Text,
+        auto_parts_type -> Nullable<Integer>,
+        tag1 -> Text,
+        tag2 -> Text,
+        tag3 -> Text,
+        tag4 -> Text,
+        show_for_shop -> Bool,
+        material -> Integer,
+        tyre_model -> Text,
+        specification -> Text,
+        diameter -> Text,
+        patterns -> Text,
+        width -> Text,
+        load_rate -> Text,
+        speed_rate -> Text,
+        suggested -> Text,
+        rim_diameter -> Text,
+        rim_width -> Text,
+        wheel_offset -> Text,
+        center_bore -> Text,
+        bolt_pattern -> Text,
+        cost_price -> BigInt,
+        standard_price -> BigInt,
+        special_price -> BigInt,
+        class_a_price -> BigInt,
+        class_b_price -> Nullable<BigInt>,
+        class_c_price -> Nullable<BigInt>,
+        class_d_price -> Nullable<BigInt>,
+        class_e_price -> Nullable<BigInt>,
+        ref_pur -> BigInt,
+        is_special -> Bool,
+        is_clearance -> Bool,
+        is_customer_show -> Bool,
+        stock_3rd_party -> BigInt,
+        size_key -> Text,
+        search_text -> Text,
+        xero_sent -> Integer,
+        version -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    price_changes (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        product_id -> BigInt,
+        user_id -> Nullable<BigInt>,
+        standard_price -> BigInt,
+        special_price -> BigInt,
+        class_a_price -> BigInt,
+        class_b_price -> Nullable<BigInt>,
+        class_c_price -> Nullable<BigInt>,
+        class_d_price -> Nullable<BigInt>,
+        class_e_price -> Nullable<BigInt>,
+        ref_pur -> BigInt,
+        is_special -> Bool,
+        is_clearance -> Bool,
+        is_customer_show -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    stocks (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        warehouse_id -> BigInt,
+        product_id -> BigInt,
+        on_hand -> BigInt,
+        in_transit -> BigInt,
+        eta -> Nullable<Date>,
+        avg_cost -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    orders (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        no -> Text,
+        order_type -> Integer,
+        uuid -> Text,
+        tag_id -> Integer,
+        customer_id -> Nullable<BigInt>,
+        supplier_id -> Nullable<BigInt>,
+        order_date -> Date,
+        due_date -> Nullable<Date>,
+        delivery_date -> Nullable<Date>,
+        address -> Text,
+        phone -> Text,
+        csr_service_id -> Nullable<BigInt>,
+        csr_bd_id -> Nullable<BigInt>,
+        driver_id -> Nullable<BigInt>,
+        delivery_status -> Integer,
+        actual_pay_type -> Integer,
+        delivery_comment -> Text,
+        csr_credit_limit -> BigInt,
+        csr_xero_balance -> BigInt,
+        csr_self_note -> Text,
+        reference -> Text,
+        comments -> Text,
+        warehouse_id -> Nullable<BigInt>,
+        in_warehouse_id -> Nullable<BigInt>,
+        related_order_id -> Nullable<BigInt>,
+        tax_type -> Integer,
+        ship_type -> Integer,
+        payment_type -> Nullable<Integer>,
+        area_type -> Nullable<Integer>,
+        price_type -> Nullable<Integer>,
+        status -> Integer,
+        closed -> Bool,
+        xero_sent -> Integer,
+        xero_error -> Text,
+        xero_id -> Text,
+        printed -> Bool,
+        printed_at -> Nullable<Timestamp>,
+        drafter_type -> Integer,
+        drafter_id -> Nullable<BigInt>,
+        last_approver_id -> Nullable<BigInt>,
+        last_approved_at -> Nullable<Timestamp>,
+        total_qty -> BigInt,
+        total_amount -> BigInt,
+        total_gst -> BigInt,
+        version -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    order_lines (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        order_id -> BigInt,
+        seq -> Integer,
+        product_id -> Nullable<BigInt>,
+        description -> Text,
+        unit -> Text,
+        quantity -> BigInt,
+        in_warehouse_qty -> BigInt,
+        in_system_qty -> BigInt,
+        price -> BigInt,
+        amount -> BigInt,
+        tax_type -> Integer,
+        cost_price -> BigInt,
+    }
+}
+
+diesel::table! {
+    order_sequences (org_id, order_type) {
+        org_id -> BigInt,
+        order_type -> Integer,
+        next_value -> BigInt,
+    }
+}
+
+diesel::table! {
+    order_events (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        order_id -> BigInt,
+        user_id -> Nullable<BigInt>,
+        operator -> Text,
+        action -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    stock_moves (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        warehouse_id -> BigInt,
+        product_id -> BigInt,
+        order_id -> Nullable<BigInt>,
+        qty_delta -> BigInt,
+        in_transit_delta -> BigInt,
+        unit_cost -> BigInt,
+        reason -> Text,
+        user_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    ocop_prices (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        customer_id -> BigInt,
+        product_id -> BigInt,
+        price -> BigInt,
+        updated_by -> Nullable<BigInt>,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    report_jobs (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        params -> Text,
+        date_range -> Text,
+        state -> Integer,
+        progress -> Integer,
+        file_name -> Text,
+        error -> Text,
+        locked_by -> Text,
+        created_at -> Timestamp,
+        started_at -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    accounting_outbox (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        order_id -> Nullable<BigInt>,
+        kind -> Text,
+        payload -> Text,
+        state -> Integer,
+        attempts -> Integer,
+        idempotency_key -> Text,
+        next_attempt_at -> Timestamp,
+        last_error -> Text,
+        locked_by -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    imports (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        file_name -> Text,
+        state -> Integer,
+        row_count -> Integer,
+        error -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(memberships -> users (user_id));
+diesel::joinable!(memberships -> organisations (org_id));
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(sessions -> organisations (org_id));
+diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(api_tokens -> api_clients (client_id));
+diesel::joinable!(api_tokens -> organisations (org_id));
+diesel::joinable!(warehouses -> organisations (org_id));
+diesel::joinable!(brands -> organisations (org_id));
+diesel::joinable!(area_types -> organisations (org_id));
+diesel::joinable!(payment_types -> organisations (org_id));
+diesel::joinable!(suppliers -> organisations (org_id));
+diesel::joinable!(customers -> organisations (org_id));
+diesel::joinable!(products -> organisations (org_id));
+diesel::joinable!(products -> brands (brand_id));
+diesel::joinable!(price_changes -> organisations (org_id));
+diesel::joinable!(price_changes -> products (product_id));
+diesel::joinable!(price_changes -> users (user_id));
+diesel::joinable!(stocks -> organisations (org_id));
+diesel::joinable!(stocks -> warehouses (warehouse_id));
+diesel::joinable!(stocks -> products (product_id));
+diesel::joinable!(orders -> organisations (org_id));
+diesel::joinable!(orders -> customers (customer_id));
+diesel::joinable!(orders -> suppliers (supplier_id));
+diesel::joinable!(orders -> warehouses (warehouse_id));
+diesel::joinable!(order_lines -> organisations (org_id));
+diesel::joinable!(order_lines -> orders (order_id));
+diesel::joinable!(order_lines -> products (product_id));
+diesel::joinable!(order_sequences -> organisations (org_id));
+diesel::joinable!(order_events -> organisations (org_id));
+diesel::joinable!(order_events -> orders (order_id));
+diesel::joinable!(order_events -> users (user_id));
+diesel::joinable!(stock_moves -> organisations (org_id));
+diesel::joinable!(stock_moves -> warehouses (warehouse_id));
+diesel::joinable!(stock_moves -> products (product_id));
+diesel::joinable!(stock_moves -> orders (order_id));
+diesel::joinable!(stock_moves -> users (user_id));
+diesel::joinable!(ocop_prices -> organisations (org_id));
+diesel::joinable!(ocop_prices -> customers (customer_id));
+diesel::joinable!(ocop_prices -> products (product_id));
+diesel::joinable!(report_jobs -> organisations (org_id));
+diesel::joinable!(report_jobs -> users (user_id));
+diesel::joinable!(accounting_outbox -> organisations (org_id));
+diesel::joinable!(accounting_outbox -> orders (order_id));
+diesel::joinable!(imports -> organisations (org_id));
+diesel::joinable!(imports -> users (user_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    organisations,
+    users,
+    memberships,
+    sessions,
+    api_clients,
+    api_tokens,
+    warehouses,
+    brands,
+    area_types,
+    payment_types,
+    suppliers,
+    customers,
+    products,
+    price_changes,
+    stocks,
+    orders,
+    order_lines,
+    order_sequences,
+    order_events,
+    stock_moves,
+    ocop_prices,
+    report_jobs,
+    accounting_outbox,
+    imports,
+);

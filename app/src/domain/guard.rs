@@ -1,0 +1,405 @@
+//! The approval guard of invoices (spec §4, DESIGN §5) and the invoice line price notice (spec §5).
+
+use super::enums::{OrderType, Role};
+use super::money::Cents;
+
+/// A line priced this far (or further) below Class A needs an approver: $10.
+pub const GUARD_PRICE_GAP: Cents = Cents(1_000);
+
+/// A line priced more than this below Class A gets a notice while editing: 3 AUD.
+pub const NOTICE_PRICE_GAP: Cents = Cents(300);
+
+/// The title of the approver's confirmation dialog.
+pub const CONFIRM_TITLE: &str = "Confirm Approve";
+
+/// The question that ends the approver's confirmation dialog.
+pub const CONFIRM_QUESTION: &str = "Approve now?";
+
+/// What joins several reasons in one message.
+pub const REASON_SEPARATOR: &str = " *AND* ";
+
+/// Reason (c): the customer pays Cash Before Delivery.
+pub const CBD_REASON: &str = "This is CBD (Cash Before Delivery) customer.";
+
+/// The refusal of an approver without the accountant permit on a CBD customer.
+pub const NEEDS_ACCOUNTANT_PERMIT: &str =
+    "You need Accountant-Permit. And This is CBD (Cash Before Delivery) customer.";
+
+/// The notice beside an invoice line priced more than 3 AUD below Class A/COD.
+pub const PRICE_NOTICE: &str = "The price is more than 3 AUD below PriceA / COD.";
+
+/// One invoice line as the guard sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GuardLine {
+    /// The 1-based line number shown to staff.
+    pub line_no: usize,
+    /// The unit price on the line.
+    pub price: Cents,
+    /// The product's Class A/COD price.
+    pub class_a: Cents,
+}
+
+/// Everything the guard needs to decide on one approval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GuardInput<'a> {
+    /// The sheet's type; only invoices are guarded.
+    pub order_type: OrderType,
+    /// The sheet's lines.
+    pub lines: &'a [GuardLine],
+    /// The customer's credit limit; zero means no limit.
+    pub credit_limit: Cents,
+    /// The customer's balance in the accounting system.
+    pub balance: Cents,
+    /// Whether the customer's payment type is CBD.
+    pub is_cbd: bool,
+    /// The approving user's role in this company.
+    pub role: Role,
+    /// Whether the user holds the accountant permit.
+    pub is_acct: bool,
+    /// Whether the user already answered 'Approve now?' with yes.
+    pub confirmed: bool,
+}
+
+/// The guard's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GuardOutcome {
+    /// Approve.
+    Proceed,
+    /// Do not approve; show the message.
+    Refused(String),
+    /// Ask the approver first: title [`CONFIRM_TITLE`], then `message`, then [`CONFIRM_QUESTION`].
+    NeedsConfirmation {
+        /// The triggered reasons, in order: lines, balance, CBD.
+        reasons: Vec<String>,
+        /// The reasons joined by ' *AND* '.
+        message: String,
+    },
+}
+
+/// The reasons that stop an invoice approval, in the order lines (a), balance (b), CBD (c).
+///
+/// Amounts in reason (b) are plain dollars with two decimals ("1500.00"), the form the original showed.
+pub fn guard_reasons(
+    lines: &[GuardLine],
+    credit_limit: Cents,
+    balance: Cents,
+    is_cbd: bool,
+) -> Vec<String> {
+    let mut reasons: Vec<String> = lines
+        .iter()
+        .filter(|line| line.class_a - line.price >= GUARD_PRICE_GAP)
+        .map(|line| {
+            format!(
+                "The price of line {} is $10 (or more) lower than PriceA.",
+                line.line_no
+            )
+        })
+        .collect();
+    if credit_limit != Cents::ZERO && balance > credit_limit {
+        reasons.push(format!(
+            "Current Xero Balance {} greater than his Limit {}",
+            balance.plain(),
+            credit_limit.plain()
+        ));
+    }
+    if is_cbd {
+        reasons.push(CBD_REASON.to_owned());
+    }
+    reasons
+}
+
+/// Decides whether an approval goes ahead, is refused, or needs the approver's confirmation.
+pub fn approval_guard(input: &GuardInput<'_>) -> GuardOutcome {
+    if input.order_type != OrderType::Invoice {
+        return GuardOutcome::Proceed;
+    }
+    let reasons = guard_reasons(input.lines, input.credit_limit, input.balance, input.is_cbd);
+    if reasons.is_empty() {
+        return GuardOutcome::Proceed;
+    }
+    let message = reasons.join(REASON_SEPARATOR);
+    if !input.role.is_approver() {
+        return GuardOutcome::Refused(format!("{message} Contact manager."));
+    }
+    // A confirmation cannot stand in for the accountant permit on a CBD customer.
+    if input.is_cbd && !input.is_acct {
+        return GuardOutcome::Refused(NEEDS_ACCOUNTANT_PERMIT.to_owned());
+    }
+    if input.confirmed {
+        GuardOutcome::Proceed
+    } else {
+        GuardOutcome::NeedsConfirmation { reasons, message }
+    }
+}
+
+/// The notice for an invoice line priced more than 3 AUD below Class A/COD, if any.
+pub fn price_notice(price: Cents, class_a: Cents) -> Option<&'static str> {
+    (class_a - price > NOTICE_PRICE_GAP).then_some(PRICE_NOTICE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(line_no: usize, price: i64, class_a: i64) -> GuardLine {
+        GuardLine {
+            line_no,
+            price: Cents(price),
+            class_a: Cents(class_a),
+        }
+    }
+
+    fn input<'a>(lines: &'a [GuardLine], role: Role) -> GuardInput<'a> {
+        GuardInput {
+            order_type: OrderType::Invoice,
+            lines,
+            credit_limit: Cents::ZERO,
+            balance: Cents::ZERO,
+            is_cbd: false,
+            role,
+            is_acct: false,
+            confirmed: false,
+        }
+    }
+
+    const LINE_2: &str = "The price of line 2 is $10 (or more) lower than PriceA.";
+
+    #[test]
+    fn line_reason_starts_at_exactly_ten_dollars_below_class_a() {
+        // (price, class A, reason?)
+        let table = [
+            (10_000, 11_000, true),  // exactly $10 below
+            (10_001, 11_000, false), // $9.99 below
+            (5_000, 11_000, true),
+            (0, 1_000, true),
+            (11_000, 11_000, false),
+            (12_000, 11_000, false), // above class A
+            (0, 0, false),           // no class A price
+            (0, 999, false),
+        ];
+        for (price, class_a, flagged) in table {
+            let reasons =
+                guard_reasons(&[line(2, price, class_a)], Cents::ZERO, Cents::ZERO, false);
+            let expected: Vec<String> = if flagged {
+                vec![LINE_2.to_owned()]
+            } else {
+                vec![]
+            };
+            assert_eq!(reasons, expected, "price {price} vs class A {class_a}");
+        }
+    }
+
+    #[test]
+    fn one_reason_per_offending_line_in_line_order() {
+        let lines = [
+            line(1, 5_000, 20_000),
+            line(2, 19_500, 20_000),
+            line(3, 100, 1_100),
+        ];
+        assert_eq!(
+            guard_reasons(&lines, Cents::ZERO, Cents::ZERO, false),
+            [
+                "The price of line 1 is $10 (or more) lower than PriceA.",
+                "The price of line 3 is $10 (or more) lower than PriceA."
+            ]
+        );
+    }
+
+    #[test]
+    fn balance_reason_needs_a_limit_and_a_balance_above_it() {
+        // (limit, balance, reason?)
+        let table = [
+            (
+                100_000,
+                150_000,
+                Some("Current Xero Balance 1500.00 greater than his Limit 1000.00"),
+            ),
+            (
+                100_000,
+                100_001,
+                Some("Current Xero Balance 1000.01 greater than his Limit 1000.00"),
+            ),
+            (100_000, 100_000, None), // equal is within the limit
+            (100_000, 50_000, None),
+            (0, 999_999_999, None), // zero limit means no limit
+            (
+                123_456_789,
+                200_000_000,
+                Some("Current Xero Balance 2000000.00 greater than his Limit 1234567.89"),
+            ),
+        ];
+        for (limit, balance, reason) in table {
+            let reasons = guard_reasons(&[], Cents(limit), Cents(balance), false);
+            let expected: Vec<String> = reason.into_iter().map(str::to_owned).collect();
+            assert_eq!(reasons, expected, "limit {limit} balance {balance}");
+        }
+    }
+
+    #[test]
+    fn reasons_come_in_the_order_lines_balance_cbd() {
+        let lines = [line(2, 0, 5_000)];
+        assert_eq!(
+            guard_reasons(&lines, Cents(100), Cents(200), true),
+            [
+                LINE_2,
+                "Current Xero Balance 2.00 greater than his Limit 1.00",
+                "This is CBD (Cash Before Delivery) customer."
+            ]
+        );
+    }
+
+    #[test]
+    fn no_reasons_proceed_at_once_for_every_role() {
+        let lines = [line(1, 11_000, 11_000)];
+        for role in Role::ALL {
+            for is_acct in [false, true] {
+                for confirmed in [false, true] {
+                    let guard = GuardInput {
+                        is_acct,
+                        confirmed,
+                        ..input(&lines, *role)
+                    };
+                    assert_eq!(approval_guard(&guard), GuardOutcome::Proceed, "{role:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_sheet_types_are_not_guarded() {
+        let lines = [line(1, 0, 100_000)];
+        for t in OrderType::ALL.iter().filter(|t| **t != OrderType::Invoice) {
+            let guard = GuardInput {
+                order_type: *t,
+                is_cbd: true,
+                ..input(&lines, Role::Sales)
+            };
+            assert_eq!(approval_guard(&guard), GuardOutcome::Proceed, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn roles_other_than_approver_are_refused_with_contact_manager() {
+        let lines = [line(2, 0, 5_000)];
+        for role in Role::ALL.iter().filter(|r| !r.is_approver()) {
+            for (is_acct, confirmed) in [(false, false), (true, true)] {
+                let guard = GuardInput {
+                    is_acct,
+                    confirmed,
+                    ..input(&lines, *role)
+                };
+                assert_eq!(
+                    approval_guard(&guard),
+                    GuardOutcome::Refused(format!("{LINE_2} Contact manager.")),
+                    "{role:?}: confirming does not help"
+                );
+            }
+        }
+        let guard = GuardInput {
+            is_cbd: true,
+            ..input(&lines, Role::Service)
+        };
+        assert_eq!(
+            approval_guard(&guard),
+            GuardOutcome::Refused(format!(
+                "{LINE_2} *AND* This is CBD (Cash Before Delivery) customer. Contact manager."
+            ))
+        );
+    }
+
+    #[test]
+    fn approver_without_permit_on_cbd_customer_is_refused_even_when_confirming() {
+        let lines = [line(2, 0, 5_000)];
+        for (line_set, confirmed) in [(&lines[..], false), (&lines[..], true), (&[][..], false)] {
+            let guard = GuardInput {
+                is_cbd: true,
+                confirmed,
+                ..input(line_set, Role::Approver)
+            };
+            assert_eq!(
+                approval_guard(&guard),
+                GuardOutcome::Refused(NEEDS_ACCOUNTANT_PERMIT.to_owned())
+            );
+        }
+        assert_eq!(
+            NEEDS_ACCOUNTANT_PERMIT,
+            "You need Accountant-Permit. And This is CBD (Cash Before Delivery) customer."
+        );
+    }
+
+    #[test]
+    fn approver_is_asked_to_confirm_then_proceeds() {
+        let lines = [line(2, 0, 5_000)];
+        let cases = [
+            (false, false, vec![LINE_2.to_owned()]),
+            (true, false, vec![LINE_2.to_owned()]),
+            (true, true, vec![LINE_2.to_owned(), CBD_REASON.to_owned()]),
+        ];
+        for (is_acct, is_cbd, reasons) in cases {
+            let guard = GuardInput {
+                is_acct,
+                is_cbd,
+                credit_limit: Cents::ZERO,
+                ..input(&lines, Role::Approver)
+            };
+            let message = reasons.join(" *AND* ");
+            assert_eq!(
+                approval_guard(&guard),
+                GuardOutcome::NeedsConfirmation { reasons, message }
+            );
+            let confirmed = GuardInput {
+                confirmed: true,
+                ..guard
+            };
+            assert_eq!(approval_guard(&confirmed), GuardOutcome::Proceed);
+        }
+    }
+
+    #[test]
+    fn confirmation_message_joins_every_reason() {
+        let lines = [line(1, 0, 2_000), line(4, 0, 3_000)];
+        let guard = GuardInput {
+            credit_limit: Cents(50_000),
+            balance: Cents(60_000),
+            is_cbd: true,
+            is_acct: true,
+            ..input(&lines, Role::Approver)
+        };
+        let GuardOutcome::NeedsConfirmation { reasons, message } = approval_guard(&guard) else {
+            panic!("expected a confirmation");
+        };
+        assert_eq!(reasons.len(), 4);
+        assert_eq!(
+            message,
+            "The price of line 1 is $10 (or more) lower than PriceA. *AND* \
+             The price of line 4 is $10 (or more) lower than PriceA. *AND* \
+             Current Xero Balance 600.00 greater than his Limit 500.00 *AND* \
+             This is CBD (Cash Before Delivery) customer."
+        );
+        assert_eq!(
+            (CONFIRM_TITLE, CONFIRM_QUESTION),
+            ("Confirm Approve", "Approve now?")
+        );
+    }
+
+    #[test]
+    fn price_notice_above_three_dollars_below_class_a() {
+        // (price, class A, notice?)
+        let table = [
+            (10_000, 10_300, false), // exactly 3 AUD below: no notice
+            (9_999, 10_300, true),   // 3.01 below
+            (0, 301, true),
+            (10_300, 10_300, false),
+            (20_000, 10_300, false),
+            (0, 0, false),
+        ];
+        for (price, class_a, notice) in table {
+            let expected = notice.then_some("The price is more than 3 AUD below PriceA / COD.");
+            assert_eq!(
+                price_notice(Cents(price), Cents(class_a)),
+                expected,
+                "{price} vs {class_a}"
+            );
+        }
+    }
+}

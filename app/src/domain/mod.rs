@@ -1,0 +1,11 @@
+//! Pure business rules of TyreDesk: no I/O, no web or database types, only values in and values out.
+
+pub mod due_date;
+pub mod enums;
+pub mod guard;
+pub mod money;
+pub mod price_tiers;
+pub mod status;
+pub mod stock;
+pub mod tyre_size;
+pub mod validate;

@@ -1,0 +1,105 @@
+//! One error type for every handler. The response carries the error as an extension and a
+//! middleware renders it for the caller: JSON under `/api`, a page, a toast or a redirect.
+
+use std::collections::BTreeMap;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+pub type AppResult<T> = Result<T, AppError>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("Not found")]
+    NotFound,
+    #[error("{0}")]
+    BadRequest(String),
+    /// Field-level validation failure; `errors` maps field name to message.
+    #[error("{message}")]
+    Validation { message: String, errors: BTreeMap<String, String> },
+    #[error("Login info expired, please login again")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    /// A state conflict; `code` lets clients react (e.g. `org_changed`), `reasons` lists causes.
+    #[error("{message}")]
+    Conflict { message: String, code: Option<&'static str>, reasons: Vec<String> },
+    #[error("Too many attempts, please slow down the fresh pace")]
+    TooManyRequests,
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("Internal error")]
+    Internal(#[from] anyhow::Error),
+}
+
+/// The error as seen by the renderer (cloned into the response extensions).
+#[derive(Clone, Debug)]
+pub struct ErrorInfo {
+    pub status: StatusCode,
+    pub message: String,
+    pub errors: BTreeMap<String, String>,
+    pub code: Option<&'static str>,
+    pub reasons: Vec<String>,
+}
+
+/// The message shown when an organisation was switched in another tab.
+pub const ORG_CHANGED: &str = "Organization has been changed, reload the page ?";
+
+impl AppError {
+    pub fn bad_request(msg: impl Into<String>) -> Self {
+        Self::BadRequest(msg.into())
+    }
+    pub fn forbidden(msg: impl Into<String>) -> Self {
+        Self::Forbidden(msg.into())
+    }
+    pub fn field(field: &str, msg: impl Into<String>) -> Self {
+        let msg = msg.into();
+        let mut errors = BTreeMap::new();
+        errors.insert(field.to_string(), msg.clone());
+        Self::Validation { message: msg, errors }
+    }
+    pub fn org_changed() -> Self {
+        Self::Conflict { message: ORG_CHANGED.into(), code: Some("org_changed"), reasons: vec![] }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<diesel::result::Error> for AppError {
+    fn from(e: diesel::result::Error) -> Self {
+        match e {
+            diesel::result::Error::NotFound => Self::NotFound,
+            other => Self::Internal(anyhow::Error::new(other)),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if let Self::Internal(e) = &self {
+            tracing::error!(error = ?e, "request failed");
+        }
+        let (errors, code, reasons) = match &self {
+            Self::Validation { errors, .. } => (errors.clone(), None, vec![]),
+            Self::Conflict { code, reasons, .. } => (BTreeMap::new(), *code, reasons.clone()),
+            _ => (BTreeMap::new(), None, vec![]),
+        };
+        let info = ErrorInfo { status, message: self.to_string(), errors, code, reasons };
+        let mut res = status.into_response();
+        res.extensions_mut().insert(info);
+        res
+    }
+}

@@ -1,0 +1,15 @@
+//! TyreDesk: the back office of a tyre, wheel, battery and auto-parts wholesaler.
+
+pub mod api;
+pub mod assets;
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod seed;
+pub mod server;
+pub mod state;
+pub mod web;
+
+pub use server::router;

@@ -1,0 +1,154 @@
+//! `tyredesk`: command-line entry point.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use tyredesk::config::Config;
+use tyredesk::db::accounts::{self, NewMembership, NewUser};
+use tyredesk::{auth, seed, server};
+
+#[derive(Parser)]
+#[command(name = "tyredesk", version, about = "TyreDesk back office")]
+struct Cli {
+    /// Database: a file path or sqlite://path (SQLite), or postgres://… (PostgreSQL).
+    #[arg(long, env = "DATABASE_URL", global = true)]
+    database_url: Option<String>,
+    /// Address to listen on.
+    #[arg(long, env = "TYREDESK_BIND", global = true)]
+    bind: Option<String>,
+    /// Folder for the SQLite file, reports and uploads.
+    #[arg(long, env = "TYREDESK_DATA_DIR", global = true)]
+    data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the web server (the default).
+    Serve {
+        /// Do not seed demo data into an empty database (production).
+        #[arg(long)]
+        no_demo: bool,
+    },
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Fill an empty database with generated data.
+    Seed {
+        #[arg(long, value_enum, default_value = "demo")]
+        scale: seed::Scale,
+    },
+    /// Manage sign-ins.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Create a user with a membership in one company.
+    Add(UserAdd),
+}
+
+#[derive(Args)]
+struct UserAdd {
+    #[arg(long)]
+    email: String,
+    #[arg(long)]
+    name: String,
+    /// Company (organisation) id.
+    #[arg(long)]
+    org: i64,
+    /// Role 1–6 (spec §6).
+    #[arg(long, default_value_t = 2)]
+    role: i32,
+    /// Password; a random one is generated and printed when omitted.
+    #[arg(long, env = "TYREDESK_PASSWORD")]
+    password: Option<String>,
+    #[arg(long)]
+    mod_prc: bool,
+    #[arg(long)]
+    is_acct: bool,
+    #[arg(long)]
+    crt_csr: bool,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("TYREDESK_LOG").unwrap_or_else(|_| "tyredesk=info,tower_http=warn".into()))
+        .with_target(false)
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("tyredesk: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let config = Config::new(cli.database_url.as_deref(), cli.bind.as_deref(), cli.data_dir.as_deref())?;
+    match cli.command.unwrap_or(Command::Serve { no_demo: false }) {
+        Command::Serve { no_demo } => {
+            let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+            rt.block_on(server::serve(config, !no_demo)).map_err(|e| e.to_string())
+        }
+        Command::Migrate => {
+            server::open(&config)?;
+            println!("Migrations are up to date.");
+            Ok(())
+        }
+        Command::Seed { scale } => {
+            let db = server::open(&config)?;
+            let mut conn = db.get().map_err(|e| e.to_string())?;
+            let today = chrono::Utc::now().with_timezone(&chrono_tz::Australia::Sydney).date_naive();
+            let started = std::time::Instant::now();
+            seed::seed(&mut conn, scale, today).map_err(|e| format!("seeding failed: {e}"))?;
+            println!("Seeded {scale:?} data in {:.1} s.", started.elapsed().as_secs_f64());
+            print!("{}", seed::demo_signins());
+            Ok(())
+        }
+        Command::User { command: UserCommand::Add(u) } => add_user(&config, u),
+    }
+}
+
+fn add_user(config: &Config, u: UserAdd) -> Result<(), String> {
+    if !(1..=6).contains(&u.role) {
+        return Err("role must be 1 to 6".into());
+    }
+    if tyredesk::domain::validate::sign_in_email(&u.email).is_err() {
+        return Err(format!("'{}' is not an e-mail address", u.email));
+    }
+    let db = server::open(config)?;
+    let mut conn = db.get().map_err(|e| e.to_string())?;
+    let generated = u.password.is_none();
+    let password = u.password.unwrap_or_else(|| auth::token::random_token()[..16].to_string());
+    let hash = auth::password::hash(&password).map_err(|e| e.to_string())?;
+    let email = u.email.trim().to_lowercase();
+    let now = tyredesk::db::now();
+    use diesel::Connection;
+    conn.transaction(|c| {
+        if accounts::user_by_email(c, &email)?.is_some() {
+            return Err(tyredesk::error::AppError::bad_request(format!("a user with e-mail {email} already exists")));
+        }
+        accounts::organisation(c, u.org).map_err(|_| tyredesk::error::AppError::bad_request(format!("company {} does not exist", u.org)))?;
+        let id = accounts::insert_user(
+            c,
+            &NewUser { email: &email, name: &u.name, phone: "", password_hash: &hash, status: 1, able_login: true, is_active: true, created_at: now, updated_at: now },
+        )?;
+        accounts::insert_membership(
+            c,
+            &NewMembership { user_id: id, org_id: u.org, role: u.role, mod_prc: u.mod_prc, is_acct: u.is_acct, crt_csr: u.crt_csr, last_used_at: None, created_at: now },
+        )
+    })
+    .map_err(|e| e.to_string())?;
+    println!("User {email} added to company {} with role {}.", u.org, u.role);
+    if generated {
+        println!("Generated password: {password}");
+    }
+    Ok(())
+}

@@ -1,0 +1,3534 @@
+//! Deterministic master data for demo and benchmark seeding: brands, warehouses, products,
+//! customers, suppliers and people of an Australian tyre, wheel, battery and parts wholesaler.
+//!
+//! Everything is derived from a seed through a small splitmix64 generator, so the same arguments
+//! always give the same rows. Prices are in AUD cents, GST inclusive.
+
+use std::collections::HashSet;
+
+/// The longest product name the application accepts (characters).
+const NAME_MAX: usize = 50;
+
+/// A small deterministic splitmix64 generator: the same seed always yields the same stream.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 pseudo-random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform number in `0..n` (`n` must be positive; 0 gives 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// A uniform number in `lo..=hi_inclusive` (`lo` when the range is empty).
+    pub fn range_i64(&mut self, lo: i64, hi_inclusive: i64) -> i64 {
+        if hi_inclusive <= lo {
+            return lo;
+        }
+        let span = hi_inclusive.abs_diff(lo).wrapping_add(1);
+        if span == 0 {
+            return self.next_u64() as i64;
+        }
+        lo.wrapping_add(self.below(span) as i64)
+    }
+
+    /// True with a probability of `pct` percent.
+    pub fn chance(&mut self, pct: u32) -> bool {
+        self.below(100) < u64::from(pct)
+    }
+
+    /// One element of a non-empty slice, chosen uniformly.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+
+    /// An index chosen by integer weights (a zero total gives 0).
+    fn weighted(&mut self, weights: &[u32]) -> usize {
+        let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+        let mut roll = self.below(total);
+        for (i, &w) in weights.iter().enumerate() {
+            if roll < u64::from(w) {
+                return i;
+            }
+            roll -= u64::from(w);
+        }
+        0
+    }
+}
+
+/// A product brand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenBrand {
+    /// Display name, e.g. "Michelin".
+    pub name: String,
+    /// Whether customers see the brand in the self-service shop.
+    pub presented_to_csr: bool,
+}
+
+/// A stock location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenWarehouse {
+    /// Short code, e.g. "TEM".
+    pub code: String,
+    /// Display name.
+    pub name: String,
+    /// Street address.
+    pub address: String,
+    /// Whether its stock counts for customer self-service orders (false for the third-party store).
+    pub is_calc_for_csr_order: bool,
+}
+
+/// A generated product (tyre, wheel, battery, part or service line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenProduct {
+    /// Unique product code.
+    pub code: String,
+    /// The manufacturer's or supplier's own article number (may be empty).
+    pub origin_code: String,
+    /// Search helper: the size digits for tyres ("2055516").
+    pub helper_code: String,
+    /// Unique display name, at most 50 characters.
+    pub name: String,
+    /// Unit of sale: "EA" or "L".
+    pub unit: String,
+    /// Category path, one of the eight fixed categories.
+    pub category_path: &'static str,
+    /// Brand name as in [`brands`] (empty for unbranded goods).
+    pub brand: String,
+    /// Manufacturer or brand owner.
+    pub manufacturer: String,
+    /// Auto-parts type: 1 Wheel, 2 Filter, 3 Oil, 4 Bumper, 5 Suspension, 6 Battery.
+    pub auto_parts_type: Option<i32>,
+    /// Season or position tag: Summer, All Season, HT, AT, MT, Drive, Steer, Trailer …
+    pub tag2: String,
+    /// Tier tag: Premium, Mid or Budget.
+    pub tag3: String,
+    /// Bin locations such as "A12/B03", or "call".
+    pub tag4: String,
+    /// Service line without stock.
+    pub is_virtual: bool,
+    /// Listed in the customer shop.
+    pub show_for_shop: bool,
+    /// Wheel material: 1 N/A, 2 Alloy, 3 Steel.
+    pub material: i32,
+    /// Tyre pattern (model) name.
+    pub tyre_model: Option<String>,
+    /// Tyre profile (aspect ratio), e.g. "55".
+    pub specification: Option<String>,
+    /// Tyre rim diameter, e.g. "16" or "22.5".
+    pub diameter: Option<String>,
+    /// Tyre tread pattern name.
+    pub patterns: Option<String>,
+    /// Tyre section width, e.g. "205".
+    pub width: Option<String>,
+    /// Load index, e.g. "91" or "152/148".
+    pub load_rate: Option<String>,
+    /// Speed symbol, e.g. "V".
+    pub speed_rate: Option<String>,
+    /// Wheel rim diameter, e.g. "17".
+    pub rim_diameter: Option<String>,
+    /// Wheel rim width, e.g. "7.5".
+    pub rim_width: Option<String>,
+    /// Wheel offset in millimetres, e.g. "40".
+    pub offset: Option<String>,
+    /// Wheel centre bore in millimetres, e.g. "73.1".
+    pub center_bore: Option<String>,
+    /// Wheel bolt pattern, e.g. "5x114.3".
+    pub bolt_pattern: Option<String>,
+    /// Cost price in cents.
+    pub cost_cents: i64,
+    /// Standard sell price in cents (whole dollars).
+    pub standard_cents: i64,
+    /// Class A price in cents (whole dollars).
+    pub class_a_cents: i64,
+    /// Special price in cents, below class A; 0 when not on special.
+    pub special_cents: i64,
+    /// Whether the special price applies.
+    pub is_special: bool,
+    /// Reference purchase price in cents, near the cost.
+    pub ref_pur_cents: i64,
+    /// Clearance line.
+    pub is_clearance: bool,
+    /// Shown to customers.
+    pub is_customer_show: bool,
+}
+
+/// A generated customer account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenCustomer {
+    /// Unique trading name.
+    pub name: String,
+    /// Unique account code: mostly an 11-digit ABN, otherwise a 6-character code.
+    pub code: String,
+    /// Code in the previous system (may be empty).
+    pub origin_code: String,
+    /// Who to address documents to.
+    pub attention: String,
+    /// Primary contact first name.
+    pub first: String,
+    /// Primary contact last name.
+    pub last: String,
+    /// Landline.
+    pub phone: String,
+    /// Mobile.
+    pub mobile: String,
+    /// Plain ASCII e-mail address.
+    pub email: String,
+    /// Street address.
+    pub address: String,
+    /// Suburb or town.
+    pub city: String,
+    /// State, e.g. "NSW".
+    pub state: String,
+    /// Postcode.
+    pub postal: String,
+    /// Price strategy 1..=7: Class A/COD, B, C, D, E, OCOP/VIP, Standard.
+    pub price_strategy: i32,
+    /// Payment type 1..=17 (10 CBD, 12 Weekly, 13 Fortnightly, 14 Monthly, 15 30-Days).
+    pub payment_type: i32,
+    /// Area type 1..=6: North, South, East, West, Surrounding, Regional.
+    pub area_type: i32,
+    /// Business type 1..=7.
+    pub business_type: i32,
+    /// Default ship type: 1 Delivery, 2 Pick up.
+    pub default_ship_type: i32,
+    /// Credit limit in cents (0 for no credit).
+    pub credit_limit_cents: i64,
+    /// Balance owing in Xero, in cents.
+    pub xero_balance_cents: i64,
+    /// Free-text note.
+    pub note: String,
+    /// Website (may be empty).
+    pub website: String,
+}
+
+/// A generated supplier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenSupplier {
+    /// Unique supplier code.
+    pub code: String,
+    /// Unique supplier name.
+    pub name: String,
+    /// Contact first name.
+    pub first: String,
+    /// Contact last name.
+    pub last: String,
+}
+
+/// A generated person (staff member or driver).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenPerson {
+    /// First name, ASCII letters only.
+    pub first: String,
+    /// Last name, ASCII letters only.
+    pub last: String,
+}
+
+/// Quality tier of a brand or product line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tier {
+    Premium,
+    Mid,
+    Budget,
+}
+
+impl Tier {
+    fn label(self) -> &'static str {
+        match self {
+            Tier::Premium => "Premium",
+            Tier::Mid => "Mid",
+            Tier::Budget => "Budget",
+        }
+    }
+
+    /// Price factor in percent relative to a mid-range product.
+    fn factor(self) -> i64 {
+        match self {
+            Tier::Premium => 135,
+            Tier::Mid => 100,
+            Tier::Budget => 72,
+        }
+    }
+}
+
+/// Brand master row: name, upper-case name used in product names, code prefix, owner, tier, shown to CSR.
+struct BrandDef {
+    name: &'static str,
+    upper: &'static str,
+    prefix: &'static str,
+    maker: &'static str,
+    tier: Tier,
+    csr: bool,
+}
+
+const fn bd(
+    name: &'static str,
+    upper: &'static str,
+    prefix: &'static str,
+    maker: &'static str,
+    tier: Tier,
+    csr: bool,
+) -> BrandDef {
+    BrandDef {
+        name,
+        upper,
+        prefix,
+        maker,
+        tier,
+        csr,
+    }
+}
+
+const BRANDS: &[BrandDef] = &[
+    bd(
+        "Michelin",
+        "MICHELIN",
+        "MI",
+        "Michelin",
+        Tier::Premium,
+        true,
+    ),
+    bd(
+        "Bridgestone",
+        "BRIDGESTONE",
+        "BS",
+        "Bridgestone",
+        Tier::Premium,
+        true,
+    ),
+    bd(
+        "Continental",
+        "CONTINENTAL",
+        "CO",
+        "Continental AG",
+        Tier::Premium,
+        true,
+    ),
+    bd("Pirelli", "PIRELLI", "PI", "Pirelli", Tier::Premium, true),
+    bd(
+        "Goodyear",
+        "GOODYEAR",
+        "GY",
+        "Goodyear",
+        Tier::Premium,
+        true,
+    ),
+    bd("Dunlop", "DUNLOP", "DU", "Goodyear Dunlop", Tier::Mid, true),
+    bd(
+        "Yokohama",
+        "YOKOHAMA",
+        "YO",
+        "Yokohama Rubber",
+        Tier::Mid,
+        true,
+    ),
+    bd("Toyo", "TOYO", "TO", "Toyo Tire", Tier::Mid, true),
+    bd("Hankook", "HANKOOK", "HK", "Hankook Tire", Tier::Mid, true),
+    bd("Kumho", "KUMHO", "KU", "Kumho Tire", Tier::Mid, true),
+    bd("Falken", "FALKEN", "FA", "Sumitomo Rubber", Tier::Mid, true),
+    bd("Nexen", "NEXEN", "NX", "Nexen Tire", Tier::Mid, true),
+    bd(
+        "Maxxis",
+        "MAXXIS",
+        "MX",
+        "Cheng Shin Rubber",
+        Tier::Mid,
+        true,
+    ),
+    bd("Cooper", "COOPER", "CP", "Cooper Tire", Tier::Mid, true),
+    bd(
+        "BFGoodrich",
+        "BFGOODRICH",
+        "BF",
+        "Michelin",
+        Tier::Premium,
+        true,
+    ),
+    bd(
+        "Triangle",
+        "TRIANGLE",
+        "TR",
+        "Triangle Tyre",
+        Tier::Budget,
+        true,
+    ),
+    bd(
+        "Linglong",
+        "LINGLONG",
+        "LL",
+        "Linglong Tire",
+        Tier::Budget,
+        true,
+    ),
+    bd("Sailun", "SAILUN", "SL", "Sailun Group", Tier::Budget, true),
+    bd("Kenda", "KENDA", "KE", "Kenda Rubber", Tier::Budget, true),
+    bd(
+        "Nankang",
+        "NANKANG",
+        "NK",
+        "Nankang Rubber Tire",
+        Tier::Budget,
+        false,
+    ),
+    bd("ROH", "ROH", "RO", "ROH Wheels Australia", Tier::Mid, true),
+    bd("King Wheels", "KING", "KW", "King Wheels", Tier::Mid, true),
+    bd(
+        "Simmons",
+        "SIMMONS",
+        "SI",
+        "Simmons Wheels",
+        Tier::Premium,
+        true,
+    ),
+    bd(
+        "Advanti",
+        "ADVANTI",
+        "AD",
+        "Advanti Racing",
+        Tier::Premium,
+        true,
+    ),
+    bd("Century", "CENTURY", "CE", "Century Yuasa", Tier::Mid, true),
+    bd(
+        "Exide",
+        "EXIDE",
+        "EX",
+        "Exide Technologies",
+        Tier::Mid,
+        true,
+    ),
+    bd("Yuasa", "YUASA", "YU", "GS Yuasa", Tier::Premium, true),
+    bd(
+        "Supercharge",
+        "SUPERCHARGE",
+        "SC",
+        "Supercharge Batteries",
+        Tier::Budget,
+        true,
+    ),
+    bd("Ryco", "RYCO", "RY", "Ryco Filters", Tier::Mid, false),
+    bd("Penrite", "PENRITE", "PE", "Penrite Oil", Tier::Mid, false),
+    bd("Monroe", "MONROE", "MO", "Tenneco", Tier::Mid, false),
+];
+
+/// The brand definition for a display name.
+fn brand_def(name: &str) -> Option<&'static BrandDef> {
+    BRANDS.iter().find(|b| b.name == name)
+}
+
+/// The ~30 brands the wholesaler stocks: tyres, wheels, batteries and parts.
+pub fn brands() -> Vec<GenBrand> {
+    BRANDS
+        .iter()
+        .map(|b| GenBrand {
+            name: b.name.to_string(),
+            presented_to_csr: b.csr,
+        })
+        .collect()
+}
+
+/// The five warehouses: four own Sydney-area sites (Tempe is the main one) and a third-party store.
+pub fn warehouses() -> Vec<GenWarehouse> {
+    let w = |code: &str, name: &str, address: &str, calc: bool| GenWarehouse {
+        code: code.to_string(),
+        name: name.to_string(),
+        address: address.to_string(),
+        is_calc_for_csr_order: calc,
+    };
+    vec![
+        w(
+            "TEM",
+            "Tempe (Main)",
+            "118 Princes Hwy, Tempe NSW 2044",
+            true,
+        ),
+        w("SMI", "Smithfield", "34 Long St, Smithfield NSW 2164", true),
+        w(
+            "CAM",
+            "Campbelltown",
+            "7 Blaxland Rd, Campbelltown NSW 2560",
+            true,
+        ),
+        w(
+            "NEW",
+            "Newcastle",
+            "15 Industrial Dr, Mayfield West NSW 2304",
+            true,
+        ),
+        w(
+            "SYD",
+            "SYD Third-party Logistics",
+            "Building C, 2 Wonderland Dr, Eastern Creek NSW 2766",
+            false,
+        ),
+    ]
+}
+
+/// Shortens `base` so that `base + suffix` fits in [`NAME_MAX`] characters: whole trailing words
+/// are dropped first, and only a single over-long word is cut.
+fn fit(base: &str, suffix: &str) -> String {
+    let room = NAME_MAX.saturating_sub(suffix.chars().count());
+    let mut kept = base.trim_end();
+    while kept.chars().count() > room {
+        match kept.rfind(' ') {
+            Some(i) => kept = kept[..i].trim_end(),
+            None => break,
+        }
+    }
+    let cut: String = kept.chars().take(room).collect();
+    format!("{}{suffix}", cut.trim_end())
+}
+
+/// A candidate product name with the suffix its code gets when this candidate is used.
+type Candidate = (String, String);
+
+/// A candidate without a code suffix.
+fn plain(name: String) -> Candidate {
+    (name, String::new())
+}
+
+/// The code suffix of a name mark: its letters and digits, upper case (" DOT25" → "DOT25").
+fn mark_code(mark: &str) -> String {
+    mark.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// Claims a unique product name: the first free candidate, else the first one numbered " #2", " #3" …
+/// Returns the name and the code suffix that goes with it.
+fn claim_name(taken: &mut HashSet<String>, candidates: &[Candidate]) -> Candidate {
+    for (c, suffix) in candidates {
+        let name = fit(c, "");
+        if taken.insert(name.clone()) {
+            return (name, suffix.clone());
+        }
+    }
+    let base = candidates.first().map_or("", |c| c.0.as_str());
+    let mut k = 2u64;
+    loop {
+        let name = fit(base, &format!(" #{k}"));
+        if taken.insert(name.clone()) {
+            return (name, String::new());
+        }
+        k += 1;
+    }
+}
+
+/// Claims a unique code: `base`, else `base-2`, `base-3` …
+fn claim_code(taken: &mut HashSet<String>, base: &str) -> String {
+    if taken.insert(base.to_string()) {
+        return base.to_string();
+    }
+    let mut k = 2u64;
+    loop {
+        let code = format!("{base}-{k}");
+        if taken.insert(code.clone()) {
+            return code;
+        }
+        k += 1;
+    }
+}
+
+/// The trade abbreviation of a long brand name, used when a full product name would not fit.
+fn short_brand(upper: &str) -> &str {
+    match upper {
+        "BRIDGESTONE" => "B/STONE",
+        "CONTINENTAL" => "CONTI",
+        "BFGOODRICH" => "BFG",
+        "GOODYEAR" => "G/YEAR",
+        "YOKOHAMA" => "YOKO",
+        "TRIANGLE" => "TRI",
+        "LINGLONG" => "L/LONG",
+        "SUPERCHARGE" => "S/CHARGE",
+        other => other,
+    }
+}
+
+/// A product name from `compose(brand)` with the full brand, or the short brand; `None` if neither fits.
+fn try_compose(upper: &str, compose: impl Fn(&str) -> String) -> Option<String> {
+    let full = compose(upper);
+    if full.chars().count() <= NAME_MAX {
+        return Some(full);
+    }
+    let short = compose(short_brand(upper));
+    (short.chars().count() <= NAME_MAX).then_some(short)
+}
+
+/// A product name from `compose(brand)`: with the full brand if it fits, else the short brand, else cut to fit.
+fn compose_name(upper: &str, compose: impl Fn(&str) -> String) -> String {
+    try_compose(upper, &compose).unwrap_or_else(|| fit(&compose(short_brand(upper)), ""))
+}
+
+/// Candidate names: the plain name, then with each `mid` mark after the size, then with each `end`
+/// mark appended; marked names that would not fit are left out rather than cut.
+fn name_candidates(
+    upper: &str,
+    compose: impl Fn(&str, &str, &str) -> String,
+    mid: &[&str],
+    end: &[&str],
+) -> Vec<Candidate> {
+    let mut out = vec![plain(compose_name(upper, |b| compose(b, "", "")))];
+    out.extend(
+        mid.iter()
+            .filter_map(|m| Some((try_compose(upper, |b| compose(b, m, ""))?, mark_code(m)))),
+    );
+    out.extend(
+        end.iter()
+            .filter_map(|e| Some((try_compose(upper, |b| compose(b, "", e))?, mark_code(e)))),
+    );
+    out
+}
+
+/// Rounds cents to whole dollars (half up).
+fn whole_dollars(cents: i64) -> i64 {
+    (cents + 50).div_euclid(100) * 100
+}
+
+// ---------------------------------------------------------------------------------------------
+// Product reference tables
+// ---------------------------------------------------------------------------------------------
+
+/// Which kind of vehicle a tyre size or pattern belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SizeClass {
+    Car,
+    Suv,
+    LightTruck,
+    Van,
+}
+
+/// Tyre pattern families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Touring,
+    Sport,
+    AllSeason,
+    Ht,
+    At,
+    Mt,
+    Van,
+}
+
+impl Kind {
+    /// The season/terrain tag stored in tag2.
+    fn tag(self) -> &'static str {
+        match self {
+            Kind::Touring | Kind::Sport | Kind::Van => "Summer",
+            Kind::AllSeason => "All Season",
+            Kind::Ht => "HT",
+            Kind::At => "AT",
+            Kind::Mt => "MT",
+        }
+    }
+
+    /// Whether the pattern is made in sizes of this class.
+    fn fits(self, class: SizeClass) -> bool {
+        match self {
+            Kind::Touring | Kind::Sport | Kind::AllSeason => class == SizeClass::Car,
+            Kind::Ht => class == SizeClass::Suv,
+            Kind::At | Kind::Mt => matches!(class, SizeClass::Suv | SizeClass::LightTruck),
+            Kind::Van => class == SizeClass::Van,
+        }
+    }
+}
+
+/// A passenger/4x4/van tyre size: size text, class, standard service description, XL service description ("" if none).
+type PcrSize = (&'static str, SizeClass, &'static str, &'static str);
+
+const PCR_SIZES: &[PcrSize] = &[
+    ("155/80R13", SizeClass::Car, "79T", ""),
+    ("165/65R14", SizeClass::Car, "79T", ""),
+    ("175/65R14", SizeClass::Car, "82H", ""),
+    ("185/60R15", SizeClass::Car, "84H", "88H"),
+    ("185/65R15", SizeClass::Car, "88H", "92H"),
+    ("195/65R15", SizeClass::Car, "91V", "95H"),
+    ("195/60R15", SizeClass::Car, "88V", ""),
+    ("195/55R15", SizeClass::Car, "85V", ""),
+    ("205/65R15", SizeClass::Car, "94V", ""),
+    ("205/60R16", SizeClass::Car, "92V", "96V"),
+    ("205/55R16", SizeClass::Car, "91V", "94W"),
+    ("215/60R16", SizeClass::Car, "95V", "99V"),
+    ("215/65R16", SizeClass::Car, "98H", ""),
+    ("225/60R16", SizeClass::Car, "98V", "102V"),
+    ("205/50R17", SizeClass::Car, "89W", "93W"),
+    ("215/55R17", SizeClass::Car, "94V", "98W"),
+    ("215/45R17", SizeClass::Car, "87W", "91W"),
+    ("225/45R17", SizeClass::Car, "91W", "94W"),
+    ("225/50R17", SizeClass::Car, "94W", "98W"),
+    ("225/55R17", SizeClass::Car, "97W", "101W"),
+    ("235/45R17", SizeClass::Car, "94W", "97W"),
+    ("225/40R18", SizeClass::Car, "88Y", "92Y"),
+    ("225/45R18", SizeClass::Car, "91W", "95W"),
+    ("235/40R18", SizeClass::Car, "91Y", "95Y"),
+    ("235/45R18", SizeClass::Car, "94W", "98W"),
+    ("245/40R18", SizeClass::Car, "93Y", "97Y"),
+    ("245/45R18", SizeClass::Car, "96Y", "100Y"),
+    ("225/40R19", SizeClass::Car, "89Y", "93Y"),
+    ("245/35R19", SizeClass::Car, "89Y", "93Y"),
+    ("245/45R19", SizeClass::Car, "98Y", "102Y"),
+    ("255/35R19", SizeClass::Car, "92Y", "96Y"),
+    ("275/35R19", SizeClass::Car, "96Y", "100Y"),
+    ("245/35R20", SizeClass::Car, "91Y", "95Y"),
+    ("275/30R20", SizeClass::Car, "93Y", "97Y"),
+    ("235/75R15", SizeClass::Suv, "105T", "109T"),
+    ("245/70R16", SizeClass::Suv, "107H", "111H"),
+    ("265/70R16", SizeClass::Suv, "112H", ""),
+    ("215/65R17", SizeClass::Suv, "99V", ""),
+    ("225/65R17", SizeClass::Suv, "102H", "106V"),
+    ("235/65R17", SizeClass::Suv, "104V", "108V"),
+    ("265/65R17", SizeClass::Suv, "112H", ""),
+    ("265/70R17", SizeClass::Suv, "115H", ""),
+    ("225/60R18", SizeClass::Suv, "100H", "104V"),
+    ("235/60R18", SizeClass::Suv, "103V", "107V"),
+    ("255/55R18", SizeClass::Suv, "105V", "109V"),
+    ("265/60R18", SizeClass::Suv, "110H", ""),
+    ("285/60R18", SizeClass::Suv, "116V", ""),
+    ("235/55R19", SizeClass::Suv, "101V", "105W"),
+    ("255/50R19", SizeClass::Suv, "103W", "107W"),
+    ("255/50R20", SizeClass::Suv, "105V", "109V"),
+    ("265/50R20", SizeClass::Suv, "107V", "111V"),
+    ("LT265/75R16", SizeClass::LightTruck, "123/120Q", ""),
+    ("LT245/75R16", SizeClass::LightTruck, "120/116Q", ""),
+    ("LT285/75R16", SizeClass::LightTruck, "126/123Q", ""),
+    ("LT265/70R17", SizeClass::LightTruck, "121/118S", ""),
+    ("LT285/70R17", SizeClass::LightTruck, "121/118Q", ""),
+    ("LT275/65R18", SizeClass::LightTruck, "123/120S", ""),
+    ("31x10.50R15", SizeClass::LightTruck, "109S", ""),
+    ("33x12.50R15", SizeClass::LightTruck, "108Q", ""),
+    ("35x12.50R20", SizeClass::LightTruck, "121Q", ""),
+    ("LT235/85R16", SizeClass::LightTruck, "120/116Q", ""),
+    ("LT225/75R16", SizeClass::LightTruck, "115/112Q", ""),
+    ("LT265/70R16", SizeClass::LightTruck, "121/118S", ""),
+    ("LT315/75R16", SizeClass::LightTruck, "127/124Q", ""),
+    ("LT265/65R17", SizeClass::LightTruck, "120/117S", ""),
+    ("LT285/75R17", SizeClass::LightTruck, "121/118Q", ""),
+    ("LT275/70R18", SizeClass::LightTruck, "125/122S", ""),
+    ("LT285/65R18", SizeClass::LightTruck, "125/122S", ""),
+    ("LT275/55R20", SizeClass::LightTruck, "120/117S", ""),
+    ("LT285/55R20", SizeClass::LightTruck, "122/119S", ""),
+    ("33x12.50R17", SizeClass::LightTruck, "120Q", ""),
+    ("35x12.50R17", SizeClass::LightTruck, "121Q", ""),
+    ("185R14C", SizeClass::Van, "102/100R", ""),
+    ("195R14C", SizeClass::Van, "106/104R", ""),
+    ("195R15C", SizeClass::Van, "106/104R", ""),
+    ("205/70R15C", SizeClass::Van, "106/104R", ""),
+    ("215/70R15C", SizeClass::Van, "109/107S", ""),
+    ("225/70R15C", SizeClass::Van, "112/110R", ""),
+    ("215/65R16C", SizeClass::Van, "109/107T", ""),
+    ("235/65R16C", SizeClass::Van, "115/113R", ""),
+    ("165/70R14C", SizeClass::Van, "89/87R", ""),
+    ("195/70R15C", SizeClass::Van, "104/102R", ""),
+    ("205/65R16C", SizeClass::Van, "107/105T", ""),
+    ("225/65R16C", SizeClass::Van, "112/110R", ""),
+    ("195/75R16C", SizeClass::Van, "107/105R", ""),
+    ("215/75R16C", SizeClass::Van, "113/111R", ""),
+    ("225/75R16C", SizeClass::Van, "121/120R", ""),
+    ("215/60R17C", SizeClass::Van, "109/107T", ""),
+    ("235/60R17C", SizeClass::Van, "117/115R", ""),
+];
+
+/// A tyre pattern: brand, pattern name, code abbreviation, family.
+type Pattern = (&'static str, &'static str, &'static str, Kind);
+
+const PCR_PATTERNS: &[Pattern] = &[
+    ("Michelin", "PRIMACY 4", "PR4", Kind::Touring),
+    ("Michelin", "PILOT SPORT 4", "PS4", Kind::Sport),
+    ("Michelin", "PILOT SPORT 5", "PS5", Kind::Sport),
+    ("Michelin", "CROSSCLIMATE 2", "CC2", Kind::AllSeason),
+    ("Michelin", "ENERGY XM2+", "XM2", Kind::Touring),
+    ("Michelin", "PRIMACY SUV+", "PSUV", Kind::Ht),
+    ("Michelin", "LTX TRAIL", "LTXT", Kind::Ht),
+    ("Michelin", "LTX FORCE", "LTXF", Kind::At),
+    ("Michelin", "AGILIS 3", "AG3", Kind::Van),
+    ("Bridgestone", "TURANZA T005", "T005", Kind::Touring),
+    ("Bridgestone", "POTENZA SPORT", "POTS", Kind::Sport),
+    ("Bridgestone", "ECOPIA EP300", "EP300", Kind::Touring),
+    ("Bridgestone", "DUELER H/T 684", "D684", Kind::Ht),
+    ("Bridgestone", "DUELER A/T 002", "AT002", Kind::At),
+    ("Bridgestone", "DUELER M/T 674", "MT674", Kind::Mt),
+    ("Bridgestone", "DURAVIS R660", "R660", Kind::Van),
+    ("Continental", "PREMIUMCONTACT 7", "PC7", Kind::Touring),
+    ("Continental", "SPORTCONTACT 7", "SC7", Kind::Sport),
+    ("Continental", "ULTRACONTACT UC7", "UC7", Kind::Touring),
+    ("Continental", "CROSSCONTACT LX2", "LX2", Kind::Ht),
+    ("Continental", "CROSSCONTACT ATR", "ATR", Kind::At),
+    ("Continental", "VANCONTACT ECO", "VCE", Kind::Van),
+    ("Pirelli", "P ZERO PZ4", "PZ4", Kind::Sport),
+    ("Pirelli", "CINTURATO P7", "P7", Kind::Touring),
+    ("Pirelli", "CINTURATO ALL SEASON", "CAS", Kind::AllSeason),
+    ("Pirelli", "SCORPION VERDE", "SCV", Kind::Ht),
+    ("Pirelli", "SCORPION AT PLUS", "SATP", Kind::At),
+    ("Pirelli", "CARRIER", "CARR", Kind::Van),
+    ("Goodyear", "EAGLE F1 ASYMMETRIC 6", "F1A6", Kind::Sport),
+    ("Goodyear", "ASSURANCE TRIPLEMAX 2", "ATM2", Kind::Touring),
+    ("Goodyear", "EFFICIENTGRIP 2 SUV", "EG2S", Kind::Ht),
+    ("Goodyear", "WRANGLER AT/S", "WATS", Kind::At),
+    ("Goodyear", "WRANGLER DURATRAC", "DTRC", Kind::Mt),
+    ("Goodyear", "CARGO MARATHON 2", "CM2", Kind::Van),
+    ("Dunlop", "SP SPORT MAXX 060+", "MX060", Kind::Sport),
+    ("Dunlop", "SP SPORT LM705", "LM705", Kind::Touring),
+    ("Dunlop", "GRANDTREK PT5", "PT5", Kind::Ht),
+    ("Dunlop", "GRANDTREK AT5", "AT5", Kind::At),
+    ("Dunlop", "GRANDTREK MT2", "MT2", Kind::Mt),
+    ("Dunlop", "SP LT30", "LT30", Kind::Van),
+    ("Yokohama", "ADVAN SPORT V107", "V107", Kind::Sport),
+    ("Yokohama", "BLUEARTH-GT AE51", "AE51", Kind::Touring),
+    ("Yokohama", "GEOLANDAR H/T G056", "G056", Kind::Ht),
+    ("Yokohama", "GEOLANDAR A/T G015", "G015", Kind::At),
+    ("Yokohama", "GEOLANDAR M/T G003", "G003", Kind::Mt),
+    ("Yokohama", "BLUEARTH-VAN RY55", "RY55", Kind::Van),
+    ("Toyo", "PROXES SPORT", "PXS", Kind::Sport),
+    ("Toyo", "PROXES CF2", "CF2", Kind::Touring),
+    ("Toyo", "OPEN COUNTRY H/T", "OPHT", Kind::Ht),
+    ("Toyo", "OPEN COUNTRY AT3", "OPAT3", Kind::At),
+    ("Toyo", "OPEN COUNTRY M/T", "OPMT", Kind::Mt),
+    ("Toyo", "H08+", "H08", Kind::Van),
+    ("Hankook", "VENTUS PRIME 4 K135", "K135", Kind::Touring),
+    ("Hankook", "VENTUS S1 EVO3 K127", "K127", Kind::Sport),
+    ("Hankook", "KINERGY 4S2 H750", "H750", Kind::AllSeason),
+    ("Hankook", "DYNAPRO HT RH12", "RH12", Kind::Ht),
+    ("Hankook", "DYNAPRO AT2 RF11", "RF11", Kind::At),
+    ("Hankook", "DYNAPRO MT2 RT05", "RT05", Kind::Mt),
+    ("Hankook", "VANTRA LT RA18", "RA18", Kind::Van),
+    ("Kumho", "ECSTA PS71", "PS71", Kind::Sport),
+    ("Kumho", "SOLUS TA31", "TA31", Kind::AllSeason),
+    ("Kumho", "CRUGEN HP71", "HP71", Kind::Ht),
+    ("Kumho", "ROAD VENTURE AT52", "AT52", Kind::At),
+    ("Kumho", "ROAD VENTURE MT71", "MT71", Kind::Mt),
+    ("Kumho", "PORTRAN KC53", "KC53", Kind::Van),
+    ("Falken", "AZENIS FK520", "FK520", Kind::Sport),
+    ("Falken", "ZIEX ZE310 ECORUN", "ZE310", Kind::Touring),
+    ("Falken", "WILDPEAK H/T02", "HT02", Kind::Ht),
+    ("Falken", "WILDPEAK A/T3W", "AT3W", Kind::At),
+    ("Falken", "WILDPEAK M/T01", "MT01", Kind::Mt),
+    ("Falken", "LINAM VAN01", "VAN01", Kind::Van),
+    ("Nexen", "NFERA SPORT", "NFS", Kind::Sport),
+    ("Nexen", "NBLUE S", "NBS", Kind::Touring),
+    ("Nexen", "ROADIAN HTX2", "HTX2", Kind::Ht),
+    ("Nexen", "ROADIAN ATX", "ATX", Kind::At),
+    ("Nexen", "ROADIAN MTX", "MTX", Kind::Mt),
+    ("Nexen", "ROADIAN CT8", "CT8", Kind::Van),
+    ("Maxxis", "VICTRA SPORT 5", "VS5", Kind::Sport),
+    ("Maxxis", "PREMITRA HP5", "HP5", Kind::Touring),
+    ("Maxxis", "BRAVO HT-770", "HT770", Kind::Ht),
+    ("Maxxis", "RAZR AT-811", "AT811", Kind::At),
+    ("Maxxis", "RAZR MT-772", "MT772", Kind::Mt),
+    ("Maxxis", "VANSMART MCV5", "MCV5", Kind::Van),
+    ("Cooper", "ZEON RS3-G1", "RS3", Kind::Sport),
+    ("Cooper", "CS7", "CS7", Kind::Touring),
+    ("Cooper", "DISCOVERER HT3", "DHT3", Kind::Ht),
+    ("Cooper", "DISCOVERER AT3 4S", "AT34S", Kind::At),
+    ("Cooper", "STT PRO", "STTP", Kind::Mt),
+    ("BFGoodrich", "ADVANTAGE TOURING", "ADVT", Kind::Touring),
+    ("BFGoodrich", "G-FORCE PHENOM", "GFP", Kind::Sport),
+    ("BFGoodrich", "TRAIL-TERRAIN T/A", "TTA", Kind::Ht),
+    ("BFGoodrich", "ALL-TERRAIN KO2", "KO2", Kind::At),
+    ("BFGoodrich", "MUD-TERRAIN KM3", "KM3", Kind::Mt),
+    ("Triangle", "SPORTEX TH201", "TH201", Kind::Sport),
+    ("Triangle", "ADVANTEX TC101", "TC101", Kind::Touring),
+    ("Triangle", "SEASONX TA01", "TA01", Kind::AllSeason),
+    ("Triangle", "ADVANTEX SUV TR259", "TR259", Kind::Ht),
+    ("Triangle", "AGILEX AT TR292", "TR292", Kind::At),
+    ("Triangle", "GRIPX MT TR281", "TR281", Kind::Mt),
+    ("Triangle", "TR652", "TR652", Kind::Van),
+    ("Linglong", "SPORT MASTER", "LLSM", Kind::Sport),
+    ("Linglong", "GREEN-MAX HP010", "HP010", Kind::Touring),
+    ("Linglong", "CROSSWIND HP010", "CWHP", Kind::Ht),
+    ("Linglong", "CROSSWIND A/T100", "AT100", Kind::At),
+    ("Linglong", "CROSSWIND M/T", "CWMT", Kind::Mt),
+    ("Linglong", "GREEN-MAX VAN", "GMV", Kind::Van),
+    ("Sailun", "ATREZZO ZSR", "ZSR", Kind::Sport),
+    ("Sailun", "ATREZZO ELITE", "ELITE", Kind::Touring),
+    ("Sailun", "TERRAMAX CVR", "CVR", Kind::Ht),
+    ("Sailun", "TERRAMAX A/T", "TMAT", Kind::At),
+    ("Sailun", "TERRAMAX M/T", "TMMT", Kind::Mt),
+    ("Sailun", "COMMERCIO PRO", "CPRO", Kind::Van),
+    ("Kenda", "KENETICA PRO KR210", "KR210", Kind::Touring),
+    ("Kenda", "KUAVELA SL KR32", "KR32", Kind::Sport),
+    ("Kenda", "KLEVER H/T2 KR600", "KR600", Kind::Ht),
+    ("Kenda", "KLEVER A/T2 KR628", "KR628", Kind::At),
+    ("Kenda", "KLEVER M/T2 KR629", "KR629", Kind::Mt),
+    ("Kenda", "KOMMERCIAL KR33", "KR33", Kind::Van),
+    ("Nankang", "NS-2R", "NS2R", Kind::Sport),
+    ("Nankang", "AS-2+", "AS2P", Kind::Touring),
+    ("Nankang", "CROSS SPORT SP-9", "SP9", Kind::Ht),
+    ("Nankang", "CONQUEROR AT-5", "CAT5", Kind::At),
+    ("Nankang", "MUD STAR M/T", "MUDS", Kind::Mt),
+    ("Nankang", "CW-20 PASSION", "CW20", Kind::Van),
+];
+
+/// Truck and bus sizes with their service description.
+const TBR_SIZES: &[(&str, &str)] = &[
+    ("295/80R22.5", "152/148M"),
+    ("11R22.5", "148/145L"),
+    ("275/70R22.5", "148/145J"),
+    ("215/75R17.5", "126/124M"),
+    ("225/70R19.5", "128/126N"),
+    ("235/75R17.5", "132/130M"),
+    ("245/70R19.5", "136/134M"),
+    ("265/70R19.5", "143/141J"),
+    ("315/80R22.5", "156/150L"),
+    ("385/65R22.5", "160K"),
+    ("12R22.5", "152/148L"),
+    ("255/70R22.5", "140/137M"),
+    ("225/80R17.5", "123/122L"),
+    ("265/70R17.5", "139/136M"),
+    ("285/70R19.5", "146/144L"),
+    ("305/70R19.5", "148/145M"),
+    ("10R22.5", "144/142L"),
+    ("425/65R22.5", "165K"),
+];
+
+/// Truck patterns: brand, pattern, abbreviation, axle position tag.
+const TBR_PATTERNS: &[(&str, &str, &str, &str)] = &[
+    ("Michelin", "X MULTI Z", "XMZ", "Steer"),
+    ("Michelin", "X MULTI D", "XMD", "Drive"),
+    ("Michelin", "X LINE ENERGY T", "XLET", "Trailer"),
+    ("Bridgestone", "R249", "R249", "Steer"),
+    ("Bridgestone", "M729", "M729", "Drive"),
+    ("Bridgestone", "R168", "R168", "Trailer"),
+    ("Continental", "HSR2", "HSR2", "Steer"),
+    ("Continental", "HDR2", "HDR2", "Drive"),
+    ("Continental", "HTR2", "HTR2", "Trailer"),
+    ("Goodyear", "KMAX S", "KMXS", "Steer"),
+    ("Goodyear", "KMAX D", "KMXD", "Drive"),
+    ("Goodyear", "KMAX T", "KMXT", "Trailer"),
+    ("Dunlop", "SP346", "SP346", "Steer"),
+    ("Dunlop", "SP446", "SP446", "Drive"),
+    ("Dunlop", "SP246", "SP246", "Trailer"),
+    ("Hankook", "AH35", "AH35", "Steer"),
+    ("Hankook", "DH35", "DH35", "Drive"),
+    ("Hankook", "TH31", "TH31", "Trailer"),
+    ("Kumho", "KRS50", "KRS50", "Steer"),
+    ("Kumho", "KRD50", "KRD50", "Drive"),
+    ("Triangle", "TRS02", "TRS02", "Steer"),
+    ("Triangle", "TRD06", "TRD06", "Drive"),
+    ("Triangle", "TRT03", "TRT03", "Trailer"),
+    ("Linglong", "F820", "F820", "Steer"),
+    ("Linglong", "D905", "D905", "Drive"),
+    ("Linglong", "T820", "T820", "Trailer"),
+    ("Sailun", "S637", "S637", "Steer"),
+    ("Sailun", "S753", "S753", "Drive"),
+    ("Sailun", "S696", "S696", "Trailer"),
+    ("Michelin", "X MULTI HD D", "XMHD", "Drive"),
+    ("Michelin", "X WORKS Z", "XWZ", "Steer"),
+    ("Michelin", "X MULTI T", "XMT", "Trailer"),
+    ("Bridgestone", "M749", "M749", "Drive"),
+    ("Bridgestone", "U-AP 001", "UAP1", "Steer"),
+    ("Continental", "HYBRID HS3", "HHS3", "Steer"),
+    ("Continental", "HYBRID HD3", "HHD3", "Drive"),
+    ("Goodyear", "FUELMAX S", "FMXS", "Steer"),
+    ("Goodyear", "FUELMAX D", "FMXD", "Drive"),
+    ("Goodyear", "OMNITRAC MSD", "OMSD", "Drive"),
+    ("Yokohama", "RY023", "RY023", "Steer"),
+    ("Yokohama", "TY517", "TY517", "Drive"),
+    ("Yokohama", "RY587", "RY587", "Trailer"),
+    ("Dunlop", "SP252", "SP252", "Trailer"),
+    ("Dunlop", "SP382", "SP382", "Steer"),
+    ("Hankook", "AL22", "AL22", "Steer"),
+    ("Hankook", "DL22", "DL22", "Drive"),
+    ("Kumho", "KLT03", "KLT03", "Trailer"),
+    ("Triangle", "TRS01", "TRS01", "Steer"),
+    ("Triangle", "TRD02", "TRD02", "Drive"),
+    ("Sailun", "SAR1", "SAR1", "Steer"),
+    ("Sailun", "SDR1", "SDR1", "Drive"),
+    ("Sailun", "STL1", "STL1", "Trailer"),
+    ("Linglong", "KTS300", "KTS3", "Steer"),
+    ("Linglong", "KLD200", "KLD2", "Drive"),
+];
+
+/// Wheel fitments: bolt pattern, centre bore, 4x4 fitment.
+const FITMENTS: &[(&str, &str, bool)] = &[
+    ("5x114.3", "73.1", false),
+    ("5x112", "66.6", false),
+    ("5x120", "72.6", false),
+    ("5x100", "56.1", false),
+    ("4x100", "60.1", false),
+    ("5x108", "63.4", false),
+    ("6x139.7", "106.1", true),
+    ("6x139.7", "93.1", true),
+    ("5x150", "110.1", true),
+    ("6x114.3", "66.1", true),
+    ("5x120", "65.1", true),
+];
+
+/// Passenger alloy sizes (rim diameter, rim width).
+const CAR_RIMS: &[(&str, &str)] = &[
+    ("15", "6.5"),
+    ("16", "7"),
+    ("17", "7.5"),
+    ("17", "8"),
+    ("18", "8"),
+    ("18", "8.5"),
+    ("18", "9.5"),
+    ("19", "8.5"),
+    ("19", "9.5"),
+    ("20", "8.5"),
+    ("20", "9"),
+];
+
+/// 4x4 wheel sizes (rim diameter, rim width).
+const FOUR_BY_RIMS: &[(&str, &str)] = &[
+    ("16", "7"),
+    ("16", "8"),
+    ("17", "8"),
+    ("17", "8.5"),
+    ("17", "9"),
+    ("18", "9"),
+    ("20", "9"),
+];
+
+const CAR_OFFSETS: &[i32] = &[30, 35, 38, 40, 42, 45];
+const FOUR_BY_OFFSETS: &[i32] = &[-25, -12, 0, 10, 20, 25, 30];
+
+/// Alloy wheel models: brand, model, abbreviation, for 4x4 (else passenger).
+const ALLOY_MODELS: &[(&str, &str, &str, bool)] = &[
+    ("ROH", "ASSAULT", "ASL", true),
+    ("ROH", "TRACKSTAR", "TRK", true),
+    ("ROH", "VAPOUR", "VAP", false),
+    ("ROH", "DRIFT", "DRF", false),
+    ("ROH", "MATRIX", "MTX", false),
+    ("ROH", "RALLYE", "RLY", true),
+    ("King Wheels", "PHANTOM", "PHN", true),
+    ("King Wheels", "SPECTRE", "SPC", true),
+    ("King Wheels", "VIPER", "VIP", true),
+    ("King Wheels", "ARMOUR", "ARM", true),
+    ("Simmons", "FR-1", "FR1", true),
+    ("Simmons", "FR-D", "FRD", true),
+    ("Simmons", "FR-8", "FR8", true),
+    ("Simmons", "OM-1", "OM1", true),
+    ("Advanti", "STORM S1", "STS1", false),
+    ("Advanti", "VIGOROSO", "VIG", false),
+    ("Advanti", "TECH 5", "TEC5", false),
+    ("Advanti", "RAFFINATO", "RAF", false),
+];
+
+const ALLOY_FINISHES: &[(&str, &str)] = &[
+    ("MATT BLACK", "MB"),
+    ("GLOSS BLACK", "GB"),
+    ("SATIN BLACK", "SB"),
+    ("SILVER", "SV"),
+    ("HYPER SILVER", "HS"),
+    ("GUNMETAL", "GM"),
+    ("SATIN BRONZE", "BZ"),
+    ("MACH BLACK", "MCB"),
+];
+
+/// Steel wheel models: brand, model, abbreviation.
+const STEEL_MODELS: &[(&str, &str, &str)] = &[
+    ("ROH", "DYNAMIC STEEL", "DYN"),
+    ("ROH", "DYNAMIC MODULAR", "DYM"),
+    ("King Wheels", "SOFT 8", "SF8"),
+    ("King Wheels", "STEELIE HD", "STL"),
+];
+
+const STEEL_FINISHES: &[(&str, &str)] = &[("BLACK", "B"), ("WHITE", "W"), ("SILVER", "S")];
+
+/// Battery cases: model, cold-cranking amps (flooded MF version).
+const BATTERY_MODELS: &[(&str, i64)] = &[
+    ("NS40ZL", 330),
+    ("22F", 330),
+    ("NS60L", 410),
+    ("N50ZL", 500),
+    ("55D23L", 500),
+    ("DIN53", 540),
+    ("DIN55", 600),
+    ("NS70", 600),
+    ("DIN65", 680),
+    ("DIN66", 720),
+    ("95D31R", 720),
+    ("N70ZZ", 760),
+    ("DIN75", 760),
+    ("DIN85", 850),
+    ("N150", 1050),
+    ("N200", 1250),
+    ("NS40", 330),
+    ("NS50", 380),
+    ("NS70L", 600),
+    ("N40", 330),
+    ("N100", 880),
+    ("N120", 950),
+    ("DIN44", 420),
+    ("DIN48", 480),
+    ("DIN88", 900),
+    ("DIN100", 1000),
+    ("58", 430),
+    ("86", 600),
+];
+
+/// Battery series by brand.
+const BATTERY_SERIES: &[(&str, &str)] = &[
+    ("Century", ""),
+    ("Century", "ULTRA HI PERF"),
+    ("Exide", "EXTREME"),
+    ("Exide", "ENDURANCE+"),
+    ("Yuasa", ""),
+    ("Yuasa", "PREMIUM"),
+    ("Supercharge", "GOLD"),
+    ("Supercharge", "ALL ROUNDER"),
+    ("Supercharge", "GOLD X"),
+    ("Exide", ""),
+];
+
+/// Penrite lubricants: product, grade.
+const OILS: &[(&str, &str)] = &[
+    ("HPR 10", "10W-40"),
+    ("HPR 5", "5W-40"),
+    ("HPR DIESEL", "15W-40"),
+    ("ENVIRO+", "5W-30"),
+    ("ENVIRO+ C3", "5W-30"),
+    ("ENVIRO+", "0W-20"),
+    ("EVERYDAY", "20W-50"),
+    ("FULL SYN", "5W-40"),
+    ("GEAR OIL", "75W-90"),
+    ("ATF DX III", ""),
+    ("HPR 15", "15W-50"),
+    ("HPR 30", "20W-60"),
+    ("ENVIRO+ DIESEL", "5W-30"),
+    ("SEMI SYN", "10W-40"),
+    ("CLASSIC LIGHT", "20W-50"),
+    ("GEAR OIL", "80W-90"),
+    ("ATF FS", ""),
+    ("LONGLIFE COOLANT", ""),
+];
+
+/// Filter kinds: name, part-number prefix, number range, part-number suffix, cost range in dollars.
+type FilterKind = (
+    &'static str,
+    &'static str,
+    (i64, i64),
+    &'static str,
+    (i64, i64),
+);
+
+const FILTERS: &[FilterKind] = &[
+    ("OIL FILTER", "Z", (9, 1200), "", (8, 22)),
+    ("AIR FILTER", "A", (1200, 1999), "", (20, 55)),
+    ("FUEL FILTER", "Z", (600, 999), "", (25, 60)),
+    ("CABIN FILTER", "RCA", (100, 399), "P", (20, 45)),
+];
+
+const VEHICLES: &[&str] = &[
+    "HILUX 2015-20",
+    "RANGER PX3",
+    "NAVARA D23",
+    "TRITON MQ",
+    "D-MAX 2020+",
+    "LANDCRUISER 79",
+    "PRADO 150",
+    "COROLLA 2018+",
+    "I30 PD",
+    "MAZDA3 BP",
+    "CX-5 KF",
+    "RAV4 XA50",
+    "HIACE H200",
+    "COMMODORE VF",
+    "LANDCRUISER 200",
+    "LANDCRUISER 300",
+    "EVEREST UA",
+    "PAJERO SPORT",
+    "MU-X 2021+",
+    "BT-50 TF",
+    "AMAROK 2H",
+    "COLORADO RG",
+    "PATROL Y62",
+    "X-TRAIL T32",
+    "OUTLANDER ZL",
+    "CAMRY XV70",
+    "TRANSIT VO",
+    "SPRINTER VS30",
+    "KLUGER XU70",
+    "FORESTER SK",
+];
+
+/// Virtual service lines: code, name, standard price in dollars.
+const SERVICES: &[(&str, &str, i64)] = &[
+    ("SVC-FIT", "FITTING & BALANCING", 25),
+    ("SVC-DISP", "TYRE DISPOSAL LEVY", 6),
+    ("SVC-ALIGN", "WHEEL ALIGNMENT", 89),
+    ("SVC-PUNC", "PUNCTURE REPAIR", 35),
+    ("SVC-ROT", "TYRE ROTATION", 30),
+    ("SVC-N2", "NITROGEN INFLATION", 5),
+    ("SVC-TPMS", "TPMS SENSOR PROGRAMMING", 45),
+    ("SVC-FRT", "FREIGHT CHARGE", 15),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Products
+// ---------------------------------------------------------------------------------------------
+
+/// A tyre size split into its parts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SizeParts {
+    /// Overall diameter of a flotation size ("31" in 31x10.50R15).
+    overall: Option<String>,
+    /// Section width: "205", "11", "10.50", "4.80".
+    width: String,
+    /// Aspect ratio, when written.
+    profile: Option<String>,
+    /// Rim diameter: "16", "22.5".
+    rim: String,
+}
+
+/// Splits sizes such as "205/55R16", "LT265/75R16", "31x10.50R15", "195R14C", "11R22.5" or "4.80-8".
+fn size_parts(size: &str) -> SizeParts {
+    let s = size
+        .strip_prefix("LT")
+        .or_else(|| size.strip_prefix("ST"))
+        .unwrap_or(size);
+    let s = s.strip_suffix('C').unwrap_or(s);
+    let (overall, s) = match s.split_once('x') {
+        Some((d, rest)) => (Some(d.to_string()), rest),
+        None => (None, s),
+    };
+    let (left, rim) = s
+        .split_once('R')
+        .or_else(|| s.split_once('-'))
+        .unwrap_or((s, ""));
+    let (width, profile) = match left.split_once('/') {
+        Some((w, p)) => (w, Some(p.to_string())),
+        None => (left, None),
+    };
+    SizeParts {
+        overall,
+        width: width.to_string(),
+        profile,
+        rim: rim.to_string(),
+    }
+}
+
+/// The digits-only search code of a tyre size: "2055516", "31105015", "19514", "2958022.5".
+fn size_helper(size: &str) -> String {
+    let p = size_parts(size);
+    let width: String = p.width.chars().filter(char::is_ascii_digit).collect();
+    format!(
+        "{}{width}{}{}",
+        p.overall.unwrap_or_default(),
+        p.profile.unwrap_or_default(),
+        p.rim
+    )
+}
+
+/// Splits a service description into load index and speed symbol: "91V" → ("91", "V").
+fn split_service(service: &str) -> (Option<String>, Option<String>) {
+    match service.char_indices().last() {
+        Some((i, c))
+            if c.is_ascii_uppercase()
+                && i > 0
+                && service[..i].chars().all(|d| d.is_ascii_digit() || d == '/') =>
+        {
+            (Some(service[..i].to_string()), Some(c.to_string()))
+        }
+        _ => (None, None),
+    }
+}
+
+/// The whole-inch part of a rim diameter ("22.5" → 22).
+fn rim_inches(rim: &str) -> i64 {
+    rim.split('.')
+        .next()
+        .and_then(|r| r.parse::<i64>().ok())
+        .unwrap_or(16)
+}
+
+/// Product groups in the generated mix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Group {
+    Pcr,
+    Tbr,
+    Wheel,
+    Battery,
+    Part,
+    Trailer,
+}
+
+/// The group of the `i`-th physical product: a fixed interleaved pattern over every 100 products
+/// (58 PCR, 12 TBR, 8 wheels, 7 batteries, 10 parts, 5 trailer).
+fn group_for(i: usize) -> Group {
+    match (i * 37 + 11) % 100 {
+        0..=57 => Group::Pcr,
+        58..=69 => Group::Tbr,
+        70..=77 => Group::Wheel,
+        78..=84 => Group::Battery,
+        85..=94 => Group::Part,
+        _ => Group::Trailer,
+    }
+}
+
+/// An empty product of a category, to be filled in.
+fn blank(category_path: &'static str) -> GenProduct {
+    GenProduct {
+        code: String::new(),
+        origin_code: String::new(),
+        helper_code: String::new(),
+        name: String::new(),
+        unit: "EA".to_string(),
+        category_path,
+        brand: String::new(),
+        manufacturer: String::new(),
+        auto_parts_type: None,
+        tag2: String::new(),
+        tag3: String::new(),
+        tag4: String::new(),
+        is_virtual: false,
+        show_for_shop: true,
+        material: 1,
+        tyre_model: None,
+        specification: None,
+        diameter: None,
+        patterns: None,
+        width: None,
+        load_rate: None,
+        speed_rate: None,
+        rim_diameter: None,
+        rim_width: None,
+        offset: None,
+        center_bore: None,
+        bolt_pattern: None,
+        cost_cents: 0,
+        standard_cents: 0,
+        class_a_cents: 0,
+        special_cents: 0,
+        is_special: false,
+        ref_pur_cents: 0,
+        is_clearance: false,
+        is_customer_show: true,
+    }
+}
+
+/// A product before its name and code are made unique.
+struct Draft {
+    product: GenProduct,
+    /// Name candidates with their code suffixes, best first; the first is the plain name.
+    names: Vec<Candidate>,
+    code: String,
+    cost: i64,
+}
+
+/// Production-week marks appended when a tyre name is already taken.
+const DOT_MARKS: &[&str] = &[" DOT25", " DOT24", " DOT23"];
+/// Marks for passenger tyres: original-equipment and run-flat variants, then DOT.
+const CAR_MARKS: &[&str] = &[
+    " MO", " AO", " RFT", " VOL", " N0", " DOT25", " DOT24", " DOT23",
+];
+/// Marks for SUV tyres.
+const SUV_MARKS: &[&str] = &[" MO", " N0", " AO", " DOT25", " DOT24", " DOT23"];
+/// Ply ratings shown after the service description of light-truck, van and truck tyres.
+const LT_PLY: &[&str] = &[" 10PR", " 8PR"];
+const VAN_PLY: &[&str] = &[" 8PR", " 10PR"];
+const TBR_PLY: &[&str] = &[" 16PR", " 18PR", " 20PR"];
+
+/// Product generator state: the random stream and the names and codes already used.
+struct ProductGen {
+    rng: Rng,
+    names: HashSet<String>,
+    codes: HashSet<String>,
+}
+
+impl ProductGen {
+    /// A cost in cents: `dollars` scaled by `pct` percent with ±`jitter` percent noise, kept within
+    /// `lo..=hi` dollars (values outside land just inside the bound, not on it).
+    fn cost(&mut self, dollars: i64, pct: i64, jitter: i64, lo: i64, hi: i64) -> i64 {
+        let noise = self.rng.range_i64(100 - jitter, 100 + jitter);
+        let cents = dollars * 100 * pct / 100 * noise / 100 + self.rng.range_i64(0, 99);
+        let (lo, hi) = (lo * 100, hi * 100);
+        let margin = ((hi - lo) / 10).max(1);
+        if cents < lo {
+            lo + self.rng.range_i64(0, margin)
+        } else if cents > hi {
+            hi - self.rng.range_i64(0, margin)
+        } else {
+            cents
+        }
+    }
+
+    /// A bin location such as "A12/B03", sometimes "call".
+    fn location(&mut self) -> String {
+        if self.rng.chance(5) {
+            return "call".to_string();
+        }
+        let aisle = char::from(b'A' + self.rng.below(8) as u8);
+        let level = char::from(b'A' + self.rng.below(6) as u8);
+        format!(
+            "{aisle}{:02}/{level}{:02}",
+            self.rng.range_i64(1, 40),
+            self.rng.range_i64(1, 12)
+        )
+    }
+
+    /// A manufacturer article number, sometimes missing.
+    fn article(&mut self) -> String {
+        if self.rng.chance(15) {
+            String::new()
+        } else {
+            format!("{}", self.rng.range_i64(100_000, 999_999))
+        }
+    }
+
+    /// Fills cost, standard, class A, special and reference purchase prices from a cost in cents.
+    fn price(&mut self, p: &mut GenProduct, cost: i64) {
+        let cost = cost.max(100);
+        let standard = whole_dollars(cost * self.rng.range_i64(135, 160) / 100).max(100);
+        let class_a =
+            whole_dollars(standard * self.rng.range_i64(88, 92) / 100).clamp(100, standard);
+        p.cost_cents = cost;
+        p.standard_cents = standard;
+        p.class_a_cents = class_a;
+        p.ref_pur_cents = cost * self.rng.range_i64(97, 103) / 100;
+        p.is_special = false;
+        p.special_cents = 0;
+        if self.rng.chance(5) {
+            let floor = (cost + 99) / 100 * 100;
+            let mut special = (class_a - self.rng.range_i64(2, 25) * 100).max(floor);
+            if special >= class_a {
+                special = class_a - 100;
+            }
+            if special > 0 {
+                p.is_special = true;
+                p.special_cents = special;
+            }
+        }
+    }
+
+    /// Draws drafts until one has a free name (a few tries), then claims a unique name and code.
+    fn make(&mut self, draw: fn(&mut Self) -> Draft) -> GenProduct {
+        let mut draft = draw(self);
+        for _ in 0..8 {
+            if draft
+                .names
+                .first()
+                .is_some_and(|n| !self.names.contains(&n.0))
+            {
+                break;
+            }
+            draft = draw(self);
+        }
+        let Draft {
+            mut product,
+            names,
+            code,
+            cost,
+        } = draft;
+        let (name, suffix) = claim_name(&mut self.names, &names);
+        product.name = name;
+        product.code = claim_code(&mut self.codes, &format!("{code}{suffix}"));
+        product.tag4 = self.location();
+        self.price(&mut product, cost);
+        product.is_clearance = self.rng.chance(3);
+        product.show_for_shop = self.rng.chance(92);
+        product.is_customer_show = self.rng.chance(90);
+        product
+    }
+
+    /// Passenger, SUV, 4x4 and van tyres.
+    fn pcr(&mut self) -> Draft {
+        let class = [
+            SizeClass::Car,
+            SizeClass::Suv,
+            SizeClass::LightTruck,
+            SizeClass::Van,
+        ][self.rng.weighted(&[56, 27, 10, 7])];
+        let sizes: Vec<&PcrSize> = PCR_SIZES.iter().filter(|s| s.1 == class).collect();
+        let &&(size, _, std_service, xl_service) = self.rng.pick(&sizes);
+        let patterns: Vec<&Pattern> = PCR_PATTERNS.iter().filter(|p| p.3.fits(class)).collect();
+        let &&(brand, pattern, abbr, kind) = self.rng.pick(&patterns);
+        let def = brand_def(brand);
+        let xl = !xl_service.is_empty() && self.rng.chance(30);
+        let service = if xl { xl_service } else { std_service };
+        let parts = size_parts(size);
+        let (load, speed) = split_service(service);
+        let helper = size_helper(size);
+        let upper = def.map_or("", |d| d.upper);
+        let mut p = blank("PCR tyres");
+        p.helper_code = helper.clone();
+        p.brand = brand.to_string();
+        p.manufacturer = def.map_or("", |d| d.maker).to_string();
+        p.tag2 = kind.tag().to_string();
+        let tier = def.map_or(Tier::Mid, |d| d.tier);
+        p.tag3 = tier.label().to_string();
+        p.tyre_model = Some(pattern.to_string());
+        p.patterns = Some(pattern.to_string());
+        p.width = Some(parts.width.clone());
+        p.specification = parts.profile.clone();
+        p.diameter = Some(parts.rim.clone());
+        p.load_rate = load;
+        p.speed_rate = speed;
+        p.origin_code = self.article();
+        let extra = match class {
+            SizeClass::Car => 0,
+            SizeClass::Suv => 25,
+            SizeClass::LightTruck => 70,
+            SizeClass::Van => 20,
+        };
+        let base = 55 + (rim_inches(&parts.rim) - 13) * 22 + extra + if xl { 8 } else { 0 };
+        let cost = self.cost(base, tier.factor(), 12, 60, 350);
+        let xl_mark = if xl { " XL" } else { "" };
+        let (mid, end) = match class {
+            SizeClass::Car => (&[][..], CAR_MARKS),
+            SizeClass::Suv => (&[][..], SUV_MARKS),
+            SizeClass::LightTruck => (LT_PLY, DOT_MARKS),
+            SizeClass::Van => (VAN_PLY, DOT_MARKS),
+        };
+        Draft {
+            product: p,
+            names: name_candidates(
+                upper,
+                |b, m, e| format!("{size} {service}{xl_mark}{m} {b} {pattern}{e}"),
+                mid,
+                end,
+            ),
+            code: format!(
+                "{}{helper}{abbr}{}",
+                def.map_or("", |d| d.prefix),
+                if xl { "XL" } else { "" }
+            ),
+            cost,
+        }
+    }
+
+    /// Truck and bus radial tyres.
+    fn tbr(&mut self) -> Draft {
+        let &(size, service) = self.rng.pick(TBR_SIZES);
+        let &(brand, pattern, abbr, position) = self.rng.pick(TBR_PATTERNS);
+        let def = brand_def(brand);
+        let parts = size_parts(size);
+        let (load, speed) = split_service(service);
+        let helper = size_helper(size);
+        let tier = def.map_or(Tier::Mid, |d| d.tier);
+        let mut p = blank("TBR tyres");
+        p.helper_code = helper.clone();
+        p.brand = brand.to_string();
+        p.manufacturer = def.map_or("", |d| d.maker).to_string();
+        p.tag2 = position.to_string();
+        p.tag3 = tier.label().to_string();
+        p.tyre_model = Some(pattern.to_string());
+        p.patterns = Some(pattern.to_string());
+        p.width = Some(parts.width.clone());
+        p.specification = parts.profile.clone();
+        p.diameter = Some(parts.rim.clone());
+        p.load_rate = load;
+        p.speed_rate = speed;
+        p.origin_code = self.article();
+        let base = if rim_inches(&parts.rim) >= 22 {
+            450
+        } else {
+            390
+        };
+        let cost = self.cost(base, (tier.factor() + 100) / 2, 12, 300, 700);
+        Draft {
+            product: p,
+            names: name_candidates(
+                def.map_or("", |d| d.upper),
+                |b, m, e| format!("{size} {service}{m} {b} {pattern}{e}"),
+                TBR_PLY,
+                DOT_MARKS,
+            ),
+            code: format!(
+                "{}{}{abbr}",
+                def.map_or("", |d| d.prefix),
+                helper.replace('.', "")
+            ),
+            cost,
+        }
+    }
+
+    /// Alloy and steel wheels.
+    fn wheel(&mut self) -> Draft {
+        let alloy = self.rng.chance(75);
+        let (brand, model, abbr, four_by) = if alloy {
+            *self.rng.pick(ALLOY_MODELS)
+        } else {
+            let &(b, m, a) = self.rng.pick(STEEL_MODELS);
+            (b, m, a, true)
+        };
+        let fitments: Vec<&(&str, &str, bool)> =
+            FITMENTS.iter().filter(|f| f.2 == four_by).collect();
+        let &&(bolt, bore, _) = self.rng.pick(&fitments);
+        let &(rd, rw) = if four_by {
+            self.rng.pick(FOUR_BY_RIMS)
+        } else {
+            self.rng.pick(CAR_RIMS)
+        };
+        let offset = if four_by {
+            *self.rng.pick(FOUR_BY_OFFSETS)
+        } else {
+            *self.rng.pick(CAR_OFFSETS)
+        };
+        let &(finish, fin) = if alloy {
+            self.rng.pick(ALLOY_FINISHES)
+        } else {
+            self.rng.pick(STEEL_FINISHES)
+        };
+        let def = brand_def(brand);
+        let tier = def.map_or(Tier::Mid, |d| d.tier);
+        let rw_digits: String = rw.chars().filter(char::is_ascii_digit).collect();
+        let bolt_digits: String = bolt.chars().filter(char::is_ascii_digit).collect();
+        let mut p = blank(if alloy {
+            "Wheels/Alloy"
+        } else {
+            "Wheels/Steel"
+        });
+        p.helper_code = format!("{rd}{rw_digits}{bolt_digits}");
+        p.brand = brand.to_string();
+        p.manufacturer = def.map_or("", |d| d.maker).to_string();
+        p.auto_parts_type = Some(1);
+        p.tag2 = if four_by { "4x4" } else { "Passenger" }.to_string();
+        p.tag3 = tier.label().to_string();
+        p.material = if alloy { 2 } else { 3 };
+        p.rim_diameter = Some(rd.to_string());
+        p.rim_width = Some(rw.to_string());
+        p.offset = Some(offset.to_string());
+        p.center_bore = Some(bore.to_string());
+        p.bolt_pattern = Some(bolt.to_string());
+        p.origin_code = self.article();
+        let base = if alloy {
+            95 + (rim_inches(rd) - 15) * 40 + if four_by { 40 } else { 0 }
+        } else {
+            120 + (rim_inches(rd) - 15) * 20
+        };
+        let cost = if alloy {
+            self.cost(base, tier.factor(), 10, 120, 450)
+        } else {
+            self.cost(base, 100, 8, 120, 220)
+        };
+        let off_code = if offset < 0 {
+            format!("N{}", -offset)
+        } else {
+            offset.to_string()
+        };
+        Draft {
+            product: p,
+            names: vec![plain(fit(
+                &format!(
+                    "{rd}x{rw} {} ET{offset} {} {model} {finish}",
+                    bolt.replace('x', "/"),
+                    def.map_or("", |d| d.upper)
+                ),
+                "",
+            ))],
+            code: format!(
+                "{}{rd}{rw_digits}{abbr}{fin}{off_code}",
+                def.map_or("", |d| d.prefix)
+            ),
+            cost,
+        }
+    }
+
+    /// Starter batteries, AGM or sealed maintenance-free.
+    fn battery(&mut self) -> Draft {
+        let &(model, cca) = self.rng.pick(BATTERY_MODELS);
+        let &(brand, series) = self.rng.pick(BATTERY_SERIES);
+        let agm = self.rng.chance(40);
+        let cca = if agm {
+            (cca * 110 / 100 + 5) / 10 * 10
+        } else {
+            cca
+        };
+        let def = brand_def(brand);
+        let tier = def.map_or(Tier::Mid, |d| d.tier);
+        let mut p = blank(if agm {
+            "Batteries/AGM"
+        } else {
+            "Batteries/SMF"
+        });
+        p.helper_code = model.to_string();
+        p.origin_code = model.to_string();
+        p.brand = brand.to_string();
+        p.manufacturer = def.map_or("", |d| d.maker).to_string();
+        p.auto_parts_type = Some(6);
+        p.tag2 = if agm { "Start-Stop" } else { "Standard" }.to_string();
+        p.tag3 = tier.label().to_string();
+        let base = 120 + (cca - 330) * 280 / 920 + if agm { 40 } else { 0 };
+        let cost = self.cost(base, (tier.factor() + 100) / 2, 8, 120, 400);
+        let series_text = if series.is_empty() {
+            String::new()
+        } else {
+            format!(" {series}")
+        };
+        let series_code: String = series
+            .split_whitespace()
+            .filter_map(|w| w.chars().next())
+            .collect();
+        Draft {
+            product: p,
+            names: name_candidates(
+                def.map_or("", |d| d.upper),
+                |b, m, e| {
+                    format!(
+                        "{model} {}{m} 12V {cca}CCA {b}{series_text}{e}",
+                        if agm { "AGM" } else { "MF" }
+                    )
+                },
+                &[" HD", " EFB"][..usize::from(!agm) * 2],
+                &[" 24M WTY", " 36M WTY", " 48M WTY", " FLEET"],
+            ),
+            code: format!(
+                "{}{model}{}{series_code}",
+                def.map_or("", |d| d.prefix),
+                if agm { "A" } else { "M" }
+            ),
+            cost,
+        }
+    }
+}
+
+/// Trailer tyre sizes with their service description or ply rating.
+const TRAILER_SIZES: &[(&str, &str)] = &[
+    ("185R14C", "102/100R"),
+    ("195R14C", "106/104R"),
+    ("155R13C", "91/89N"),
+    ("165R13C", "94/92N"),
+    ("ST175/80R13", "91L"),
+    ("ST205/75R14", "100L"),
+    ("ST225/75R15", "117/112L"),
+    ("4.80-8", "6PR"),
+    ("5.00-10", "6PR"),
+    ("175R13C", "97/95N"),
+    ("185R15C", "103/102R"),
+    ("ST185/80R13", "94L"),
+    ("ST215/75R14", "102L"),
+    ("ST235/80R16", "124/120L"),
+    ("4.00-8", "6PR"),
+    ("5.70-8", "6PR"),
+];
+
+/// Trailer tyre patterns: brand, pattern.
+const TRAILER_PATTERNS: &[(&str, &str)] = &[
+    ("Kenda", "KR35"),
+    ("Kenda", "K371"),
+    ("Sailun", "COMMERCIO VX1"),
+    ("Triangle", "TR652"),
+    ("Nankang", "CW-25"),
+    ("Linglong", "R701"),
+    ("Maxxis", "M8008 ST"),
+    ("Hankook", "RA08"),
+];
+
+/// Trailer rims (diameter, width).
+const TRAILER_RIMS: &[(&str, &str)] = &[
+    ("8", "3.75"),
+    ("10", "4"),
+    ("13", "4.5"),
+    ("13", "5"),
+    ("14", "5.5"),
+    ("14", "6"),
+    ("15", "6"),
+    ("16", "6"),
+];
+
+/// Trailer wheel styles and finishes.
+const TRAILER_STYLES: &[&str] = &["SUNRAYSIA", "HT", "LANDCRUISER", "MODULAR"];
+const TRAILER_FINISHES: &[&str] = &["GALV", "WHITE", "BLACK", "SILVER"];
+
+/// Trailer wheel bolt patterns with centre bore.
+const TRAILER_BOLTS: &[(&str, &str)] = &[
+    ("4x100", "60.1"),
+    ("5x114.3", "84.0"),
+    ("6x139.7", "110.0"),
+    ("5x108", "63.4"),
+];
+
+impl ProductGen {
+    /// Filters, oils, suspension, bumpers and tyre-shop consumables.
+    fn part(&mut self) -> Draft {
+        match self.rng.weighted(&[35, 18, 22, 10, 15]) {
+            0 => self.filter(),
+            1 => self.oil(),
+            2 => self.shock(),
+            3 => self.bumper(),
+            _ => self.sundry(),
+        }
+    }
+
+    fn filter(&mut self) -> Draft {
+        let &(kind, prefix, (lo, hi), suffix, (c_lo, c_hi)) = self.rng.pick(FILTERS);
+        let part = format!("{prefix}{}{suffix}", self.rng.range_i64(lo, hi));
+        let mut p = self.part_blank("Ryco", 2, "Service");
+        p.helper_code = part.clone();
+        p.origin_code = part.clone();
+        let cost = self.cost((c_lo + c_hi) / 2, 100, 30, c_lo, c_hi);
+        Draft {
+            product: p,
+            names: vec![plain(format!("RYCO {part} {kind}"))],
+            code: format!("RY{part}"),
+            cost,
+        }
+    }
+
+    fn oil(&mut self) -> Draft {
+        let &(product, grade) = self.rng.pick(OILS);
+        let packs: &[(&str, i64, i64)] = &[
+            ("1L", 12, 20),
+            ("5L", 45, 90),
+            ("6L", 55, 100),
+            ("20L", 150, 280),
+            ("BULK", 7, 12),
+        ];
+        let &(pack, lo, hi) = self.rng.pick(packs);
+        let mut p = self.part_blank("Penrite", 3, "Service");
+        if pack == "BULK" {
+            p.unit = "L".to_string();
+        }
+        let grade_text = if grade.is_empty() {
+            String::new()
+        } else {
+            format!(" {grade}")
+        };
+        let short: String = product
+            .split_whitespace()
+            .map(|w| {
+                w.chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .take(3)
+                    .collect::<String>()
+            })
+            .collect();
+        let grade_code: String = grade.chars().filter(char::is_ascii_alphanumeric).collect();
+        p.helper_code = grade_code.clone();
+        let cost = self.cost((lo + hi) / 2, 100, 25, lo, hi);
+        Draft {
+            product: p,
+            names: ["", " CTN 3", " CTN 4", " CTN 6"]
+                .iter()
+                .map(|e| {
+                    (
+                        format!("PENRITE {product}{grade_text} {pack}{e}"),
+                        mark_code(e),
+                    )
+                })
+                .collect(),
+            code: format!("PE{short}{grade_code}{pack}"),
+            cost,
+        }
+    }
+
+    fn shock(&mut self) -> Draft {
+        let range = *self
+            .rng
+            .pick(&["GT GAS", "GAS MAGNUM", "OESPECTRUM", "MONRO-MATIC"]);
+        let kind = *self.rng.pick(&["SHOCK", "STRUT", "COIL SPRING"]);
+        let position = *self.rng.pick(&["FRONT", "REAR"]);
+        let number = self.rng.range_i64(10_000, 99_999);
+        let mut p = self.part_blank("Monroe", 5, "Suspension");
+        p.helper_code = number.to_string();
+        p.origin_code = number.to_string();
+        let cost = self.cost(150, 100, 60, 60, 250);
+        let name = if kind == "COIL SPRING" {
+            format!("MONROE {kind} {position} {number}")
+        } else {
+            format!("MONROE {range} {kind} {position} {number}")
+        };
+        Draft {
+            product: p,
+            names: vec![plain(name)],
+            code: format!("MO{number}{}", &position[..1]),
+            cost,
+        }
+    }
+
+    fn bumper(&mut self) -> Draft {
+        let item = *self.rng.pick(&[
+            "FRONT BUMPER BAR",
+            "REAR BUMPER BAR",
+            "REAR STEP BUMPER",
+            "BUMPER REINFORCEMENT",
+            "FRONT BUMPER BRACKET",
+            "BUMPER FOG LAMP COVER",
+        ]);
+        let vehicle = *self.rng.pick(VEHICLES);
+        let mut p = blank("Autoparts");
+        p.manufacturer = "Aftermarket".to_string();
+        p.auto_parts_type = Some(4);
+        p.tag2 = "Body".to_string();
+        p.tag3 = Tier::Budget.label().to_string();
+        p.origin_code = self.article();
+        let item_code: String = item
+            .split_whitespace()
+            .filter_map(|w| w.chars().next())
+            .collect();
+        let vehicle_code: String = vehicle
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        let cost = self.cost(450, 100, 60, 150, 900);
+        Draft {
+            product: p,
+            names: ["", " PRIMED", " BLACK", " CHROME"]
+                .iter()
+                .map(|e| (format!("{item} {vehicle}{e}"), mark_code(e)))
+                .collect(),
+            code: format!("BB{item_code}{vehicle_code}"),
+            cost,
+        }
+    }
+
+    fn sundry(&mut self) -> Draft {
+        let mut p = blank("Autoparts");
+        p.manufacturer = "Generic".to_string();
+        p.tag2 = "Workshop".to_string();
+        p.tag3 = Tier::Mid.label().to_string();
+        p.origin_code = self.article();
+        let (name, code, lo, hi) = match self.rng.below(6) {
+            0 => {
+                let thread = *self.rng.pick(&[
+                    "M12x1.5", "M12x1.25", "M14x1.5", "M14x2.0", "1/2 UNF", "7/16 UNF",
+                ]);
+                let finish = *self.rng.pick(&["CHROME", "BLACK", "ZINC", "SILVER"]);
+                let seat = *self.rng.pick(&["TAPER", "FLAT", "BALL"]);
+                let (kind, pack) = *self.rng.pick(&[
+                    ("WHEEL NUT", "20PK"),
+                    ("OPEN NUT", "20PK"),
+                    ("WHEEL BOLT", "20PK"),
+                    ("LOCKING NUT SET", "4PK"),
+                ]);
+                p.auto_parts_type = Some(1);
+                let code: String = format!("WN{kind}{thread}{seat}{finish}")
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect();
+                (
+                    format!("{kind} {thread} {seat} {finish} ({pack})"),
+                    code,
+                    20,
+                    60,
+                )
+            }
+            1 => {
+                let bore = *self.rng.pick(&[
+                    "54.1", "56.1", "57.1", "60.1", "63.4", "64.1", "66.1", "66.6", "67.1", "72.6",
+                ]);
+                let outer = *self.rng.pick(&["73.1", "74.1", "76.1"]);
+                p.auto_parts_type = Some(1);
+                (
+                    format!("HUB RING {outer}-{bore} (4PK)"),
+                    format!("HR{}{}", outer.replace('.', ""), bore.replace('.', "")),
+                    8,
+                    20,
+                )
+            }
+            2 => {
+                let valve = *self
+                    .rng
+                    .pick(&["TR413", "TR414", "TR418", "TR15", "TR600HP"]);
+                (
+                    format!("TYRE VALVE {valve} (100PK)"),
+                    format!("TV{valve}"),
+                    20,
+                    45,
+                )
+            }
+            3 => {
+                let mhz = *self.rng.pick(&["315MHZ", "433MHZ"]);
+                let kind = *self.rng.pick(&["CLAMP-IN", "SNAP-IN", "PROGRAMMABLE"]);
+                (
+                    format!("TPMS SENSOR {kind} {mhz}"),
+                    format!("TPMS{}{mhz}", &kind[..2]),
+                    35,
+                    70,
+                )
+            }
+            4 => {
+                let grams = *self.rng.pick(&["5G", "10G", "5G/10G"]);
+                let kind = *self
+                    .rng
+                    .pick(&["ADHESIVE", "CLIP-ON STEEL", "CLIP-ON ZINC"]);
+                let code: String = format!("BW{grams}{kind}")
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect();
+                (format!("BALANCE WEIGHTS {grams} {kind}"), code, 15, 60)
+            }
+            _ => {
+                let kind = *self.rng.pick(&[
+                    "REPAIR PLUGS (50PK)",
+                    "PATCHES 55MM (100PK)",
+                    "RUBBER CEMENT 250ML",
+                    "MOUNTING PASTE 5KG",
+                    "BEAD SEALER 1L",
+                ]);
+                let code: String = format!("TR{kind}")
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .take(12)
+                    .collect();
+                (format!("TYRE {kind}"), code, 12, 60)
+            }
+        };
+        let cost = self.cost((lo + hi) / 2, 100, 30, lo, hi);
+        let names = vec![
+            (format!("{name} BULK"), "B".to_string()),
+            (format!("{name} CTN"), "C".to_string()),
+        ];
+        let names = std::iter::once(plain(name)).chain(names).collect();
+        Draft {
+            product: p,
+            names,
+            code,
+            cost,
+        }
+    }
+
+    /// A branded autoparts product with its type and tag.
+    fn part_blank(&mut self, brand: &str, parts_type: i32, tag2: &str) -> GenProduct {
+        let def = brand_def(brand);
+        let mut p = blank("Autoparts");
+        p.brand = brand.to_string();
+        p.manufacturer = def.map_or("", |d| d.maker).to_string();
+        p.auto_parts_type = Some(parts_type);
+        p.tag2 = tag2.to_string();
+        p.tag3 = def.map_or(Tier::Mid, |d| d.tier).label().to_string();
+        p
+    }
+
+    /// Trailer tyres, trailer wheels and tyre-on-wheel packages.
+    fn trailer(&mut self) -> Draft {
+        let mut p = blank("Trailer tyres & Wheel");
+        p.tag2 = "Trailer".to_string();
+        p.tag3 = Tier::Budget.label().to_string();
+        p.origin_code = self.article();
+        let kind = self.rng.weighted(&[45, 30, 25]);
+        let style = *self.rng.pick(TRAILER_STYLES);
+        let finish = *self.rng.pick(TRAILER_FINISHES);
+        let &(size, service) = self.rng.pick(TRAILER_SIZES);
+        let &(brand, pattern) = self.rng.pick(TRAILER_PATTERNS);
+        let def = brand_def(brand);
+        let upper = def.map_or("", |d| d.upper);
+        let prefix = def.map_or("", |d| d.prefix);
+        let parts = size_parts(size);
+        // Packages use a rim that matches the tyre; loose wheels any trailer rim.
+        let (rd, rw) = if kind == 2 {
+            let rims: Vec<&(&str, &str)> =
+                TRAILER_RIMS.iter().filter(|r| r.0 == parts.rim).collect();
+            if rims.is_empty() {
+                ("14", "6")
+            } else {
+                **self.rng.pick(&rims)
+            }
+        } else {
+            *self.rng.pick(TRAILER_RIMS)
+        };
+        // Small rims take four studs.
+        let (bolt, bore) = if rim_inches(rd) <= 10 {
+            ("4x100", "60.1")
+        } else {
+            *self.rng.pick(TRAILER_BOLTS)
+        };
+        let bolt_name = bolt.replace('x', "/");
+        let bolt_code: String = bolt.chars().filter(char::is_ascii_digit).collect();
+        let rw_code = rw.replace('.', "");
+        if kind != 1 {
+            let (load, speed) = split_service(service);
+            p.brand = brand.to_string();
+            p.manufacturer = def.map_or("", |d| d.maker).to_string();
+            p.helper_code = size_helper(size);
+            p.tyre_model = Some(pattern.to_string());
+            p.patterns = Some(pattern.to_string());
+            p.width = Some(parts.width.clone());
+            p.specification = parts.profile.clone();
+            p.diameter = Some(parts.rim.clone());
+            p.load_rate = load;
+            p.speed_rate = speed;
+        }
+        if kind != 0 {
+            p.material = 3;
+            p.auto_parts_type = Some(1);
+            p.rim_diameter = Some(rd.to_string());
+            p.rim_width = Some(rw.to_string());
+            p.offset = Some("0".to_string());
+            p.center_bore = Some(bore.to_string());
+            p.bolt_pattern = Some(bolt.to_string());
+        }
+        match kind {
+            0 => {
+                let cost = self.cost(95 + (rim_inches(&parts.rim) - 8) * 8, 100, 15, 70, 160);
+                let pat_code: String = pattern
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect();
+                Draft {
+                    names: name_candidates(
+                        upper,
+                        |b, m, e| format!("{size} {service}{m} {b} {pattern}{e}"),
+                        VAN_PLY,
+                        DOT_MARKS,
+                    ),
+                    code: format!("{prefix}{}{pat_code}T", p.helper_code),
+                    product: p,
+                    cost,
+                }
+            }
+            1 => {
+                p.helper_code = format!("{rd}{rw_code}");
+                let cost = self.cost(50 + rim_inches(rd) * 3, 100, 15, 50, 120);
+                Draft {
+                    names: vec![plain(format!(
+                        "{rd}x{rw} {bolt_name} {style} {finish} TRAILER"
+                    ))],
+                    code: format!("TW{rd}{rw_code}{bolt_code}{}{}", &style[..2], &finish[..1]),
+                    product: p,
+                    cost,
+                }
+            }
+            _ => {
+                let cost = self.cost(190 + (rim_inches(rd) - 10) * 8, 100, 15, 150, 280);
+                let with_brand =
+                    format!("{size} {upper} ON {rd}x{rw} {bolt_name} {style} {finish}");
+                let name = if with_brand.len() <= NAME_MAX {
+                    with_brand
+                } else {
+                    fit(
+                        &format!("{size} ON {rd}x{rw} {bolt_name} {style} {finish}"),
+                        "",
+                    )
+                };
+                Draft {
+                    names: vec![plain(name)],
+                    code: format!(
+                        "{prefix}{}PK{rw_code}{bolt_code}{}{}",
+                        p.helper_code,
+                        &style[..2],
+                        &finish[..1]
+                    ),
+                    product: p,
+                    cost,
+                }
+            }
+        }
+    }
+
+    /// One of the virtual service lines (fitting, levies, alignment …).
+    fn service(&mut self, i: usize) -> GenProduct {
+        let (code, name, dollars) = SERVICES[i % SERVICES.len()];
+        let mut p = blank("Autoparts");
+        p.code = claim_code(&mut self.codes, code);
+        p.name = claim_name(&mut self.names, &[plain(name.to_string())]).0;
+        p.helper_code = code.trim_start_matches("SVC-").to_string();
+        p.manufacturer = "TyreDesk".to_string();
+        p.tag2 = "Service".to_string();
+        p.is_virtual = true;
+        p.show_for_shop = false;
+        p.is_customer_show = false;
+        p.standard_cents = dollars * 100;
+        p.class_a_cents = whole_dollars(dollars * 90).min(p.standard_cents);
+        p.cost_cents = dollars * 40;
+        p.ref_pur_cents = p.cost_cents;
+        p
+    }
+}
+
+/// `n` products (unique codes and names of at most 50 characters): about 55% PCR tyres, 12% TBR,
+/// 8% wheels, 7% batteries, 10% autoparts, 5% trailer lines, and 8 virtual service lines when `n >= 100`.
+pub fn products(n: usize, seed: u64) -> Vec<GenProduct> {
+    let mut g = ProductGen {
+        rng: Rng::new(seed ^ 0x7079_7265_5052_4F44),
+        names: HashSet::with_capacity(n),
+        codes: HashSet::with_capacity(n),
+    };
+    let services = if n >= 100 { SERVICES.len() } else { 0 };
+    let mut out = Vec::with_capacity(n);
+    for i in 0..services {
+        out.push(g.service(i));
+    }
+    for i in 0..n - services {
+        let draw: fn(&mut ProductGen) -> Draft = match group_for(i) {
+            Group::Pcr => ProductGen::pcr,
+            Group::Tbr => ProductGen::tbr,
+            Group::Wheel => ProductGen::wheel,
+            Group::Battery => ProductGen::battery,
+            Group::Part => ProductGen::part,
+            Group::Trailer => ProductGen::trailer,
+        };
+        out.push(g.make(draw));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names, places and customers
+// ---------------------------------------------------------------------------------------------
+
+const FIRST_NAMES: &[&str] = &[
+    "Jack",
+    "Oliver",
+    "William",
+    "Noah",
+    "Thomas",
+    "James",
+    "Lucas",
+    "Henry",
+    "Liam",
+    "Ethan",
+    "Mason",
+    "Lachlan",
+    "Cooper",
+    "Riley",
+    "Harrison",
+    "Samuel",
+    "Daniel",
+    "Matthew",
+    "Joshua",
+    "Ryan",
+    "Nathan",
+    "Benjamin",
+    "Luke",
+    "Mitchell",
+    "Jordan",
+    "Adam",
+    "Michael",
+    "David",
+    "Peter",
+    "Mark",
+    "Steven",
+    "Paul",
+    "Andrew",
+    "Craig",
+    "Darren",
+    "Brett",
+    "Shane",
+    "Wayne",
+    "Glenn",
+    "Tony",
+    "Sam",
+    "Ali",
+    "Omar",
+    "Hassan",
+    "Minh",
+    "Tuan",
+    "Wei",
+    "Jun",
+    "Raj",
+    "Arjun",
+    "Charlotte",
+    "Olivia",
+    "Amelia",
+    "Isla",
+    "Mia",
+    "Ava",
+    "Grace",
+    "Chloe",
+    "Emily",
+    "Sophie",
+    "Ruby",
+    "Zoe",
+    "Jessica",
+    "Sarah",
+    "Emma",
+    "Hannah",
+    "Lauren",
+    "Kate",
+    "Michelle",
+    "Rebecca",
+    "Nicole",
+    "Lisa",
+    "Karen",
+    "Leanne",
+    "Priya",
+    "Mei",
+    "Linh",
+    "Fatima",
+    "Layla",
+    "Maria",
+    "Elena",
+    "Anna",
+];
+
+const LAST_NAMES: &[&str] = &[
+    "Smith",
+    "Jones",
+    "Williams",
+    "Brown",
+    "Wilson",
+    "Taylor",
+    "Johnson",
+    "White",
+    "Martin",
+    "Anderson",
+    "Thompson",
+    "Nguyen",
+    "Tran",
+    "Le",
+    "Pham",
+    "Walker",
+    "Harris",
+    "Lee",
+    "Ryan",
+    "Robinson",
+    "Kelly",
+    "King",
+    "Davis",
+    "Wright",
+    "Evans",
+    "Roberts",
+    "Green",
+    "Hall",
+    "Wood",
+    "Jackson",
+    "Clarke",
+    "Patel",
+    "Singh",
+    "Kumar",
+    "Sharma",
+    "Chen",
+    "Wang",
+    "Li",
+    "Zhang",
+    "Liu",
+    "Khan",
+    "Ahmed",
+    "Hussein",
+    "Haddad",
+    "Nasser",
+    "Papadopoulos",
+    "Nikolaidis",
+    "Rossi",
+    "Russo",
+    "Costa",
+    "Ferrari",
+    "Kovac",
+    "Novak",
+    "Petrovic",
+    "Murphy",
+    "Kennedy",
+    "Walsh",
+    "Byrne",
+    "McDonald",
+    "Campbell",
+    "Stewart",
+    "Mitchell",
+    "Young",
+    "Scott",
+    "Morris",
+    "Cook",
+    "Baker",
+    "Hughes",
+    "Edwards",
+    "Turner",
+    "Phillips",
+    "Parker",
+    "Collins",
+    "Bennett",
+    "Cox",
+    "Ward",
+    "Richardson",
+    "Watson",
+    "Brooks",
+    "Gray",
+    "James",
+    "Reid",
+    "Hill",
+    "Moore",
+    "Bell",
+    "Fraser",
+    "Hunter",
+    "Sullivan",
+    "Dunn",
+    "Gordon",
+    "Marshall",
+    "Lawson",
+];
+
+/// A suburb or town: name, postcode, area type (1 North … 6 Regional), landline lead digits.
+type Place = (&'static str, &'static str, i32, &'static str);
+
+const PLACES: &[Place] = &[
+    ("Hornsby", "2077", 1, "9"),
+    ("Chatswood", "2067", 1, "9"),
+    ("Brookvale", "2100", 1, "9"),
+    ("Dee Why", "2099", 1, "9"),
+    ("Artarmon", "2064", 1, "9"),
+    ("Castle Hill", "2154", 1, "9"),
+    ("Baulkham Hills", "2153", 1, "9"),
+    ("Ryde", "2112", 1, "9"),
+    ("Macquarie Park", "2113", 1, "9"),
+    ("Thornleigh", "2120", 1, "9"),
+    ("Mona Vale", "2103", 1, "9"),
+    ("Frenchs Forest", "2086", 1, "9"),
+    ("Sutherland", "2232", 2, "9"),
+    ("Miranda", "2228", 2, "9"),
+    ("Caringbah", "2229", 2, "9"),
+    ("Kirrawee", "2232", 2, "9"),
+    ("Hurstville", "2220", 2, "9"),
+    ("Kogarah", "2217", 2, "9"),
+    ("Rockdale", "2216", 2, "9"),
+    ("Peakhurst", "2210", 2, "9"),
+    ("Taren Point", "2229", 2, "9"),
+    ("Menai", "2234", 2, "9"),
+    ("Revesby", "2212", 2, "9"),
+    ("Mascot", "2020", 3, "9"),
+    ("Alexandria", "2015", 3, "9"),
+    ("Botany", "2019", 3, "9"),
+    ("Randwick", "2031", 3, "9"),
+    ("Bondi Junction", "2022", 3, "9"),
+    ("Rosebery", "2018", 3, "9"),
+    ("Marrickville", "2204", 3, "9"),
+    ("Leichhardt", "2040", 3, "9"),
+    ("Matraville", "2036", 3, "9"),
+    ("Tempe", "2044", 3, "9"),
+    ("St Peters", "2044", 3, "9"),
+    ("Parramatta", "2150", 4, "9"),
+    ("Blacktown", "2148", 4, "9"),
+    ("Penrith", "2750", 4, "47"),
+    ("Liverpool", "2170", 4, "9"),
+    ("Fairfield", "2165", 4, "9"),
+    ("Auburn", "2144", 4, "9"),
+    ("Granville", "2142", 4, "9"),
+    ("Wetherill Park", "2164", 4, "9"),
+    ("Smithfield", "2164", 4, "9"),
+    ("Seven Hills", "2147", 4, "9"),
+    ("Bankstown", "2200", 4, "9"),
+    ("Yennora", "2161", 4, "9"),
+    ("Minchinbury", "2770", 4, "9"),
+    ("St Marys", "2760", 4, "9"),
+    ("Moorebank", "2170", 4, "9"),
+    ("Campbelltown", "2560", 5, "46"),
+    ("Narellan", "2567", 5, "46"),
+    ("Camden", "2570", 5, "46"),
+    ("Picton", "2571", 5, "46"),
+    ("Gosford", "2250", 5, "43"),
+    ("Erina", "2250", 5, "43"),
+    ("Wyong", "2259", 5, "43"),
+    ("Wollongong", "2500", 5, "42"),
+    ("Unanderra", "2526", 5, "42"),
+    ("Katoomba", "2780", 5, "47"),
+    ("Windsor", "2756", 5, "45"),
+    ("Richmond", "2753", 5, "45"),
+    ("Newcastle", "2300", 6, "49"),
+    ("Mayfield", "2304", 6, "49"),
+    ("Maitland", "2320", 6, "49"),
+    ("Cessnock", "2325", 6, "49"),
+    ("Singleton", "2330", 6, "65"),
+    ("Muswellbrook", "2333", 6, "65"),
+    ("Tamworth", "2340", 6, "67"),
+    ("Armidale", "2350", 6, "67"),
+    ("Moree", "2400", 6, "67"),
+    ("Dubbo", "2830", 6, "68"),
+    ("Mudgee", "2850", 6, "63"),
+    ("Parkes", "2870", 6, "68"),
+    ("Orange", "2800", 6, "63"),
+    ("Bathurst", "2795", 6, "63"),
+    ("Wagga Wagga", "2650", 6, "69"),
+    ("Griffith", "2680", 6, "69"),
+    ("Albury", "2640", 6, "60"),
+    ("Goulburn", "2580", 6, "48"),
+    ("Queanbeyan", "2620", 6, "62"),
+    ("Nowra", "2541", 6, "44"),
+    ("Port Macquarie", "2444", 6, "65"),
+    ("Taree", "2430", 6, "65"),
+    ("Coffs Harbour", "2450", 6, "66"),
+    ("Lismore", "2480", 6, "66"),
+];
+
+/// Region names used in trading names, with the suburbs they cover.
+const REGIONS: &[(&str, &[&str])] = &[
+    ("Hills", &["Castle Hill", "Baulkham Hills", "Seven Hills"]),
+    (
+        "North Shore",
+        &["Chatswood", "Artarmon", "Hornsby", "Thornleigh"],
+    ),
+    (
+        "Northern Beaches",
+        &["Brookvale", "Dee Why", "Mona Vale", "Frenchs Forest"],
+    ),
+    ("Ryde District", &["Ryde", "Macquarie Park"]),
+    (
+        "Sutherland Shire",
+        &[
+            "Sutherland",
+            "Miranda",
+            "Caringbah",
+            "Kirrawee",
+            "Taren Point",
+            "Menai",
+        ],
+    ),
+    (
+        "St George",
+        &["Hurstville", "Kogarah", "Rockdale", "Peakhurst"],
+    ),
+    (
+        "Eastern Suburbs",
+        &["Randwick", "Bondi Junction", "Matraville", "Rosebery"],
+    ),
+    (
+        "Inner West",
+        &["Marrickville", "Leichhardt", "Tempe", "St Peters"],
+    ),
+    ("Botany Bay", &["Mascot", "Botany", "Alexandria"]),
+    (
+        "Western Sydney",
+        &[
+            "Parramatta",
+            "Blacktown",
+            "Seven Hills",
+            "Minchinbury",
+            "St Marys",
+        ],
+    ),
+    (
+        "Cumberland",
+        &[
+            "Auburn",
+            "Granville",
+            "Yennora",
+            "Smithfield",
+            "Wetherill Park",
+            "Fairfield",
+        ],
+    ),
+    ("Nepean", &["Penrith", "St Marys"]),
+    (
+        "South West",
+        &["Liverpool", "Moorebank", "Bankstown", "Revesby"],
+    ),
+    (
+        "Macarthur",
+        &["Campbelltown", "Narellan", "Camden", "Picton"],
+    ),
+    ("Central Coast", &["Gosford", "Erina", "Wyong"]),
+    ("Illawarra", &["Wollongong", "Unanderra"]),
+    ("Blue Mountains", &["Katoomba"]),
+    ("Hawkesbury", &["Windsor", "Richmond"]),
+    ("Hunter", &["Newcastle", "Mayfield", "Maitland", "Cessnock"]),
+    (
+        "Hunter Valley",
+        &["Cessnock", "Singleton", "Muswellbrook", "Maitland"],
+    ),
+    (
+        "Central West",
+        &["Orange", "Bathurst", "Dubbo", "Mudgee", "Parkes"],
+    ),
+    ("Riverina", &["Wagga Wagga", "Griffith", "Albury"]),
+    ("New England", &["Tamworth", "Armidale", "Moree"]),
+    (
+        "Mid North Coast",
+        &["Port Macquarie", "Taree", "Coffs Harbour"],
+    ),
+    ("Northern Rivers", &["Lismore"]),
+    ("Southern Tablelands", &["Goulburn", "Queanbeyan"]),
+    ("South Coast", &["Nowra"]),
+];
+
+const STREETS: &[&str] = &[
+    "Parramatta Rd",
+    "Church St",
+    "Victoria Rd",
+    "Railway Pde",
+    "Station St",
+    "Princes Hwy",
+    "Pacific Hwy",
+    "Hume Hwy",
+    "Great Western Hwy",
+    "Old Windsor Rd",
+    "Canterbury Rd",
+    "King St",
+    "Queen St",
+    "Industrial Dr",
+    "Enterprise Ave",
+    "Forge St",
+    "Foundry Rd",
+    "Smith St",
+    "Woodville Rd",
+    "Gipps St",
+    "Long St",
+    "Milperra Rd",
+    "Stoney Creek Rd",
+    "Pittwater Rd",
+    "Taren Point Rd",
+    "Botany Rd",
+    "Gardeners Rd",
+    "Mamre Rd",
+    "Hunter St",
+    "Maitland Rd",
+    "Sturt St",
+    "Summer St",
+    "Bourke St",
+    "Macquarie St",
+    "Lords Pl",
+    "Kite St",
+];
+
+/// Trading-name templates: pattern ({P} place, {S} surname, {I} initials) and business type.
+const CUSTOMER_TEMPLATES: &[(&str, i32)] = &[
+    ("{P} Tyre & Auto", 1),
+    ("{P} Tyres", 1),
+    ("{P} Tyre Centre", 1),
+    ("{P} Wheel & Tyre", 1),
+    ("{P} 4x4 & Tyres", 1),
+    ("{P} Tyre Service", 2),
+    ("{P} Tyre Wholesale", 2),
+    ("{S} Tyres", 1),
+    ("{S} Tyre & Wheel", 1),
+    ("{P} Mechanical", 1),
+    ("{P} Auto Centre", 3),
+    ("{P} Automotive", 3),
+    ("{S} Motors", 3),
+    ("{S} Mechanical Repairs", 1),
+    ("{P} Car Care", 1),
+    ("{S} & Sons Automotive", 3),
+    ("{I} Auto Repairs", 1),
+    ("{P} Brake & Clutch", 3),
+    ("{P} Service Centre", 1),
+    ("{P} Smash Repairs", 1),
+    ("{P} Performance", 1),
+    ("{P} Fleet Services", 4),
+    ("{S} Transport", 4),
+    ("{S} Logistics", 4),
+    ("{P} Couriers", 4),
+    ("{P} Bus Lines", 4),
+    ("{P} Earthmoving", 4),
+    ("{S} Haulage", 4),
+    ("{P} Truck & Trailer", 4),
+    ("{P} Car Sales", 6),
+    ("{P} Motor Group", 6),
+    ("{S} Auto Sales", 6),
+    ("{P} Used Cars", 6),
+    ("{P} Prestige Cars", 6),
+    ("{S} Bros Tyres", 1),
+    ("{S} Bros Mechanical", 1),
+    ("{P} Auto Electrics", 1),
+    ("{S} Auto Electrical", 1),
+    ("{P} Batteries", 1),
+    ("{P} Exhaust & Tyres", 1),
+    ("{P} Suspension & Tyres", 1),
+    ("{P} Wheel Alignment", 1),
+    ("{P} Tyre Shop", 1),
+    ("{P} Tyre Mart", 2),
+    ("{P} Motor Works", 3),
+    ("{S} Motor Works", 3),
+    ("{P} Diesel Services", 3),
+    ("{S} Diesel", 3),
+    ("{P} Truck Repairs", 3),
+    ("{P} Tow & Salvage", 4),
+    ("{P} Taxis", 4),
+    ("{S} Civil", 4),
+    ("{P} Removals", 4),
+    ("{S} Landscaping", 7),
+    ("{S} Plumbing", 7),
+    ("{P} Ute & Van Hire", 4),
+    ("{P} Caravans & Trailers", 1),
+    ("{S} Trailers", 1),
+    ("{P} Auto Wreckers", 5),
+    ("{I} Tyres", 1),
+    ("{I} Mechanical", 1),
+    ("{I} Transport", 4),
+];
+
+const NOTES: &[&str] = &[
+    "Deliver before 10am",
+    "Call before delivery",
+    "Closed Saturdays",
+    "Deliver to rear roller door",
+    "Forklift on site",
+    "PO number required on every invoice",
+    "Pays by EFT on Fridays",
+    "Gate code 4821, ring on arrival",
+    "Statements to accounts only",
+    "No deliveries 12pm to 1pm",
+];
+
+/// A valid 11-digit Australian Business Number (weighted checksum modulo 89).
+fn abn(rng: &mut Rng) -> String {
+    const WEIGHTS: [u64; 11] = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+    let mut d = [0u64; 11];
+    for x in d.iter_mut().skip(2) {
+        *x = rng.below(10);
+    }
+    let rest: u64 = (2..11).map(|i| WEIGHTS[i] * d[i]).sum();
+    let need = (89 - rest % 89) % 89;
+    d[0] = need / 10 + 1;
+    d[1] = need % 10;
+    d.iter().map(|x| char::from(b'0' + *x as u8)).collect()
+}
+
+/// Lower-case ASCII letters and digits of `text`, at most `max` of them.
+fn slug(text: &str, max: usize) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .take(max)
+        .collect()
+}
+
+/// A random run of `n` decimal digits.
+fn digits(rng: &mut Rng, n: usize) -> String {
+    (0..n)
+        .map(|_| char::from(b'0' + rng.below(10) as u8))
+        .collect()
+}
+
+/// `n` customers with unique names and codes across Sydney and regional NSW. The first 17 use
+/// payment types 1..=17 in turn and the first 6 area types 1..=6, so small sets still cover them.
+pub fn customers(n: usize, seed: u64) -> Vec<GenCustomer> {
+    let mut rng = Rng::new(seed ^ 0x6375_7374_6F6D_6572);
+    let mut names: HashSet<String> = HashSet::with_capacity(n);
+    let mut codes: HashSet<String> = HashSet::with_capacity(n);
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let area = if i < 6 {
+            i as i32 + 1
+        } else {
+            [1, 2, 3, 4, 5, 6][rng.weighted(&[15, 15, 15, 25, 15, 15])]
+        };
+        let local: Vec<&Place> = PLACES.iter().filter(|p| p.2 == area).collect();
+        let &&(suburb, postal, _, lead) = rng.pick(&local);
+        let first = (*rng.pick(FIRST_NAMES)).to_string();
+        let last = (*rng.pick(LAST_NAMES)).to_string();
+
+        // Trading name: a few draws, then the suburb, then a number to stay unique.
+        let mut name = String::new();
+        let mut business_type = 1;
+        let mut person = false;
+        for _ in 0..12 {
+            let (candidate, bt, is_person) = customer_name(&mut rng, suburb, &first, &last);
+            name = candidate;
+            business_type = bt;
+            person = is_person;
+            if !names.contains(&name) {
+                break;
+            }
+        }
+        if names.contains(&name) && !name.contains(suburb) {
+            name = match name.strip_suffix(" Pty Ltd") {
+                Some(stem) => format!("{stem} {suburb} Pty Ltd"),
+                None => format!("{name} {suburb}"),
+            };
+        }
+        let base = name.clone();
+        let mut k = 2;
+        while names.contains(&name) {
+            name = format!("{base} {k}");
+            k += 1;
+        }
+        names.insert(name.clone());
+
+        // Account code: mostly an ABN, some 6-character codes, a few starting with C.
+        let code = loop {
+            let roll = rng.below(100);
+            let candidate = if roll < 80 {
+                abn(&mut rng)
+            } else if roll < 94 {
+                let letters: String = name
+                    .chars()
+                    .filter(char::is_ascii_alphabetic)
+                    .map(|c| c.to_ascii_uppercase())
+                    .take(4)
+                    .collect();
+                format!("{letters:X<4}{:02}", rng.below(100))
+            } else {
+                format!("C{}", rng.range_i64(10_000, 99_999))
+            };
+            if codes.insert(candidate.clone()) {
+                break candidate;
+            }
+        };
+
+        let payment_type = if i < 17 {
+            i as i32 + 1
+        } else if person {
+            *rng.pick(&[5, 6, 7, 10])
+        } else {
+            1 + rng.weighted(&[6, 5, 6, 4, 4, 5, 5, 3, 3, 10, 3, 8, 6, 15, 12, 3, 2]) as i32
+        };
+        let price_strategy = 1 + rng.weighted(&[20, 15, 10, 8, 7, 10, 30]) as i32;
+        let cash_terms = payment_type <= 8 || payment_type == 10;
+        let no_credit = if cash_terms {
+            rng.chance(90)
+        } else {
+            rng.chance(10)
+        };
+        let credit_limit_cents = if no_credit {
+            0
+        } else {
+            rng.range_i64(20, 500) * 10_000
+        };
+        let xero_balance_cents = if credit_limit_cents == 0 {
+            match rng.below(100) {
+                0..=69 => 0,
+                70..=94 => rng.range_i64(5_000, 300_000),
+                _ => -rng.range_i64(2_000, 50_000),
+            }
+        } else {
+            match rng.below(100) {
+                0..=14 => 0,
+                15..=21 => credit_limit_cents * rng.range_i64(101, 150) / 100,
+                _ => rng.range_i64(0, credit_limit_cents),
+            }
+        };
+        let default_ship_type = if area == 6 || rng.chance(75) { 1 } else { 2 };
+
+        let slug_name = slug(name.trim_end_matches(" Pty Ltd"), 28);
+        let email = if person {
+            let domain = *rng.pick(&["gmail.com", "bigpond.com", "outlook.com", "icloud.com"]);
+            format!(
+                "{}.{}{}@{domain}",
+                slug(&first, 20),
+                slug(&last, 20),
+                rng.range_i64(1, 99)
+            )
+        } else {
+            let local_part = match rng.below(4) {
+                0 => "accounts".to_string(),
+                1 => "admin".to_string(),
+                2 => "info".to_string(),
+                _ => slug(&first, 20),
+            };
+            format!("{local_part}@{slug_name}.com.au")
+        };
+        let website = if !person && rng.chance(40) {
+            format!("www.{slug_name}.com.au")
+        } else {
+            String::new()
+        };
+        let attention = match rng.below(5) {
+            0 | 1 if !person => "Accounts Payable".to_string(),
+            2 if !person => "Workshop Manager".to_string(),
+            3 => format!("{first} {last}"),
+            _ => String::new(),
+        };
+        let phone_digits = format!("{lead}{}", digits(&mut rng, 8 - lead.len()));
+        let phone = format!("(02) {} {}", &phone_digits[..4], &phone_digits[4..]);
+        let mobile = format!(
+            "04{} {} {}",
+            digits(&mut rng, 2),
+            digits(&mut rng, 3),
+            digits(&mut rng, 3)
+        );
+        let unit = if rng.chance(20) {
+            format!("Unit {}, ", rng.range_i64(1, 20))
+        } else {
+            String::new()
+        };
+        let address = format!("{unit}{} {}", rng.range_i64(1, 420), rng.pick(STREETS));
+        let origin_code = if rng.chance(30) {
+            format!("CUS{:05}", rng.range_i64(1, 99_999))
+        } else {
+            String::new()
+        };
+        let note = if rng.chance(30) {
+            (*rng.pick(NOTES)).to_string()
+        } else {
+            String::new()
+        };
+
+        out.push(GenCustomer {
+            name,
+            code,
+            origin_code,
+            attention,
+            first,
+            last,
+            phone,
+            mobile,
+            email,
+            address,
+            city: suburb.to_string(),
+            state: "NSW".to_string(),
+            postal: postal.to_string(),
+            price_strategy,
+            payment_type,
+            area_type: area,
+            business_type,
+            default_ship_type,
+            credit_limit_cents,
+            xero_balance_cents,
+            note,
+            website,
+        });
+    }
+    out
+}
+
+/// One trading name for a customer in `suburb`: (name, business type, is a private person).
+fn customer_name(rng: &mut Rng, suburb: &str, first: &str, last: &str) -> (String, i32, bool) {
+    if rng.chance(6) {
+        let bt = if rng.chance(50) { 5 } else { 7 };
+        return (format!("{first} {last}"), bt, true);
+    }
+    let &(template, bt) = rng.pick(CUSTOMER_TEMPLATES);
+    let regions: Vec<&str> = REGIONS
+        .iter()
+        .filter(|r| r.1.contains(&suburb))
+        .map(|r| r.0)
+        .collect();
+    let place = if regions.is_empty() || rng.chance(70) {
+        suburb
+    } else {
+        *rng.pick(&regions)
+    };
+    let surname = *rng.pick(LAST_NAMES);
+    let initials = format!(
+        "{}{}",
+        char::from(b'A' + rng.below(26) as u8),
+        char::from(b'A' + rng.below(26) as u8)
+    );
+    let mut name = template
+        .replace("{P}", place)
+        .replace("{S}", surname)
+        .replace("{I}", &initials);
+    if rng.chance(12) {
+        name.push_str(" Pty Ltd");
+    }
+    (name, bt, false)
+}
+
+/// Known supplier names, used first.
+const SUPPLIER_NAMES: &[&str] = &[
+    "Michelin Australia Pty Ltd",
+    "Bridgestone Australia Ltd",
+    "Goodyear & Dunlop Tyres (Aust) Pty Ltd",
+    "Continental Tyres Australia Pty Ltd",
+    "Pirelli Tyres Australia Pty Ltd",
+    "Yokohama Tyre Australia Pty Ltd",
+    "Toyo Tire & Rubber Australia Ltd",
+    "Hankook Tire Australia Pty Ltd",
+    "Kumho Tyre Australia Pty Ltd",
+    "Asia Pacific Tyre Imports Pty Ltd",
+    "ROH Wheels Australia",
+    "King Wheels Pty Ltd",
+    "Century Yuasa Batteries Pty Ltd",
+    "GUD Automotive (Ryco)",
+    "Penrite Oil Company Pty Ltd",
+    "Tenneco Australia (Monroe)",
+    "Exide Technologies Pty Ltd",
+    "Sailun Tyres Oceania Pty Ltd",
+];
+
+/// `n` suppliers with unique codes and names: real-world importers first, then generated ones.
+pub fn suppliers(n: usize, seed: u64) -> Vec<GenSupplier> {
+    let mut rng = Rng::new(seed ^ 0x7375_7070_6C69_6572);
+    let adjectives = [
+        "Pacific",
+        "Southern Cross",
+        "Harbour",
+        "Coastal",
+        "National",
+        "Eastern",
+        "Allied",
+        "Premier",
+        "Metro",
+        "Global",
+    ];
+    let nouns = [
+        "Tyre Imports",
+        "Wheel Distributors",
+        "Auto Parts",
+        "Tyre Wholesale",
+        "Battery Supplies",
+        "Trading",
+    ];
+    let mut names: HashSet<String> = HashSet::with_capacity(n);
+    (0..n)
+        .map(|i| {
+            let mut name = match SUPPLIER_NAMES.get(i) {
+                Some(known) => (*known).to_string(),
+                None => format!("{} {} Pty Ltd", rng.pick(&adjectives), rng.pick(&nouns)),
+            };
+            let base = name.clone();
+            let mut k = 2;
+            while names.contains(&name) {
+                name = format!("{base} ({k})");
+                k += 1;
+            }
+            names.insert(name.clone());
+            let letters: String = name
+                .chars()
+                .filter(char::is_ascii_alphabetic)
+                .map(|c| c.to_ascii_uppercase())
+                .take(3)
+                .collect();
+            GenSupplier {
+                code: format!("{letters}{:03}", i + 1),
+                name,
+                first: (*rng.pick(FIRST_NAMES)).to_string(),
+                last: (*rng.pick(LAST_NAMES)).to_string(),
+            }
+        })
+        .collect()
+}
+
+/// `n` people with plain ASCII-letter names, distinct pairs while the name lists allow it.
+pub fn people(n: usize, seed: u64) -> Vec<GenPerson> {
+    let mut rng = Rng::new(seed ^ 0x7065_6F70_6C65_0001);
+    let mut seen: HashSet<(usize, usize)> = HashSet::with_capacity(n);
+    let capacity = FIRST_NAMES.len() * LAST_NAMES.len();
+    (0..n)
+        .map(|_| {
+            let mut pair = (
+                rng.below(FIRST_NAMES.len() as u64) as usize,
+                rng.below(LAST_NAMES.len() as u64) as usize,
+            );
+            if seen.len() < capacity {
+                while seen.contains(&pair) {
+                    pair = (
+                        rng.below(FIRST_NAMES.len() as u64) as usize,
+                        rng.below(LAST_NAMES.len() as u64) as usize,
+                    );
+                }
+            }
+            seen.insert(pair);
+            GenPerson {
+                first: FIRST_NAMES[pair.0].to_string(),
+                last: LAST_NAMES[pair.1].to_string(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn share(products: &[GenProduct], pred: impl Fn(&GenProduct) -> bool) -> f64 {
+        products.iter().filter(|p| pred(p)).count() as f64 / products.len() as f64
+    }
+
+    #[test]
+    fn rng_is_deterministic_and_in_range() {
+        let mut a = Rng::new(7);
+        let mut b = Rng::new(7);
+        for _ in 0..1000 {
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+        let mut r = Rng::new(1);
+        for _ in 0..10_000 {
+            assert!(r.below(7) < 7);
+            let v = r.range_i64(-3, 3);
+            assert!((-3..=3).contains(&v));
+            assert!([1, 2, 3].contains(r.pick(&[1, 2, 3])));
+        }
+        assert_eq!(r.range_i64(5, 5), 5);
+        assert_eq!(r.range_i64(5, 1), 5);
+        let _ = r.range_i64(i64::MIN, i64::MAX);
+        assert!(!r.chance(0));
+        assert!(r.chance(100));
+        let hits = (0..10_000).filter(|_| r.chance(30)).count();
+        assert!((2_700..3_300).contains(&hits), "{hits}");
+    }
+
+    #[test]
+    fn generators_are_deterministic() {
+        assert_eq!(products(600, 42), products(600, 42));
+        assert_eq!(customers(300, 42), customers(300, 42));
+        assert_eq!(suppliers(20, 42), suppliers(20, 42));
+        assert_eq!(people(30, 42), people(30, 42));
+        assert_ne!(products(600, 42), products(600, 43));
+        assert_ne!(customers(300, 42), customers(300, 43));
+        assert_eq!(brands(), brands());
+        assert_eq!(warehouses(), warehouses());
+    }
+
+    #[test]
+    fn brands_and_warehouses() {
+        let b = brands();
+        assert!((28..=34).contains(&b.len()));
+        let names: HashSet<&str> = b.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(names.len(), b.len());
+        for must in [
+            "Michelin",
+            "BFGoodrich",
+            "ROH",
+            "King Wheels",
+            "Century",
+            "Supercharge",
+            "Ryco",
+            "Penrite",
+            "Monroe",
+        ] {
+            assert!(names.contains(must), "{must}");
+        }
+        let w = warehouses();
+        assert_eq!(w.len(), 5);
+        assert_eq!(
+            w.iter()
+                .filter(|x| !x.is_calc_for_csr_order)
+                .map(|x| x.code.as_str())
+                .collect::<Vec<_>>(),
+            ["SYD"]
+        );
+        assert!(w[0].name.contains("Tempe"));
+    }
+
+    #[test]
+    fn products_unique_and_short_at_20k() {
+        let ps = products(20_000, 17);
+        assert_eq!(ps.len(), 20_000);
+        let codes: HashSet<&str> = ps.iter().map(|p| p.code.as_str()).collect();
+        let names: HashSet<&str> = ps.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(codes.len(), ps.len());
+        assert_eq!(names.len(), ps.len());
+        for p in &ps {
+            assert!(p.name.chars().count() <= NAME_MAX, "{}", p.name);
+            assert!(!p.name.is_empty() && !p.code.is_empty());
+            assert!(p.name.is_ascii() && p.code.is_ascii());
+            assert_eq!(p.name, p.name.trim());
+        }
+        let mut numbered: HashMap<&str, usize> = HashMap::new();
+        for p in ps.iter().filter(|p| p.name.contains(" #")) {
+            *numbered.entry(p.category_path).or_default() += 1;
+        }
+        println!("20k products, names with a number suffix: {numbered:?}");
+        let total: usize = numbered.values().sum();
+        assert!(total < ps.len() / 50, "{total}");
+    }
+
+    #[test]
+    fn product_codes_unique_at_50k() {
+        let ps = products(50_000, 99);
+        let codes: HashSet<&str> = ps.iter().map(|p| p.code.as_str()).collect();
+        let names: HashSet<&str> = ps.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(codes.len(), ps.len());
+        assert_eq!(names.len(), ps.len());
+        assert!(ps.iter().all(|p| p.name.chars().count() <= NAME_MAX));
+    }
+
+    #[test]
+    fn plain_names_never_need_cutting() {
+        let mut too_long = Vec::new();
+        for &(size, class, std_service, xl_service) in PCR_SIZES {
+            for &(brand, pattern, _, kind) in PCR_PATTERNS.iter().filter(|p| p.3.fits(class)) {
+                let upper = brand_def(brand).map_or("", |d| d.upper);
+                for service in [std_service, xl_service]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                {
+                    let xl = if service == xl_service { " XL" } else { "" };
+                    let name =
+                        try_compose(upper, |b| format!("{size} {service}{xl} {b} {pattern}"));
+                    if name.is_none() {
+                        too_long.push(format!("{size} {service}{xl} {brand} {pattern} ({kind:?})"));
+                    }
+                    let ply = match class {
+                        SizeClass::LightTruck => " 10PR",
+                        SizeClass::Van => " 10PR",
+                        _ => " N0",
+                    };
+                    let marked = try_compose(upper, |b| {
+                        format!("{size} {service}{xl}{ply} {b} {pattern}")
+                    });
+                    if marked.is_none() {
+                        too_long.push(format!(
+                            "{size} {service}{xl}{ply} {brand} {pattern} ({kind:?})"
+                        ));
+                    }
+                }
+            }
+        }
+        for &(size, service) in TBR_SIZES {
+            for &(brand, pattern, _, _) in TBR_PATTERNS {
+                let upper = brand_def(brand).map_or("", |d| d.upper);
+                if try_compose(upper, |b| format!("{size} {service} 20PR {b} {pattern}")).is_none()
+                {
+                    too_long.push(format!("{size} {service} 20PR {brand} {pattern}"));
+                }
+            }
+        }
+        assert!(too_long.is_empty(), "{too_long:#?}");
+        for &(model, cca) in BATTERY_MODELS {
+            for &(brand, series) in BATTERY_SERIES {
+                let upper = brand_def(brand).map_or("", |d| d.upper);
+                let name = format!("{model} AGM 12V {}CCA {upper} {series}", cca * 2);
+                assert!(name.len() <= NAME_MAX, "{name}");
+            }
+        }
+        for &(brand, ..) in PCR_PATTERNS.iter().chain(
+            TBR_PATTERNS
+                .iter()
+                .map(|t| (t.0, t.1, t.2, Kind::Van))
+                .collect::<Vec<_>>()
+                .iter(),
+        ) {
+            assert!(brand_def(brand).is_some(), "{brand}");
+        }
+        for &(brand, ..) in ALLOY_MODELS.iter().chain(
+            STEEL_MODELS
+                .iter()
+                .map(|m| (m.0, m.1, m.2, true))
+                .collect::<Vec<_>>()
+                .iter(),
+        ) {
+            assert!(brand_def(brand).is_some(), "{brand}");
+        }
+        for &(brand, _) in BATTERY_SERIES.iter().chain(TRAILER_PATTERNS) {
+            assert!(brand_def(brand).is_some(), "{brand}");
+        }
+    }
+
+    #[test]
+    fn small_sets_have_no_services() {
+        assert!(products(99, 1).iter().all(|p| !p.is_virtual));
+        assert!(products(0, 1).is_empty());
+        assert_eq!(products(100, 1).iter().filter(|p| p.is_virtual).count(), 8);
+    }
+
+    #[test]
+    fn category_mix_is_roughly_right() {
+        let ps = products(20_000, 5);
+        let cat = |c: &'static str| share(&ps, move |p| p.category_path == c);
+        let pcr = cat("PCR tyres");
+        let tbr = cat("TBR tyres");
+        let wheels = cat("Wheels/Alloy") + cat("Wheels/Steel");
+        let batteries = cat("Batteries/AGM") + cat("Batteries/SMF");
+        let parts = share(&ps, |p| p.category_path == "Autoparts" && !p.is_virtual);
+        let trailer = cat("Trailer tyres & Wheel");
+        println!(
+            "mix: pcr {pcr:.3} tbr {tbr:.3} wheels {wheels:.3} batteries {batteries:.3} parts {parts:.3} trailer {trailer:.3}"
+        );
+        assert!((0.52..0.62).contains(&pcr));
+        assert!((0.10..0.14).contains(&tbr));
+        assert!((0.06..0.10).contains(&wheels));
+        assert!((0.05..0.09).contains(&batteries));
+        assert!((0.08..0.12).contains(&parts));
+        assert!((0.04..0.06).contains(&trailer));
+        assert!(
+            cat("Wheels/Steel") > 0.01
+                && cat("Batteries/AGM") > 0.01
+                && cat("Batteries/SMF") > 0.01
+        );
+        let allowed = [
+            "Batteries/AGM",
+            "Batteries/SMF",
+            "Autoparts",
+            "PCR tyres",
+            "TBR tyres",
+            "Wheels/Alloy",
+            "Wheels/Steel",
+            "Trailer tyres & Wheel",
+        ];
+        assert!(ps.iter().all(|p| allowed.contains(&p.category_path)));
+        let services: Vec<&GenProduct> = ps.iter().filter(|p| p.is_virtual).collect();
+        assert_eq!(services.len(), 8);
+        assert!(
+            services
+                .iter()
+                .all(|p| p.category_path == "Autoparts" && p.standard_cents > 0)
+        );
+        // Small sets follow the same mix.
+        let small = products(400, 3);
+        let pcr_small = share(&small, |p| p.category_path == "PCR tyres");
+        assert!((0.5..0.62).contains(&pcr_small), "{pcr_small}");
+    }
+
+    #[test]
+    fn tyre_helper_codes_are_size_digits() {
+        assert_eq!(size_helper("205/55R16"), "2055516");
+        assert_eq!(size_helper("LT265/75R16"), "2657516");
+        assert_eq!(size_helper("31x10.50R15"), "31105015");
+        assert_eq!(size_helper("195R14C"), "19514");
+        assert_eq!(size_helper("215/70R15C"), "2157015");
+        assert_eq!(size_helper("295/80R22.5"), "2958022.5");
+        assert_eq!(size_helper("11R22.5"), "1122.5");
+        assert_eq!(split_service("91V"), (Some("91".into()), Some("V".into())));
+        assert_eq!(
+            split_service("152/148M"),
+            (Some("152/148".into()), Some("M".into()))
+        );
+        assert_eq!(split_service("6PR"), (None, None));
+        assert_eq!(
+            fit("LT265/70R17 121/118S YOKOHAMA GEOLANDAR A/T G015", " #2"),
+            "LT265/70R17 121/118S YOKOHAMA GEOLANDAR A/T #2"
+        );
+        assert_eq!(
+            fit("205/55R16 91V MICHELIN PRIMACY 4", " #2"),
+            "205/55R16 91V MICHELIN PRIMACY 4 #2"
+        );
+        assert_eq!(fit(&"X".repeat(60), ""), "X".repeat(50));
+        let ps = products(5_000, 11);
+        let mut checked = 0;
+        for p in ps
+            .iter()
+            .filter(|p| matches!(p.category_path, "PCR tyres" | "TBR tyres"))
+        {
+            let size = p.name.split(' ').next().unwrap_or_default();
+            assert_eq!(p.helper_code, size_helper(size), "{}", p.name);
+            assert!(
+                p.helper_code
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.'),
+                "{}",
+                p.helper_code
+            );
+            let w = p.width.as_deref().unwrap_or_default();
+            assert!(p.helper_code.contains(&w.replace('.', "")), "{}", p.name);
+            assert!(
+                p.diameter.is_some()
+                    && p.load_rate.is_some()
+                    && p.speed_rate.is_some()
+                    && p.patterns.is_some(),
+                "{}",
+                p.name
+            );
+            let service = format!(
+                "{}{}",
+                p.load_rate.as_deref().unwrap_or_default(),
+                p.speed_rate.as_deref().unwrap_or_default()
+            );
+            assert!(p.name.contains(&format!(" {service}")), "{}", p.name);
+            checked += 1;
+        }
+        assert!(checked > 3_000);
+        let p = ps
+            .iter()
+            .find(|p| p.name.starts_with("205/55R16 91V "))
+            .expect("a 205/55R16 91V tyre");
+        assert_eq!(
+            (
+                p.width.as_deref(),
+                p.specification.as_deref(),
+                p.diameter.as_deref()
+            ),
+            (Some("205"), Some("55"), Some("16"))
+        );
+    }
+
+    #[test]
+    fn product_prices_follow_the_rules() {
+        let ps = products(20_000, 23);
+        let mut specials = 0;
+        for p in ps.iter().filter(|p| !p.is_virtual) {
+            assert_eq!(p.standard_cents % 100, 0, "{}", p.name);
+            assert_eq!(p.class_a_cents % 100, 0, "{}", p.name);
+            assert!(
+                p.standard_cents * 100 + 50 * 100 >= p.cost_cents * 135
+                    && p.standard_cents * 100 <= p.cost_cents * 160 + 50 * 100,
+                "{} {} {}",
+                p.name,
+                p.cost_cents,
+                p.standard_cents
+            );
+            assert!(
+                p.class_a_cents < p.standard_cents && p.class_a_cents > p.cost_cents,
+                "{}",
+                p.name
+            );
+            if p.is_special {
+                specials += 1;
+                assert!(
+                    p.special_cents > 0 && p.special_cents < p.class_a_cents,
+                    "{}",
+                    p.name
+                );
+            } else {
+                assert_eq!(p.special_cents, 0);
+            }
+            assert!((p.ref_pur_cents - p.cost_cents).abs() * 100 <= p.cost_cents * 4);
+            let (lo, hi) = match p.category_path {
+                "PCR tyres" => (60, 350),
+                "TBR tyres" => (300, 700),
+                "Wheels/Alloy" | "Wheels/Steel" => (120, 450),
+                "Batteries/AGM" | "Batteries/SMF" => (120, 400),
+                _ => (1, 1_000),
+            };
+            assert!(
+                p.cost_cents >= lo * 100 && p.cost_cents <= hi * 100,
+                "{} {}",
+                p.name,
+                p.cost_cents
+            );
+            match p.category_path {
+                "Wheels/Alloy" => assert_eq!(p.material, 2),
+                "Wheels/Steel" => assert_eq!(p.material, 3),
+                "Batteries/AGM" | "Batteries/SMF" => assert_eq!(p.auto_parts_type, Some(6)),
+                _ => {}
+            }
+            assert!(p.unit == "EA" || p.unit == "L");
+        }
+        let share = specials as f64 / ps.len() as f64;
+        assert!((0.03..0.07).contains(&share), "{share}");
+    }
+
+    #[test]
+    fn customer_names_unique_at_5k() {
+        let cs = customers(5_000, 31);
+        let names: HashSet<&str> = cs.iter().map(|c| c.name.as_str()).collect();
+        let codes: HashSet<&str> = cs.iter().map(|c| c.code.as_str()).collect();
+        assert_eq!(names.len(), cs.len());
+        assert_eq!(codes.len(), cs.len());
+        let big = customers(20_000, 1);
+        assert_eq!(
+            big.iter()
+                .map(|c| c.name.as_str())
+                .collect::<HashSet<_>>()
+                .len(),
+            20_000
+        );
+        assert_eq!(
+            big.iter()
+                .map(|c| c.code.as_str())
+                .collect::<HashSet<_>>()
+                .len(),
+            20_000
+        );
+    }
+
+    #[test]
+    fn customer_fields_are_plausible() {
+        let cs = customers(5_000, 77);
+        let n = cs.len() as f64;
+        let frac = |f: &dyn Fn(&GenCustomer) -> bool| cs.iter().filter(|c| f(c)).count() as f64 / n;
+        let abns = frac(&|c| c.code.len() == 11 && c.code.chars().all(|d| d.is_ascii_digit()));
+        let six = frac(&|c| c.code.len() == 6);
+        let with_c = frac(&|c| c.code.starts_with('C') && c.code.len() == 6);
+        let cbd = frac(&|c| c.payment_type == 10);
+        let no_credit = frac(&|c| c.credit_limit_cents == 0);
+        let vip = frac(&|c| c.price_strategy == 6);
+        let over =
+            frac(&|c| c.credit_limit_cents > 0 && c.xero_balance_cents > c.credit_limit_cents);
+        println!(
+            "abn {abns:.2} six {six:.2} C {with_c:.3} cbd {cbd:.3} no-credit {no_credit:.2} vip {vip:.3} over-limit {over:.3}"
+        );
+        assert!(abns > 0.7 && six > 0.1 && with_c > 0.02);
+        assert!((0.07..0.13).contains(&cbd));
+        assert!((0.4..0.6).contains(&no_credit));
+        assert!((0.07..0.13).contains(&vip));
+        assert!(over > 0.02);
+        for c in &cs {
+            if c.code.len() == 11 {
+                const W: [u32; 11] = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+                let d: Vec<u32> = c.code.chars().filter_map(|x| x.to_digit(10)).collect();
+                let sum: u32 = (0..11)
+                    .map(|i| W[i] * if i == 0 { d[0] - 1 } else { d[i] })
+                    .sum();
+                assert_eq!(sum % 89, 0, "ABN {}", c.code);
+            }
+            assert!(
+                c.email.is_ascii() && c.email.contains('@') && !c.email.contains(' '),
+                "{}",
+                c.email
+            );
+            assert!((1..=7).contains(&c.price_strategy) && (1..=17).contains(&c.payment_type));
+            assert!(
+                (1..=6).contains(&c.area_type)
+                    && (1..=7).contains(&c.business_type)
+                    && (1..=2).contains(&c.default_ship_type)
+            );
+            assert!(
+                c.credit_limit_cents == 0 || (200_000..=5_000_000).contains(&c.credit_limit_cents)
+            );
+            assert_eq!(c.state, "NSW");
+            assert_eq!(c.postal.len(), 4);
+            assert_eq!(c.phone.len(), "(02) 9123 4567".len(), "{}", c.phone);
+        }
+    }
+
+    #[test]
+    fn regions_name_known_suburbs() {
+        for (region, suburbs) in REGIONS {
+            for s in *suburbs {
+                assert!(PLACES.iter().any(|p| p.0 == *s), "{region}: {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_payment_and_area_type_at_40() {
+        let cs = customers(40, 9);
+        let pays: HashSet<i32> = cs.iter().map(|c| c.payment_type).collect();
+        let areas: HashSet<i32> = cs.iter().map(|c| c.area_type).collect();
+        assert_eq!(pays, (1..=17).collect());
+        assert_eq!(areas, (1..=6).collect());
+    }
+
+    #[test]
+    fn people_and_suppliers() {
+        let ps = people(200, 7);
+        assert_eq!(ps.len(), 200);
+        for p in &ps {
+            assert!(
+                !p.first.is_empty() && p.first.chars().all(|c| c.is_ascii_alphabetic()),
+                "{}",
+                p.first
+            );
+            assert!(
+                !p.last.is_empty() && p.last.chars().all(|c| c.is_ascii_alphabetic()),
+                "{}",
+                p.last
+            );
+        }
+        let pairs: HashSet<(&str, &str)> = ps
+            .iter()
+            .map(|p| (p.first.as_str(), p.last.as_str()))
+            .collect();
+        assert_eq!(pairs.len(), ps.len());
+        assert!(
+            FIRST_NAMES
+                .iter()
+                .chain(LAST_NAMES)
+                .all(|n| n.chars().all(|c| c.is_ascii_alphabetic()))
+        );
+        let ss = suppliers(60, 4);
+        assert_eq!(
+            ss.iter()
+                .map(|s| s.code.as_str())
+                .collect::<HashSet<_>>()
+                .len(),
+            60
+        );
+        assert_eq!(
+            ss.iter()
+                .map(|s| s.name.as_str())
+                .collect::<HashSet<_>>()
+                .len(),
+            60
+        );
+    }
+
+    #[test]
+    fn print_samples() {
+        let ps = products(400, 17 * 4);
+        println!("--- sample products ---");
+        for p in ps.iter().skip(8).take(10) {
+            println!(
+                "{:<18} {:<50} | {} | {} | helper {} | cost {} std {} A {} | {} {} {}",
+                p.code,
+                p.name,
+                p.category_path,
+                p.brand,
+                p.helper_code,
+                p.cost_cents,
+                p.standard_cents,
+                p.class_a_cents,
+                p.tag2,
+                p.tag3,
+                p.tag4
+            );
+        }
+        for p in ps.iter().filter(|p| p.is_virtual).take(3) {
+            println!(
+                "{:<18} {:<50} | virtual std {}",
+                p.code, p.name, p.standard_cents
+            );
+        }
+        let mut per_cat: HashMap<&str, usize> = HashMap::new();
+        for p in &ps {
+            *per_cat.entry(p.category_path).or_default() += 1;
+        }
+        println!("categories at 400: {per_cat:?}");
+        println!("--- sample customers ---");
+        for c in customers(60, 4 * 31).iter().take(5) {
+            println!("{c:?}");
+        }
+        println!("--- suppliers/people ---");
+        for s in suppliers(3, 4) {
+            println!("{} {} ({} {})", s.code, s.name, s.first, s.last);
+        }
+        println!("{:?}", people(4, 7));
+    }
+}

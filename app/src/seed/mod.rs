@@ -1,0 +1,662 @@
+//! Deterministic demo and benchmark data (`tyredesk seed --scale demo|S|M|L`).
+//!
+//! Every row gets an explicit id so sheets and lines can be written in large batches; the
+//! same scale and anchor date always produce the same data.
+
+pub mod catalogue;
+
+use std::time::Instant;
+
+use chrono::{Duration, NaiveDate, NaiveDateTime};
+use diesel::Connection;
+
+use crate::auth::password;
+use crate::db::accounts::{self, NewMembership, NewUser, Organisation};
+use crate::db::masters::{self, NewBrand, NewCodeName, NewCustomer, NewOcopPrice, NewPaymentType, NewProduct, NewStock, NewStockMove, NewSupplier, NewWarehouse};
+use crate::db::orders::{self, NewEvent, NewLine, NewOrder, NewSequence};
+use crate::db::{DbConn, sync_sequences};
+use crate::domain::enums::{AreaType, OrderType, PaymentType, TaxType};
+use crate::domain::{money, tyre_size};
+use crate::error::{AppError, AppResult};
+use catalogue::Rng;
+
+/// How much data to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scale {
+    /// Two small companies to click through.
+    Demo,
+    /// 10k sheets.
+    #[value(name = "S")]
+    S,
+    /// 100k sheets.
+    #[value(name = "M")]
+    M,
+    /// 20k products, 5k customers, 1M sheets, about 5M lines.
+    #[value(name = "L")]
+    L,
+}
+
+struct Size {
+    products: usize,
+    customers: usize,
+    sheets: usize,
+    years: i64,
+}
+
+impl Scale {
+    fn main_org(self) -> Size {
+        match self {
+            Scale::Demo => Size { products: 400, customers: 60, sheets: 320, years: 1 },
+            Scale::S => Size { products: 5_000, customers: 1_000, sheets: 10_000, years: 2 },
+            Scale::M => Size { products: 20_000, customers: 5_000, sheets: 100_000, years: 4 },
+            Scale::L => Size { products: 20_000, customers: 5_000, sheets: 1_000_000, years: 10 },
+        }
+    }
+}
+
+/// Password of every demo account (DESIGN §11).
+pub const DEMO_PASSWORD: &str = "tyredesk";
+/// Demo API client (DESIGN §7).
+pub const DEMO_CLIENT_ID: &str = "tyredesk-web";
+pub const DEMO_CLIENT_SECRET: &str = "demo-secret";
+
+/// A demo sign-in: e-mail, name, and (org, role, modPrc, isAcct, crtCSR) per company.
+pub struct DemoAccount {
+    pub email: &'static str,
+    pub name: &'static str,
+    pub memberships: &'static [(i64, i32, bool, bool, bool)],
+}
+
+/// The demo accounts of DESIGN §11, with the permission flags spread over them.
+pub const DEMO_ACCOUNTS: &[DemoAccount] = &[
+    DemoAccount { email: "business@demo.test", name: "Bella Business", memberships: &[(4, 1, false, false, false), (9, 1, false, false, false)] },
+    DemoAccount { email: "sales@demo.test", name: "Sam Sales", memberships: &[(4, 2, false, false, true), (9, 2, false, false, true)] },
+    DemoAccount { email: "service@demo.test", name: "Sienna Service", memberships: &[(4, 3, true, false, false), (9, 3, true, false, false)] },
+    DemoAccount { email: "approver@demo.test", name: "Alex Approver", memberships: &[(4, 4, true, true, true), (9, 4, true, true, true)] },
+    DemoAccount { email: "manager@demo.test", name: "Morgan Manager", memberships: &[(4, 4, true, false, false), (9, 4, true, false, false)] },
+    DemoAccount { email: "warehouse@demo.test", name: "Wes Warehouse", memberships: &[(4, 5, false, false, false), (9, 5, false, false, false)] },
+    DemoAccount { email: "driver@demo.test", name: "Dan Driver", memberships: &[(4, 6, false, false, false), (9, 6, false, false, false)] },
+    DemoAccount { email: "multi@demo.test", name: "Mia Multi", memberships: &[(4, 2, false, false, false), (9, 4, true, true, true)] },
+];
+
+/// The sign-in lines printed at start-up.
+pub fn demo_signins() -> String {
+    let mut s = String::from("Demo sign-ins (password: tyredesk):\n");
+    for a in DEMO_ACCOUNTS {
+        let roles: Vec<String> = a.memberships.iter().map(|m| format!("org {} role {}", m.0, m.1)).collect();
+        s.push_str(&format!("  {:<22} {}\n", a.email, roles.join(", ")));
+    }
+    s.push_str(&format!("API client: {DEMO_CLIENT_ID} / {DEMO_CLIENT_SECRET}\n"));
+    s
+}
+
+/// Seeds an empty database; refuses one that already has data.
+pub fn seed(conn: &mut DbConn, scale: Scale, today: NaiveDate) -> AppResult<()> {
+    if !masters::is_empty(conn)? {
+        return Err(AppError::bad_request("the database already has data; seed only into an empty database"));
+    }
+    let started = Instant::now();
+    conn.transaction(|conn| {
+        let now = crate::db::now();
+        let hash = password::hash(DEMO_PASSWORD)?;
+        insert_orgs(conn, now)?;
+        let mut ids = IdGen::default();
+        let staff = insert_users(conn, &hash, now)?;
+        accounts::insert_client(conn, DEMO_CLIENT_ID, &hash_client_secret()?, "TyreDesk web and shop")?;
+        for (org, size) in [(4, scale.main_org()), (9, Scale::Demo.main_org())] {
+            seed_org(conn, &mut ids, org, &size, &staff, today, now)?;
+        }
+        sync_sequences(conn, &["warehouses", "brands", "suppliers", "customers", "products", "orders", "order_lines"])?;
+        Ok::<_, AppError>(())
+    })?;
+    tracing::info!(?scale, elapsed_ms = started.elapsed().as_millis() as u64, "seeded");
+    Ok(())
+}
+
+fn hash_client_secret() -> AppResult<String> {
+    Ok(password::hash(DEMO_CLIENT_SECRET)?)
+}
+
+fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
+    use crate::db::schema::organisations;
+    use diesel::prelude::*;
+    let orgs = [
+        Organisation {
+            id: 4,
+            name: "Southern Cross Tyres Pty Ltd".into(),
+            abn: "53 004 085 616".into(),
+            address_line1: "112 Princes Highway".into(),
+            address_line2: "Tempe NSW 2044".into(),
+            phone: "(02) 9558 4100".into(),
+            email: "accounts@sctyres.example".into(),
+            bank_account_name: "Southern Cross Tyres Pty Ltd".into(),
+            bsb: "062-000".into(),
+            bank_account: "1234 5678".into(),
+            department_id: 4,
+            logo: "/static/img/logo.svg".into(),
+            website: "www.sctyres.example".into(),
+            time_zone: "Australia/Sydney".into(),
+            tier_b_bp: 500,
+            tier_c_bp: 1000,
+            tier_d_bp: 1500,
+            tier_e_bp: 2000,
+            created_at: now,
+            updated_at: now,
+        },
+        Organisation {
+            id: 9,
+            name: "Harbour Wheel & Battery Co".into(),
+            abn: "71 123 456 789".into(),
+            address_line1: "8 Foundry Road".into(),
+            address_line2: "Seven Hills NSW 2147".into(),
+            phone: "(02) 9624 7700".into(),
+            email: "office@harbourwheel.example".into(),
+            bank_account_name: "Harbour Wheel & Battery Co".into(),
+            bsb: "032-001".into(),
+            bank_account: "8765 4321".into(),
+            department_id: 9,
+            logo: "/static/img/logo.svg".into(),
+            website: "www.harbourwheel.example".into(),
+            time_zone: "Australia/Sydney".into(),
+            tier_b_bp: 500,
+            tier_c_bp: 1000,
+            tier_d_bp: 1500,
+            tier_e_bp: 2000,
+            created_at: now,
+            updated_at: now,
+        },
+    ];
+    diesel::insert_into(organisations::table).values(&orgs[0]).execute(conn)?;
+    diesel::insert_into(organisations::table).values(&orgs[1]).execute(conn)?;
+    Ok(())
+}
+
+/// Staff per organisation: (user id, role).
+struct Staff {
+    by_org: Vec<(i64, Vec<(i64, i32)>)>,
+}
+
+impl Staff {
+    fn of(&self, org: i64) -> &[(i64, i32)] {
+        self.by_org.iter().find(|(o, _)| *o == org).map(|(_, s)| s.as_slice()).unwrap_or(&[])
+    }
+    fn with_role(&self, org: i64, pred: impl Fn(i32) -> bool) -> Vec<i64> {
+        self.of(org).iter().filter(|(_, r)| pred(*r)).map(|(id, _)| *id).collect()
+    }
+}
+
+fn insert_users(conn: &mut DbConn, hash: &str, now: NaiveDateTime) -> AppResult<Staff> {
+    let mut by_org: Vec<(i64, Vec<(i64, i32)>)> = vec![(4, vec![]), (9, vec![])];
+    let mut add = |conn: &mut DbConn, email: &str, name: &str, phone: &str, ms: &[(i64, i32, bool, bool, bool)]| -> AppResult<()> {
+        let id = accounts::insert_user(
+            conn,
+            &NewUser { email, name, phone, password_hash: hash, status: 1, able_login: true, is_active: true, created_at: now, updated_at: now },
+        )?;
+        for &(org, role, mod_prc, is_acct, crt_csr) in ms {
+            accounts::insert_membership(conn, &NewMembership { user_id: id, org_id: org, role, mod_prc, is_acct, crt_csr, last_used_at: None, created_at: now })?;
+            if let Some((_, list)) = by_org.iter_mut().find(|(o, _)| *o == org) {
+                list.push((id, role));
+            }
+        }
+        Ok(())
+    };
+    for a in DEMO_ACCOUNTS {
+        add(conn, a.email, a.name, "0400 000 000", a.memberships)?;
+    }
+    // More staff and drivers so pickers and lists look like a real branch.
+    let people = catalogue::people(16, 7);
+    for (i, p) in people.iter().enumerate() {
+        let org = if i % 2 == 0 { 4 } else { 9 };
+        let role = match i % 8 {
+            0 | 1 => 6,
+            2 | 3 => 2,
+            4 | 5 => 3,
+            _ => 1,
+        };
+        let email = format!("{}.{}@staff.demo.test", p.first.to_lowercase(), p.last.to_lowercase()).replace(' ', "");
+        let name = format!("{} {}", p.first, p.last);
+        add(conn, &email, &name, &format!("04{:02} {:03} {:03}", i + 10, 100 + i * 7, 200 + i * 3), &[(org, role, false, false, false)])?;
+    }
+    Ok(Staff { by_org })
+}
+
+#[derive(Default)]
+struct IdGen {
+    warehouse: i64,
+    brand: i64,
+    supplier: i64,
+    customer: i64,
+    product: i64,
+    order: i64,
+    line: i64,
+}
+
+fn next(counter: &mut i64) -> i64 {
+    *counter += 1;
+    *counter
+}
+
+fn search_text(parts: &[&str]) -> String {
+    parts.join(" ").to_lowercase()
+}
+
+#[allow(clippy::too_many_lines)]
+fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &Staff, today: NaiveDate, now: NaiveDateTime) -> AppResult<()> {
+    let mut rng = Rng::new(0x7172_6564 ^ org as u64);
+    // Enumeration tables.
+    let areas: Vec<NewCodeName> = AreaType::ALL.iter().map(|a| NewCodeName { org_id: org, code: a.as_i32(), name: a.label() }).collect();
+    masters::insert_area_types(conn, &areas)?;
+    let pays: Vec<NewPaymentType> = PaymentType::ALL.iter().map(|p| NewPaymentType { org_id: org, code: p.as_i32(), name: p.label() }).collect();
+    masters::insert_payment_types(conn, &pays)?;
+
+    let warehouses: Vec<NewWarehouse> = catalogue::warehouses()
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| NewWarehouse {
+            id: next(&mut ids.warehouse),
+            org_id: org,
+            code: w.code,
+            name: w.name,
+            address: w.address,
+            is_calc_for_csr_order: w.is_calc_for_csr_order,
+            is_branch: i == 1,
+            is_third_party: !w.is_calc_for_csr_order,
+            created_at: now,
+            updated_at: now,
+        })
+        .collect();
+    masters::insert_warehouses(conn, &warehouses)?;
+    let own_wh: Vec<i64> = warehouses.iter().filter(|w| !w.is_third_party).map(|w| w.id).collect();
+
+    let brands: Vec<NewBrand> = catalogue::brands()
+        .into_iter()
+        .map(|b| NewBrand { id: next(&mut ids.brand), org_id: org, name: b.name, presented_to_csr: b.presented_to_csr, created_at: now, updated_at: now })
+        .collect();
+    masters::insert_brands(conn, &brands)?;
+    let brand_id = |name: &str| brands.iter().find(|b| b.name == name).map(|b| b.id);
+
+    let suppliers: Vec<NewSupplier> = catalogue::suppliers(14, org as u64)
+        .into_iter()
+        .map(|s| NewSupplier {
+            id: next(&mut ids.supplier),
+            org_id: org,
+            search_text: search_text(&[&s.code, &s.name]),
+            code: s.code,
+            name: s.name,
+            primary_person_first: s.first,
+            primary_person_last: s.last,
+            guid: String::new(),
+            created_at: now,
+            updated_at: now,
+        })
+        .collect();
+    masters::insert_suppliers(conn, &suppliers)?;
+
+    let bds = staff.with_role(org, |r| r == 1);
+    let css = staff.with_role(org, |r| (2..=4).contains(&r));
+    let drivers = staff.with_role(org, |r| r == 6);
+    let approvers = staff.with_role(org, |r| r == 4);
+    let created_span = (size.years * 365).max(30);
+    let customers: Vec<NewCustomer> = catalogue::customers(size.customers, org as u64 * 31)
+        .into_iter()
+        .map(|c| {
+            let created = now - Duration::days(rng.range_i64(0, created_span));
+            NewCustomer {
+                id: next(&mut ids.customer),
+                org_id: org,
+                search_text: search_text(&[&c.name, &c.code, &c.phone, &c.email]),
+                name: c.name,
+                code: c.code,
+                login_shop: rng.chance(30),
+                email: c.email,
+                origin_code: c.origin_code,
+                attention: c.attention,
+                primary_person_first: c.first,
+                primary_person_last: c.last,
+                phone: c.phone,
+                mobile: c.mobile,
+                note: c.note,
+                website: c.website,
+                address: c.address,
+                city: c.city,
+                state: c.state,
+                postal: c.postal,
+                credit_limit: c.credit_limit_cents,
+                xero_balance: c.xero_balance_cents,
+                price_strategy: c.price_strategy,
+                payment_type: c.payment_type,
+                area_type: c.area_type,
+                business_type: c.business_type,
+                default_ship_type: c.default_ship_type,
+                bd_id: (!bds.is_empty()).then(|| *rng.pick(&bds)),
+                cs_id: (!css.is_empty()).then(|| *rng.pick(&css)),
+                xero_sent: if rng.chance(80) { 1 } else { 0 },
+                created_at: created,
+                updated_at: created + Duration::days(rng.range_i64(0, 30)),
+            }
+        })
+        .collect();
+    masters::insert_customers(conn, &customers)?;
+
+    let products: Vec<NewProduct> = catalogue::products(size.products, org as u64 * 17)
+        .into_iter()
+        .map(|p| {
+            let created = now - Duration::days(rng.range_i64(0, created_span));
+            let size_key = tyre_size::parse_query(&p.name).map(|(s, _)| s.helper_code()).unwrap_or_default();
+            NewProduct {
+                id: next(&mut ids.product),
+                org_id: org,
+                search_text: search_text(&[&p.code, &p.helper_code, &p.name, &p.origin_code]),
+                size_key,
+                brand_id: brand_id(&p.brand),
+                category: if p.is_virtual { 4 } else { 1 },
+                code: p.code,
+                origin_code: p.origin_code,
+                helper_code: p.helper_code,
+                name: p.name,
+                unit: p.unit,
+                manufacturer: p.manufacturer,
+                auto_parts_type: p.auto_parts_type,
+                tag1: p.category_path.to_string(),
+                tag2: p.tag2,
+                tag3: p.tag3,
+                tag4: p.tag4,
+                show_for_shop: p.show_for_shop,
+                material: p.material,
+                tyre_model: p.tyre_model.unwrap_or_default(),
+                specification: p.specification.unwrap_or_default(),
+                diameter: p.diameter.unwrap_or_default(),
+                patterns: p.patterns.unwrap_or_default(),
+                width: p.width.unwrap_or_default(),
+                load_rate: p.load_rate.unwrap_or_default(),
+                speed_rate: p.speed_rate.unwrap_or_default(),
+                rim_diameter: p.rim_diameter.unwrap_or_default(),
+                rim_width: p.rim_width.unwrap_or_default(),
+                wheel_offset: p.offset.unwrap_or_default(),
+                center_bore: p.center_bore.unwrap_or_default(),
+                bolt_pattern: p.bolt_pattern.unwrap_or_default(),
+                cost_price: p.cost_cents,
+                standard_price: p.standard_cents,
+                special_price: p.special_cents,
+                class_a_price: p.class_a_cents,
+                ref_pur: p.ref_pur_cents,
+                is_special: p.is_special,
+                is_clearance: p.is_clearance,
+                is_customer_show: p.is_customer_show,
+                stock_3rd_party: if rng.chance(40) { rng.range_i64(0, 60) } else { 0 },
+                xero_sent: if rng.chance(85) { 1 } else { 0 },
+                created_at: created,
+                updated_at: created + Duration::days(rng.range_i64(0, 60)),
+            }
+        })
+        .collect();
+    masters::insert_products(conn, &products)?;
+
+    // Stock: every physical product in every own warehouse, some in transit with an ETA.
+    let mut stocks = Vec::new();
+    let mut moves = Vec::new();
+    for p in products.iter().filter(|p| p.category == 1) {
+        for &wh in &own_wh {
+            let on_hand = if rng.chance(75) { rng.range_i64(1, 48) } else { 0 };
+            let (in_transit, eta) = if rng.chance(12) { (rng.range_i64(4, 40), Some(today + Duration::days(rng.range_i64(3, 45)))) } else { (0, None) };
+            stocks.push(NewStock { org_id: org, warehouse_id: wh, product_id: p.id, on_hand, in_transit, eta, avg_cost: p.cost_price, updated_at: now });
+            if on_hand != 0 || in_transit != 0 {
+                moves.push(NewStockMove {
+                    org_id: org,
+                    warehouse_id: wh,
+                    product_id: p.id,
+                    order_id: None,
+                    qty_delta: on_hand,
+                    in_transit_delta: in_transit,
+                    unit_cost: p.cost_price,
+                    reason: "Opening balance".into(),
+                    user_id: None,
+                    created_at: now,
+                });
+            }
+        }
+    }
+    masters::insert_stocks(conn, &stocks)?;
+    masters::insert_stock_moves(conn, &moves)?;
+
+    // OCOP prices for customers on the OCOP/VIP strategy.
+    let ocop_customers: Vec<&NewCustomer> = customers.iter().filter(|c| c.price_strategy == 6).collect();
+    let mut ocops = Vec::new();
+    for c in ocop_customers.iter().take(40) {
+        let mut picked: Vec<i64> = Vec::new();
+        for _ in 0..8 {
+            let p = rng.pick(&products);
+            if p.category == 1 && !picked.contains(&p.id) {
+                picked.push(p.id);
+                let price = (p.class_a_price - rng.range_i64(1, 12) * 100).max(p.cost_price + 500);
+                ocops.push(NewOcopPrice { org_id: org, customer_id: c.id, product_id: p.id, price, updated_by: approvers.first().copied(), updated_at: now });
+            }
+        }
+    }
+    masters::insert_ocop_prices(conn, &ocops)?;
+
+    let ctx = SheetCtx { org, today, now, years: size.years, own_wh: &own_wh, customers: &customers, suppliers: &suppliers, products: &products, staff: &css, drivers: &drivers, approvers: &approvers };
+    seed_sheets(conn, ids, &mut rng, &ctx, size.sheets)
+}
+
+struct SheetCtx<'a> {
+    org: i64,
+    today: NaiveDate,
+    now: NaiveDateTime,
+    years: i64,
+    own_wh: &'a [i64],
+    customers: &'a [NewCustomer],
+    suppliers: &'a [NewSupplier],
+    products: &'a [NewProduct],
+    staff: &'a [i64],
+    drivers: &'a [i64],
+    approvers: &'a [i64],
+}
+
+/// Order types in a wholesaler's proportions (per 100 sheets).
+const TYPE_MIX: [(OrderType, u64); 7] = [
+    (OrderType::Invoice, 62),
+    (OrderType::CreditNote, 8),
+    (OrderType::PurchaseOrder, 7),
+    (OrderType::Bill, 10),
+    (OrderType::BillCreditNote, 3),
+    (OrderType::Transfer, 6),
+    (OrderType::Adjustment, 4),
+];
+
+fn pick_type(rng: &mut Rng) -> OrderType {
+    let mut roll = rng.below(100);
+    for (t, w) in TYPE_MIX {
+        if roll < w {
+            return t;
+        }
+        roll -= w;
+    }
+    OrderType::Invoice
+}
+
+fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx, count: usize) -> AppResult<()> {
+    let mut seqs = [0i64; 8];
+    let span_days = (ctx.years * 365).max(60);
+    let physical: Vec<&NewProduct> = ctx.products.iter().filter(|p| p.category == 1).collect();
+    if physical.is_empty() || ctx.customers.is_empty() || ctx.suppliers.is_empty() || ctx.own_wh.len() < 2 {
+        return Ok(());
+    }
+    let batch = 5_000;
+    let mut orders_buf: Vec<NewOrder> = Vec::with_capacity(batch);
+    let mut lines_buf: Vec<NewLine> = Vec::with_capacity(batch * 5);
+    let mut events_buf: Vec<NewEvent> = Vec::with_capacity(batch * 2);
+    // Sheets are generated oldest first so numbers grow with dates.
+    for i in 0..count {
+        let recent_self_order = i + 6 >= count;
+        let t = if recent_self_order { OrderType::Invoice } else { pick_type(rng) };
+        let age = ((count - i) as i64 * span_days) / count as i64;
+        let date = ctx.today - Duration::days(age);
+        let created = date.and_hms_opt(8 + (i % 9) as u32, (i % 60) as u32, 0).unwrap_or(ctx.now);
+        let status = if recent_self_order || age < 3 {
+            1
+        } else {
+            match rng.below(100) {
+                0..=5 => 1,
+                6..=9 => 3,
+                10..=17 if t.as_i32() <= 5 => 4,
+                _ => 2,
+            }
+        };
+        let idx = t.as_i32() as usize;
+        seqs[idx] += 1;
+        let id = next(&mut ids.order);
+        let customer = matches!(t, OrderType::Invoice | OrderType::CreditNote).then(|| rng.pick(ctx.customers));
+        let supplier = matches!(t, OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote).then(|| rng.pick(ctx.suppliers));
+        let wh = *rng.pick(ctx.own_wh);
+        let in_wh = (t == OrderType::Transfer).then(|| *ctx.own_wh.iter().find(|w| **w != wh).unwrap_or(&wh));
+        let n_lines = 1 + rng.below(9) as i32;
+        let tax_type = if matches!(t, OrderType::Transfer | OrderType::Adjustment) { 1 } else { 3 };
+        let (mut qty_total, mut amount_total) = (0i64, 0i64);
+        for seq in 1..=n_lines {
+            let p = *rng.pick(&physical);
+            let qty = 1 + rng.below(8) as i64;
+            let price = match t {
+                OrderType::Invoice | OrderType::CreditNote => {
+                    let base = customer.map(|c| tier_price(p, c.price_strategy)).unwrap_or(p.class_a_price);
+                    (base - rng.range_i64(0, 4) * 100).max(0)
+                }
+                OrderType::Transfer => 0,
+                _ => p.cost_price,
+            };
+            let (in_wh_qty, in_sys_qty) = if t == OrderType::Adjustment {
+                let sys = rng.range_i64(0, 30);
+                (sys + rng.range_i64(-3, 3), sys)
+            } else {
+                (0, 0)
+            };
+            let quantity = if t == OrderType::Adjustment { in_wh_qty - in_sys_qty } else { qty };
+            let amount = quantity * price;
+            qty_total += quantity;
+            amount_total += amount;
+            lines_buf.push(NewLine {
+                id: next(&mut ids.line),
+                org_id: ctx.org,
+                order_id: id,
+                seq,
+                product_id: Some(p.id),
+                description: p.name.clone(),
+                unit: p.unit.clone(),
+                quantity,
+                in_warehouse_qty: in_wh_qty,
+                in_system_qty: in_sys_qty,
+                price,
+                amount,
+                tax_type,
+                cost_price: p.cost_price,
+            });
+        }
+        let approved = status == 2 || status == 4;
+        let xero_capable = matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote);
+        let xero_sent = if approved && xero_capable {
+            match rng.below(100) {
+                0..=59 => 1,
+                60..=63 => 2,
+                _ => 0,
+            }
+        } else {
+            0
+        };
+        let is_sale = customer.is_some();
+        let drafter_type = if recent_self_order { 3 } else if is_sale { 1 + rng.below(2) as i32 } else { 1 };
+        let driver = (is_sale && approved && rng.chance(70)).then(|| ctx.drivers.first().copied()).flatten();
+        let delivery_status = if !is_sale || !approved {
+            0
+        } else if age > 5 {
+            3
+        } else {
+            *rng.pick(&[0, 1, 2, 3])
+        };
+        let ship_type = if t == OrderType::CreditNote { 4 } else { customer.map(|c| c.default_ship_type).unwrap_or(1) };
+        let due = match t {
+            OrderType::Invoice if drafter_type == 3 => None,
+            OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote => Some(date + Duration::days(30)),
+            _ => None,
+        };
+        let approver = approved.then(|| ctx.approvers.first().copied()).flatten();
+        orders_buf.push(NewOrder {
+            id,
+            org_id: ctx.org,
+            no: crate::domain::enums::format_number(t.number_prefix(), seqs[idx]),
+            order_type: t.as_i32(),
+            uuid: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
+            tag_id: if rng.chance(90) { 1 } else { 2 },
+            customer_id: customer.map(|c| c.id),
+            supplier_id: supplier.map(|s| s.id),
+            order_date: date,
+            due_date: due,
+            delivery_date: matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder).then(|| date + Duration::days(rng.range_i64(0, 5))),
+            address: customer.map(|c| format!("{}, {} {} {}", c.address, c.city, c.state, c.postal)).unwrap_or_default(),
+            phone: customer.map(|c| c.phone.clone()).unwrap_or_default(),
+            csr_service_id: customer.and_then(|c| c.cs_id),
+            csr_bd_id: customer.and_then(|c| c.bd_id),
+            driver_id: driver,
+            delivery_status,
+            actual_pay_type: if approved && is_sale { rng.below(8) as i32 } else { 0 },
+            csr_credit_limit: customer.map(|c| c.credit_limit).unwrap_or(0),
+            csr_xero_balance: customer.map(|c| c.xero_balance).unwrap_or(0),
+            reference: if rng.chance(40) { format!("PO{}", 10_000 + rng.below(89_999)) } else { String::new() },
+            comments: String::new(),
+            warehouse_id: Some(wh),
+            in_warehouse_id: in_wh,
+            related_order_id: None,
+            tax_type,
+            ship_type,
+            payment_type: customer.map(|c| c.payment_type),
+            area_type: customer.map(|c| c.area_type),
+            price_type: customer.map(|c| c.price_strategy),
+            status,
+            closed: status == 4,
+            xero_sent,
+            printed: approved && is_sale && rng.chance(75),
+            drafter_type,
+            drafter_id: if drafter_type == 3 { None } else { ctx.staff.first().copied() },
+            last_approver_id: approver,
+            last_approved_at: approved.then_some(created + Duration::hours(2)),
+            total_qty: qty_total,
+            total_amount: amount_total,
+            total_gst: money::gst_of_inclusive(money::Cents(amount_total), TaxType::from_i32(tax_type).unwrap_or_default()).0,
+            created_at: created,
+            updated_at: created,
+        });
+        let operator = if drafter_type == 3 { "Customer".to_string() } else { "Staff".to_string() };
+        events_buf.push(NewEvent { org_id: ctx.org, order_id: id, user_id: None, operator, action: "Created".into(), created_at: created });
+        if approved {
+            events_buf.push(NewEvent { org_id: ctx.org, order_id: id, user_id: approver, operator: "Approver".into(), action: "Approved".into(), created_at: created + Duration::hours(2) });
+        }
+        if orders_buf.len() >= batch {
+            flush(conn, &mut orders_buf, &mut lines_buf, &mut events_buf)?;
+        }
+    }
+    flush(conn, &mut orders_buf, &mut lines_buf, &mut events_buf)?;
+    let seq_rows: Vec<NewSequence> = OrderType::ALL.iter().map(|t| NewSequence { org_id: ctx.org, order_type: t.as_i32(), next_value: seqs[t.as_i32() as usize] + 1 }).collect();
+    orders::insert_sequences(conn, &seq_rows)
+}
+
+fn flush(conn: &mut DbConn, o: &mut Vec<NewOrder>, l: &mut Vec<NewLine>, e: &mut Vec<NewEvent>) -> AppResult<()> {
+    orders::insert_orders(conn, o)?;
+    orders::insert_lines(conn, l)?;
+    orders::insert_events(conn, e)?;
+    o.clear();
+    l.clear();
+    e.clear();
+    Ok(())
+}
+
+/// The unit price a customer on `strategy` pays (B–E derived from class A, DESIGN §5).
+fn tier_price(p: &NewProduct, strategy: i32) -> i64 {
+    let pct = match strategy {
+        2 => 500,
+        3 => 1000,
+        4 => 1500,
+        5 => 2000,
+        7 => return p.standard_price,
+        _ => 0,
+    };
+    p.class_a_price + (p.class_a_price * pct + 5_000) / 10_000
+}

@@ -1,0 +1,38 @@
+//! The application state shared by every handler (one `Arc`, built once).
+
+use std::ops::Deref;
+use std::sync::Arc;
+
+use crate::assets::Assets;
+use crate::auth::throttle::LoginThrottle;
+use crate::config::Config;
+use crate::db::Db;
+
+/// Everything a request may need.
+pub struct App {
+    pub db: Db,
+    pub config: Config,
+    pub assets: Assets,
+    pub throttle: LoginThrottle,
+    /// Marks cookies `Secure`; on when served behind HTTPS (`TYREDESK_SECURE_COOKIES=1`).
+    pub secure_cookies: bool,
+}
+
+/// Cheap clonable handle to [`App`].
+#[derive(Clone)]
+pub struct AppState(pub Arc<App>);
+
+impl Deref for AppState {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.0
+    }
+}
+
+impl AppState {
+    /// Builds the state around an open database.
+    pub fn new(config: Config, db: Db) -> anyhow::Result<Self> {
+        let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
+        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle: LoginThrottle::default(), secure_cookies })))
+    }
+}

@@ -1,0 +1,83 @@
+//! Renders [`AppError`](crate::error::AppError)s for the caller: JSON for the API, a redirect
+//! to sign-in, an htmx toast, or an error page (spec §8).
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+
+use crate::auth::{self, SESSION_COOKIE, WAREHOUSE_REFUSED};
+use crate::error::ErrorInfo;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    status: u16,
+    message: String,
+}
+
+/// Middleware turning error responses into the right representation.
+pub async fn render(req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_string();
+    let is_htmx = req.headers().contains_key("hx-request");
+    let had_session = auth::cookie(req.headers(), SESSION_COOKIE).is_some();
+    let res = next.run(req).await;
+    let Some(info) = res.extensions().get::<ErrorInfo>().cloned() else {
+        return res;
+    };
+    if path.starts_with("/api") || path.starts_with("/oauth") {
+        return json(&info);
+    }
+    if info.status == StatusCode::UNAUTHORIZED || info.message == WAREHOUSE_REFUSED {
+        let target = if info.message == WAREHOUSE_REFUSED {
+            "/login?m=warehouse"
+        } else if had_session {
+            "/login?m=expired"
+        } else {
+            "/login"
+        };
+        if is_htmx {
+            let mut r = (info.status, info.message.clone()).into_response();
+            r.headers_mut().insert("hx-redirect", HeaderValue::from_static("/login"));
+            return r;
+        }
+        return Redirect::to(target).into_response();
+    }
+    if is_htmx {
+        let mut r = (info.status, info.message.clone()).into_response();
+        if let Some(code) = info.code {
+            if let Ok(v) = HeaderValue::from_str(code) {
+                r.headers_mut().insert("x-td-code", v);
+            }
+        }
+        return r;
+    }
+    let mut r = ErrorPage { status: info.status.as_u16(), message: info.message }.into_response();
+    *r.status_mut() = info.status;
+    r
+}
+
+fn json(info: &ErrorInfo) -> Response {
+    let mut body = serde_json::json!({ "message": info.message });
+    if !info.errors.is_empty() {
+        body["errors"] = serde_json::json!(info.errors);
+    }
+    if let Some(code) = info.code {
+        body["code"] = serde_json::json!(code);
+    }
+    if !info.reasons.is_empty() {
+        body["reasons"] = serde_json::json!(info.reasons);
+    }
+    let mut r = (info.status, axum::Json(body)).into_response();
+    if let Some(code) = info.code {
+        if let Ok(v) = HeaderValue::from_str(code) {
+            r.headers_mut().insert("x-td-code", v);
+        }
+    }
+    if info.status == StatusCode::UNAUTHORIZED {
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    }
+    r
+}

@@ -1,0 +1,258 @@
+//! The list machinery every list screen shares (spec §2.4): filters in the URL, paging,
+//! a results table, and one handler answering with the whole page or, for htmx, the results.
+
+use axum::http::HeaderMap;
+use serde::Deserialize;
+
+/// Page sizes offered (spec §9).
+pub const PAGE_SIZES: [i64; 4] = [20, 50, 100, 150];
+/// Empty-table text before any search (quoting, OCOP style lists).
+pub const EMPTY_BEFORE_SEARCH: &str = "Enter Some Key Words to Search";
+/// Empty-table text after a search found nothing.
+pub const EMPTY_NO_DATA: &str = "No Data";
+
+/// True for filter values the list drops before querying (spec §2.4).
+pub fn is_dropped(value: &str) -> bool {
+    matches!(value.trim(), "" | "0" | "9999" | "All")
+}
+
+/// Applies the drop rule and the 'deliver preparing' → 0 mapping to query pairs.
+pub fn clean_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
+    pairs
+        .into_iter()
+        .filter(|(_, v)| !is_dropped(v))
+        .map(|(k, v)| (k.to_string(), if v == "deliver preparing" { "0".to_string() } else { v.trim().to_string() }))
+        .collect()
+}
+
+/// `?page=&per_page=` of any list.
+#[derive(Deserialize, Debug, Default, Clone, Copy)]
+pub struct Paging {
+    pub page: Option<i64>,
+    pub per_page: Option<i64>,
+}
+
+impl Paging {
+    /// The page request, with the list's default size and sizes outside the choices refused.
+    pub fn resolve(self, default_size: i64) -> PageReq {
+        let per_page = self.per_page.filter(|p| PAGE_SIZES.contains(p)).unwrap_or(default_size);
+        PageReq { page: self.page.unwrap_or(1).max(1), per_page }
+    }
+}
+
+/// A resolved page request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageReq {
+    pub page: i64,
+    pub per_page: i64,
+}
+
+impl PageReq {
+    pub fn offset(&self) -> i64 {
+        (self.page - 1) * self.per_page
+    }
+}
+
+/// One entry of the pager.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PagerItem {
+    Page { n: i64, current: bool, url: String },
+    Ellipsis,
+}
+
+/// Pagination with layout total, sizes, previous, pager, next, jumper.
+#[derive(Debug, Clone)]
+pub struct Pager {
+    pub total: i64,
+    pub page: i64,
+    pub per_page: i64,
+    pub last_page: i64,
+    pub path: String,
+    /// Filter pairs (already cleaned) kept on every link.
+    pub filters: Vec<(String, String)>,
+}
+
+impl Pager {
+    pub fn new(path: &str, filters: Vec<(String, String)>, req: PageReq, total: i64) -> Self {
+        let last_page = ((total + req.per_page - 1) / req.per_page).max(1);
+        Self { total, page: req.page, per_page: req.per_page, last_page, path: path.to_string(), filters }
+    }
+
+    /// URL of `page` with the current size and filters.
+    pub fn url(&self, page: i64) -> String {
+        self.url_with(page, self.per_page)
+    }
+
+    fn url_with(&self, page: i64, per_page: i64) -> String {
+        let mut pairs = self.filters.clone();
+        if page > 1 {
+            pairs.push(("page".into(), page.to_string()));
+        }
+        pairs.push(("per_page".into(), per_page.to_string()));
+        format!("{}?{}", self.path, serde_urlencoded::to_string(&pairs).unwrap_or_default())
+    }
+
+    /// Base URL for the size selector and the jumper: filters only.
+    pub fn base_url(&self) -> String {
+        if self.filters.is_empty() {
+            self.path.clone()
+        } else {
+            format!("{}?{}", self.path, serde_urlencoded::to_string(&self.filters).unwrap_or_default())
+        }
+    }
+
+    pub fn prev_url(&self) -> Option<String> {
+        (self.page > 1).then(|| self.url(self.page - 1))
+    }
+
+    pub fn next_url(&self) -> Option<String> {
+        (self.page < self.last_page).then(|| self.url(self.page + 1))
+    }
+
+    pub fn sizes(&self) -> &'static [i64] {
+        &PAGE_SIZES
+    }
+
+    /// First, last, and two pages either side of the current one, with ellipses between.
+    pub fn items(&self) -> Vec<PagerItem> {
+        let mut out = Vec::new();
+        let mut prev = 0;
+        for n in 1..=self.last_page {
+            let near = (n - self.page).abs() <= 2;
+            if n == 1 || n == self.last_page || near {
+                if n - prev > 1 {
+                    out.push(PagerItem::Ellipsis);
+                }
+                out.push(PagerItem::Page { n, current: n == self.page, url: self.url(n) });
+                prev = n;
+            }
+        }
+        out
+    }
+}
+
+/// How a cell is shown.
+#[derive(Debug, Clone)]
+pub enum Cell {
+    Text(String),
+    Num(String),
+    Tag { label: String, class: &'static str },
+    Link { label: String, href: String, new_tab: bool },
+}
+
+/// A table column.
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub label: &'static str,
+    pub numeric: bool,
+}
+
+impl Column {
+    pub const fn text(label: &'static str) -> Self {
+        Self { label, numeric: false }
+    }
+    pub const fn num(label: &'static str) -> Self {
+        Self { label, numeric: true }
+    }
+}
+
+/// The kind of one filter input.
+#[derive(Debug, Clone)]
+pub enum FilterKind {
+    Text { value: String, placeholder: &'static str },
+    Select { options: Vec<(String, String)>, selected: String },
+    Date { value: String },
+}
+
+/// One input of the search card.
+#[derive(Debug, Clone)]
+pub struct Filter {
+    pub label: &'static str,
+    pub name: &'static str,
+    pub kind: FilterKind,
+}
+
+/// The '+ New' buttons of a list (open in a new tab).
+#[derive(Debug, Clone)]
+pub struct NewButton {
+    pub label: &'static str,
+    pub href: &'static str,
+}
+
+/// The results part of a list screen: swapped by htmx on search and paging.
+#[derive(Debug, Clone)]
+pub struct Results {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Cell>>,
+    pub pager: Option<Pager>,
+    pub empty_text: &'static str,
+}
+
+/// A whole list screen.
+#[derive(Debug, Clone)]
+pub struct ListView {
+    pub heading: &'static str,
+    pub path: &'static str,
+    pub new_buttons: Vec<NewButton>,
+    /// `None` hides the search card (suppliers, warehouses, brands, employees).
+    pub filters: Option<Vec<Filter>>,
+    pub export: bool,
+    pub results: Results,
+}
+
+/// True when htmx asked for the results fragment only.
+pub fn wants_fragment(headers: &HeaderMap) -> bool {
+    headers.contains_key("hx-request") && headers.get("hx-target").and_then(|v| v.to_str().ok()) == Some("results")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dropped_values_follow_the_spec() {
+        for v in ["", " ", "0", "9999", "All"] {
+            assert!(is_dropped(v), "{v:?}");
+        }
+        for v in ["1", "all", "99", "abc", "deliver preparing"] {
+            assert!(!is_dropped(v), "{v:?}");
+        }
+        let pairs = clean_pairs([("a", "0"), ("b", "x"), ("c", "All"), ("d", "deliver preparing"), ("e", "9999")]);
+        assert_eq!(pairs, vec![("b".into(), "x".into()), ("d".into(), "0".into())]);
+    }
+
+    #[test]
+    fn paging_uses_allowed_sizes_only() {
+        assert_eq!(Paging::default().resolve(150), PageReq { page: 1, per_page: 150 });
+        assert_eq!(Paging { page: Some(3), per_page: Some(50) }.resolve(20), PageReq { page: 3, per_page: 50 });
+        assert_eq!(Paging { page: Some(0), per_page: Some(33) }.resolve(20), PageReq { page: 1, per_page: 20 });
+        assert_eq!(PageReq { page: 3, per_page: 50 }.offset(), 100);
+    }
+
+    #[test]
+    fn pager_links_keep_filters_and_size() {
+        let p = Pager::new("/brands", vec![("q".into(), "a b".into())], PageReq { page: 2, per_page: 20 }, 45);
+        assert_eq!(p.last_page, 3);
+        assert_eq!(p.prev_url().unwrap(), "/brands?q=a+b&per_page=20");
+        assert_eq!(p.next_url().unwrap(), "/brands?q=a+b&page=3&per_page=20");
+        assert_eq!(p.base_url(), "/brands?q=a+b");
+        let empty = Pager::new("/x", vec![], PageReq { page: 1, per_page: 20 }, 0);
+        assert_eq!(empty.last_page, 1);
+        assert!(empty.prev_url().is_none() && empty.next_url().is_none());
+    }
+
+    #[test]
+    fn pager_elides_far_pages() {
+        let p = Pager::new("/x", vec![], PageReq { page: 10, per_page: 20 }, 20 * 30);
+        let shown: Vec<String> = p
+            .items()
+            .iter()
+            .map(|i| match i {
+                PagerItem::Page { n, current: true, .. } => format!("[{n}]"),
+                PagerItem::Page { n, .. } => n.to_string(),
+                PagerItem::Ellipsis => "…".into(),
+            })
+            .collect();
+        assert_eq!(shown.join(" "), "1 … 8 9 [10] 11 12 … 30");
+    }
+}

@@ -1,0 +1,231 @@
+//! Sign-in, sign-out, company switch (spec §2.2, §4 Session, §6).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Form;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use super::ClientIp;
+use crate::auth::{self, Auth, SESSION_COOKIE, WAREHOUSE_REFUSED, csrf, password};
+use crate::db::accounts;
+use crate::domain::validate;
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+
+/// Message for a failed sign-in (spec §8).
+pub const LOGIN_FAILED: &str = "Login failed. Incorrect email or password";
+/// Where a signed-in user lands.
+pub const HOME: &str = "/quotings";
+
+#[derive(Template, WebTemplate)]
+#[template(path = "login.html")]
+pub struct LoginPage {
+    pub css: String,
+    pub js: String,
+    pub logo: String,
+    pub csrf: String,
+    pub email: String,
+    pub errors: BTreeMap<String, String>,
+    pub alert: Option<String>,
+}
+
+impl LoginPage {
+    fn error(&self, field: &str) -> &str {
+        self.errors.get(field).map(String::as_str).unwrap_or("")
+    }
+}
+
+#[derive(Deserialize)]
+pub struct LoginQuery {
+    m: Option<String>,
+}
+
+fn cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64>) -> HeaderValue {
+    let secure = if state.secure_cookies { "; Secure" } else { "" };
+    let age = max_age.map(|a| format!("; Max-Age={a}")).unwrap_or_default();
+    HeaderValue::from_str(&format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax{secure}{age}"))
+        .unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+fn login_page(state: &AppState, secret: &str, email: String, errors: BTreeMap<String, String>, alert: Option<String>) -> LoginPage {
+    LoginPage {
+        css: state.assets.url("css/app.css"),
+        js: state.assets.url("js/app.js"),
+        logo: state.assets.url("img/logo.svg"),
+        csrf: csrf::token_for(secret),
+        email,
+        errors,
+        alert,
+    }
+}
+
+/// The cookie secret the CSRF guard will use for this browser, creating one if needed.
+fn form_secret(headers: &HeaderMap) -> (String, bool) {
+    match auth::cookie(headers, SESSION_COOKIE).or_else(|| auth::cookie(headers, csrf::PRE_COOKIE)) {
+        Some(s) => (s, false),
+        None => (auth::token::random_token(), true),
+    }
+}
+
+/// `GET /` and `/login`: the sign-in form, or the home for a signed-in user.
+pub async fn page(State(state): State<AppState>, Query(q): Query<LoginQuery>, headers: HeaderMap) -> Response {
+    if let Ok(Some(_)) = auth::load(&state, &headers).await {
+        return Redirect::to(HOME).into_response();
+    }
+    let alert = match q.m.as_deref() {
+        Some("expired") => Some("Login info expired, please login again".to_string()),
+        Some("warehouse") => Some(WAREHOUSE_REFUSED.to_string()),
+        _ => None,
+    };
+    let (secret, fresh) = form_secret(&headers);
+    let mut res = login_page(&state, &secret, String::new(), BTreeMap::new(), alert).into_response();
+    if fresh {
+        res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, &secret, None));
+    }
+    res
+}
+
+#[derive(Deserialize)]
+pub struct LoginForm {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+}
+
+/// A hash to verify against when the e-mail is unknown, so timing does not reveal accounts.
+fn dummy_hash() -> &'static str {
+    static H: OnceLock<String> = OnceLock::new();
+    H.get_or_init(|| password::hash("not-a-real-password").unwrap_or_default())
+}
+
+/// Checks e-mail and password and picks the company; shared by the form and `/oauth/token`.
+pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<(i64, i64)> {
+    if !state.throttle.allow(email, ip) {
+        return Err(AppError::TooManyRequests);
+    }
+    let email = email.trim().to_lowercase();
+    let pass = pass.to_string();
+    state
+        .db
+        .run(move |conn| {
+            let user = accounts::user_by_email(conn, &email)?;
+            let Some(user) = user.filter(|u| u.is_active && u.able_login) else {
+                password::verify(&pass, dummy_hash());
+                return Err(AppError::forbidden(LOGIN_FAILED));
+            };
+            if !password::verify(&pass, &user.password_hash) {
+                return Err(AppError::forbidden(LOGIN_FAILED));
+            }
+            let all = accounts::memberships_of(conn, user.id)?;
+            let org = auth::choose_org(&all, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
+            Ok((user.id, org.org_id))
+        })
+        .await
+}
+
+/// `POST /login`.
+pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
+    let (secret, _) = form_secret(&headers);
+    let mut errors = BTreeMap::new();
+    if let Err(msg) = validate::sign_in_email(&form.email) {
+        errors.insert("email".to_string(), msg.to_string());
+    }
+    if let Err(msg) = validate::sign_in_password(&form.password) {
+        errors.insert("password".to_string(), msg.to_string());
+    }
+    if !errors.is_empty() {
+        let page = login_page(&state, &secret, form.email, errors, None);
+        return (StatusCode::UNPROCESSABLE_ENTITY, page).into_response();
+    }
+    let outcome = authenticate(&state, &form.email, &form.password, ip).await;
+    let (user_id, org_id) = match outcome {
+        Ok(ok) => ok,
+        Err(e) => {
+            let status = e.status();
+            let page = login_page(&state, &secret, form.email, BTreeMap::new(), Some(e.to_string()));
+            return (status, page).into_response();
+        }
+    };
+    let created = state
+        .db
+        .write(move |conn| {
+            accounts::mark_org_used(conn, user_id, org_id)?;
+            accounts::create_session(conn, user_id, org_id)
+        })
+        .await;
+    match created {
+        Ok((token, _)) => {
+            let mut res = Redirect::to(HOME).into_response();
+            res.headers_mut().append(header::SET_COOKIE, cookie(&state, SESSION_COOKIE, &token, None));
+            res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, "", Some(0)));
+            res
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `POST /logout`: ends the session (the page script clears the cart).
+pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(token) = auth::cookie(&headers, SESSION_COOKIE) {
+        let id = auth::token::digest(&token);
+        if let Err(e) = state.db.write(move |conn| accounts::delete_session(conn, &id)).await {
+            return e.into_response();
+        }
+    }
+    let mut res = Redirect::to("/login").into_response();
+    res.headers_mut().append(header::SET_COOKIE, cookie(&state, SESSION_COOKIE, "", Some(0)));
+    res
+}
+
+#[derive(Deserialize)]
+pub struct SwitchForm {
+    org_id: i64,
+}
+
+/// Lists a company switch may return to; other pages hold records of the old company.
+const LIST_PATHS: &[&str] = &[
+    "quotings", "ocops", "invoices", "credit_notes", "purchase_orders", "bills", "bill_credit_notes", "transfers",
+    "adjustments", "products", "customers", "suppliers", "warehouses", "brands", "employees", "sales_reports",
+    "purchase_reports", "inventory_reports", "reports_download",
+];
+
+/// `POST /switch-org`: switches the session's company and reloads the list the user was on.
+pub async fn switch_org(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Form(form): Form<SwitchForm>) -> AppResult<Response> {
+    let session = auth.session.clone().ok_or(AppError::Unauthorized)?;
+    if !auth.orgs.iter().any(|o| o.id == form.org_id) {
+        return Err(AppError::forbidden("No access to this organisation."));
+    }
+    let (user_id, org_id) = (auth.user_id, form.org_id);
+    state
+        .db
+        .write(move |conn| {
+            accounts::set_session_org(conn, &session.id, org_id)?;
+            accounts::mark_org_used(conn, user_id, org_id)
+        })
+        .await?;
+    let back = headers
+        .get(header::REFERER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|r| r.split("://").nth(1).and_then(|rest| rest.split_once('/')).map(|(_, p)| p.to_string()))
+        .and_then(|p| p.split(['/', '?']).next().map(str::to_string))
+        .filter(|seg| LIST_PATHS.contains(&seg.as_str()))
+        .map(|seg| format!("/{seg}"))
+        .unwrap_or_else(|| HOME.to_string());
+    Ok(Redirect::to(&back).into_response())
+}
+
+/// `GET /password/reset`: resetting a forgotten password happens outside this app.
+pub async fn password_reset(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let (secret, _) = form_secret(&headers);
+    let alert = "Forgotten passwords are reset by your administrator, outside TyreDesk. \
+                 Signed in, you can change yours with Change Password."
+        .to_string();
+    login_page(&state, &secret, String::new(), BTreeMap::new(), Some(alert)).into_response()
+}

@@ -1,0 +1,154 @@
+//! The master-data lists without a filter card: suppliers, warehouses, brands, employees.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+
+use super::list::{Cell, Column, EMPTY_NO_DATA, FilterKind, ListView, Pager, PagerItem, Paging, Results, wants_fragment};
+use super::shell::Shell;
+use super::fmt_datetime_date;
+use crate::auth::Auth;
+use crate::db::masters::{self, Paged};
+use crate::domain::enums::Role;
+use crate::error::AppResult;
+use crate::state::AppState;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "lists/list.html")]
+pub struct ListPage {
+    pub shell: Shell,
+    pub view: ListView,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "partials/results.html")]
+pub struct ResultsFragment {
+    pub view: ListView,
+}
+
+/// Answers with the whole page, or with the results only for an htmx search or page change.
+pub async fn respond(state: &AppState, auth: &Auth, headers: &HeaderMap, title: &str, view: ListView, islands: &[&str]) -> AppResult<Response> {
+    if wants_fragment(headers) {
+        return Ok(ResultsFragment { view }.into_response());
+    }
+    let shell = Shell::new(state, auth, title, view.path, islands).await?;
+    Ok(ListPage { shell, view }.into_response())
+}
+
+fn yes_no(b: bool) -> Cell {
+    if b {
+        Cell::Tag { label: "Yes".into(), class: "tag-green" }
+    } else {
+        Cell::Tag { label: "No".into(), class: "tag-grey" }
+    }
+}
+
+fn simple_list<T>(heading: &'static str, path: &'static str, columns: Vec<Column>, page: Paged<T>, pager: Pager, row: impl Fn(&T) -> Vec<Cell>) -> ListView {
+    ListView {
+        heading,
+        path,
+        new_buttons: vec![],
+        filters: None,
+        export: false,
+        results: Results { columns, rows: page.rows.iter().map(row).collect(), pager: Some(pager), empty_text: EMPTY_NO_DATA },
+    }
+}
+
+/// `GET /suppliers`.
+pub async fn suppliers(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
+    let req = paging.resolve(20);
+    let org = auth.org_id;
+    let page = state.db.run(move |c| masters::suppliers_page(c, org, req.offset(), req.per_page)).await?;
+    let pager = Pager::new("/suppliers", vec![], req, page.total);
+    let columns = vec![Column::text("Code"), Column::text("Name"), Column::text("Primary Person"), Column::text("Created"), Column::text("Updated")];
+    let view = simple_list("Suppliers", "/suppliers", columns, page, pager, |s| {
+        vec![
+            Cell::Text(s.code.clone()),
+            Cell::Text(s.name.clone()),
+            Cell::Text(format!("{} {}", s.primary_person_first, s.primary_person_last).trim().to_string()),
+            Cell::Text(fmt_datetime_date(s.created_at)),
+            Cell::Text(fmt_datetime_date(s.updated_at)),
+        ]
+    });
+    respond(&state, &auth, &headers, "Suppliers", view, &[]).await
+}
+
+/// `GET /warehouses`.
+pub async fn warehouses(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
+    let req = paging.resolve(20);
+    let org = auth.org_id;
+    let page = state.db.run(move |c| masters::warehouses_page(c, org, req.offset(), req.per_page)).await?;
+    let pager = Pager::new("/warehouses", vec![], req, page.total);
+    let columns = vec![
+        Column::text("Code"),
+        Column::text("Name"),
+        Column::text("Address"),
+        Column::text("Counts for CSR Orders"),
+        Column::text("Created"),
+        Column::text("Updated"),
+    ];
+    let view = simple_list("Warehouses", "/warehouses", columns, page, pager, |w| {
+        vec![
+            Cell::Text(w.code.clone()),
+            Cell::Text(w.name.clone()),
+            Cell::Text(w.address.clone()),
+            yes_no(w.is_calc_for_csr_order),
+            Cell::Text(fmt_datetime_date(w.created_at)),
+            Cell::Text(fmt_datetime_date(w.updated_at)),
+        ]
+    });
+    respond(&state, &auth, &headers, "Warehouses", view, &[]).await
+}
+
+/// `GET /brands`.
+pub async fn brands(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
+    let req = paging.resolve(20);
+    let org = auth.org_id;
+    let page = state.db.run(move |c| masters::brands_page(c, org, req.offset(), req.per_page)).await?;
+    let pager = Pager::new("/brands", vec![], req, page.total);
+    let columns = vec![Column::text("Name"), Column::text("Presented to CSR"), Column::text("Created"), Column::text("Updated")];
+    let view = simple_list("Brands", "/brands", columns, page, pager, |b| {
+        vec![
+            Cell::Text(b.name.clone()),
+            yes_no(b.presented_to_csr),
+            Cell::Text(fmt_datetime_date(b.created_at)),
+            Cell::Text(fmt_datetime_date(b.updated_at)),
+        ]
+    });
+    respond(&state, &auth, &headers, "Brands", view, &[]).await
+}
+
+/// `GET /employees`.
+pub async fn employees(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
+    let req = paging.resolve(20);
+    let org = auth.org_id;
+    let page = state.db.run(move |c| masters::employees_page(c, org, req.offset(), req.per_page)).await?;
+    let pager = Pager::new("/employees", vec![], req, page.total);
+    let columns = vec![
+        Column::text("Name"),
+        Column::text("Email"),
+        Column::text("Phone"),
+        Column::text("Role"),
+        Column::text("Status"),
+        Column::text("Can Sign In"),
+        Column::text("Created"),
+    ];
+    let view = simple_list("Employees", "/employees", columns, page, pager, |e| {
+        vec![
+            Cell::Text(e.name.clone()),
+            Cell::Text(e.email.clone()),
+            Cell::Text(e.phone.clone()),
+            Cell::Text(Role::from_i32(e.role).map(Role::label).unwrap_or("Unknown").to_string()),
+            if e.is_active {
+                Cell::Tag { label: "Active".into(), class: "tag-green" }
+            } else {
+                Cell::Tag { label: "Inactive".into(), class: "tag-grey" }
+            },
+            yes_no(e.able_login),
+            Cell::Text(fmt_datetime_date(e.created_at)),
+        ]
+    });
+    respond(&state, &auth, &headers, "Employees", view, &[]).await
+}

@@ -1,0 +1,94 @@
+//! HTML screens: handlers and askama view structs, grouped by screen family.
+
+pub mod errors;
+pub mod list;
+pub mod login;
+pub mod masters;
+pub mod pending;
+pub mod shell;
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::Router;
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+
+use crate::state::AppState;
+
+/// Routes of the HTML screens (spec §2.1).
+pub fn router() -> Router<AppState> {
+    let pending_routes = [
+        "/quotings",
+        "/ocops",
+        "/invoices",
+        "/credit_notes",
+        "/purchase_orders",
+        "/bills",
+        "/bill_credit_notes",
+        "/transfers",
+        "/adjustments",
+        "/products",
+        "/customers",
+        "/sales_reports",
+        "/purchase_reports",
+        "/inventory_reports",
+        "/reports_download",
+        "/order_add/{route}",
+        "/order_add/{route}/{operation}",
+        "/order_edit/{route}/{id}",
+        "/order_detail/{route}/{id}",
+        "/baseinfo/{route}",
+        "/baseinfo/{route}/{id}",
+    ];
+    let mut r = Router::new()
+        .route("/", get(login::page))
+        .route("/login", get(login::page).post(login::submit))
+        .route("/logout", post(login::logout))
+        .route("/switch-org", post(login::switch_org))
+        .route("/password/reset", get(login::password_reset))
+        .route("/suppliers", get(masters::suppliers))
+        .route("/warehouses", get(masters::warehouses))
+        .route("/brands", get(masters::brands))
+        .route("/employees", get(masters::employees));
+    for path in pending_routes {
+        r = r.route(path, get(pending::page));
+    }
+    r
+}
+
+/// The client's address when the server runs with connection info (not in in-process tests).
+pub struct ClientIp(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
+    }
+}
+
+/// Formats a timestamp for lists: `dd MMM yyyy` (en-AU).
+pub fn fmt_date(d: chrono::NaiveDate) -> String {
+    d.format("%d %b %Y").to_string()
+}
+
+/// Formats a UTC timestamp as a date in the organisation's zone (Sydney by default).
+pub fn fmt_datetime_date(t: chrono::NaiveDateTime) -> String {
+    use chrono::TimeZone;
+    let local = chrono_tz::Australia::Sydney.from_utc_datetime(&t);
+    local.format("%d %b %Y").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::NaiveDate;
+
+    #[test]
+    fn dates_display_en_au() {
+        assert_eq!(super::fmt_date(NaiveDate::from_ymd_opt(2026, 3, 5).unwrap()), "05 Mar 2026");
+        // 20:00 UTC on 4 March is already 5 March in Sydney.
+        let t = NaiveDate::from_ymd_opt(2026, 3, 4).unwrap().and_hms_opt(20, 0, 0).unwrap();
+        assert_eq!(super::fmt_datetime_date(t), "05 Mar 2026");
+    }
+}

@@ -1,0 +1,138 @@
+//! The frame around every signed-in page: header, menu, greeting, company switcher.
+
+use crate::assets::IslandScripts;
+use crate::auth::{Auth, OrgChoice};
+use crate::error::AppResult;
+use crate::state::AppState;
+
+/// Product suffix of every page title.
+pub const TITLE_SUFFIX: &str = " - TyreDesk";
+
+/// A menu entry: label, path, and the key pages use to mark it active.
+pub struct MenuItem {
+    pub label: &'static str,
+    pub href: &'static str,
+}
+
+/// A titled group of menu entries (spec §2.3).
+pub struct MenuGroup {
+    pub title: &'static str,
+    pub items: &'static [MenuItem],
+}
+
+macro_rules! items {
+    ($(($label:expr, $href:expr)),* $(,)?) => { &[$(MenuItem { label: $label, href: $href }),*] };
+}
+
+/// The left menu, in the order of spec §2.3.
+pub const MENU: &[MenuGroup] = &[
+    MenuGroup { title: "Express", items: items![("Quoting", "/quotings"), ("OCOP Prices", "/ocops")] },
+    MenuGroup { title: "Sales", items: items![("Invoices", "/invoices"), ("Credit Notes", "/credit_notes")] },
+    MenuGroup {
+        title: "Purchase",
+        items: items![("Purchase Orders", "/purchase_orders"), ("Bills", "/bills"), ("Bill Credit Notes", "/bill_credit_notes")],
+    },
+    MenuGroup { title: "Warehouse", items: items![("Transfers", "/transfers"), ("Adjustments", "/adjustments")] },
+    MenuGroup {
+        title: "Reports",
+        items: items![
+            ("Sales Reports", "/sales_reports"),
+            ("Purchase Reports", "/purchase_reports"),
+            ("Inventory Reports", "/inventory_reports"),
+            ("Reports Download", "/reports_download"),
+        ],
+    },
+    MenuGroup {
+        title: "Base Infos",
+        items: items![
+            ("Products", "/products"),
+            ("Customers", "/customers"),
+            ("Suppliers", "/suppliers"),
+            ("Warehouses", "/warehouses"),
+            ("Brands", "/brands"),
+            ("Employees", "/employees"),
+        ],
+    },
+];
+
+/// The 'Express New' dropdown; each opens in a new tab.
+pub const EXPRESS_NEW: &[MenuItem] = items![
+    ("Sales Invoice", "/order_add/invoices"),
+    ("Sales Credit Note", "/order_add/credit_notes"),
+    ("Purchase Order", "/order_add/purchase_orders"),
+    ("Bills", "/order_add/bills"),
+    ("Bill Credit Note", "/order_add/bill_credit_notes"),
+    ("Transfer", "/order_add/transfers"),
+    ("Adjustment", "/order_add/adjustments"),
+    ("Product", "/baseinfo/products"),
+    ("Customer", "/baseinfo/customers"),
+];
+
+/// A message shown once when the page loads.
+#[derive(Clone, Debug)]
+pub struct Flash {
+    pub text: String,
+    pub level: &'static str,
+    pub ms: u32,
+}
+
+/// What the layout template needs besides the page body.
+pub struct Shell {
+    pub title: String,
+    pub active: String,
+    pub user_name: String,
+    pub org_id: i64,
+    pub org_name: String,
+    pub orgs: Vec<OrgChoice>,
+    pub csrf: String,
+    pub self_orders: i64,
+    pub css: String,
+    pub js: String,
+    pub htmx: String,
+    pub logo: String,
+    pub scripts: IslandScripts,
+    pub change_password_src: String,
+    pub flash: Option<Flash>,
+}
+
+impl Shell {
+    /// Builds the shell for `auth`; `active` is the menu path to highlight.
+    pub async fn new(state: &AppState, auth: &Auth, title: &str, active: &str, islands: &[&str]) -> AppResult<Self> {
+        let org_id = auth.org_id;
+        let self_orders = state.db.run(move |c| crate::db::orders::self_order_count(c, org_id)).await?;
+        Ok(Self {
+            title: format!("{title}{TITLE_SUFFIX}"),
+            active: active.to_string(),
+            user_name: auth.user_name.clone(),
+            org_id,
+            org_name: auth.org_name.clone(),
+            orgs: auth.orgs.clone(),
+            csrf: auth.session.as_ref().map(|s| s.csrf.clone()).unwrap_or_default(),
+            self_orders,
+            css: state.assets.url("css/app.css"),
+            js: state.assets.url("js/app.js"),
+            htmx: state.assets.url("vendor/htmx.min.js"),
+            logo: state.assets.url("img/logo.svg"),
+            scripts: state.assets.scripts_for(islands),
+            change_password_src: state.assets.island("change-password").unwrap_or_default().to_string(),
+            flash: None,
+        })
+    }
+
+    /// Props of the Change Password island, as the JSON attribute value.
+    pub fn change_password_props(&self) -> String {
+        serde_json::json!({ "userName": self.user_name }).to_string()
+    }
+
+    pub fn menu(&self) -> &'static [MenuGroup] {
+        MENU
+    }
+
+    pub fn express_new(&self) -> &'static [MenuItem] {
+        EXPRESS_NEW
+    }
+
+    pub fn is_active(&self, href: &str) -> bool {
+        self.active == href
+    }
+}

@@ -1,0 +1,10 @@
+//! HTTP-level tests: the real router, in-process, on SQLite or PostgreSQL.
+
+mod support;
+
+mod api_base;
+mod auth;
+mod isolation;
+mod lists;
+mod schema;
+mod shell;

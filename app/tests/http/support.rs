@@ -1,0 +1,235 @@
+//! `TestApp`: the real router in-process over a fresh copy of a demo-seeded database —
+//! SQLite by default, PostgreSQL when `TEST_DATABASE_URL` names a server.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+use tyredesk::config::{Config, DatabaseUrl};
+use tyredesk::db::{Db, accounts};
+use tyredesk::state::AppState;
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// Where the seeded template lives.
+enum Template {
+    Sqlite(PathBuf),
+    Postgres { admin: String, name: String },
+}
+
+fn template() -> &'static Template {
+    static T: OnceLock<Template> = OnceLock::new();
+    T.get_or_init(|| {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap();
+        match std::env::var("TEST_DATABASE_URL").ok().filter(|u| u.starts_with("postgres")) {
+            Some(admin) => {
+                let name = format!("td_tpl_{}", std::process::id());
+                admin_exec(&admin, &format!("DROP DATABASE IF EXISTS {name}"));
+                admin_exec(&admin, &format!("CREATE DATABASE {name}"));
+                let url = DatabaseUrl::Postgres(with_db(&admin, &name));
+                let db = Db::open(&url).expect("open template db");
+                let mut conn = db.get().expect("conn");
+                tyredesk::db::migrate(&mut conn).expect("migrate");
+                tyredesk::seed::seed(&mut conn, tyredesk::seed::Scale::Demo, today).expect("seed");
+                drop(conn);
+                drop(db);
+                Template::Postgres { admin, name }
+            }
+            None => {
+                let dir = std::env::temp_dir().join(format!("tyredesk-test-{}", std::process::id()));
+                std::fs::create_dir_all(&dir).unwrap();
+                let path = dir.join("template.sqlite3");
+                let _ = std::fs::remove_file(&path);
+                let url = DatabaseUrl::Sqlite(path.clone());
+                let mut conn = tyredesk::db::connect(&url).expect("open template");
+                tyredesk::db::migrate(&mut conn).expect("migrate");
+                tyredesk::seed::seed(&mut conn, tyredesk::seed::Scale::Demo, today).expect("seed");
+                use diesel::connection::SimpleConnection;
+                conn.batch_execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;").unwrap();
+                drop(conn);
+                Template::Sqlite(path)
+            }
+        }
+    })
+}
+
+fn with_db(admin: &str, db: &str) -> String {
+    let base = admin.rsplit_once('/').map(|(b, _)| b).unwrap_or(admin);
+    format!("{base}/{db}")
+}
+
+fn admin_exec(admin: &str, sql: &str) {
+    use diesel::Connection;
+    use diesel::connection::SimpleConnection;
+    let mut c = diesel::PgConnection::establish(admin).expect("admin connection");
+    c.batch_execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+/// A signed-in browser: its cookie and CSRF token.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub cookie: String,
+    pub csrf: String,
+}
+
+/// An answer, with the body read.
+pub struct TestResponse {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+impl TestResponse {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    pub fn location(&self) -> &str {
+        self.headers.get(header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("")
+    }
+    /// `name=value` of a Set-Cookie header.
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        self.headers.get_all(header::SET_COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(|v| {
+            let first = v.split(';').next()?;
+            let (k, val) = first.split_once('=')?;
+            (k == name).then(|| val.to_string())
+        })
+    }
+}
+
+pub struct TestApp {
+    pub router: Router,
+    pub state: AppState,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestApp {
+    /// A fresh app over its own copy of the demo data.
+    pub async fn new() -> Self {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let data = tempfile::tempdir().unwrap();
+        let url = match template() {
+            Template::Sqlite(path) => {
+                let copy = data.path().join("tyredesk.sqlite3");
+                std::fs::copy(path, &copy).unwrap();
+                DatabaseUrl::Sqlite(copy)
+            }
+            Template::Postgres { admin, name } => {
+                let db = format!("td_t{}_{}", std::process::id(), n);
+                admin_exec(admin, &format!("DROP DATABASE IF EXISTS {db}"));
+                admin_exec(admin, &format!("CREATE DATABASE {db} TEMPLATE {name}"));
+                DatabaseUrl::Postgres(with_db(admin, &db))
+            }
+        };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf() };
+        let db = Db::open(&url).expect("open test db");
+        let state = AppState::new(config, db).expect("state");
+        Self { router: tyredesk::router(state.clone()), state, _dir: Some(data) }
+    }
+
+    /// Signs in through the real form (throttling, password check, cookies).
+    pub async fn login(&self, email: &str, password: &str) -> TestResponse {
+        let page = self.request(Method::GET, "/login", None, None, &[]).await;
+        let pre = page.cookie("td_pre").expect("pre-session cookie");
+        let csrf = extract_input(&page.body, "_csrf");
+        let body = serde_urlencoded::to_string([("_csrf", csrf.as_str()), ("email", email), ("password", password)]).unwrap();
+        self.request(
+            Method::POST,
+            "/login",
+            Some(Body::from(body)),
+            Some("application/x-www-form-urlencoded"),
+            &[("cookie", &format!("td_pre={pre}"))],
+        )
+        .await
+    }
+
+    /// A session for a demo account, created directly (no password hashing in every test).
+    pub async fn session(&self, email: &str) -> Session {
+        let email = email.to_string();
+        let token = self
+            .state
+            .db
+            .write(move |c| {
+                let user = accounts::user_by_email(c, &email)?.expect("demo user");
+                let ms = accounts::memberships_of(c, user.id)?;
+                let org = tyredesk::auth::choose_org(&ms, None).expect("usable org").org_id;
+                Ok(accounts::create_session(c, user.id, org)?.0)
+            })
+            .await
+            .unwrap();
+        Session { csrf: tyredesk::auth::csrf::token_for(&token), cookie: format!("td_session={token}") }
+    }
+
+    pub async fn request(&self, method: Method, path: &str, body: Option<Body>, content_type: Option<&str>, headers: &[(&str, &str)]) -> TestResponse {
+        let mut req = Request::builder().method(method).uri(path);
+        if let Some(ct) = content_type {
+            req = req.header(header::CONTENT_TYPE, ct);
+        }
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let res = self.router.clone().oneshot(req.body(body.unwrap_or_else(Body::empty)).unwrap()).await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        TestResponse { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+    }
+
+    pub async fn get(&self, path: &str, s: Option<&Session>) -> TestResponse {
+        let cookie = s.map(|s| s.cookie.clone()).unwrap_or_default();
+        let headers: Vec<(&str, &str)> = if s.is_some() { vec![("cookie", cookie.as_str())] } else { vec![] };
+        self.request(Method::GET, path, None, None, &headers).await
+    }
+
+    /// An htmx request for the results fragment.
+    pub async fn get_fragment(&self, path: &str, s: &Session) -> TestResponse {
+        self.request(Method::GET, path, None, None, &[("cookie", &s.cookie), ("hx-request", "true"), ("hx-target", "results")]).await
+    }
+
+    pub async fn post_form(&self, path: &str, s: &Session, pairs: &[(&str, &str)]) -> TestResponse {
+        let mut all = vec![("_csrf", s.csrf.as_str())];
+        all.extend_from_slice(pairs);
+        let body = serde_urlencoded::to_string(&all).unwrap();
+        self.request(Method::POST, path, Some(Body::from(body)), Some("application/x-www-form-urlencoded"), &[("cookie", &s.cookie)]).await
+    }
+
+    pub async fn post_json(&self, path: &str, s: &Session, json: serde_json::Value) -> TestResponse {
+        self.request(
+            Method::POST,
+            path,
+            Some(Body::from(json.to_string())),
+            Some("application/json"),
+            &[("cookie", &s.cookie), ("x-csrf-token", &s.csrf)],
+        )
+        .await
+    }
+
+    /// GET with a bearer token and an organisation header.
+    pub async fn get_bearer(&self, path: &str, token: &str, org: Option<i64>) -> TestResponse {
+        let auth = format!("Bearer {token}");
+        let org = org.map(|o| o.to_string());
+        let mut headers = vec![("authorization", auth.as_str())];
+        if let Some(o) = &org {
+            headers.push(("x-org-id", o.as_str()));
+        }
+        self.request(Method::GET, path, None, None, &headers).await
+    }
+}
+
+/// The `value` of the first `<input name=…>` in a page.
+pub fn extract_input(html: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\" value=\"");
+    let start = html.find(&marker).unwrap_or_else(|| panic!("no input {name}")) + marker.len();
+    html[start..].split('"').next().unwrap_or_default().to_string()
+}
+
+/// Counts `<tr>` rows in the results table body.
+pub fn body_rows(html: &str) -> usize {
+    let Some(start) = html.find("<tbody>") else { return 0 };
+    let end = html[start..].find("</tbody>").map(|e| start + e).unwrap_or(html.len());
+    html[start..end].matches("<tr>").count()
+}

@@ -1,0 +1,31 @@
+import { vi } from 'vitest';
+import type { ToastDetail } from '../src/lib/api';
+
+/** Adds <meta name=… content=…> to the head, as the server layout does. */
+export function setMeta(name: string, content: string): void {
+  const meta = document.createElement('meta');
+  meta.name = name;
+  meta.content = content;
+  document.head.append(meta);
+}
+
+/** Collects `td:toast` details dispatched on document until `stop()`. */
+export function captureToasts(): { toasts: ToastDetail[]; stop: () => void } {
+  const toasts: ToastDetail[] = [];
+  const listener = (e: Event) => toasts.push((e as CustomEvent<ToastDetail>).detail);
+  document.addEventListener('td:toast', listener);
+  return { toasts, stop: () => document.removeEventListener('td:toast', listener) };
+}
+
+/** Replaces global fetch with a mock answering `body` (object → JSON) with `status`. */
+export function mockFetch(status: number, body?: unknown) {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  const fn = vi.fn(async (_url: string, _init?: RequestInit) => new Response(text || null, { status }));
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+/** The headers a mocked fetch was called with, as a plain object. */
+export function sentHeaders(init: RequestInit | undefined): Record<string, string> {
+  return Object.fromEntries(new Headers(init?.headers).entries());
+}

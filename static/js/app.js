@@ -1,0 +1,159 @@
+// TyreDesk page script (plain ES2020, no build step)
+(() => {
+'use strict';
+const d = document, L = 5000, on = (n, f, c) => d.addEventListener(n, f, c);
+const $ = (s, r = d) => r.querySelector(s), $$ = (s, r = d) => [...r.querySelectorAll(s)];
+const meta = n => $(`meta[name="${n}"]`)?.content || '';
+const ls = (k, v) => { try { const s = localStorage; return v === undefined ? s.getItem(k) : v === null ? s.removeItem(k) : s.setItem(k, v); } catch {} };
+const clearCarts = () => { ls('carts', null); ls('carts_csr', null); };
+const stop = e => { e.preventDefault(); e.stopImmediatePropagation(); };
+const org = meta('org-id');
+let leaving, orgBox, procT;
+function toast(text, level, ms) {
+  const box = $('#toasts'), lines = [text].flat(2).filter(t => t || t === 0);
+  if (!box || !lines.length) return;
+  const el = d.createElement('div');
+  el.className = 'toast toast-' + (level || 'info');
+  for (const t of lines) el.appendChild(d.createElement('p')).textContent = t;
+  el.onclick = () => el.remove();
+  box.appendChild(el);
+  setTimeout(() => el.remove(), +ms > 0 ? +ms : L);
+}
+on('td:toast', e => {
+  let v = e.detail;
+  if (v?.text == null && v?.value != null) v = v.value; // HX-Trigger string/array
+  if (typeof v == 'string' || Array.isArray(v)) v = { text: v };
+  if (v) toast(v.text ?? v.message, v.level, v.ms);
+});
+function flash() {
+  for (const t of $$('template#flash')) {
+    toast(t.content.textContent.trim().split(/\s*\n\s*/), t.dataset.level, t.dataset.ms);
+    t.remove();
+  }
+}
+function processing(show) {
+  clearTimeout(procT);
+  $('#processing')?.toggleAttribute('hidden', !show);
+}
+const orgChanged = () => { const c = ls('orgId'); return !!(org && c && c != org); };
+function showOrgChanged() {
+  processing(false);
+  if (orgBox?.isConnected) return;
+  for (const el of d.body.children) if (el.id != 'toasts') el.inert = true;
+  orgBox = d.body.appendChild(Object.assign(d.createElement('div'), { className: 'org-changed',
+    innerHTML: '<div role="alertdialog"><p>Organization has been changed, reload the page ?</p><button type="button" class="btn primary">Reload</button></div>' }));
+  const b = $('button', orgBox);
+  b.onclick = () => location.reload();
+  b.focus();
+}
+on('td:org-changed', showOrgChanged);
+addEventListener('storage', () => orgChanged() && showOrgChanged());
+function httpError(st, body, hdr) {
+  processing(false);
+  let j = null;
+  try { j = JSON.parse(body); } catch {}
+  if (st == 401) {
+    if (!leaving) { leaving = 1; toast('Login info expired, please login again', 'error'); setTimeout(() => location.assign('/login'), 1000); }
+  } else if (st == 409 && /org_changed/.test(hdr('X-TD-Code') + body)) showOrgChanged();
+  else if (/td:toast/.test(hdr('HX-Trigger'))) ; // server sent its own
+  else if (st == 429) toast('Too many attempts, please slow down the fresh pace', 'error');
+  else {
+    const m = typeof j == 'string' || Array.isArray(j) ? j : j?.message || j?.errors && Object.values(j.errors).flat();
+    toast(m || body.replace(/<style[\s\S]*?<\/style>|<[^>]+>/gi, ' ').replace(/\s+/g, ' ').trim().slice(0, 300) || 'Http Error',
+      'error', [400, 403, 422].includes(st) ? 3500 : L);
+  }
+}
+const proc = e => e.detail.elt?.closest?.('[data-processing]');
+on('htmx:configRequest', e => {
+  const h = e.detail.headers, t = meta('csrf-token');
+  if (t) h['X-CSRF-Token'] = t;
+  if (org) h['X-Org-Id'] = org;
+});
+on('htmx:beforeRequest', e => {
+  if (leaving || orgChanged()) { e.preventDefault(); leaving || showOrgChanged(); }
+  else if (proc(e)) processing(true);
+});
+on('htmx:afterRequest', e => proc(e) && processing(false));
+on('htmx:responseError', ({ detail: { xhr: x } }) => httpError(x.status, x.responseText || '', h => x.getResponseHeader(h)));
+on('htmx:sendError', () => { processing(false); toast('Http Error', 'error'); });
+on('htmx:afterSettle', flash);
+// capture: before htmx and default actions
+on('click', e => {
+  const t = e.target, el = t.closest?.('[data-confirm]:is(a,button,[type=submit],[type=button])');
+  for (const dd of $$('details.dropdown[open]')) if (!dd.contains(t) || t.closest('.menu a')) dd.open = false;
+  if (el && !el.disabled && !confirm(el.dataset.confirm)) stop(e);
+}, true);
+on('submit', e => {
+  const f = e.target, out = f.matches('.logout');
+  if (!out && orgChanged()) { stop(e); showOrgChanged(); }
+  else if (f.id == 'login-form' && !validate(f)) stop(e);
+  else if (f.dataset.confirm && !f.matches('.org-switch') && !confirm(f.dataset.confirm)) stop(e);
+  else if (out) clearCarts();
+}, true);
+on('submit', e => {
+  const f = e.target;
+  if (e.defaultPrevented || !f.matches('[data-processing]') || (e.submitter?.getAttribute('formtarget') || f.target) == '_blank') return;
+  processing(true);
+  procT = setTimeout(processing, 60000);
+});
+addEventListener('pageshow', () => processing(false));
+
+function check(i) {
+  const pw = i.type == 'password';
+  if (!pw && !/mail|user/i.test(i.type + i.name)) return true;
+  const msg = pw ? (i.value ? '' : 'Please enter your password')
+    : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(i.value.trim()) ? '' : 'Please enter your email';
+  const fld = i.closest('.field'), err = fld?.querySelector('.field-error');
+  fld?.classList.toggle('has-error', !!msg);
+  if (err) err.textContent = msg;
+  i.setAttribute('aria-invalid', !!msg);
+  return !msg;
+}
+function validate(f) {
+  const bad = $$('input', f).filter(i => !check(i));
+  bad[0]?.focus();
+  return !bad.length;
+}
+function badgePoll() {
+  let t;
+  async function poll() {
+    clearTimeout(t);
+    if (d.hidden) return;
+    if (!leaving && !orgChanged()) {
+      try {
+        const r = await fetch($('#csr-badge').dataset.pollUrl, { headers: { Accept: 'application/json', 'X-Org-Id': org } });
+        if (r.ok) {
+          const j = await r.json(), n = +(j.cnt ?? j.data?.cnt) || 0, b = $('#csr-badge');
+          b.textContent = n;
+          b.hidden = n <= 0;
+        } else if (r.status == 401 || r.status == 409) httpError(r.status, await r.text(), k => r.headers.get(k));
+      } catch {}
+    }
+    t = setTimeout(poll, 60000);
+  }
+  on('visibilitychange', () => d.hidden ? clearTimeout(t) : poll());
+  /^\d/.test($('#csr-badge').textContent.trim()) ? t = setTimeout(poll, 60000) : poll();
+}
+// delegated: survives htmx history restores
+const inLogin = e => e.target.form?.id == 'login-form';
+on('focusout', e => inLogin(e) && check(e.target));
+on('input', e => inLogin(e) && e.target.closest('.has-error') && check(e.target));
+on('change', e => {
+  const sel = e.target, f = sel.form;
+  if (!f?.matches('.org-switch')) return;
+  if (f.dataset.confirm && !confirm(f.dataset.confirm)) return f.reset();
+  clearCarts();
+  ls('orgId', sel.value);
+  processing(true);
+  HTMLFormElement.prototype.submit.call(f); // no submit event: no org guard
+});
+on('htmx:historyRestore', () => { processing(false); $('#toasts')?.replaceChildren(); });
+function init() {
+  const lf = $('#login-form');
+  if (lf) { ls('orgId', null); lf.noValidate = true; } else if (org) ls('orgId', org);
+  if ($('#csr-badge')?.dataset.pollUrl) badgePoll();
+  flash();
+}
+d.readyState == 'loading' ? on('DOMContentLoaded', init) : init();
+window.TyreDesk = { toast, processing };
+})();
