@@ -11,5 +11,6 @@ pub mod seed;
 pub mod server;
 pub mod state;
 pub mod web;
+pub mod xlsx;
 
 pub use server::router;

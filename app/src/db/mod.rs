@@ -3,7 +3,9 @@
 
 pub mod schema;
 pub mod accounts;
+pub mod customers;
 pub mod masters;
+pub mod products;
 pub mod orders;
 
 use std::sync::Arc;

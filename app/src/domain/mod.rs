@@ -1,5 +1,6 @@
 //! Pure business rules of TyreDesk: no I/O, no web or database types, only values in and values out.
 
+pub mod dates;
 pub mod due_date;
 pub mod enums;
 pub mod guard;

@@ -652,6 +652,9 @@ impl Kind {
 /// A passenger/4x4/van tyre size: size text, class, standard service description, XL service description ("" if none).
 type PcrSize = (&'static str, SizeClass, &'static str, &'static str);
 
+/// Sizes generated first (three patterns each), most common in Australian workshops.
+const POPULAR_SIZES: &[&str] = &["205/55R16", "225/45R17", "215/60R16", "195/65R15", "265/65R17", "235/55R18", "225/65R17", "245/45R18"];
+
 const PCR_SIZES: &[PcrSize] = &[
     ("155/80R13", SizeClass::Car, "79T", ""),
     ("165/65R14", SizeClass::Car, "79T", ""),
@@ -1340,6 +1343,7 @@ struct ProductGen {
     rng: Rng,
     names: HashSet<String>,
     codes: HashSet<String>,
+    pcr_count: usize,
 }
 
 impl ProductGen {
@@ -1446,7 +1450,14 @@ impl ProductGen {
             SizeClass::Van,
         ][self.rng.weighted(&[56, 27, 10, 7])];
         let sizes: Vec<&PcrSize> = PCR_SIZES.iter().filter(|s| s.1 == class).collect();
-        let &&(size, _, std_service, xl_service) = self.rng.pick(&sizes);
+        // The best sellers come first, several patterns each, so even a small demo catalogue
+        // answers the sizes staff type every day.
+        let popular = POPULAR_SIZES.get(self.pcr_count / 3).and_then(|size| PCR_SIZES.iter().find(|s| s.0 == *size));
+        self.pcr_count += 1;
+        let &(size, class, std_service, xl_service) = match popular {
+            Some(s) => s,
+            None => *self.rng.pick(&sizes),
+        };
         let patterns: Vec<&Pattern> = PCR_PATTERNS.iter().filter(|p| p.3.fits(class)).collect();
         let &&(brand, pattern, abbr, kind) = self.rng.pick(&patterns);
         let def = brand_def(brand);
@@ -2140,6 +2151,7 @@ pub fn products(n: usize, seed: u64) -> Vec<GenProduct> {
         rng: Rng::new(seed ^ 0x7079_7265_5052_4F44),
         names: HashSet::with_capacity(n),
         codes: HashSet::with_capacity(n),
+        pcr_count: 0,
     };
     let services = if n >= 100 { SERVICES.len() } else { 0 };
     let mut out = Vec::with_capacity(n);
@@ -2742,7 +2754,7 @@ pub fn customers(n: usize, seed: u64) -> Vec<GenCustomer> {
         let payment_type = if i < 17 {
             i as i32 + 1
         } else if person {
-            *rng.pick(&[5, 6, 7, 10])
+            *rng.pick(&[5, 6, 7])
         } else {
             1 + rng.weighted(&[6, 5, 6, 4, 4, 5, 5, 3, 3, 10, 3, 8, 6, 15, 12, 3, 2]) as i32
         };

@@ -1,8 +1,13 @@
 //! The list machinery every list screen shares (spec §2.4): filters in the URL, paging,
 //! a results table, and one handler answering with the whole page or, for htmx, the results.
 
+use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
+use axum::http::request::Parts;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::AppError;
 
 /// Page sizes offered (spec §9).
 pub const PAGE_SIZES: [i64; 4] = [20, 50, 100, 150];
@@ -137,6 +142,8 @@ pub enum Cell {
     Text(String),
     Num(String),
     Tag { label: String, class: &'static str },
+    /// Several small tags (e.g. locations).
+    Tags(Vec<String>),
     Link { label: String, href: String, new_tab: bool },
 }
 
@@ -159,7 +166,7 @@ impl Column {
 /// The kind of one filter input.
 #[derive(Debug, Clone)]
 pub enum FilterKind {
-    Text { value: String, placeholder: &'static str },
+    Text { value: String, placeholder: &'static str, suggestions: Vec<String> },
     Select { options: Vec<(String, String)>, selected: String },
     Date { value: String },
 }
@@ -186,6 +193,8 @@ pub struct Results {
     pub rows: Vec<Vec<Cell>>,
     pub pager: Option<Pager>,
     pub empty_text: &'static str,
+    /// Download of exactly these results (`format=xlsx`), when the list exports.
+    pub export_url: Option<String>,
 }
 
 /// A whole list screen.
@@ -196,8 +205,64 @@ pub struct ListView {
     pub new_buttons: Vec<NewButton>,
     /// `None` hides the search card (suppliers, warehouses, brands, employees).
     pub filters: Option<Vec<Filter>>,
-    pub export: bool,
     pub results: Results,
+}
+
+/// A list's filters from the query string: values the spec drops (9999, 0, '0', '', 'All')
+/// are removed first, paging and `format` are split off, and the rest becomes `T`.
+pub struct Filters<T> {
+    pub value: T,
+    /// The kept filter pairs, for links that must repeat the search.
+    pub pairs: Vec<(String, String)>,
+    pub paging: Paging,
+    /// `format=xlsx` asks for the export.
+    pub export: bool,
+}
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Filters<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let raw: Vec<(String, String)> = serde_urlencoded::from_str(parts.uri.query().unwrap_or(""))
+            .map_err(|e| AppError::bad_request(format!("Invalid search: {e}")))?;
+        let mut paging = Paging::default();
+        let mut export = false;
+        let mut kept = Vec::new();
+        for (k, v) in &raw {
+            match k.as_str() {
+                "page" => paging.page = v.trim().parse().ok(),
+                "per_page" => paging.per_page = v.trim().parse().ok(),
+                "format" => export = v == "xlsx",
+                _ => kept.push((k.as_str(), v.as_str())),
+            }
+        }
+        let pairs = clean_pairs(kept);
+        let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
+        let value = serde_urlencoded::from_str(&encoded).map_err(|e| AppError::bad_request(format!("Invalid search: {e}")))?;
+        Ok(Self { value, pairs, paging, export })
+    }
+}
+
+/// The URL of the xlsx export of a search.
+pub fn export_url(path: &str, pairs: &[(String, String)]) -> String {
+    let mut p = pairs.to_vec();
+    p.push(("format".into(), "xlsx".into()));
+    format!("{path}?{}", serde_urlencoded::to_string(&p).unwrap_or_default())
+}
+
+/// Options of a select with an 'All' first entry (dropped when sent).
+pub fn options_with_all<I, V, L>(items: I) -> Vec<(String, String)>
+where
+    I: IntoIterator<Item = (V, L)>,
+    V: ToString,
+    L: ToString,
+{
+    std::iter::once(("".to_string(), "All".to_string())).chain(items.into_iter().map(|(v, l)| (v.to_string(), l.to_string()))).collect()
+}
+
+/// The value a filter pair currently has, or "".
+pub fn current(pairs: &[(String, String)], key: &str) -> String {
+    pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_default()
 }
 
 /// True when htmx asked for the results fragment only.

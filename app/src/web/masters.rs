@@ -20,24 +20,28 @@ use crate::state::AppState;
 pub struct ListPage {
     pub shell: Shell,
     pub view: ListView,
+    /// Out-of-band updates are only for htmx fragments.
+    pub oob: bool,
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "partials/results.html")]
 pub struct ResultsFragment {
     pub view: ListView,
+    /// Also refresh the search card's Export link to the new search.
+    pub oob: bool,
 }
 
 /// Answers with the whole page, or with the results only for an htmx search or page change.
 pub async fn respond(state: &AppState, auth: &Auth, headers: &HeaderMap, title: &str, view: ListView, islands: &[&str]) -> AppResult<Response> {
     if wants_fragment(headers) {
-        return Ok(ResultsFragment { view }.into_response());
+        return Ok(ResultsFragment { view, oob: true }.into_response());
     }
     let shell = Shell::new(state, auth, title, view.path, islands).await?;
-    Ok(ListPage { shell, view }.into_response())
+    Ok(ListPage { shell, view, oob: false }.into_response())
 }
 
-fn yes_no(b: bool) -> Cell {
+pub fn yes_no(b: bool) -> Cell {
     if b {
         Cell::Tag { label: "Yes".into(), class: "tag-green" }
     } else {
@@ -51,8 +55,7 @@ fn simple_list<T>(heading: &'static str, path: &'static str, columns: Vec<Column
         path,
         new_buttons: vec![],
         filters: None,
-        export: false,
-        results: Results { columns, rows: page.rows.iter().map(row).collect(), pager: Some(pager), empty_text: EMPTY_NO_DATA },
+        results: Results { columns, rows: page.rows.iter().map(row).collect(), pager: Some(pager), empty_text: EMPTY_NO_DATA, export_url: None },
     }
 }
 

@@ -1,10 +1,12 @@
 //! HTML screens: handlers and askama view structs, grouped by screen family.
 
+pub mod customers;
 pub mod errors;
 pub mod list;
 pub mod login;
 pub mod masters;
 pub mod pending;
+pub mod products;
 pub mod shell;
 
 use std::net::{IpAddr, SocketAddr};
@@ -28,8 +30,6 @@ pub fn router() -> Router<AppState> {
         "/bill_credit_notes",
         "/transfers",
         "/adjustments",
-        "/products",
-        "/customers",
         "/sales_reports",
         "/purchase_reports",
         "/inventory_reports",
@@ -50,7 +50,9 @@ pub fn router() -> Router<AppState> {
         .route("/suppliers", get(masters::suppliers))
         .route("/warehouses", get(masters::warehouses))
         .route("/brands", get(masters::brands))
-        .route("/employees", get(masters::employees));
+        .route("/employees", get(masters::employees))
+        .route("/products", get(products::list))
+        .route("/customers", get(customers::list));
     for path in pending_routes {
         r = r.route(path, get(pending::page));
     }

@@ -67,8 +67,8 @@ async fn ensure_record(state: &AppState, auth: &Auth, params: &HashMap<String, S
     state
         .db
         .run(move |c| match route.as_str() {
-            "customers" => crate::db::masters::customer(c, org, id).map(|_| ()),
-            "products" => crate::db::masters::product(c, org, id).map(|_| ()),
+            "customers" => crate::db::customers::customer(c, org, id).map(|_| ()),
+            "products" => crate::db::products::product(c, org, id).map(|_| ()),
             _ => crate::db::orders::ensure_exists(c, org, id),
         })
         .await

@@ -6,5 +6,6 @@ mod api_base;
 mod auth;
 mod isolation;
 mod lists;
+mod master_lists;
 mod schema;
 mod shell;

@@ -1,0 +1,136 @@
+//! Customers (CSR): reads, the list filters of spec §2.4 and the export query.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::DbConn;
+use super::masters::{Paged, like_escape};
+use super::schema::customers;
+use crate::error::AppResult;
+
+/// A customer (CSR) as stored.
+#[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
+#[diesel(table_name = customers)]
+pub struct Customer {
+    pub id: i64,
+    pub name: String,
+    pub code: String,
+    #[serde(rename = "loginShop")]
+    pub login_shop: bool,
+    pub email: String,
+    pub origin_code: String,
+    pub attention: String,
+    pub primary_person_first: String,
+    pub primary_person_last: String,
+    pub phone: String,
+    pub mobile: String,
+    pub skype: String,
+    pub birthday: Option<chrono::NaiveDate>,
+    pub note: String,
+    pub website: String,
+    pub address: String,
+    pub city: String,
+    pub state: String,
+    pub postal: String,
+    pub country: String,
+    pub account: String,
+    #[serde(rename = "creditLimit")]
+    pub credit_limit: i64,
+    #[serde(rename = "xeroBalance")]
+    pub xero_balance: i64,
+    pub is_supplier: bool,
+    pub branch_flag: bool,
+    #[serde(rename = "priceType")]
+    pub price_strategy: i32,
+    pub payment_type: i32,
+    pub area_type: i32,
+    pub csr_level: i32,
+    pub business_type: i32,
+    pub default_ship_type: i32,
+    pub bd_id: Option<i64>,
+    pub cs_id: Option<i64>,
+    #[serde(rename = "xeroSent")]
+    pub xero_sent: i32,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A customer of the organisation; another company's id is not found.
+pub fn customer(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Customer> {
+    Ok(customers::table.filter(customers::org_id.eq(org)).find(id).select(Customer::as_select()).first(conn)?)
+}
+
+use chrono::NaiveDate;
+
+use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
+
+/// Filters of the customer list (spec §2.4), already cleaned of dropped values.
+#[derive(serde::Deserialize, Debug, Clone, Default)]
+pub struct CustomerFilter {
+    pub key: Option<String>,
+    /// `created` or `modified`.
+    pub date_type: Option<String>,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    /// `unsent`, `sent` or `fail`.
+    pub xero: Option<String>,
+    pub price_type: Option<i32>,
+    pub business_type: Option<i32>,
+    pub payment_type: Option<i32>,
+    pub area_type: Option<i32>,
+    /// Comma-separated ids (API `ids=`).
+    pub ids: Option<String>,
+}
+
+type BoxedCustomers<'a> = customers::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
+
+fn filtered(org: i64, f: &CustomerFilter) -> BoxedCustomers<'static> {
+    let mut q = customers::table.filter(customers::org_id.eq(org)).into_boxed();
+    if let Some(key) = f.key.as_deref() {
+        for w in key.split_whitespace() {
+            q = q.filter(customers::search_text.like(format!("%{}%", like_escape(&w.to_lowercase()))).escape('\\'));
+        }
+    }
+    let modified = f.date_type.as_deref() == Some("modified");
+    if let Some(from) = f.from {
+        let t = day_start_utc(from, DEFAULT_ZONE);
+        q = if modified { q.filter(customers::updated_at.ge(t)) } else { q.filter(customers::created_at.ge(t)) };
+    }
+    if let Some(to) = f.to.and_then(|d| d.succ_opt()) {
+        let t = day_start_utc(to, DEFAULT_ZONE);
+        q = if modified { q.filter(customers::updated_at.lt(t)) } else { q.filter(customers::created_at.lt(t)) };
+    }
+    if let Some(x) = super::products::xero_state(f.xero.as_deref()) {
+        q = q.filter(customers::xero_sent.eq(x.as_i32()));
+    }
+    if let Some(v) = f.price_type {
+        q = q.filter(customers::price_strategy.eq(v));
+    }
+    if let Some(v) = f.business_type {
+        q = q.filter(customers::business_type.eq(v));
+    }
+    if let Some(v) = f.payment_type {
+        q = q.filter(customers::payment_type.eq(v));
+    }
+    if let Some(v) = f.area_type {
+        q = q.filter(customers::area_type.eq(v));
+    }
+    if let Some(ids) = f.ids.as_deref() {
+        let ids: Vec<i64> = ids.split(',').filter_map(|s| s.trim().parse().ok()).collect();
+        q = q.filter(customers::id.eq_any(ids));
+    }
+    q
+}
+
+/// One page of the customer list, by name.
+pub fn list(conn: &mut DbConn, org: i64, f: &CustomerFilter, offset: i64, limit: i64) -> AppResult<Paged<Customer>> {
+    let total = filtered(org, f).count().get_result(conn)?;
+    let rows = filtered(org, f).order((customers::name.asc(), customers::id.asc())).offset(offset).limit(limit).select(Customer::as_select()).load(conn)?;
+    Ok(Paged { rows, total })
+}
+
+/// Every customer matching the filter (export).
+pub fn all_matching(conn: &mut DbConn, org: i64, f: &CustomerFilter) -> AppResult<Vec<Customer>> {
+    Ok(filtered(org, f).order((customers::name.asc(), customers::id.asc())).select(Customer::as_select()).load(conn)?)
+}

@@ -1,0 +1,256 @@
+//! Products: reads, the Item Key search (tyre sizes included), the list filters of
+//! spec §2.4 and stock per product.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::DbConn;
+use super::masters::{Paged, like_escape};
+use super::schema::products;
+use crate::error::AppResult;
+
+/// A product as stored (prices in cents).
+#[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
+#[diesel(table_name = products)]
+pub struct Product {
+    pub id: i64,
+    pub code: String,
+    #[serde(rename = "originCode")]
+    pub origin_code: String,
+    #[serde(rename = "helperCode")]
+    pub helper_code: String,
+    pub name: String,
+    pub unit: String,
+    pub comments: String,
+    pub category: i32,
+    #[serde(rename = "brand")]
+    pub brand_id: Option<i64>,
+    pub manufacturer: String,
+    pub auto_parts_type: Option<i32>,
+    pub tag1: String,
+    pub tag2: String,
+    pub tag3: String,
+    pub tag4: String,
+    pub show_for_shop: bool,
+    pub material: i32,
+    #[serde(rename = "tyreModel")]
+    pub tyre_model: String,
+    pub specification: String,
+    pub diameter: String,
+    pub patterns: String,
+    pub width: String,
+    pub load_rate: String,
+    pub speed_rate: String,
+    pub suggested: String,
+    pub rim_diameter: String,
+    pub rim_width: String,
+    #[serde(rename = "offset")]
+    pub wheel_offset: String,
+    pub center_bore: String,
+    pub bolt_pattern: String,
+    #[serde(rename = "costPrice")]
+    pub cost_price: i64,
+    #[serde(rename = "standardPrice")]
+    pub standard_price: i64,
+    #[serde(rename = "specialPrice")]
+    pub special_price: i64,
+    #[serde(rename = "classAPrice")]
+    pub class_a_price: i64,
+    #[serde(rename = "classBPrice")]
+    pub class_b_price: Option<i64>,
+    #[serde(rename = "classCPrice")]
+    pub class_c_price: Option<i64>,
+    #[serde(rename = "classDPrice")]
+    pub class_d_price: Option<i64>,
+    #[serde(rename = "classEPrice")]
+    pub class_e_price: Option<i64>,
+    pub ref_pur: i64,
+    pub is_special: bool,
+    pub is_clearance: bool,
+    pub is_customer_show: bool,
+    #[serde(rename = "stock_3rdP")]
+    pub stock_3rd_party: i64,
+    #[serde(rename = "xeroSent")]
+    pub xero_sent: i32,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A product of the organisation; another company's id is not found.
+pub fn product(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Product> {
+    Ok(products::table.filter(products::org_id.eq(org)).find(id).select(Product::as_select()).first(conn)?)
+}
+
+use chrono::NaiveDate;
+use diesel::dsl::sql;
+use diesel::sql_types::BigInt;
+
+use super::schema::stocks;
+use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
+use crate::domain::enums::{ProductCategory, ProductSort, ProductSortKey, SortDirection, XeroState};
+use crate::domain::tyre_size;
+
+/// What the Item Key box asks for: a tyre size (as its helper code) and/or words.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ItemKey {
+    pub size_key: Option<String>,
+    pub words: Vec<String>,
+}
+
+impl ItemKey {
+    /// Understands tyre sizes in any common spelling (`2055516`, `205/55R16`, `205 55 16` …);
+    /// a load/speed index after the size and any other words narrow the match.
+    pub fn parse(raw: &str) -> Self {
+        let raw = raw.trim();
+        if let Some((size, rest)) = tyre_size::parse_query(raw) {
+            let mut words: Vec<String> = rest.split_whitespace().map(str::to_lowercase).collect();
+            if let Some(sd) = size.service_description() {
+                words.push(sd.to_lowercase());
+            }
+            return Self { size_key: Some(size.helper_code()), words };
+        }
+        Self { size_key: None, words: raw.split_whitespace().map(str::to_lowercase).collect() }
+    }
+}
+
+/// Filters of the product list (spec §2.4), already cleaned of dropped values.
+#[derive(serde::Deserialize, Debug, Clone, Default)]
+pub struct ProductFilter {
+    pub key: Option<String>,
+    pub brand: Option<i64>,
+    pub category: Option<i32>,
+    pub tag2: Option<String>,
+    pub tag3: Option<String>,
+    pub location: Option<String>,
+    /// `created` or `modified`: which date the range applies to.
+    pub date_type: Option<String>,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    pub sort: Option<i32>,
+    /// `unsent`, `sent` or `fail`.
+    pub xero: Option<String>,
+}
+
+type BoxedProducts<'a> = products::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
+
+fn filtered(org: i64, f: &ProductFilter) -> BoxedProducts<'static> {
+    let mut q = products::table.filter(products::org_id.eq(org)).into_boxed();
+    if let Some(key) = f.key.as_deref() {
+        let key = ItemKey::parse(key);
+        if let Some(size) = key.size_key {
+            q = q.filter(products::size_key.eq(size));
+        }
+        for w in key.words {
+            q = q.filter(products::search_text.like(format!("%{}%", like_escape(&w))).escape('\\'));
+        }
+    }
+    if let Some(b) = f.brand {
+        q = q.filter(products::brand_id.eq(b));
+    }
+    if let Some(cat) = f.category.and_then(ProductCategory::from_i32) {
+        let path = cat.path();
+        q = q.filter(products::tag1.eq(path.clone()).or(products::tag1.like(format!("{}/%", like_escape(&path))).escape('\\')));
+    }
+    if let Some(t) = f.tag2.as_deref() {
+        q = q.filter(products::tag2.eq(t.to_string()));
+    }
+    if let Some(t) = f.tag3.as_deref() {
+        q = q.filter(products::tag3.eq(t.to_string()));
+    }
+    if let Some(loc) = f.location.as_deref() {
+        q = q.filter(products::tag4.like(format!("%{}%", like_escape(loc.trim()))).escape('\\'));
+    }
+    let modified = f.date_type.as_deref() == Some("modified");
+    if let Some(from) = f.from {
+        let t = day_start_utc(from, DEFAULT_ZONE);
+        q = if modified { q.filter(products::updated_at.ge(t)) } else { q.filter(products::created_at.ge(t)) };
+    }
+    if let Some(to) = f.to.and_then(|d| d.succ_opt()) {
+        let t = day_start_utc(to, DEFAULT_ZONE);
+        q = if modified { q.filter(products::updated_at.lt(t)) } else { q.filter(products::created_at.lt(t)) };
+    }
+    if let Some(x) = xero_state(f.xero.as_deref()) {
+        q = q.filter(products::xero_sent.eq(x.as_i32()));
+    }
+    q
+}
+
+/// The accounting-sync filter values (`unsent`, `sent`, `fail`); `0` would be dropped as empty.
+pub fn xero_state(v: Option<&str>) -> Option<XeroState> {
+    match v? {
+        "unsent" => Some(XeroState::Unsent),
+        "sent" => Some(XeroState::Sent),
+        "fail" => Some(XeroState::Fail),
+        _ => None,
+    }
+}
+
+fn sorted(q: BoxedProducts<'static>, sort: Option<i32>) -> BoxedProducts<'static> {
+    match sort.and_then(ProductSort::from_i32).and_then(ProductSort::order) {
+        Some((ProductSortKey::Code, SortDirection::Desc)) => q.order((products::code.desc(), products::id.desc())),
+        Some((ProductSortKey::Code, SortDirection::Asc)) => q.order((products::code.asc(), products::id.asc())),
+        Some((ProductSortKey::Created, SortDirection::Desc)) => q.order((products::created_at.desc(), products::id.desc())),
+        Some((ProductSortKey::Created, SortDirection::Asc)) => q.order((products::created_at.asc(), products::id.asc())),
+        Some((ProductSortKey::Modified, SortDirection::Desc)) => q.order((products::updated_at.desc(), products::id.desc())),
+        Some((ProductSortKey::Modified, SortDirection::Asc)) => q.order((products::updated_at.asc(), products::id.asc())),
+        None => q.order((products::code.asc(), products::id.asc())),
+    }
+}
+
+/// One page of the product list.
+pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
+    let total = filtered(org, f).count().get_result(conn)?;
+    let rows = sorted(filtered(org, f), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
+    Ok(Paged { rows, total })
+}
+
+/// Every product matching the filter (export), in list order.
+pub fn all_matching(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<Product>> {
+    Ok(sorted(filtered(org, f), f.sort).select(Product::as_select()).load(conn)?)
+}
+
+/// On-hand stock summed over the organisation's warehouses, for the given products.
+pub fn stock_totals(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<std::collections::HashMap<i64, i64>> {
+    let mut out = std::collections::HashMap::new();
+    // Chunks keep the IN list under the backends' parameter limits on big exports.
+    for chunk in ids.chunks(5_000) {
+        let rows: Vec<(i64, i64)> = stocks::table
+            .filter(stocks::org_id.eq(org))
+            .filter(stocks::product_id.eq_any(chunk))
+            .group_by(stocks::product_id)
+            .select((stocks::product_id, sql::<BigInt>("CAST(COALESCE(SUM(on_hand), 0) AS BIGINT)")))
+            .load(conn)?;
+        out.extend(rows);
+    }
+    Ok(out)
+}
+
+/// Distinct non-empty values of tag2 and tag3, for the filter selects.
+pub fn tag_values(conn: &mut DbConn, org: i64) -> AppResult<(Vec<String>, Vec<String>)> {
+    let t2 = products::table.filter(products::org_id.eq(org)).filter(products::tag2.ne("")).select(products::tag2).distinct().order(products::tag2.asc()).load(conn)?;
+    let t3 = products::table.filter(products::org_id.eq(org)).filter(products::tag3.ne("")).select(products::tag3).distinct().order(products::tag3.asc()).load(conn)?;
+    Ok((t2, t3))
+}
+
+/// Products by id list (API `ids=`), in the organisation only.
+pub fn by_ids(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<Product>> {
+    Ok(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(ids)).order(products::code.asc()).select(Product::as_select()).load(conn)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ItemKey;
+
+    #[test]
+    fn item_key_understands_every_size_spelling() {
+        for q in ["2055516", "205/55R16", "205/55 R16", "205/55ZR16", "205 55 16", "205/55r16"] {
+            assert_eq!(ItemKey::parse(q).size_key.as_deref(), Some("2055516"), "{q}");
+        }
+        let k = ItemKey::parse("205/55R16 91V michelin");
+        assert_eq!(k.size_key.as_deref(), Some("2055516"));
+        assert!(k.words.contains(&"91v".to_string()) && k.words.contains(&"michelin".to_string()), "{k:?}");
+        let plain = ItemKey::parse("Primacy 4");
+        assert_eq!(plain, ItemKey { size_key: None, words: vec!["primacy".into(), "4".into()] });
+    }
+}

@@ -1,0 +1,207 @@
+//! The product list (spec §2.4): Item Key search that understands tyre sizes, filters,
+//! paging, and the xlsx export of exactly the current search.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+
+use super::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, current, export_url, options_with_all};
+use super::masters::respond;
+use super::fmt_datetime_date;
+use crate::auth::Auth;
+use crate::db::masters::{self as master_db, Brand};
+use crate::db::products::{self, Product, ProductFilter};
+use crate::domain::enums::{ProductCategory, ProductSort, XeroState};
+use crate::domain::money::Cents;
+use crate::domain::tyre_size::COMMON_SIZES;
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+use crate::xlsx::export::{self, Col, Kind, Val};
+
+const PATH: &str = "/products";
+
+/// Xero filter options; words, because '0' would be dropped as empty.
+pub fn xero_options() -> Vec<(String, String)> {
+    options_with_all([("unsent", XeroState::Unsent.label()), ("sent", XeroState::Sent.label()), ("fail", XeroState::Fail.label())])
+}
+
+/// Sync state as a coloured tag: Sent green, Fail red, other amber (spec §2.6).
+pub fn xero_tag(code: i32) -> Cell {
+    match XeroState::from_i32(code) {
+        Some(XeroState::Sent) => Cell::Tag { label: "SENT".into(), class: "tag-green" },
+        Some(XeroState::Fail) => Cell::Tag { label: "Fail".into(), class: "tag-red" },
+        _ => Cell::Tag { label: "Unsent".into(), class: "tag-amber" },
+    }
+}
+
+/// Locations: tag4 split on '/', sorted (spec §2.4 product rows).
+pub fn locations(tag4: &str) -> Vec<String> {
+    let mut v: Vec<String> = tag4.split('/').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect();
+    v.sort();
+    v
+}
+
+fn category_options() -> Vec<(String, String)> {
+    let mut out = vec![];
+    for root in ProductCategory::roots() {
+        out.push((root.as_i32().to_string(), root.label().to_string()));
+        for child in root.children() {
+            out.push((child.as_i32().to_string(), format!("— {}", child.label())));
+        }
+    }
+    options_with_all(out)
+}
+
+fn filters(pairs: &[(String, String)], brands: &[Brand], tags: &(Vec<String>, Vec<String>)) -> Vec<Filter> {
+    let text = |label, name, placeholder, suggestions: Vec<String>| Filter {
+        label,
+        name,
+        kind: FilterKind::Text { value: current(pairs, name), placeholder, suggestions },
+    };
+    let select = |label, name, options| Filter { label, name, kind: FilterKind::Select { options, selected: current(pairs, name) } };
+    let date = |label, name| Filter { label, name, kind: FilterKind::Date { value: current(pairs, name) } };
+    vec![
+        text("Item Key", "key", "code, helper code, name or size e.g. 205/55R16", COMMON_SIZES.iter().map(|s| s.to_string()).collect()),
+        select("Brand", "brand", options_with_all(brands.iter().map(|b| (b.id, b.name.clone())))),
+        select("Category", "category", category_options()),
+        select("Tag L2", "tag2", options_with_all(tags.0.iter().map(|t| (t.clone(), t.clone())))),
+        select("Tag L3", "tag3", options_with_all(tags.1.iter().map(|t| (t.clone(), t.clone())))),
+        text("Location", "location", "e.g. A12", vec![]),
+        select("Date Type", "date_type", vec![("created".into(), "Create Date".into()), ("modified".into(), "Modify Date".into())]),
+        date("From", "from"),
+        date("To", "to"),
+        select("Sort Type", "sort", ProductSort::ALL.iter().map(|s| (s.as_i32().to_string(), s.label().to_string())).collect()),
+        select("Xero Sent", "xero", xero_options()),
+    ]
+}
+
+fn brand_name(brands: &[Brand], id: Option<i64>) -> String {
+    id.and_then(|id| brands.iter().find(|b| b.id == id)).map(|b| b.name.clone()).unwrap_or_default()
+}
+
+fn category_label(tag1: &str) -> String {
+    ProductCategory::from_path(tag1).map(|c| c.path()).unwrap_or_else(|| tag1.to_string())
+}
+
+/// `GET /products` (and `?format=xlsx`).
+pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<ProductFilter>) -> AppResult<Response> {
+    let org = auth.org_id;
+    if f.export {
+        return export(&state, org, f.value).await;
+    }
+    let req = f.paging.resolve(20);
+    let filter = f.value.clone();
+    let (page, stock, brands, tags) = state
+        .db
+        .run(move |c| {
+            let page = products::list(c, org, &filter, req.offset(), req.per_page)?;
+            let ids: Vec<i64> = page.rows.iter().map(|p| p.id).collect();
+            Ok((page, products::stock_totals(c, org, &ids)?, master_db::all_brands(c, org)?, products::tag_values(c, org)?))
+        })
+        .await?;
+    let columns = vec![
+        Column::text("Item Code"),
+        Column::text("Item Name"),
+        Column::text("Brand"),
+        Column::text("Category"),
+        Column::text("Location"),
+        Column::num("Stock"),
+        Column::text("Unit"),
+        Column::num("Standard"),
+        Column::num("Class A"),
+        Column::text("Xero"),
+        Column::text("Modified"),
+        Column::text("Action"),
+    ];
+    let rows = page
+        .rows
+        .iter()
+        .map(|p: &Product| {
+            vec![
+                Cell::Text(p.code.clone()),
+                Cell::Text(p.name.clone()),
+                Cell::Text(brand_name(&brands, p.brand_id)),
+                Cell::Text(category_label(&p.tag1)),
+                Cell::Tags(locations(&p.tag4)),
+                Cell::Num(stock.get(&p.id).copied().unwrap_or(0).to_string()),
+                Cell::Text(p.unit.clone()),
+                Cell::Num(Cents(p.standard_price).grouped()),
+                Cell::Num(Cents(p.class_a_price).grouped()),
+                xero_tag(p.xero_sent),
+                Cell::Text(fmt_datetime_date(p.updated_at)),
+                Cell::Link { label: "Edit".into(), href: format!("/baseinfo/products/{}", p.id), new_tab: true },
+            ]
+        })
+        .collect();
+    let view = ListView {
+        heading: "Products",
+        path: PATH,
+        new_buttons: vec![NewButton { label: "+ New Product", href: "/baseinfo/products" }],
+        filters: Some(filters(&f.pairs, &brands, &tags)),
+        results: Results {
+            columns,
+            rows,
+            pager: Some(Pager::new(PATH, f.pairs.clone(), req, page.total)),
+            empty_text: EMPTY_NO_DATA,
+            export_url: Some(export_url(PATH, &f.pairs)),
+        },
+    };
+    respond(&state, &auth, &headers, "Products", view, &[]).await
+}
+
+const EXPORT_COLUMNS: [Col; 16] = [
+    Col::new("Item Code", 22.0, Kind::Text),
+    Col::new("Helper Code", 12.0, Kind::Text),
+    Col::new("Item Name", 44.0, Kind::Text),
+    Col::new("Brand", 14.0, Kind::Text),
+    Col::new("Category", 18.0, Kind::Text),
+    Col::new("Tag L2", 10.0, Kind::Text),
+    Col::new("Tag L3", 10.0, Kind::Text),
+    Col::new("Location", 12.0, Kind::Text),
+    Col::new("Unit", 6.0, Kind::Text),
+    Col::new("Stock", 8.0, Kind::Int),
+    Col::new("Standard", 11.0, Kind::Money),
+    Col::new("Class A", 11.0, Kind::Money),
+    Col::new("Special", 11.0, Kind::Money),
+    Col::new("Xero", 8.0, Kind::Text),
+    Col::new("Created", 12.0, Kind::Date),
+    Col::new("Modified", 12.0, Kind::Date),
+];
+
+async fn export(state: &AppState, org: i64, filter: ProductFilter) -> AppResult<Response> {
+    let bytes = state
+        .db
+        .run(move |c| {
+            let rows = products::all_matching(c, org, &filter)?;
+            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+            let stock = products::stock_totals(c, org, &ids)?;
+            let brands = master_db::all_brands(c, org)?;
+            let local = |t: chrono::NaiveDateTime| {
+                use chrono::TimeZone;
+                Some(crate::domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
+            };
+            let data = rows.into_iter().map(|p| {
+                vec![
+                    Val::Text(p.code),
+                    Val::Text(p.helper_code),
+                    Val::Text(p.name),
+                    Val::Text(brand_name(&brands, p.brand_id)),
+                    Val::Text(category_label(&p.tag1)),
+                    Val::Text(p.tag2),
+                    Val::Text(p.tag3),
+                    Val::Text(p.tag4),
+                    Val::Text(p.unit),
+                    Val::Int(stock.get(&p.id).copied().unwrap_or(0)),
+                    Val::Cents(p.standard_price),
+                    Val::Cents(p.class_a_price),
+                    Val::Cents(p.special_price),
+                    Val::Text(XeroState::from_i32(p.xero_sent).unwrap_or_default().label().to_string()),
+                    Val::Date(local(p.created_at)),
+                    Val::Date(local(p.updated_at)),
+                ]
+            });
+            export::write("Products", &EXPORT_COLUMNS, data).map_err(|e| AppError::Internal(anyhow::anyhow!("xlsx export failed: {e}")))
+        })
+        .await?;
+    Ok(export::download("products.xlsx", bytes))
+}

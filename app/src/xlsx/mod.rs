@@ -1,0 +1,3 @@
+//! Spreadsheets: export (rust_xlsxwriter) and import (calamine).
+
+pub mod export;
