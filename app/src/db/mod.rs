@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod customers;
 pub mod masters;
 pub mod products;
+pub mod stock;
 pub mod orders;
 
 use std::sync::Arc;

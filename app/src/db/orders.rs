@@ -22,6 +22,190 @@ use chrono::{NaiveDate, NaiveDateTime};
 
 use super::schema::{order_events, order_lines, order_sequences};
 
+/// A sheet as stored (money in cents).
+#[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
+#[diesel(table_name = orders)]
+pub struct Order {
+    pub id: i64,
+    #[serde(skip)]
+    pub org_id: i64,
+    pub no: String,
+    #[serde(rename = "type")]
+    pub order_type: i32,
+    pub uuid: String,
+    #[serde(rename = "tagId")]
+    pub tag_id: i32,
+    #[serde(rename = "customerId")]
+    pub customer_id: Option<i64>,
+    #[serde(rename = "supplierId")]
+    pub supplier_id: Option<i64>,
+    #[serde(rename = "date")]
+    pub order_date: NaiveDate,
+    #[serde(rename = "dueDate")]
+    pub due_date: Option<NaiveDate>,
+    #[serde(rename = "deliveryDate")]
+    pub delivery_date: Option<NaiveDate>,
+    pub address: String,
+    pub phone: String,
+    #[serde(rename = "csrServiceId")]
+    pub csr_service_id: Option<i64>,
+    #[serde(rename = "csrBDId")]
+    pub csr_bd_id: Option<i64>,
+    #[serde(rename = "driverId")]
+    pub driver_id: Option<i64>,
+    #[serde(rename = "deliveryStatus")]
+    pub delivery_status: i32,
+    #[serde(rename = "actualPayType")]
+    pub actual_pay_type: i32,
+    #[serde(rename = "deliveryComment")]
+    pub delivery_comment: String,
+    #[serde(rename = "csrCreditLimit")]
+    pub csr_credit_limit: i64,
+    #[serde(rename = "csrXeroBalance")]
+    pub csr_xero_balance: i64,
+    #[serde(rename = "csrSelfNote")]
+    pub csr_self_note: String,
+    pub reference: String,
+    pub comments: String,
+    #[serde(rename = "warehouseId")]
+    pub warehouse_id: Option<i64>,
+    #[serde(rename = "inWarehouseId")]
+    pub in_warehouse_id: Option<i64>,
+    #[serde(rename = "relatedOrderId")]
+    pub related_order_id: Option<i64>,
+    #[serde(rename = "taxType")]
+    pub tax_type: i32,
+    #[serde(rename = "shipType")]
+    pub ship_type: i32,
+    #[serde(rename = "paymentType")]
+    pub payment_type: Option<i32>,
+    #[serde(rename = "areaType")]
+    pub area_type: Option<i32>,
+    #[serde(rename = "priceType")]
+    pub price_type: Option<i32>,
+    pub status: i32,
+    #[serde(rename = "closure")]
+    pub closed: bool,
+    #[serde(rename = "xeroSent")]
+    pub xero_sent: i32,
+    #[serde(rename = "xeroError")]
+    pub xero_error: String,
+    #[serde(skip)]
+    pub xero_id: String,
+    #[serde(rename = "print")]
+    pub printed: bool,
+    #[serde(rename = "printedAt")]
+    pub printed_at: Option<NaiveDateTime>,
+    #[serde(rename = "drafterType")]
+    pub drafter_type: i32,
+    #[serde(rename = "drafterId")]
+    pub drafter_id: Option<i64>,
+    #[serde(rename = "lastApproverId")]
+    pub last_approver_id: Option<i64>,
+    #[serde(rename = "lastApprovedAt")]
+    pub last_approved_at: Option<NaiveDateTime>,
+    #[serde(rename = "qty")]
+    pub total_qty: i64,
+    #[serde(rename = "amount")]
+    pub total_amount: i64,
+    #[serde(rename = "gst")]
+    pub total_gst: i64,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A sheet line as stored.
+#[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
+#[diesel(table_name = order_lines)]
+pub struct Line {
+    pub id: i64,
+    #[serde(skip)]
+    pub org_id: i64,
+    #[serde(skip)]
+    pub order_id: i64,
+    pub seq: i32,
+    #[serde(rename = "productId")]
+    pub product_id: Option<i64>,
+    #[serde(rename = "desc")]
+    pub description: String,
+    pub unit: String,
+    pub quantity: i64,
+    #[serde(rename = "inWarehouseQty")]
+    pub in_warehouse_qty: i64,
+    #[serde(rename = "inSystemQty")]
+    pub in_system_qty: i64,
+    pub price: i64,
+    #[serde(rename = "line_amount")]
+    pub amount: i64,
+    #[serde(rename = "taxType")]
+    pub tax_type: i32,
+    #[serde(rename = "costPrice")]
+    pub cost_price: i64,
+}
+
+/// A history row (spec §3: date, operator, action).
+#[derive(Queryable, Clone, Debug, serde::Serialize)]
+pub struct Event {
+    #[serde(rename = "date")]
+    pub created_at: NaiveDateTime,
+    pub operator: String,
+    pub action: String,
+}
+
+/// One sheet of the organisation; another company's id is not found.
+pub fn get(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Order> {
+    Ok(orders::table.filter(orders::org_id.eq(org)).find(id).select(Order::as_select()).first(conn)?)
+}
+
+/// The lines of a sheet in `seq` order.
+pub fn lines_of(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<Line>> {
+    Ok(order_lines::table.filter(order_lines::order_id.eq(order_id)).order((order_lines::seq.asc(), order_lines::id.asc())).select(Line::as_select()).load(conn)?)
+}
+
+/// The history of a sheet, oldest first.
+pub fn events_of(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<Event>> {
+    Ok(order_events::table
+        .filter(order_events::order_id.eq(order_id))
+        .order((order_events::created_at.asc(), order_events::id.asc()))
+        .select((order_events::created_at, order_events::operator, order_events::action))
+        .load(conn)?)
+}
+
+/// Writes one history row.
+pub fn add_event(conn: &mut DbConn, org: i64, order_id: i64, user_id: Option<i64>, operator: &str, action: &str) -> AppResult<()> {
+    diesel::insert_into(order_events::table)
+        .values(NewEvent { org_id: org, order_id, user_id, operator: operator.to_string(), action: action.to_string(), created_at: super::now() })
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Takes the next number of a sheet type in the organisation (atomic under the row lock).
+pub fn next_seq(conn: &mut DbConn, org: i64, order_type: i32) -> AppResult<i64> {
+    let taken: Option<i64> = diesel::update(order_sequences::table.filter(order_sequences::org_id.eq(org)).filter(order_sequences::order_type.eq(order_type)))
+        .set(order_sequences::next_value.eq(order_sequences::next_value + 1))
+        .returning(order_sequences::next_value)
+        .get_result(conn)
+        .optional()?;
+    match taken {
+        Some(next) => Ok(next - 1),
+        None => {
+            diesel::insert_into(order_sequences::table).values(NewSequence { org_id: org, order_type, next_value: 2 }).execute(conn)?;
+            Ok(1)
+        }
+    }
+}
+
+/// The neighbour of a sheet across all types: the previous or next id in the organisation.
+pub fn neighbour(conn: &mut DbConn, org: i64, id: i64, forward: bool) -> AppResult<Option<(i64, i32)>> {
+    let base = orders::table.filter(orders::org_id.eq(org)).select((orders::id, orders::order_type));
+    Ok(if forward {
+        base.filter(orders::id.gt(id)).order(orders::id.asc()).first(conn).optional()?
+    } else {
+        base.filter(orders::id.lt(id)).order(orders::id.desc()).first(conn).optional()?
+    })
+}
+
 #[derive(Insertable, Clone, Debug)]
 #[diesel(table_name = orders, treat_none_as_default_value = false)]
 pub struct NewOrder {
@@ -117,4 +301,172 @@ crate::batch_insert_fn!(insert_sequences, order_sequences::table, NewSequence);
 pub fn ensure_exists(conn: &mut DbConn, org: i64, id: i64) -> AppResult<()> {
     orders::table.filter(orders::org_id.eq(org)).find(id).select(orders::id).first::<i64>(conn)?;
     Ok(())
+}
+
+use super::masters::{Paged, like_escape};
+use super::schema::{customers, products, suppliers};
+use crate::db::multi_connection_impl::MultiBackend;
+use crate::domain::enums::{OrderSort, OrderSortKey, SortDirection};
+
+/// Filters of the sheet lists (spec §2.4, §3 Order list filter), cleaned of dropped values.
+#[derive(serde::Deserialize, Debug, Clone, Default)]
+pub struct OrderFilter {
+    /// A type code, or `csr` for the customer self-order view (spec §2.1).
+    #[serde(rename = "type")]
+    pub order_type: Option<String>,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    pub due_from: Option<NaiveDate>,
+    pub due_to: Option<NaiveDate>,
+    /// ETA / dispatch date range (purchase orders).
+    pub eta_from: Option<NaiveDate>,
+    pub eta_to: Option<NaiveDate>,
+    pub tag: Option<i32>,
+    pub no: Option<String>,
+    pub csr: Option<String>,
+    pub supplier: Option<String>,
+    pub reference: Option<String>,
+    pub drafter_type: Option<i32>,
+    /// Sheets with a line whose product matches (code, helper code or name).
+    pub product: Option<String>,
+    pub warehouse: Option<i64>,
+    pub in_warehouse: Option<i64>,
+    pub sort: Option<i32>,
+    pub delivery_status: Option<i32>,
+    pub status: Option<i32>,
+    /// `printed` or `unprinted`.
+    pub print: Option<String>,
+    /// `unsent`, `sent` or `fail`.
+    pub xero: Option<String>,
+    /// `closed` or `unclosed`.
+    pub closure: Option<String>,
+    /// Customer self-orders: `awaiting` (drafts) or `handled`.
+    pub csr_status: Option<String>,
+}
+
+/// A list row: the sheet with its counterparty's name.
+pub struct OrderRow {
+    pub order: Order,
+    pub customer: Option<String>,
+    pub supplier: Option<String>,
+}
+
+type Joined = diesel::dsl::LeftJoin<diesel::dsl::LeftJoin<orders::table, customers::table>, suppliers::table>;
+type BoxedOrders = diesel::dsl::IntoBoxed<'static, Joined, MultiBackend>;
+
+fn contains(s: &str) -> String {
+    format!("%{}%", like_escape(&s.trim().to_lowercase()))
+}
+
+fn filtered(org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
+    let mut q = orders::table.left_join(customers::table).left_join(suppliers::table).filter(orders::org_id.eq(org)).into_boxed();
+    match f.order_type.as_deref().and_then(|t| t.parse::<i32>().ok()).filter(|t| types.contains(t)) {
+        Some(t) => q = q.filter(orders::order_type.eq(t)),
+        None => q = q.filter(orders::order_type.eq_any(types.to_vec())),
+    }
+    if let Some(d) = f.from {
+        q = q.filter(orders::order_date.ge(d));
+    }
+    if let Some(d) = f.to {
+        q = q.filter(orders::order_date.le(d));
+    }
+    if let Some(d) = f.due_from {
+        q = q.filter(orders::due_date.ge(d));
+    }
+    if let Some(d) = f.due_to {
+        q = q.filter(orders::due_date.le(d));
+    }
+    if let Some(d) = f.eta_from {
+        q = q.filter(orders::delivery_date.ge(d));
+    }
+    if let Some(d) = f.eta_to {
+        q = q.filter(orders::delivery_date.le(d));
+    }
+    if let Some(t) = f.tag {
+        q = q.filter(orders::tag_id.eq(t));
+    }
+    if let Some(no) = f.no.as_deref() {
+        q = q.filter(orders::no.like(format!("%{}%", like_escape(no.trim()))).escape('\\'));
+    }
+    if let Some(c) = f.csr.as_deref() {
+        q = q.filter(customers::search_text.like(contains(c)).escape('\\'));
+    }
+    if let Some(s) = f.supplier.as_deref() {
+        q = q.filter(suppliers::search_text.like(contains(s)).escape('\\'));
+    }
+    if let Some(r) = f.reference.as_deref() {
+        q = q.filter(orders::reference.like(format!("%{}%", like_escape(r.trim()))).escape('\\'));
+    }
+    if let Some(d) = f.drafter_type {
+        q = q.filter(orders::drafter_type.eq(d));
+    }
+    if let Some(p) = f.product.as_deref() {
+        let inside = order_lines::table
+            .inner_join(products::table)
+            .filter(order_lines::org_id.eq(org))
+            .filter(products::search_text.like(contains(p)).escape('\\'))
+            .select(order_lines::order_id);
+        q = q.filter(orders::id.eq_any(inside));
+    }
+    if let Some(w) = f.warehouse {
+        q = q.filter(orders::warehouse_id.eq(w));
+    }
+    if let Some(w) = f.in_warehouse {
+        q = q.filter(orders::in_warehouse_id.eq(w));
+    }
+    if let Some(d) = f.delivery_status {
+        q = q.filter(orders::delivery_status.eq(d));
+    }
+    if let Some(s) = f.status {
+        q = q.filter(orders::status.eq(s));
+    }
+    match f.print.as_deref() {
+        Some("printed") => q = q.filter(orders::printed.eq(true)),
+        Some("unprinted") => q = q.filter(orders::printed.eq(false)),
+        _ => {}
+    }
+    if let Some(x) = super::products::xero_state(f.xero.as_deref()) {
+        q = q.filter(orders::xero_sent.eq(x.as_i32()));
+    }
+    match f.closure.as_deref() {
+        Some("closed") => q = q.filter(orders::closed.eq(true)),
+        Some("unclosed") => q = q.filter(orders::closed.eq(false)),
+        _ => {}
+    }
+    match f.csr_status.as_deref() {
+        Some("awaiting") => q = q.filter(orders::drafter_type.eq(3)).filter(orders::status.eq(1)),
+        Some("handled") => q = q.filter(orders::drafter_type.eq(3)).filter(orders::status.ne(1)),
+        _ => {}
+    }
+    q
+}
+
+fn sorted(q: BoxedOrders, sort: Option<i32>) -> BoxedOrders {
+    match sort.and_then(OrderSort::from_i32).and_then(OrderSort::order) {
+        Some((OrderSortKey::Number, SortDirection::Desc)) => q.order((orders::no.desc(), orders::id.desc())),
+        Some((OrderSortKey::Number, SortDirection::Asc)) => q.order((orders::no.asc(), orders::id.asc())),
+        Some((OrderSortKey::Amount, SortDirection::Desc)) => q.order((orders::total_amount.desc(), orders::id.desc())),
+        Some((OrderSortKey::Amount, SortDirection::Asc)) => q.order((orders::total_amount.asc(), orders::id.asc())),
+        Some((OrderSortKey::DueDate, SortDirection::Desc)) => q.order((orders::due_date.desc(), orders::id.desc())),
+        Some((OrderSortKey::DueDate, SortDirection::Asc)) => q.order((orders::due_date.asc(), orders::id.asc())),
+        None => q.order((orders::order_date.desc(), orders::id.desc())),
+    }
+}
+
+/// One page of a sheet list limited to `types`.
+pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
+    let total = filtered(org, types, f).count().get_result(conn)?;
+    let rows: Vec<(Order, Option<String>, Option<String>)> = sorted(filtered(org, types, f), f.sort)
+        .offset(offset)
+        .limit(limit)
+        .select((Order::as_select(), customers::name.nullable(), suppliers::name.nullable()))
+        .load(conn)?;
+    Ok(Paged { rows: rows.into_iter().map(|(order, customer, supplier)| OrderRow { order, customer, supplier }).collect(), total })
+}
+
+/// Every sheet matching (export), in list order.
+pub fn all_matching(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<OrderRow>> {
+    let rows: Vec<(Order, Option<String>, Option<String>)> =
+        sorted(filtered(org, types, f), f.sort).select((Order::as_select(), customers::name.nullable(), suppliers::name.nullable())).load(conn)?;
+    Ok(rows.into_iter().map(|(order, customer, supplier)| OrderRow { order, customer, supplier }).collect())
 }

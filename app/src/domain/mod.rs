@@ -6,6 +6,7 @@ pub mod enums;
 pub mod guard;
 pub mod money;
 pub mod price_tiers;
+pub mod sheet;
 pub mod status;
 pub mod stock;
 pub mod tyre_size;

@@ -5,6 +5,7 @@ pub mod errors;
 pub mod list;
 pub mod login;
 pub mod masters;
+pub mod orders;
 pub mod pending;
 pub mod products;
 pub mod shell;
@@ -23,13 +24,6 @@ pub fn router() -> Router<AppState> {
     let pending_routes = [
         "/quotings",
         "/ocops",
-        "/invoices",
-        "/credit_notes",
-        "/purchase_orders",
-        "/bills",
-        "/bill_credit_notes",
-        "/transfers",
-        "/adjustments",
         "/sales_reports",
         "/purchase_reports",
         "/inventory_reports",
@@ -53,6 +47,8 @@ pub fn router() -> Router<AppState> {
         .route("/employees", get(masters::employees))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list));
+    // The seven sheet lists; static routes above take precedence over this parameter.
+    r = r.route("/{list}", get(orders::list::list));
     for path in pending_routes {
         r = r.route(path, get(pending::page));
     }

@@ -9,3 +9,4 @@ mod lists;
 mod master_lists;
 mod schema;
 mod shell;
+mod sheet_lists;

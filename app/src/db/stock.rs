@@ -1,0 +1,89 @@
+//! The stock table (running sums per warehouse and product) and its ledger.
+
+use chrono::NaiveDate;
+use diesel::prelude::*;
+use diesel::upsert::excluded;
+
+use super::masters::NewStockMove;
+use super::schema::{stock_moves, stocks};
+use super::{DbConn, now};
+use crate::error::AppResult;
+
+/// Adds deltas to one stock row, creating it when missing; a positive in-transit change
+/// with an ETA sets the ETA.
+pub fn apply(conn: &mut DbConn, org: i64, warehouse_id: i64, product_id: i64, on_hand: i64, in_transit: i64, eta: Option<NaiveDate>) -> AppResult<()> {
+    let t = now();
+    crate::per_backend!(&mut *conn, |c| {
+        diesel::insert_into(stocks::table)
+            .values((
+                stocks::org_id.eq(org),
+                stocks::warehouse_id.eq(warehouse_id),
+                stocks::product_id.eq(product_id),
+                stocks::on_hand.eq(on_hand),
+                stocks::in_transit.eq(in_transit),
+                stocks::eta.eq(eta),
+                stocks::avg_cost.eq(0i64),
+                stocks::updated_at.eq(t),
+            ))
+            .on_conflict((stocks::warehouse_id, stocks::product_id))
+            .do_update()
+            .set((
+                stocks::on_hand.eq(stocks::on_hand + excluded(stocks::on_hand)),
+                stocks::in_transit.eq(stocks::in_transit + excluded(stocks::in_transit)),
+                stocks::updated_at.eq(t),
+            ))
+            .execute(c)
+    })?;
+    if in_transit > 0 && eta.is_some() {
+        diesel::update(stocks::table.filter(stocks::warehouse_id.eq(warehouse_id)).filter(stocks::product_id.eq(product_id)))
+            .set(stocks::eta.eq(eta))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Writes ledger rows.
+pub fn record(conn: &mut DbConn, moves: &[NewStockMove]) -> AppResult<()> {
+    super::masters::insert_stock_moves(conn, moves)
+}
+
+/// On hand of one product in one warehouse.
+pub fn on_hand(conn: &mut DbConn, warehouse_id: i64, product_id: i64) -> AppResult<i64> {
+    Ok(stocks::table
+        .filter(stocks::warehouse_id.eq(warehouse_id))
+        .filter(stocks::product_id.eq(product_id))
+        .select(stocks::on_hand)
+        .first(conn)
+        .optional()?
+        .unwrap_or(0))
+}
+
+/// On hand of a product over all warehouses of the organisation.
+pub fn on_hand_total(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<i64> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::BigInt;
+    Ok(stocks::table
+        .filter(stocks::org_id.eq(org))
+        .filter(stocks::product_id.eq(product_id))
+        .select(sql::<BigInt>("CAST(COALESCE(SUM(on_hand), 0) AS BIGINT)"))
+        .first(conn)?)
+}
+
+/// Stock rows of a product (per warehouse): warehouse, on hand, in transit, ETA.
+pub fn of_product(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<Vec<(i64, i64, i64, Option<NaiveDate>)>> {
+    Ok(stocks::table
+        .filter(stocks::org_id.eq(org))
+        .filter(stocks::product_id.eq(product_id))
+        .order(stocks::warehouse_id.asc())
+        .select((stocks::warehouse_id, stocks::on_hand, stocks::in_transit, stocks::eta))
+        .load(conn)?)
+}
+
+/// The ledger rows a sheet wrote (for tests and audits).
+pub fn moves_of_order(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<(i64, i64, i64, i64)>> {
+    Ok(stock_moves::table
+        .filter(stock_moves::order_id.eq(order_id))
+        .order(stock_moves::id.asc())
+        .select((stock_moves::warehouse_id, stock_moves::product_id, stock_moves::qty_delta, stock_moves::in_transit_delta))
+        .load(conn)?)
+}

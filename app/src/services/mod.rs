@@ -1,0 +1,3 @@
+//! Use cases that combine the database and the domain rules in one transaction.
+
+pub mod orders;

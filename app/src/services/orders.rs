@@ -1,0 +1,686 @@
+//! Sheet use cases: save, approve (guard, stock, cost), unapprove, void, close, print mark,
+//! date/address/driver edits. Each runs inside the caller's transaction (`Db::write`) and
+//! writes its history row there too.
+
+use chrono::NaiveDate;
+use diesel::prelude::*;
+
+use crate::db::masters::NewStockMove;
+use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
+use crate::db::schema::{customers, memberships, order_lines, orders, products};
+use crate::db::{DbConn, now, stock};
+use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, Role, ShipType, XeroState, format_number};
+use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
+use crate::domain::money::Cents;
+use crate::domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
+use crate::domain::status::{Action, SheetState, allowed};
+use crate::domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
+use crate::error::{AppError, AppResult};
+
+/// Who acts, as the rules need it.
+#[derive(Clone, Debug)]
+pub struct Actor {
+    pub user_id: i64,
+    pub name: String,
+    pub org_id: i64,
+    pub role: Role,
+    pub is_acct: bool,
+}
+
+impl From<&crate::auth::Auth> for Actor {
+    fn from(a: &crate::auth::Auth) -> Self {
+        Self { user_id: a.user_id, name: a.user_name.clone(), org_id: a.org_id, role: a.role, is_acct: a.is_acct }
+    }
+}
+
+/// Header fields of a sheet as entered.
+#[derive(Clone, Debug, Default)]
+pub struct Header {
+    pub tag_id: i32,
+    pub customer_id: Option<i64>,
+    pub supplier_id: Option<i64>,
+    pub date: Option<NaiveDate>,
+    pub due_date: Option<NaiveDate>,
+    pub delivery_date: Option<NaiveDate>,
+    pub address: String,
+    pub phone: String,
+    pub reference: String,
+    pub comments: String,
+    pub csr_self_note: String,
+    pub csr_service_id: Option<i64>,
+    pub csr_bd_id: Option<i64>,
+    pub warehouse_id: Option<i64>,
+    pub in_warehouse_id: Option<i64>,
+    pub related_order_id: Option<i64>,
+    pub tax_type: i32,
+    pub ship_type: Option<i32>,
+}
+
+/// The message shown when a sheet changed since it was opened.
+pub const STALE: &str = "This sheet was changed by someone else since you opened it. Reload to see the latest version.";
+
+fn invalid(errors: sheet::FieldErrors) -> AppError {
+    let message = errors.values().next().cloned().unwrap_or_else(|| "Please check the form.".into());
+    AppError::Validation { message, errors }
+}
+
+fn state_of(o: &Order) -> AppResult<SheetState> {
+    Ok(SheetState {
+        order_type: OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?,
+        status: OrderStatus::from_i32(o.status).ok_or(AppError::NotFound)?,
+        closed: o.closed,
+        xero: XeroState::from_i32(o.xero_sent).unwrap_or_default(),
+    })
+}
+
+/// Refuses an action the status machine does not offer (spec §4).
+pub fn ensure(o: &Order, action: Action) -> AppResult<SheetState> {
+    let s = state_of(o)?;
+    if allowed(action, &s) {
+        Ok(s)
+    } else {
+        Err(AppError::Conflict { message: format!("{} is not possible for sheet {} in its current state.", action.label(), o.no), code: Some("not_allowed"), reasons: vec![] })
+    }
+}
+
+struct CustomerInfo {
+    payment_type: i32,
+    area_type: i32,
+    price_type: i32,
+    credit_limit: i64,
+    balance: i64,
+    address: String,
+    phone: String,
+}
+
+fn customer_info(conn: &mut DbConn, org: i64, id: i64) -> AppResult<CustomerInfo> {
+    let (payment_type, area_type, price_type, credit_limit, balance, address, city, state, postal, phone): (i32, i32, i32, i64, i64, String, String, String, String, String) = customers::table
+        .filter(customers::org_id.eq(org))
+        .find(id)
+        .select((
+            customers::payment_type,
+            customers::area_type,
+            customers::price_strategy,
+            customers::credit_limit,
+            customers::xero_balance,
+            customers::address,
+            customers::city,
+            customers::state,
+            customers::postal,
+            customers::phone,
+        ))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| AppError::field("customer_id", "This customer does not exist in this company."))?;
+    let address = [address, format!("{city} {state} {postal}").trim().to_string()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+    Ok(CustomerInfo { payment_type, area_type, price_type, credit_limit, balance, address, phone })
+}
+
+fn check_products(conn: &mut DbConn, org: i64, lines: &[ValidLine]) -> AppResult<Vec<(i64, String, String)>> {
+    let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+    let found: Vec<(i64, String, String)> = products::table
+        .filter(products::org_id.eq(org))
+        .filter(products::id.eq_any(&ids))
+        .select((products::id, products::name, products::unit))
+        .load(conn)?;
+    if let Some(missing) = ids.iter().position(|id| !found.iter().any(|f| f.0 == *id)) {
+        return Err(AppError::field(&format!("lines.{missing}.product"), "This product does not exist in this company."));
+    }
+    Ok(found)
+}
+
+fn validate(t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<Vec<ValidLine>> {
+    let d = SheetDraft {
+        order_type: Some(t),
+        customer_id: h.customer_id,
+        supplier_id: h.supplier_id,
+        warehouse_id: h.warehouse_id,
+        in_warehouse_id: h.in_warehouse_id,
+        tax_type: h.tax_type,
+        lines: lines.to_vec(),
+    };
+    let mut errors = match sheet::validate(&d) {
+        Ok(v) => {
+            if h.date.is_none() {
+                let mut e = sheet::FieldErrors::new();
+                e.insert("date".into(), crate::domain::validate::REQUIRED.into());
+                return Err(invalid(e));
+            }
+            return Ok(v);
+        }
+        Err(e) => e,
+    };
+    if h.date.is_none() {
+        errors.insert("date".into(), crate::domain::validate::REQUIRED.into());
+    }
+    Err(invalid(errors))
+}
+
+fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], names: &[(i64, String, String)]) -> AppResult<()> {
+    diesel::delete(order_lines::table.filter(order_lines::order_id.eq(order_id))).execute(conn)?;
+    let rows: Vec<NewLine> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (name, unit) = names.iter().find(|n| n.0 == l.product_id).map(|n| (n.1.clone(), n.2.clone())).unwrap_or_default();
+            NewLine {
+                id: 0,
+                org_id: org,
+                order_id,
+                seq: i as i32 + 1,
+                product_id: Some(l.product_id),
+                description: if l.description.is_empty() { name } else { l.description.clone() },
+                unit,
+                quantity: l.quantity,
+                in_warehouse_qty: l.in_warehouse_qty,
+                in_system_qty: l.in_system_qty,
+                price: l.price.0,
+                amount: l.amount.0,
+                tax_type: l.tax_type,
+                cost_price: 0,
+            }
+        })
+        .collect();
+    for r in rows {
+        diesel::insert_into(order_lines::table)
+            .values((
+                order_lines::org_id.eq(r.org_id),
+                order_lines::order_id.eq(r.order_id),
+                order_lines::seq.eq(r.seq),
+                order_lines::product_id.eq(r.product_id),
+                order_lines::description.eq(r.description),
+                order_lines::unit.eq(r.unit),
+                order_lines::quantity.eq(r.quantity),
+                order_lines::in_warehouse_qty.eq(r.in_warehouse_qty),
+                order_lines::in_system_qty.eq(r.in_system_qty),
+                order_lines::price.eq(r.price),
+                order_lines::amount.eq(r.amount),
+                order_lines::tax_type.eq(r.tax_type),
+                order_lines::cost_price.eq(r.cost_price),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Creates a draft sheet with its number (DESIGN §4); returns its id.
+pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
+    let valid = validate(t, h, lines)?;
+    let names = check_products(conn, actor.org_id, &valid)?;
+    let totals = sheet::totals(&valid, t, h.tax_type);
+    let cust = match h.customer_id {
+        Some(id) => Some(customer_info(conn, actor.org_id, id)?),
+        None => None,
+    };
+    let seq = order_db::next_seq(conn, actor.org_id, t.as_i32())?;
+    let t_now = now();
+    let drafter_type = if actor.role == Role::Business { DrafterType::StaffBusiness } else { DrafterType::StaffService };
+    let ship_type = h.ship_type.unwrap_or(if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() });
+    let new = NewOrder {
+        id: 0,
+        org_id: actor.org_id,
+        no: format_number(t.number_prefix(), seq),
+        order_type: t.as_i32(),
+        uuid: crate::auth::token::random_token()[..32].to_string(),
+        tag_id: h.tag_id.max(1),
+        customer_id: h.customer_id,
+        supplier_id: h.supplier_id,
+        order_date: h.date.unwrap_or_default(),
+        due_date: h.due_date,
+        delivery_date: h.delivery_date,
+        address: if h.address.trim().is_empty() { cust.as_ref().map(|c| c.address.clone()).unwrap_or_default() } else { h.address.trim().to_string() },
+        phone: if h.phone.trim().is_empty() { cust.as_ref().map(|c| c.phone.clone()).unwrap_or_default() } else { h.phone.trim().to_string() },
+        csr_service_id: h.csr_service_id,
+        csr_bd_id: h.csr_bd_id,
+        driver_id: None,
+        delivery_status: 0,
+        actual_pay_type: 0,
+        csr_credit_limit: cust.as_ref().map(|c| c.credit_limit).unwrap_or(0),
+        csr_xero_balance: cust.as_ref().map(|c| c.balance).unwrap_or(0),
+        reference: h.reference.trim().to_string(),
+        comments: h.comments.trim().to_string(),
+        warehouse_id: h.warehouse_id,
+        in_warehouse_id: h.in_warehouse_id,
+        related_order_id: h.related_order_id,
+        tax_type: if t.has_tax() { h.tax_type } else { 1 },
+        ship_type,
+        payment_type: cust.as_ref().map(|c| c.payment_type),
+        area_type: cust.as_ref().map(|c| c.area_type),
+        price_type: cust.as_ref().map(|c| c.price_type),
+        status: OrderStatus::Draft.as_i32(),
+        closed: false,
+        xero_sent: XeroState::Unsent.as_i32(),
+        printed: false,
+        drafter_type: drafter_type.as_i32(),
+        drafter_id: Some(actor.user_id),
+        last_approver_id: None,
+        last_approved_at: None,
+        total_qty: totals.qty,
+        total_amount: totals.amount.0,
+        total_gst: totals.gst.0,
+        created_at: t_now,
+        updated_at: t_now,
+    };
+    let o = &new;
+    // Every column but the id, which the database assigns.
+    let id: i64 = diesel::insert_into(orders::table)
+        .values(
+    (
+        (
+            orders::org_id.eq(o.org_id),
+            orders::no.eq(&o.no),
+            orders::order_type.eq(o.order_type),
+            orders::uuid.eq(&o.uuid),
+            orders::tag_id.eq(o.tag_id),
+            orders::customer_id.eq(o.customer_id),
+            orders::supplier_id.eq(o.supplier_id),
+            orders::order_date.eq(o.order_date),
+            orders::due_date.eq(o.due_date),
+            orders::delivery_date.eq(o.delivery_date),
+            orders::address.eq(&o.address),
+            orders::phone.eq(&o.phone),
+            orders::csr_service_id.eq(o.csr_service_id),
+            orders::csr_bd_id.eq(o.csr_bd_id),
+            orders::csr_credit_limit.eq(o.csr_credit_limit),
+            orders::csr_xero_balance.eq(o.csr_xero_balance),
+        ),
+        (
+            orders::reference.eq(&o.reference),
+            orders::comments.eq(&o.comments),
+            orders::warehouse_id.eq(o.warehouse_id),
+            orders::in_warehouse_id.eq(o.in_warehouse_id),
+            orders::related_order_id.eq(o.related_order_id),
+            orders::tax_type.eq(o.tax_type),
+            orders::ship_type.eq(o.ship_type),
+            orders::payment_type.eq(o.payment_type),
+            orders::area_type.eq(o.area_type),
+            orders::price_type.eq(o.price_type),
+            orders::status.eq(o.status),
+            orders::drafter_type.eq(o.drafter_type),
+            orders::drafter_id.eq(o.drafter_id),
+            orders::total_qty.eq(o.total_qty),
+            orders::total_amount.eq(o.total_amount),
+            orders::total_gst.eq(o.total_gst),
+        ),
+        (orders::created_at.eq(o.created_at), orders::updated_at.eq(o.updated_at)),
+    ),
+        )
+        .returning(orders::id)
+        .get_result(conn)?;
+    diesel::update(orders::table.find(id)).set(orders::csr_self_note.eq(h.csr_self_note.trim())).execute(conn)?;
+    write_lines(conn, actor.org_id, id, &valid, &names)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Created")?;
+    Ok(id)
+}
+
+/// Replaces the content of a draft (spec §4: content is editable only while Draft).
+pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Header, lines: &[LineDraft]) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, Action::EditContent)?;
+    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
+    let valid = validate(t, h, lines)?;
+    let names = check_products(conn, actor.org_id, &valid)?;
+    let totals = sheet::totals(&valid, t, h.tax_type);
+    let cust = match h.customer_id {
+        Some(cid) => Some(customer_info(conn, actor.org_id, cid)?),
+        None => None,
+    };
+    let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::org_id.eq(actor.org_id)).filter(orders::version.eq(version)).filter(orders::status.eq(OrderStatus::Draft.as_i32())))
+        .set((
+            (
+                orders::tag_id.eq(h.tag_id.max(1)),
+                orders::customer_id.eq(h.customer_id),
+                orders::supplier_id.eq(h.supplier_id),
+                orders::order_date.eq(h.date.unwrap_or(o.order_date)),
+                orders::due_date.eq(h.due_date),
+                orders::delivery_date.eq(h.delivery_date),
+                orders::address.eq(h.address.trim()),
+                orders::phone.eq(h.phone.trim()),
+                orders::reference.eq(h.reference.trim()),
+                orders::comments.eq(h.comments.trim()),
+                orders::csr_self_note.eq(h.csr_self_note.trim()),
+                orders::csr_service_id.eq(h.csr_service_id),
+                orders::csr_bd_id.eq(h.csr_bd_id),
+            ),
+            (
+                orders::warehouse_id.eq(h.warehouse_id),
+                orders::in_warehouse_id.eq(h.in_warehouse_id),
+                orders::related_order_id.eq(h.related_order_id),
+                orders::tax_type.eq(if t.has_tax() { h.tax_type } else { 1 }),
+                orders::ship_type.eq(h.ship_type.unwrap_or(o.ship_type)),
+                orders::payment_type.eq(cust.as_ref().map(|c| c.payment_type)),
+                orders::area_type.eq(cust.as_ref().map(|c| c.area_type)),
+                orders::price_type.eq(cust.as_ref().map(|c| c.price_type)),
+                orders::csr_credit_limit.eq(cust.as_ref().map(|c| c.credit_limit).unwrap_or(0)),
+                orders::csr_xero_balance.eq(cust.as_ref().map(|c| c.balance).unwrap_or(0)),
+                orders::total_qty.eq(totals.qty),
+                orders::total_amount.eq(totals.amount.0),
+                orders::total_gst.eq(totals.gst.0),
+                orders::version.eq(orders::version + 1),
+                orders::updated_at.eq(now()),
+            ),
+        ))
+        .execute(conn)?;
+    if changed == 0 {
+        return Err(AppError::Conflict { message: STALE.into(), code: Some("stale"), reasons: vec![] });
+    }
+    write_lines(conn, actor.org_id, id, &valid, &names)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Content edited")
+}
+
+/// What the approver chose in the approve view (types 1 and 2, spec §4).
+#[derive(Clone, Debug, Default)]
+pub struct ApproveInput {
+    pub warehouse_id: Option<i64>,
+    pub ship_type: Option<i32>,
+    pub driver_id: Option<i64>,
+    /// Role 4 answered 'Approve now?'.
+    pub confirmed: bool,
+}
+
+/// Result of a successful approval: warnings to show (negative stock).
+#[derive(Clone, Debug, Default)]
+pub struct Approved {
+    pub warnings: Vec<String>,
+}
+
+fn lines_for_stock(lines: &[order_db::Line]) -> Vec<StockLine> {
+    lines
+        .iter()
+        .filter_map(|l| l.product_id.map(|p| StockLine { product_id: p, qty: l.quantity, in_warehouse_qty: l.in_warehouse_qty, in_system_qty: l.in_system_qty }))
+        .collect()
+}
+
+/// Approves a draft: the approval guard for invoices, then the status change, the stock
+/// moves of DESIGN §5 and the history row — all in the caller's transaction.
+pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) -> AppResult<Approved> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    let state = ensure(&o, Action::Approve)?;
+    let t = state.order_type;
+    let lines = order_db::lines_of(conn, id)?;
+    if lines.iter().all(|l| l.product_id.is_none()) {
+        return Err(AppError::bad_request(sheet::NO_LINES));
+    }
+    let warehouse_id = match t {
+        OrderType::Invoice | OrderType::CreditNote => input.warehouse_id.or(o.warehouse_id),
+        _ => o.warehouse_id,
+    }
+    .ok_or_else(|| AppError::field("warehouse_id", "Choose the warehouse the stock leaves from."))?;
+    if let Some(d) = input.driver_id {
+        ensure_driver(conn, actor.org_id, d)?;
+    }
+    if t == OrderType::Invoice {
+        guard_invoice(conn, actor, &o, &lines, input.confirmed)?;
+    }
+    // Only one approval wins: the status moves from Draft under the row lock.
+    let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(OrderStatus::Draft.as_i32())))
+        .set((
+            orders::status.eq(OrderStatus::Approved.as_i32()),
+            orders::warehouse_id.eq(Some(warehouse_id)),
+            orders::ship_type.eq(input.ship_type.unwrap_or(o.ship_type)),
+            orders::driver_id.eq(input.driver_id.or(o.driver_id)),
+            orders::last_approver_id.eq(Some(actor.user_id)),
+            orders::last_approved_at.eq(Some(now())),
+            orders::version.eq(orders::version + 1),
+            orders::updated_at.eq(now()),
+        ))
+        .execute(conn)?;
+    if changed == 0 {
+        return Err(AppError::Conflict { message: format!("Sheet {} was already approved by someone else.", o.no), code: Some("stale"), reasons: vec![] });
+    }
+    let o = Order { warehouse_id: Some(warehouse_id), ..o };
+    let warnings = move_stock(conn, actor, &o, &lines, StockTransition::Approve)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Approved")?;
+    Ok(Approved { warnings })
+}
+
+fn guard_invoice(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], confirmed: bool) -> AppResult<()> {
+    let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+    let class_a: Vec<(i64, i64)> = products::table.filter(products::id.eq_any(&ids)).select((products::id, products::class_a_price)).load(conn)?;
+    let guard_lines: Vec<GuardLine> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let a = class_a.iter().find(|(p, _)| Some(*p) == l.product_id)?.1;
+            Some(GuardLine { line_no: i + 1, price: Cents(l.price), class_a: Cents(a) })
+        })
+        .collect();
+    let (limit, balance, payment) = match o.customer_id {
+        Some(c) => customers::table.find(c).select((customers::credit_limit, customers::xero_balance, customers::payment_type)).first::<(i64, i64, i32)>(conn)?,
+        None => (0, 0, 0),
+    };
+    let input = GuardInput {
+        order_type: OrderType::Invoice,
+        lines: &guard_lines,
+        credit_limit: Cents(limit),
+        balance: Cents(balance),
+        is_cbd: PaymentType::from_i32(payment).is_some_and(PaymentType::is_cbd),
+        role: actor.role,
+        is_acct: actor.is_acct,
+        confirmed,
+    };
+    match guard::approval_guard(&input) {
+        GuardOutcome::Proceed => Ok(()),
+        GuardOutcome::Refused(message) => Err(AppError::Conflict { message, code: Some("approval_refused"), reasons: guard::guard_reasons(&guard_lines, Cents(limit), Cents(balance), input.is_cbd) }),
+        GuardOutcome::NeedsConfirmation { reasons, message } => Err(AppError::Conflict { message, code: Some("confirm_approve"), reasons }),
+    }
+}
+
+fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], transition: StockTransition) -> AppResult<Vec<String>> {
+    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
+    let warehouse_id = o.warehouse_id.ok_or_else(|| AppError::field("warehouse_id", crate::domain::validate::REQUIRED))?;
+    let related_po_warehouse_id = match o.related_order_id {
+        Some(po) => orders::table.filter(orders::org_id.eq(o.org_id)).find(po).select(orders::warehouse_id).first::<Option<i64>>(conn).optional()?.flatten(),
+        None => None,
+    };
+    let stock_lines = lines_for_stock(lines);
+    let sheet = StockSheet { order_type: t, warehouse_id, in_warehouse_id: o.in_warehouse_id, related_po_warehouse_id, lines: &stock_lines };
+    let effects = stock_rules::stock_effects(&sheet, transition).map_err(|e| AppError::bad_request(e.to_string()))?;
+    let approving = transition == StockTransition::Approve;
+    // Bills move the average cost before their stock arrives (DESIGN §5: cost on bill approval).
+    if approving && t == OrderType::Bill {
+        for l in lines {
+            let Some(p) = l.product_id else { continue };
+            let old_qty = stock::on_hand_total(conn, o.org_id, p)?;
+            let old_cost: i64 = products::table.find(p).select(products::cost_price).first(conn)?;
+            let cost = moving_average_cost(old_qty, Cents(old_cost), l.quantity, Cents(l.price));
+            diesel::update(products::table.find(p)).set(products::cost_price.eq(cost.0)).execute(conn)?;
+        }
+    }
+    let mut moves = Vec::with_capacity(effects.len());
+    let t_now = now();
+    for e in &effects {
+        let unit_cost: i64 = products::table.find(e.product_id).select(products::cost_price).first(conn)?;
+        let eta = if t == OrderType::PurchaseOrder { o.delivery_date } else { None };
+        stock::apply(conn, o.org_id, e.warehouse_id, e.product_id, e.on_hand_delta, e.in_transit_delta, eta)?;
+        moves.push(NewStockMove {
+            org_id: o.org_id,
+            warehouse_id: e.warehouse_id,
+            product_id: e.product_id,
+            order_id: Some(o.id),
+            qty_delta: e.on_hand_delta,
+            in_transit_delta: e.in_transit_delta,
+            unit_cost,
+            reason: format!("{} {}", if approving { "Approved" } else { "Unapproved" }, o.no),
+            user_id: Some(actor.user_id),
+            created_at: t_now,
+        });
+    }
+    stock::record(conn, &moves)?;
+    if approving {
+        // Sales lines keep the cost at approval so margins stay stable (DESIGN §5).
+        for l in lines {
+            if let Some(p) = l.product_id {
+                let cost: i64 = products::table.find(p).select(products::cost_price).first(conn)?;
+                diesel::update(order_lines::table.find(l.id)).set(order_lines::cost_price.eq(cost)).execute(conn)?;
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    if approving {
+        for e in effects.iter().filter(|e| e.on_hand_delta < 0) {
+            let left = stock::on_hand(conn, e.warehouse_id, e.product_id)?;
+            if left < 0 {
+                let name: String = products::table.find(e.product_id).select(products::code).first(conn)?;
+                warnings.push(format!("Stock of {name} is now {left} in this warehouse."));
+            }
+        }
+    }
+    Ok(warnings)
+}
+
+/// Returns an approved sheet to Draft and reverses its stock moves exactly.
+pub fn unapprove(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, Action::UnApprove)?;
+    let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(OrderStatus::Approved.as_i32())).filter(orders::closed.eq(false)))
+        .set((orders::status.eq(OrderStatus::Draft.as_i32()), orders::version.eq(orders::version + 1), orders::updated_at.eq(now())))
+        .execute(conn)?;
+    if changed == 0 {
+        return Err(AppError::Conflict { message: format!("Sheet {} changed meanwhile; reload it.", o.no), code: Some("stale"), reasons: vec![] });
+    }
+    let lines = order_db::lines_of(conn, id)?;
+    move_stock(conn, actor, &o, &lines, StockTransition::UnApprove)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "UnApproved")
+}
+
+fn simple_transition(conn: &mut DbConn, actor: &Actor, id: i64, action: Action, from: OrderStatus, to: OrderStatus, closed: bool, event: &str) -> AppResult<Order> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, action)?;
+    let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(from.as_i32())))
+        .set((orders::status.eq(to.as_i32()), orders::closed.eq(closed), orders::version.eq(orders::version + 1), orders::updated_at.eq(now())))
+        .execute(conn)?;
+    if changed == 0 {
+        return Err(AppError::Conflict { message: format!("Sheet {} changed meanwhile; reload it.", o.no), code: Some("stale"), reasons: vec![] });
+    }
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, event)?;
+    Ok(o)
+}
+
+/// Voids a draft, irreversibly (no stock effect).
+pub fn void(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
+    simple_transition(conn, actor, id, Action::Void, OrderStatus::Draft, OrderStatus::Voided, false, "Voided").map(|_| ())
+}
+
+/// Closes an approved sheet; a purchase order's remaining in-transit stock is cleared.
+pub fn close(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
+    let o = simple_transition(conn, actor, id, Action::Close, OrderStatus::Approved, OrderStatus::Closed, true, "Closed")?;
+    if o.order_type == OrderType::PurchaseOrder.as_i32() {
+        clear_po_transit(conn, actor, &o)?;
+    }
+    Ok(())
+}
+
+/// Removes what a closed purchase order still has in transit: its quantities less what
+/// approved bills against it received.
+fn clear_po_transit(conn: &mut DbConn, actor: &Actor, po: &Order) -> AppResult<()> {
+    let Some(wh) = po.warehouse_id else { return Ok(()) };
+    let po_lines = order_db::lines_of(conn, po.id)?;
+    let bill_ids: Vec<i64> = orders::table
+        .filter(orders::related_order_id.eq(po.id))
+        .filter(orders::order_type.eq(OrderType::Bill.as_i32()))
+        .filter(orders::status.eq_any([OrderStatus::Approved.as_i32(), OrderStatus::Closed.as_i32()]))
+        .select(orders::id)
+        .load(conn)?;
+    let received: Vec<(Option<i64>, i64)> = order_lines::table.filter(order_lines::order_id.eq_any(&bill_ids)).select((order_lines::product_id, order_lines::quantity)).load(conn)?;
+    let mut moves = Vec::new();
+    for l in &po_lines {
+        let Some(p) = l.product_id else { continue };
+        let got: i64 = received.iter().filter(|(rp, _)| *rp == Some(p)).map(|(_, q)| q).sum();
+        let ordered: i64 = po_lines.iter().filter(|x| x.product_id == Some(p)).map(|x| x.quantity).sum();
+        let first = po_lines.iter().position(|x| x.product_id == Some(p)) == po_lines.iter().position(|x| x.id == l.id);
+        let remaining = (ordered - got).max(0);
+        if first && remaining > 0 {
+            stock::apply(conn, po.org_id, wh, p, 0, -remaining, None)?;
+            moves.push(NewStockMove {
+                org_id: po.org_id,
+                warehouse_id: wh,
+                product_id: p,
+                order_id: Some(po.id),
+                qty_delta: 0,
+                in_transit_delta: -remaining,
+                unit_cost: 0,
+                reason: format!("Closed {}", po.no),
+                user_id: Some(actor.user_id),
+                created_at: now(),
+            });
+        }
+    }
+    stock::record(conn, &moves)
+}
+
+/// Marks a sheet printed ('Manual Mark', or after the browser printed it).
+pub fn mark_printed(conn: &mut DbConn, actor: &Actor, id: i64, how: &str) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, Action::ManualMark)?;
+    diesel::update(orders::table.find(id)).set((orders::printed.eq(true), orders::printed_at.eq(Some(now())), orders::updated_at.eq(now()))).execute(conn)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, how)
+}
+
+/// The dates of the Edit Date dialog (spec §2.6).
+#[derive(Clone, Debug, Default)]
+pub struct Dates {
+    pub date: Option<NaiveDate>,
+    pub due_date: Option<NaiveDate>,
+    pub delivery_date: Option<NaiveDate>,
+}
+
+/// Edits the dates a type has: ETA (3), dispatch (1), pickup (2), due date (1, 2, 4, 5).
+pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    let state = ensure(&o, Action::EditDate)?;
+    let t = state.order_type;
+    let date = d.date.ok_or_else(|| AppError::field("date", crate::domain::validate::REQUIRED))?;
+    let due = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote) { d.due_date } else { o.due_date };
+    let delivery = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder) { d.delivery_date } else { o.delivery_date };
+    diesel::update(orders::table.find(id))
+        .set((orders::order_date.eq(date), orders::due_date.eq(due), orders::delivery_date.eq(delivery), orders::updated_at.eq(now())))
+        .execute(conn)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Dates edited")
+}
+
+/// Edits the contact infos (types 1 and 2, not voided).
+pub fn set_address(conn: &mut DbConn, actor: &Actor, id: i64, address: &str, phone: &str) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, Action::EditAddress)?;
+    diesel::update(orders::table.find(id)).set((orders::address.eq(address.trim()), orders::phone.eq(phone.trim()), orders::updated_at.eq(now()))).execute(conn)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Address edited")
+}
+
+fn ensure_driver(conn: &mut DbConn, org: i64, driver: i64) -> AppResult<()> {
+    let role: Option<i32> = memberships::table.filter(memberships::org_id.eq(org)).filter(memberships::user_id.eq(driver)).select(memberships::role).first(conn).optional()?;
+    if role != Some(Role::Driver.as_i32()) {
+        return Err(AppError::field("driver_id", "Choose a driver (staff with role 6)."));
+    }
+    Ok(())
+}
+
+/// Assigns or changes the driver (types 1 and 2, approved; role-6 staff only).
+pub fn assign_driver(conn: &mut DbConn, actor: &Actor, id: i64, driver: Option<i64>) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, Action::EditDriver)?;
+    if let Some(d) = driver {
+        ensure_driver(conn, actor.org_id, d)?;
+    }
+    diesel::update(orders::table.find(id)).set((orders::driver_id.eq(driver), orders::updated_at.eq(now()))).execute(conn)?;
+    let action = match driver {
+        Some(d) => {
+            let name: String = crate::db::schema::users::table.find(d).select(crate::db::schema::users::name).first(conn)?;
+            format!("Driver assigned: {name}")
+        }
+        None => "Driver removed".to_string(),
+    };
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, &action)
+}
+
+/// The accounting link is not configured in this installation (DESIGN §5: Send explains
+/// it and marks nothing).
+pub const XERO_NOT_CONFIGURED: &str = "The accounting link (Xero) is not configured for this company yet; nothing was sent.";
+
+/// SendXero / XeroRecall: checked against the status machine, then refused plainly while no
+/// accounting link is configured.
+pub fn xero(conn: &mut DbConn, actor: &Actor, id: i64, action: Action) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, action)?;
+    Err(AppError::Conflict { message: XERO_NOT_CONFIGURED.into(), code: Some("xero_not_configured"), reasons: vec![] })
+}

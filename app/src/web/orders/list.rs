@@ -1,0 +1,422 @@
+//! The sheet lists: filters and columns per kind (spec §2.4), delivery wording (spec §4),
+//! '+ New' buttons, View in a new tab, and the `orders.xlsx` export.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+
+use super::{SheetRoute, sheet_route};
+use crate::auth::Auth;
+use crate::db::masters::{self as master_db};
+use crate::db::orders::{self, OrderFilter, OrderRow};
+use crate::domain::enums::{AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
+use crate::domain::money::Cents;
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+use crate::web::fmt_date;
+use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, current, export_url, options_with_all};
+use crate::web::masters::respond;
+use crate::web::products::{xero_options, xero_tag};
+use crate::xlsx::export::{self, Col, Kind, Val};
+
+/// Which set of filters and columns a list uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Sales,
+    PurchaseOrders,
+    Bills,
+    Transfers,
+    Adjustments,
+}
+
+fn family(r: &SheetRoute) -> Family {
+    match r.types[0] {
+        OrderType::Invoice | OrderType::CreditNote => Family::Sales,
+        OrderType::PurchaseOrder => Family::PurchaseOrders,
+        OrderType::Bill | OrderType::BillCreditNote => Family::Bills,
+        OrderType::Transfer => Family::Transfers,
+        OrderType::Adjustment => Family::Adjustments,
+    }
+}
+
+/// Lookups for names shown in rows.
+struct Names {
+    staff: HashMap<i64, String>,
+    warehouses: HashMap<i64, String>,
+    warehouse_options: Vec<(i64, String)>,
+}
+
+impl Names {
+    fn staff(&self, id: Option<i64>) -> String {
+        id.and_then(|i| self.staff.get(&i)).cloned().unwrap_or_default()
+    }
+    fn warehouse(&self, id: Option<i64>) -> String {
+        id.and_then(|i| self.warehouses.get(&i)).cloned().unwrap_or_default()
+    }
+}
+
+fn status_tag(o: &orders::Order) -> Cell {
+    match OrderStatus::from_i32(o.status) {
+        Some(OrderStatus::Draft) => Cell::Tag { label: "Draft".into(), class: "tag-green" },
+        Some(OrderStatus::Approved) => Cell::Tag { label: "Approved".into(), class: "tag-blue" },
+        Some(OrderStatus::Voided) => Cell::Tag { label: "Voided".into(), class: "tag-red" },
+        Some(OrderStatus::Closed) => Cell::Tag { label: "Closed".into(), class: "tag-grey" },
+        None => Cell::Text(String::new()),
+    }
+}
+
+/// 'Delivered · Dan Driver', or 'not assigned' without a driver (spec §4).
+pub fn delivery_text(o: &orders::Order, driver: &str) -> String {
+    let ship = ShipType::from_i32(o.ship_type).unwrap_or(ShipType::Delivery);
+    let status = DeliveryStatus::from_i32(o.delivery_status).map(|d| d.wording(ship)).unwrap_or("");
+    let driver = if driver.is_empty() { crate::domain::enums::DRIVER_NOT_ASSIGNED } else { driver };
+    format!("{status} · {driver}")
+}
+
+fn type_tag(o: &orders::Order) -> Cell {
+    let t = OrderType::from_i32(o.order_type);
+    let label = t.map(OrderType::number_prefix).unwrap_or("?").to_string();
+    let class = match t {
+        Some(OrderType::CreditNote | OrderType::BillCreditNote) => "tag-amber",
+        _ => "tag-blue",
+    };
+    Cell::Tag { label, class }
+}
+
+fn view_link(o: &orders::Order) -> Cell {
+    let route = OrderType::from_i32(o.order_type).map(OrderType::route_name).unwrap_or("invoices");
+    Cell::Link { label: "View".into(), href: format!("/order_detail/{route}/{}", o.id), new_tab: true }
+}
+
+fn money(c: i64) -> Cell {
+    Cell::Num(Cents(c).grouped())
+}
+
+fn date_opt(d: Option<chrono::NaiveDate>) -> String {
+    d.map(fmt_date).unwrap_or_default()
+}
+
+fn columns(fam: Family) -> Vec<Column> {
+    let t = Column::text;
+    let n = Column::num;
+    match fam {
+        Family::Sales => vec![
+            t("No."), t("Type"), t("Reference"), t("Customer"), n("Qty"), n("Amount"), t("Date"), t("Dispatch"), t("Drafter"), t("Last Approver"),
+            t("Delivery"), t("Area / Ship"), t("Status"), t("Print"), t("Xero"), t("Action"),
+        ],
+        Family::PurchaseOrders => vec![t("No."), t("Supplier"), t("Reference"), t("Warehouse"), n("Qty"), n("Amount"), t("Date"), t("ETA Date"), t("Status"), t("Closure"), t("Action")],
+        Family::Bills => vec![t("No."), t("Type"), t("Supplier"), t("Reference"), t("Warehouse"), n("Qty"), n("Amount"), t("Date"), t("Due Date"), t("Status"), t("Xero"), t("Action")],
+        Family::Transfers => vec![t("No."), t("Date"), t("OUT Warehouse"), t("IN Warehouse"), n("Qty"), t("Status"), t("Action")],
+        Family::Adjustments => vec![t("No."), t("Date"), t("Warehouse"), n("Qty"), n("Amount"), t("Status"), t("Action")],
+    }
+}
+
+fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
+    let o = &r.order;
+    let no = Cell::Text(o.no.clone());
+    let supplier = Cell::Text(r.supplier.clone().unwrap_or_default());
+    match fam {
+        Family::Sales => {
+            let approver = match (names.staff(o.last_approver_id), o.last_approved_at) {
+                (n, Some(at)) if !n.is_empty() => format!("{n} {}", crate::web::fmt_datetime_date(at)),
+                _ => String::new(),
+            };
+            let area = o.area_type.and_then(AreaType::from_i32).map(AreaType::label).unwrap_or("");
+            let ship = ShipType::from_i32(o.ship_type).map(ShipType::label).unwrap_or("");
+            vec![
+                no,
+                type_tag(o),
+                Cell::Text(o.reference.clone()),
+                Cell::Text(r.customer.clone().unwrap_or_default()),
+                Cell::Num(o.total_qty.to_string()),
+                money(o.total_amount),
+                Cell::Text(fmt_date(o.order_date)),
+                Cell::Text(date_opt(o.delivery_date)),
+                Cell::Text(format!("{} {}", DrafterType::label_for_code(o.drafter_type), names.staff(o.drafter_id)).trim().to_string()),
+                Cell::Text(approver),
+                Cell::Text(delivery_text(o, &names.staff(o.driver_id))),
+                Cell::Text(format!("{area} / {ship}")),
+                status_tag(o),
+                if o.printed { Cell::Tag { label: print_label(true).into(), class: "tag-green" } } else { Cell::Tag { label: print_label(false).into(), class: "tag-grey" } },
+                xero_tag(o.xero_sent),
+                view_link(o),
+            ]
+        }
+        Family::PurchaseOrders => vec![
+            no,
+            supplier,
+            Cell::Text(o.reference.clone()),
+            Cell::Text(names.warehouse(o.warehouse_id)),
+            Cell::Num(o.total_qty.to_string()),
+            money(o.total_amount),
+            Cell::Text(fmt_date(o.order_date)),
+            Cell::Text(date_opt(o.delivery_date)),
+            status_tag(o),
+            Cell::Text(closure_label(o.closed).into()),
+            view_link(o),
+        ],
+        Family::Bills => vec![
+            no,
+            type_tag(o),
+            supplier,
+            Cell::Text(o.reference.clone()),
+            Cell::Text(names.warehouse(o.warehouse_id)),
+            Cell::Num(o.total_qty.to_string()),
+            money(o.total_amount),
+            Cell::Text(fmt_date(o.order_date)),
+            Cell::Text(date_opt(o.due_date)),
+            status_tag(o),
+            xero_tag(o.xero_sent),
+            view_link(o),
+        ],
+        Family::Transfers => vec![
+            no,
+            Cell::Text(fmt_date(o.order_date)),
+            Cell::Text(names.warehouse(o.warehouse_id)),
+            Cell::Text(names.warehouse(o.in_warehouse_id)),
+            Cell::Num(o.total_qty.to_string()),
+            status_tag(o),
+            view_link(o),
+        ],
+        Family::Adjustments => vec![
+            no,
+            Cell::Text(fmt_date(o.order_date)),
+            Cell::Text(names.warehouse(o.warehouse_id)),
+            Cell::Num(o.total_qty.to_string()),
+            money(o.total_amount),
+            status_tag(o),
+            view_link(o),
+        ],
+    }
+}
+
+fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Names, csr_view: bool) -> Vec<Filter> {
+    let text = |label, name, placeholder| Filter { label, name, kind: FilterKind::Text { value: current(pairs, name), placeholder, suggestions: vec![] } };
+    let select = |label, name, options| Filter { label, name, kind: FilterKind::Select { options, selected: current(pairs, name) } };
+    let date = |label, name| Filter { label, name, kind: FilterKind::Date { value: current(pairs, name) } };
+    let statuses = options_with_all(OrderStatus::ALL.iter().filter(|s| s.in_filter()).map(|s| (s.as_i32(), s.label())));
+    let warehouses = options_with_all(names.warehouse_options.iter().cloned());
+    let sorts: Vec<(String, String)> = OrderSort::ALL.iter().map(|s| (s.as_i32().to_string(), s.label().to_string())).collect();
+    let tags = options_with_all(Tag::options_for(r.types[0]).into_iter().map(|t| (t.as_i32(), t.label())));
+    let type_select = |types: &[OrderType]| -> Filter {
+        let mut f = select("Type", "type", types.iter().map(|t| (t.as_i32().to_string(), t.label().to_string())).collect());
+        if let FilterKind::Select { selected, .. } = &mut f.kind {
+            if selected.is_empty() || csr_view {
+                *selected = types[0].as_i32().to_string();
+            }
+        }
+        f
+    };
+    match fam {
+        Family::Sales => {
+            let mut v = vec![];
+            if r.types.len() > 1 {
+                v.push(type_select(r.types));
+            }
+            let deliver = options_with_all(DeliveryStatus::ALL.iter().map(|d| {
+                let value = if *d == DeliveryStatus::Preparing { "deliver preparing".to_string() } else { d.as_i32().to_string() };
+                (value, d.label())
+            }));
+            let print = options_with_all([("printed", print_label(true)), ("unprinted", print_label(false))]);
+            let drafters = options_with_all(DrafterType::FILTER.iter().map(|d| (d.as_i32(), d.label())));
+            let csr_status = options_with_all([("awaiting", "Awaiting Staff"), ("handled", "Handled")]);
+            v.extend([
+                date("Date From", "from"),
+                date("Date To", "to"),
+                date("Due Date From", "due_from"),
+                date("Due Date To", "due_to"),
+                select("TAG", "tag", tags),
+                text("Number", "no", "e.g. INV-000123"),
+                text("To CSR", "csr", "customer name or ABN"),
+                text("Reference", "reference", ""),
+                select("Drafter Type", "drafter_type", drafters),
+                text("Product Inside", "product", "code, size or name"),
+                select("Warehouse", "warehouse", warehouses),
+                select("Sort Type", "sort", sorts),
+                select("Deliver Status", "delivery_status", deliver),
+                select("Status", "status", statuses),
+                select("Print", "print", print),
+                select("Xero Sent", "xero", xero_options()),
+                select("CSR Order Status", "csr_status", csr_status),
+            ]);
+            v
+        }
+        Family::PurchaseOrders => vec![
+            text("Number", "no", "e.g. PO-000123"),
+            date("Date From", "from"),
+            date("Date To", "to"),
+            date("ETA From", "eta_from"),
+            date("ETA To", "eta_to"),
+            text("Supplier", "supplier", "supplier name"),
+            text("Product Inside", "product", "code, size or name"),
+            select("Warehouse", "warehouse", warehouses),
+            select("Sort Type", "sort", sorts),
+            select("Status", "status", statuses),
+            select("Closure", "closure", options_with_all([("closed", closure_label(true)), ("unclosed", closure_label(false))])),
+        ],
+        Family::Bills => {
+            let mut v = vec![];
+            if r.types.len() > 1 {
+                v.push(type_select(r.types));
+            }
+            v.extend([
+                text("Number", "no", ""),
+                date("Date From", "from"),
+                date("Date To", "to"),
+                date("Due Date From", "due_from"),
+                date("Due Date To", "due_to"),
+                text("Supplier", "supplier", "supplier name"),
+                text("Reference", "reference", ""),
+                text("Product Inside", "product", "code, size or name"),
+                select("Warehouse", "warehouse", warehouses),
+                select("Sort Type", "sort", sorts),
+                select("Status", "status", statuses),
+                select("Xero Sent", "xero", xero_options()),
+            ]);
+            v
+        }
+        Family::Transfers => vec![
+            text("Number", "no", "e.g. TR-000012"),
+            date("Date From", "from"),
+            date("Date To", "to"),
+            select("OUT Warehouse", "warehouse", warehouses.clone()),
+            select("IN Warehouse", "in_warehouse", warehouses),
+            select("Status", "status", statuses),
+            text("Product Inside", "product", "code, size or name"),
+        ],
+        Family::Adjustments => vec![
+            text("Number", "no", "e.g. ADJ-000012"),
+            date("Date From", "from"),
+            date("Date To", "to"),
+            select("Warehouse", "warehouse", warehouses),
+            select("Status", "status", statuses),
+            text("Product Inside", "product", "code, size or name"),
+        ],
+    }
+}
+
+async fn names(state: &AppState, org: i64) -> AppResult<Names> {
+    state
+        .db
+        .run(move |c| {
+            let staff = master_db::all_employees(c, org)?.into_iter().map(|e| (e.id, e.name)).collect();
+            let wh = master_db::all_warehouses(c, org)?;
+            Ok(Names {
+                staff,
+                warehouses: wh.iter().map(|w| (w.id, w.name.clone())).collect(),
+                warehouse_options: wh.into_iter().map(|w| (w.id, w.name)).collect(),
+            })
+        })
+        .await
+}
+
+/// `GET /{route}` for the seven sheet lists.
+pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(route): Path<String>, mut f: Filters<OrderFilter>) -> AppResult<Response> {
+    let r = sheet_route(&route).ok_or(AppError::NotFound)?;
+    let fam = family(r);
+    let csr_view = f.value.order_type.as_deref() == Some("csr");
+    if csr_view {
+        // The customer self-order view (spec §2.1 `?type=csr`): customer drafts awaiting staff.
+        f.value.order_type = None;
+        f.value.drafter_type = Some(DrafterType::Customer.as_i32());
+        f.value.csr_status.get_or_insert_with(|| "awaiting".into());
+        f.pairs.retain(|(k, _)| k != "type");
+        for (k, v) in [("drafter_type", "3"), ("csr_status", "awaiting")] {
+            if !f.pairs.iter().any(|(pk, _)| pk == k) {
+                f.pairs.push((k.into(), v.into()));
+            }
+        }
+    }
+    let types: Vec<i32> = if csr_view { vec![OrderType::Invoice.as_i32()] } else { r.types.iter().map(|t| t.as_i32()).collect() };
+    if f.value.order_type.is_none() && !csr_view {
+        // The default type value of the list (spec §9): invoices 1, bills 4 …
+        f.value.order_type = Some(r.types[0].as_i32().to_string());
+    }
+    let org = auth.org_id;
+    if f.export {
+        return export(&state, org, types, f.value, fam).await;
+    }
+    let req = f.paging.resolve(r.page_size);
+    let names = names(&state, org).await?;
+    let filter = f.value.clone();
+    let page = state.db.run(move |c| orders::list(c, org, &types, &filter, req.offset(), req.per_page)).await?;
+    let path: &'static str = match r.route {
+        "invoices" => "/invoices",
+        "credit_notes" => "/credit_notes",
+        "purchase_orders" => "/purchase_orders",
+        "bills" => "/bills",
+        "bill_credit_notes" => "/bill_credit_notes",
+        "transfers" => "/transfers",
+        _ => "/adjustments",
+    };
+    let view = ListView {
+        heading: if csr_view { "Customer Self-Orders" } else { r.title },
+        path,
+        new_buttons: r.new_buttons.iter().map(|(label, href)| NewButton { label, href }).collect(),
+        filters: Some(filters(fam, r, &f.pairs, &names, csr_view)),
+        results: Results {
+            columns: columns(fam),
+            rows: page.rows.iter().map(|row_| row(fam, row_, &names)).collect(),
+            pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
+            empty_text: EMPTY_NO_DATA,
+            export_url: Some(export_url(path, &f.pairs)),
+        },
+    };
+    respond(&state, &auth, &headers, r.title, view, &[]).await
+}
+
+const EXPORT_COLUMNS: [Col; 17] = [
+    Col::new("No.", 14.0, Kind::Text),
+    Col::new("Type", 16.0, Kind::Text),
+    Col::new("Customer / Supplier", 32.0, Kind::Text),
+    Col::new("Reference", 14.0, Kind::Text),
+    Col::new("Date", 12.0, Kind::Date),
+    Col::new("Due Date", 12.0, Kind::Date),
+    Col::new("Dispatch / ETA", 12.0, Kind::Date),
+    Col::new("Warehouse", 16.0, Kind::Text),
+    Col::new("Qty", 8.0, Kind::Int),
+    Col::new("Amount", 12.0, Kind::Money),
+    Col::new("GST", 11.0, Kind::Money),
+    Col::new("Status", 10.0, Kind::Text),
+    Col::new("Print", 8.0, Kind::Text),
+    Col::new("Xero", 8.0, Kind::Text),
+    Col::new("Delivery", 24.0, Kind::Text),
+    Col::new("Drafter", 16.0, Kind::Text),
+    Col::new("Closure", 9.0, Kind::Text),
+];
+
+async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFilter, _fam: Family) -> AppResult<Response> {
+    let names = names(state, org).await?;
+    let bytes = state
+        .db
+        .run(move |c| {
+            let rows = orders::all_matching(c, org, &types, &filter)?;
+            let data = rows.into_iter().map(|r| {
+                let o = &r.order;
+                vec![
+                    Val::Text(o.no.clone()),
+                    Val::Text(OrderType::from_i32(o.order_type).map(OrderType::label).unwrap_or("").into()),
+                    Val::Text(r.customer.clone().or(r.supplier.clone()).unwrap_or_default()),
+                    Val::Text(o.reference.clone()),
+                    Val::Date(Some(o.order_date)),
+                    Val::Date(o.due_date),
+                    Val::Date(o.delivery_date),
+                    Val::Text(names.warehouse(o.warehouse_id)),
+                    Val::Int(o.total_qty),
+                    Val::Cents(o.total_amount),
+                    Val::Cents(o.total_gst),
+                    Val::Text(OrderStatus::from_i32(o.status).map(OrderStatus::label).unwrap_or("").into()),
+                    Val::Text(print_label(o.printed).into()),
+                    Val::Text(XeroState::from_i32(o.xero_sent).unwrap_or_default().label().into()),
+                    Val::Text(delivery_text(o, &names.staff(o.driver_id))),
+                    Val::Text(DrafterType::label_for_code(o.drafter_type).into()),
+                    Val::Text(closure_label(o.closed).into()),
+                ]
+            });
+            export::write("Orders", &EXPORT_COLUMNS, data).map_err(|e| AppError::Internal(anyhow::anyhow!("xlsx export failed: {e}")))
+        })
+        .await?;
+    Ok(export::download("orders.xlsx", bytes))
+}

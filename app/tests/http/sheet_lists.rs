@@ -1,0 +1,115 @@
+//! The seven sheet lists: routes, default types and page sizes, filters, delivery wording, export.
+
+use axum::http::StatusCode;
+
+use crate::support::{TestApp, body_rows};
+
+fn total(body: &str) -> i64 {
+    body.split("<span class=\"total\">Total ").nth(1).and_then(|r| r.split('<').next()).unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn every_sheet_list_opens_with_its_new_buttons() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    for (path, title, buttons) in [
+        ("/invoices", "Invoices", vec!["+ New Invoice", "+ New Credit Note"]),
+        ("/credit_notes", "Credit Notes", vec!["+ New Credit Note"]),
+        ("/purchase_orders", "Purchase Orders", vec!["+ New Purchase Order"]),
+        ("/bills", "Bills", vec!["+ New Bill", "+ New Bill Credit Note"]),
+        ("/bill_credit_notes", "Bill Credit Notes", vec!["+ New Bill Credit Note"]),
+        ("/transfers", "Transfers", vec!["+ New Transfer"]),
+        ("/adjustments", "Adjustments", vec!["+ New Adjustment"]),
+    ] {
+        let res = app.get(path, Some(&s)).await;
+        assert_eq!(res.status, StatusCode::OK, "{path}");
+        assert!(res.body.contains(&format!("<title>{title} - TyreDesk</title>")));
+        for b in buttons {
+            assert!(res.body.contains(&format!(r#"target="_blank" rel="noopener">{b}</a>"#)), "{path} {b}");
+        }
+        assert!(total(&res.body) > 0, "{path} has demo sheets");
+        assert!(res.body.contains(">View</a>"), "{path} rows open the detail");
+    }
+    assert_eq!(app.get("/no_such_list", Some(&s)).await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn default_types_and_page_sizes_follow_the_spec() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let inv = app.get("/invoices", Some(&s)).await;
+    assert!(inv.body.contains(r#"<option value="1" selected>Invoice</option>"#), "invoice list defaults to type 1");
+    assert!(inv.body.contains(r#"<option value="150" selected>150/page</option>"#));
+    assert!(!inv.body.contains(">CN</span>"), "credit notes are not listed under type 1");
+    let cn = app.get("/invoices?type=2", Some(&s)).await;
+    assert!(!cn.body.contains(">INV</span>"));
+    let cns = app.get("/credit_notes", Some(&s)).await;
+    assert!(cns.body.contains(r#"<option value="100" selected>100/page</option>"#));
+    let bills = app.get("/bills", Some(&s)).await;
+    assert!(bills.body.contains(r#"<option value="4" selected>Bill</option>"#));
+    let status = app.get("/purchase_orders", Some(&s)).await;
+    assert!(!status.body.contains(r#"<option value="4">Closed</option>"#), "Closed is hidden in the status filter");
+}
+
+#[tokio::test]
+async fn sales_filters_narrow_and_delivery_reads_by_ship_type() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let all = total(&app.get("/invoices", Some(&s)).await.body);
+    let drafts = total(&app.get("/invoices?status=1", Some(&s)).await.body);
+    let approved = total(&app.get("/invoices?status=2", Some(&s)).await.body);
+    assert!(drafts > 0 && approved > 0 && drafts + approved <= all);
+    let printed = total(&app.get("/invoices?print=printed", Some(&s)).await.body);
+    let unprinted = total(&app.get("/invoices?print=unprinted", Some(&s)).await.body);
+    assert_eq!(printed + unprinted, all);
+    let self_orders = app.get("/invoices?type=csr", Some(&s)).await;
+    assert!(self_orders.body.contains("<h1>Customer Self-Orders</h1>"));
+    let badge = app.get("/api/csr-self-order", Some(&s)).await.json()["cnt"].as_i64().unwrap();
+    assert_eq!(total(&self_orders.body), badge, "the self-order view lists what the badge counts");
+    let preparing = app.get("/invoices?delivery_status=deliver+preparing", Some(&s)).await;
+    assert!(total(&preparing.body) > 0);
+    assert!(preparing.body.contains("Preparing · "));
+    let page = app.get("/invoices?status=1&per_page=150", Some(&s)).await;
+    assert!(page.body.contains("· not assigned"), "drafts have no driver");
+    let future = app.get("/invoices?from=2099-01-01", Some(&s)).await;
+    assert_eq!(total(&future.body), 0);
+    assert!(future.body.contains("No Data"));
+    let by_no = app.get("/invoices?no=INV-000001", Some(&s)).await;
+    assert_eq!(total(&by_no.body), 1);
+    for sort in 0..=6 {
+        assert_eq!(app.get(&format!("/invoices?sort={sort}&per_page=20"), Some(&s)).await.status, StatusCode::OK);
+    }
+    let asc = app.get("/invoices?sort=2&per_page=20", Some(&s)).await;
+    assert!(asc.body.find("INV-000001").unwrap() < asc.body.find("INV-000002").unwrap_or(usize::MAX));
+    assert_eq!(body_rows(&app.get("/invoices?per_page=20", Some(&s)).await.body), 20);
+}
+
+#[tokio::test]
+async fn product_inside_and_warehouse_filters_work_on_transfers() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let all = total(&app.get("/transfers", Some(&s)).await.body);
+    let wh = app.get("/api/warehouses", Some(&s)).await.json()["data"][0]["id"].as_i64().unwrap();
+    let out = total(&app.get(&format!("/transfers?warehouse={wh}"), Some(&s)).await.body);
+    assert!(out < all);
+    let tyres = total(&app.get("/transfers?product=r16", Some(&s)).await.body);
+    assert!(tyres > 0 && tyres <= all);
+    assert_eq!(total(&app.get("/transfers?product=zzzz-nothing", Some(&s)).await.body), 0);
+}
+
+#[tokio::test]
+async fn orders_export_has_the_filtered_rows() {
+    use calamine::{Reader, Xlsx};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let n = total(&app.get("/invoices?status=1", Some(&s)).await.body);
+    let req = axum::http::Request::get("/invoices?status=1&format=xlsx").header("cookie", &s.cookie).body(axum::body::Body::empty()).unwrap();
+    let res = app.router.clone().oneshot(req).await.unwrap();
+    assert!(res.headers()["content-disposition"].to_str().unwrap().contains("orders.xlsx"));
+    let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
+    let range = book.worksheet_range("Orders").unwrap();
+    assert_eq!(range.rows().count() as i64 - 1, n);
+}
