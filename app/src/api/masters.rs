@@ -2,13 +2,14 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use crate::db::customers::{self, Customer, CustomerFilter};
 use crate::db::products::{self, Product, ProductFilter};
 use crate::error::AppResult;
+use crate::services::pricing::{self, LabelledPrice};
 use crate::state::AppState;
 use crate::web::list::Paging;
 
@@ -16,6 +17,12 @@ use crate::web::list::Paging;
 pub struct SearchQuery {
     name: Option<String>,
     code: Option<String>,
+    /// Prices for this customer (unit price by price strategy, OCOP).
+    #[serde(rename = "customerId")]
+    customer_id: Option<i64>,
+    /// Stock in this warehouse (all warehouses otherwise).
+    #[serde(rename = "warehouseId")]
+    warehouse_id: Option<i64>,
     /// Comma-separated ids.
     ids: Option<String>,
     page: Option<i64>,
@@ -46,17 +53,57 @@ pub async fn customer(State(state): State<AppState>, auth: Auth, Path(id): Path<
     Ok(Json(DataAnswer { data: state.db.run(move |c| customers::customer(c, org, id)).await? }))
 }
 
-/// `GET /api/products?name=|code=&ids=&page=&per_page=` (name and code use the Item Key search).
-pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Json<ListAnswer<Product>>> {
+/// A product as the pickers need it: stock, the customer's unit price and the prices list.
+#[derive(Serialize)]
+pub struct ProductHit {
+    #[serde(flatten)]
+    product: Product,
+    stock: i64,
+    #[serde(rename = "unitPrice")]
+    unit_price: i64,
+    prices: Vec<LabelledPrice>,
+}
+
+fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Option<i64>, warehouse: Option<i64>) -> AppResult<Vec<ProductHit>> {
+    let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+    let quotes = pricing::quotes(c, org, &ids, customer)?;
+    let stock = match warehouse {
+        Some(w) => ids.iter().map(|id| Ok((*id, crate::db::stock::on_hand(c, w, *id)?))).collect::<AppResult<std::collections::HashMap<_, _>>>()?,
+        None => products::stock_totals(c, org, &ids)?,
+    };
+    Ok(rows
+        .into_iter()
+        .map(|p| {
+            let q = quotes.get(&p.id);
+            ProductHit {
+                stock: stock.get(&p.id).copied().unwrap_or(0),
+                unit_price: q.map(|q| q.unit_price.0).unwrap_or(p.class_a_price),
+                prices: q.map(|q| q.prices.clone()).unwrap_or_default(),
+                product: p,
+            }
+        })
+        .collect())
+}
+
+/// `GET /api/products?name=|code=&ids=&customerId=&warehouseId=&page=&per_page=` (name and
+/// code use the Item Key search that understands tyre sizes).
+pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Json<ListAnswer<ProductHit>>> {
     let org = auth.org_id;
+    let (customer, warehouse) = (q.customer_id, q.warehouse_id);
     if let Some(ids) = q.ids() {
-        let rows = state.db.run(move |c| products::by_ids(c, org, &ids)).await?;
+        let rows = state.db.run(move |c| { let rows = products::by_ids(c, org, &ids)?; hits(c, org, rows, customer, warehouse) }).await?;
         return Ok(Json(ListAnswer::all(rows)));
     }
     let req = q.paging().resolve(20);
     let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() };
-    let page = state.db.run(move |c| products::list(c, org, &filter, req.offset(), req.per_page)).await?;
-    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+    let (rows, total) = state
+        .db
+        .run(move |c| {
+            let page = products::list(c, org, &filter, req.offset(), req.per_page)?;
+            Ok((hits(c, org, page.rows, customer, warehouse)?, page.total))
+        })
+        .await?;
+    Ok(Json(ListAnswer { data: rows, meta: Meta { total, current_page: req.page, per_page: req.per_page } }))
 }
 
 /// `GET /api/products/{id}`.

@@ -3,6 +3,7 @@
 
 pub mod base;
 pub mod masters;
+pub mod orders;
 pub mod token;
 
 use axum::Router;
@@ -31,6 +32,22 @@ pub fn router() -> Router<AppState> {
         .route("/api/customers/{id}", get(masters::customer))
         .route("/api/products", get(masters::products))
         .route("/api/products/{id}", get(masters::product))
+        .route("/api/products/{id}/history", get(orders::product_history))
+        .route("/api/orders", get(orders::list).post(orders::create))
+        .route("/api/orders/{id}", get(orders::get).put(orders::update))
+        .route("/api/orders/{id}/approve", post(orders::approve))
+        .route("/api/orders/{id}/unApprove", post(orders::unapprove))
+        .route("/api/orders/{id}/void", post(orders::void))
+        .route("/api/orders/{id}/close", post(orders::close))
+        .route("/api/orders/{id}/print", post(orders::print))
+        .route("/api/orders/{id}/date", post(orders::date))
+        .route("/api/orders/{id}/address", post(orders::address))
+        .route("/api/orders/{id}/history", get(orders::history))
+        .route("/api/order-next", get(orders::next))
+        .route("/api/delivery", post(orders::delivery))
+        .route("/api/xero/{id}/{what}", post(orders::xero))
+        .route("/api/due-date", get(orders::due))
+        .route("/api/ag/lines", post(orders::import_lines))
 }
 
 /// A JSON body whose rejection uses the app's error format.

@@ -470,3 +470,51 @@ pub fn all_matching(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter)
         sorted(filtered(org, types, f), f.sort).select((Order::as_select(), customers::name.nullable(), suppliers::name.nullable())).load(conn)?;
     Ok(rows.into_iter().map(|(order, customer, supplier)| OrderRow { order, customer, supplier }).collect())
 }
+
+/// A past sheet line of a product (the 'CHK' price history, spec §3 Price-history row).
+#[derive(Queryable, Clone, Debug, serde::Serialize)]
+pub struct PriceHistoryRow {
+    pub id: i64,
+    pub no: String,
+    pub date: NaiveDate,
+    #[serde(rename = "dueDate")]
+    pub due_date: Option<NaiveDate>,
+    pub reference: String,
+    #[serde(rename = "csrName")]
+    pub csr_name: Option<String>,
+    pub qty: i64,
+    #[serde(rename = "unitPrice")]
+    pub unit_price: i64,
+    pub amount: i64,
+    #[serde(rename = "type")]
+    pub order_type: i32,
+}
+
+/// The latest approved sales lines of a product, for one customer when given.
+pub fn price_history(conn: &mut DbConn, org: i64, product_id: i64, customer: Option<i64>, limit: i64) -> AppResult<Vec<PriceHistoryRow>> {
+    let mut q = order_lines::table
+        .inner_join(orders::table.left_join(customers::table))
+        .filter(order_lines::org_id.eq(org))
+        .filter(order_lines::product_id.eq(product_id))
+        .filter(orders::order_type.eq_any([1, 2]))
+        .filter(orders::status.eq_any([2, 4]))
+        .into_boxed();
+    if let Some(c) = customer {
+        q = q.filter(orders::customer_id.eq(c));
+    }
+    Ok(q.order((orders::order_date.desc(), orders::id.desc()))
+        .limit(limit)
+        .select((
+            orders::id,
+            orders::no,
+            orders::order_date,
+            orders::due_date,
+            orders::reference,
+            customers::name.nullable(),
+            order_lines::quantity,
+            order_lines::price,
+            order_lines::amount,
+            orders::order_type,
+        ))
+        .load(conn)?)
+}

@@ -1,3 +1,4 @@
 //! Use cases that combine the database and the domain rules in one transaction.
 
 pub mod orders;
+pub mod pricing;

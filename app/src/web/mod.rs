@@ -28,10 +28,6 @@ pub fn router() -> Router<AppState> {
         "/purchase_reports",
         "/inventory_reports",
         "/reports_download",
-        "/order_add/{route}",
-        "/order_add/{route}/{operation}",
-        "/order_edit/{route}/{id}",
-        "/order_detail/{route}/{id}",
         "/baseinfo/{route}",
         "/baseinfo/{route}/{id}",
     ];
@@ -45,6 +41,12 @@ pub fn router() -> Router<AppState> {
         .route("/warehouses", get(masters::warehouses))
         .route("/brands", get(masters::brands))
         .route("/employees", get(masters::employees))
+        .route("/order_detail/{route}/{id}", get(orders::detail::page))
+        .route("/order_add/{route}", get(orders::form::new_page).post(orders::form::create))
+        .route("/order_add/{route}/{operation}", get(orders::form::new_page))
+        .route("/order_edit/{route}/{id}", get(orders::form::edit_page).post(orders::form::update))
+        .route("/order_nav/{id}", get(orders::detail::navigate))
+        .route("/order_action/{id}/{action}", post(orders::detail::act))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list));
     // The seven sheet lists; static routes above take precedence over this parameter.

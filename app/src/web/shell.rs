@@ -89,6 +89,8 @@ pub struct Shell {
     pub css: String,
     pub js: String,
     pub htmx: String,
+    /// The sheet form's helper script (pickers, date shortcuts, cart check-out).
+    pub sheet_js: String,
     pub logo: String,
     pub scripts: IslandScripts,
     pub change_password_src: String,
@@ -112,6 +114,7 @@ impl Shell {
             css: state.assets.url("css/app.css"),
             js: state.assets.url("js/app.js"),
             htmx: state.assets.url("vendor/htmx.min.js"),
+            sheet_js: state.assets.url("js/sheet.js"),
             logo: state.assets.url("img/logo.svg"),
             scripts: state.assets.scripts_for(islands),
             change_password_src: state.assets.island("change-password").unwrap_or_default().to_string(),

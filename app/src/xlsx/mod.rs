@@ -1,3 +1,4 @@
 //! Spreadsheets: export (rust_xlsxwriter) and import (calamine).
 
 pub mod export;
+pub mod import;

@@ -10,3 +10,4 @@ mod master_lists;
 mod schema;
 mod shell;
 mod sheet_lists;
+mod sheets;

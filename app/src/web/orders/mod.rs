@@ -1,5 +1,7 @@
 //! Sheets (spec §2.4–2.6): the seven lists, new/edit, detail and actions.
 
+pub mod detail;
+pub mod form;
 pub mod list;
 
 use crate::domain::enums::OrderType;

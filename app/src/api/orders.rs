@@ -1,0 +1,618 @@
+//! Sheets over JSON (spec §7): list, get, create, update, the actions, history, navigation,
+//! driver assignment, product price history and the due date of a customer's terms.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use chrono::NaiveDate;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{ApiJson, DataAnswer, ListAnswer, Meta};
+use crate::auth::Auth;
+use crate::db::orders::{self as order_db, Event, Line, Order, OrderFilter, PriceHistoryRow};
+use crate::db::schema::{customers, products};
+use crate::domain::dates::{DEFAULT_ZONE, today};
+use crate::domain::due_date::due_date;
+use crate::domain::enums::{OrderType, PaymentType};
+use crate::domain::money::Cents;
+use crate::domain::sheet::LineDraft;
+use crate::domain::status::Action;
+use crate::error::{AppError, AppResult};
+use crate::services::orders::{self as svc, Actor, ApproveInput, Dates, Header};
+use crate::services::pricing;
+use crate::state::AppState;
+use crate::web::list::Filters;
+
+/// A list row: the sheet with its counterparty's name.
+#[derive(Serialize)]
+pub struct OrderListRow {
+    #[serde(flatten)]
+    order: Order,
+    #[serde(rename = "csrName")]
+    csr_name: Option<String>,
+    #[serde(rename = "supplierName")]
+    supplier_name: Option<String>,
+}
+
+const ALL_TYPES: [i32; 7] = [1, 2, 3, 4, 5, 6, 7];
+
+/// `GET /api/orders` with the list filters and paging.
+pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFilter>) -> AppResult<Json<ListAnswer<OrderListRow>>> {
+    let req = f.paging.resolve(20);
+    let org = auth.org_id;
+    let filter = f.value;
+    let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;
+    let data = page.rows.into_iter().map(|r| OrderListRow { order: r.order, csr_name: r.customer, supplier_name: r.supplier }).collect();
+    Ok(Json(ListAnswer { data, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+}
+
+/// The customer block of a sheet (spec §3 `csr`).
+#[derive(Serialize, Queryable)]
+pub struct Csr {
+    id: i64,
+    name: String,
+    code: String,
+    #[serde(rename = "paymentType")]
+    payment_type: i32,
+    #[serde(rename = "areaType")]
+    area_type: i32,
+    notes: String,
+    attention: String,
+}
+
+/// A sheet with its customer and lines sorted by seq.
+#[derive(Serialize)]
+pub struct OrderFull {
+    #[serde(flatten)]
+    order: Order,
+    csr: Option<Csr>,
+    lines: Vec<Line>,
+}
+
+/// `GET /api/orders/{id}`.
+pub async fn get(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<OrderFull>>> {
+    let org = auth.org_id;
+    let full = state
+        .db
+        .run(move |c| {
+            let order = order_db::get(c, org, id)?;
+            let lines = order_db::lines_of(c, id)?;
+            let csr = match order.customer_id {
+                Some(cid) => customers::table
+                    .find(cid)
+                    .select((customers::id, customers::name, customers::code, customers::payment_type, customers::area_type, customers::note, customers::attention))
+                    .first(c)
+                    .optional()?,
+                None => None,
+            };
+            Ok(OrderFull { order, csr, lines })
+        })
+        .await?;
+    Ok(Json(DataAnswer { data: full }))
+}
+
+/// A line of a JSON sheet (money in cents).
+#[derive(Deserialize, Default)]
+pub struct LineBody {
+    #[serde(default)]
+    seq: i32,
+    #[serde(rename = "productId")]
+    product_id: Option<i64>,
+    #[serde(default)]
+    quantity: i64,
+    #[serde(default)]
+    price: i64,
+    #[serde(default, alias = "description")]
+    desc: String,
+    #[serde(rename = "taxType", default)]
+    tax_type: Option<i32>,
+    #[serde(rename = "inWarehouseQty", default)]
+    in_warehouse_qty: i64,
+    #[serde(rename = "inSystemQty", default)]
+    in_system_qty: i64,
+}
+
+/// A sheet as posted (spec §7: order fields, customerId, lines with seq and productId).
+#[derive(Deserialize, Default)]
+pub struct OrderBody {
+    #[serde(rename = "type")]
+    order_type: Option<i32>,
+    #[serde(rename = "tagId", default)]
+    tag_id: Option<i32>,
+    #[serde(rename = "customerId")]
+    customer_id: Option<i64>,
+    #[serde(rename = "supplierId")]
+    supplier_id: Option<i64>,
+    date: Option<NaiveDate>,
+    #[serde(rename = "dueDate")]
+    due_date: Option<NaiveDate>,
+    #[serde(rename = "deliveryDate")]
+    delivery_date: Option<NaiveDate>,
+    #[serde(default)]
+    address: String,
+    #[serde(default)]
+    phone: String,
+    #[serde(default)]
+    reference: String,
+    #[serde(default)]
+    comments: String,
+    #[serde(rename = "csrSelfNote", default)]
+    csr_self_note: String,
+    #[serde(rename = "csrServiceId")]
+    csr_service_id: Option<i64>,
+    #[serde(rename = "csrBDId")]
+    csr_bd_id: Option<i64>,
+    #[serde(rename = "warehouseId")]
+    warehouse_id: Option<i64>,
+    #[serde(rename = "inWarehouseId")]
+    in_warehouse_id: Option<i64>,
+    #[serde(rename = "relatedOrderId")]
+    related_order_id: Option<i64>,
+    #[serde(rename = "taxType")]
+    tax_type: Option<i32>,
+    #[serde(rename = "shipType")]
+    ship_type: Option<i32>,
+    version: Option<i32>,
+    #[serde(default)]
+    lines: Vec<LineBody>,
+}
+
+impl OrderBody {
+    fn header(&self) -> Header {
+        Header {
+            tag_id: self.tag_id.unwrap_or(1),
+            customer_id: self.customer_id,
+            supplier_id: self.supplier_id,
+            date: self.date.or_else(|| Some(today(DEFAULT_ZONE))),
+            due_date: self.due_date,
+            delivery_date: self.delivery_date,
+            address: self.address.clone(),
+            phone: self.phone.clone(),
+            reference: self.reference.clone(),
+            comments: self.comments.clone(),
+            csr_self_note: self.csr_self_note.clone(),
+            csr_service_id: self.csr_service_id,
+            csr_bd_id: self.csr_bd_id,
+            warehouse_id: self.warehouse_id,
+            in_warehouse_id: self.in_warehouse_id,
+            related_order_id: self.related_order_id,
+            tax_type: self.tax_type.unwrap_or(3),
+            ship_type: self.ship_type,
+        }
+    }
+
+    fn lines(&self) -> Vec<LineDraft> {
+        let mut lines: Vec<&LineBody> = self.lines.iter().collect();
+        lines.sort_by_key(|l| l.seq);
+        lines
+            .into_iter()
+            .map(|l| LineDraft {
+                product_id: l.product_id,
+                qty: l.quantity.to_string(),
+                price: Cents(l.price).plain(),
+                description: l.desc.clone(),
+                tax_type: l.tax_type.unwrap_or(self.tax_type.unwrap_or(3)),
+                in_warehouse_qty: l.in_warehouse_qty.to_string(),
+                in_system_qty: l.in_system_qty.to_string(),
+            })
+            .collect()
+    }
+}
+
+#[derive(Serialize)]
+pub struct Created {
+    id: i64,
+    message: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct Done {
+    message: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
+}
+
+fn done() -> Json<Done> {
+    Json(Done { message: "Operation successful", warnings: vec![] })
+}
+
+/// `POST /api/orders`.
+pub async fn create(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<OrderBody>) -> AppResult<Json<DataAnswer<Created>>> {
+    let t = body.order_type.and_then(OrderType::from_i32).ok_or_else(|| AppError::field("type", "Give the sheet type 1–7."))?;
+    let actor = Actor::from(&auth);
+    let (header, lines) = (body.header(), body.lines());
+    let id = state.db.write(move |c| svc::create(c, &actor, t, &header, &lines)).await?;
+    Ok(Json(DataAnswer { data: Created { id, message: "Operation successful" } }))
+}
+
+/// `PUT /api/orders/{id}` (content of a draft; `version` guards against lost updates).
+pub async fn update(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(body): ApiJson<OrderBody>) -> AppResult<Json<Done>> {
+    let actor = Actor::from(&auth);
+    let org = auth.org_id;
+    let version = match body.version {
+        Some(v) => v,
+        None => state.db.run(move |c| order_db::get(c, org, id)).await?.version,
+    };
+    let (header, lines) = (body.header(), body.lines());
+    state.db.write(move |c| svc::update(c, &actor, id, version, &header, &lines)).await?;
+    Ok(done())
+}
+
+#[derive(Deserialize, Default)]
+pub struct ApproveBody {
+    #[serde(rename = "warehouseId")]
+    warehouse_id: Option<i64>,
+    #[serde(rename = "shipType")]
+    ship_type: Option<i32>,
+    #[serde(rename = "driverId")]
+    driver_id: Option<i64>,
+    #[serde(default)]
+    confirmed: bool,
+}
+
+/// `POST /api/orders/{id}/approve`; the approval guard answers 409 with its reasons.
+pub async fn approve(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, body: axum::body::Bytes) -> AppResult<Json<Done>> {
+    // The body is optional: invoices and credit notes send warehouse, ship type and driver.
+    let b: ApproveBody = if body.iter().all(u8::is_ascii_whitespace) {
+        ApproveBody::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| AppError::bad_request(format!("Invalid JSON: {e}")))?
+    };
+    let input = ApproveInput { warehouse_id: b.warehouse_id, ship_type: b.ship_type, driver_id: b.driver_id, confirmed: b.confirmed };
+    let actor = Actor::from(&auth);
+    let approved = state.db.write(move |c| svc::approve(c, &actor, id, &input)).await?;
+    Ok(Json(Done { message: "Operation successful", warnings: approved.warnings }))
+}
+
+/// `POST /api/orders/{id}/unApprove`.
+pub async fn unapprove(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<Done>> {
+    let actor = Actor::from(&auth);
+    state.db.write(move |c| svc::unapprove(c, &actor, id)).await?;
+    Ok(done())
+}
+
+/// `POST /api/orders/{id}/void`.
+pub async fn void(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<Done>> {
+    let actor = Actor::from(&auth);
+    state.db.write(move |c| svc::void(c, &actor, id)).await?;
+    Ok(done())
+}
+
+/// `POST /api/orders/{id}/close`.
+pub async fn close(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<Done>> {
+    let actor = Actor::from(&auth);
+    state.db.write(move |c| svc::close(c, &actor, id)).await?;
+    Ok(done())
+}
+
+/// `POST /api/orders/{id}/print`: marks the sheet printed.
+pub async fn print(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<Done>> {
+    let actor = Actor::from(&auth);
+    state.db.write(move |c| svc::mark_printed(c, &actor, id, "Printed")).await?;
+    Ok(done())
+}
+
+#[derive(Deserialize)]
+pub struct DateBody {
+    date: Option<NaiveDate>,
+    #[serde(rename = "dueDate")]
+    due_date: Option<NaiveDate>,
+    #[serde(rename = "deliveryDate")]
+    delivery_date: Option<NaiveDate>,
+}
+
+/// `POST /api/orders/{id}/date`.
+pub async fn date(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(b): ApiJson<DateBody>) -> AppResult<Json<Done>> {
+    let actor = Actor::from(&auth);
+    let d = Dates { date: b.date, due_date: b.due_date, delivery_date: b.delivery_date };
+    state.db.write(move |c| svc::set_dates(c, &actor, id, &d)).await?;
+    Ok(done())
+}
+
+#[derive(Deserialize)]
+pub struct AddressBody {
+    #[serde(default)]
+    phone: String,
+    #[serde(default)]
+    address: String,
+}
+
+/// `POST /api/orders/{id}/address`.
+pub async fn address(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(b): ApiJson<AddressBody>) -> AppResult<Json<Done>> {
+    let actor = Actor::from(&auth);
+    state.db.write(move |c| svc::set_address(c, &actor, id, &b.address, &b.phone)).await?;
+    Ok(done())
+}
+
+#[derive(Deserialize)]
+pub struct DeliveryData {
+    order_id: i64,
+    /// The driver's user id (empty or null removes the driver).
+    info: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+pub struct DeliveryBody {
+    #[serde(rename = "type")]
+    kind: i32,
+    data: DeliveryData,
+}
+
+/// `POST /api/delivery` with type 1: assigns a driver (spec §7 Driver).
+pub async fn delivery(State(state): State<AppState>, auth: Auth, ApiJson(b): ApiJson<DeliveryBody>) -> AppResult<Json<Done>> {
+    if b.kind != 1 {
+        return Err(AppError::bad_request("Only type 1 (driver assignment) is supported."));
+    }
+    let driver = match b.data.info {
+        Some(serde_json::Value::Number(n)) => n.as_i64(),
+        Some(serde_json::Value::String(s)) if !s.trim().is_empty() => Some(s.trim().parse().map_err(|_| AppError::field("info", "Give the driver's id."))?),
+        _ => None,
+    };
+    let actor = Actor::from(&auth);
+    let id = b.data.order_id;
+    state.db.write(move |c| svc::assign_driver(c, &actor, id, driver)).await?;
+    Ok(done())
+}
+
+/// `POST /api/xero/{id}/order` and `/recall` (SendXero / XeroRecall).
+pub async fn xero(State(state): State<AppState>, auth: Auth, Path((id, what)): Path<(i64, String)>) -> AppResult<Json<Done>> {
+    let action = match what.as_str() {
+        "order" => Action::SendXero,
+        "recall" => Action::XeroRecall,
+        _ => return Err(AppError::NotFound),
+    };
+    let actor = Actor::from(&auth);
+    state.db.write(move |c| svc::xero(c, &actor, id, action)).await?;
+    Ok(done())
+}
+
+/// `GET /api/orders/{id}/history`.
+pub async fn history(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Vec<Event>>>> {
+    let org = auth.org_id;
+    let events = state
+        .db
+        .run(move |c| {
+            order_db::get(c, org, id)?;
+            order_db::events_of(c, id)
+        })
+        .await?;
+    Ok(Json(DataAnswer { data: events }))
+}
+
+#[derive(Deserialize)]
+pub struct NextQuery {
+    id: i64,
+    direction: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct NextAnswer {
+    id: i64,
+    #[serde(rename = "type")]
+    order_type: i32,
+}
+
+/// `GET /api/order-next?id=&direction=prev|next` (default next), across types.
+pub async fn next(State(state): State<AppState>, auth: Auth, Query(q): Query<NextQuery>) -> AppResult<Json<DataAnswer<NextAnswer>>> {
+    let org = auth.org_id;
+    let forward = q.direction.as_deref() != Some("prev");
+    let found = state
+        .db
+        .run(move |c| {
+            order_db::get(c, org, q.id)?;
+            order_db::neighbour(c, org, q.id, forward)
+        })
+        .await?;
+    match found {
+        Some((id, order_type)) => Ok(Json(DataAnswer { data: NextAnswer { id, order_type } })),
+        None => Err(AppError::Conflict { message: "No more data to load".into(), code: Some("no_more"), reasons: vec![] }),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct HistoryQuery {
+    #[serde(rename = "cId")]
+    c_id: Option<i64>,
+}
+
+#[derive(Serialize)]
+pub struct HistoryProduct {
+    name: String,
+    standard: i64,
+    special: i64,
+    #[serde(rename = "classA")]
+    class_a: i64,
+    #[serde(rename = "classB")]
+    class_b: i64,
+    ocop: Option<i64>,
+}
+
+#[derive(Serialize)]
+pub struct ProductHistory {
+    product: HistoryProduct,
+    data: Vec<PriceHistoryRow>,
+}
+
+/// `GET /api/products/{id}/history?cId=`: prices and recent sales lines (spec §7).
+pub async fn product_history(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, Query(q): Query<HistoryQuery>) -> AppResult<Json<ProductHistory>> {
+    let org = auth.org_id;
+    let customer = q.c_id;
+    let answer = state
+        .db
+        .run(move |c| {
+            let (name, standard, special): (String, i64, i64) =
+                products::table.filter(products::org_id.eq(org)).find(id).select((products::name, products::standard_price, products::special_price)).first(c)?;
+            let quote = pricing::quotes(c, org, &[id], customer)?.remove(&id);
+            let price = |label: &str| quote.as_ref().and_then(|q| q.prices.iter().find(|p| p.label == label)).map(|p| p.price).unwrap_or(0);
+            let product = HistoryProduct { name, standard, special, class_a: price("A/COD"), class_b: price("B"), ocop: quote.as_ref().and_then(|q| q.ocop).map(|c| c.0) };
+            Ok(ProductHistory { product, data: order_db::price_history(c, org, id, customer, 30)? })
+        })
+        .await?;
+    Ok(Json(answer))
+}
+
+#[derive(Deserialize)]
+pub struct DueQuery {
+    #[serde(rename = "customerId")]
+    customer_id: i64,
+    date: Option<NaiveDate>,
+}
+
+#[derive(Serialize)]
+pub struct DueAnswer {
+    #[serde(rename = "dueDate")]
+    due_date: NaiveDate,
+}
+
+/// `GET /api/due-date?customerId=&date=`: the due date of the customer's payment terms
+/// (spec §9, DESIGN §5), for the sheet form.
+pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQuery>) -> AppResult<Json<DueAnswer>> {
+    let org = auth.org_id;
+    let payment: i32 = state.db.run(move |c| Ok(customers::table.filter(customers::org_id.eq(org)).find(q.customer_id).select(customers::payment_type).first(c)?)).await?;
+    let term = PaymentType::from_i32(payment).map(PaymentType::label).unwrap_or("");
+    let from = q.date.unwrap_or_else(|| today(DEFAULT_ZONE));
+    Ok(Json(DueAnswer { due_date: due_date(term, from, org) }))
+}
+
+/// A line read from an imported spreadsheet (the line editor's `ImportedLine`).
+#[derive(Serialize)]
+pub struct ImportedLine {
+    #[serde(rename = "productId")]
+    product_id: i64,
+    code: String,
+    name: String,
+    unit: String,
+    stock: i64,
+    quantity: i64,
+    #[serde(rename = "inWarehouseQty")]
+    in_warehouse_qty: i64,
+    #[serde(rename = "inSystemQty")]
+    in_system_qty: i64,
+    price: i64,
+    amount: i64,
+    description: String,
+    #[serde(rename = "classAPrice")]
+    class_a_price: i64,
+    #[serde(rename = "costPrice")]
+    cost_price: i64,
+}
+
+/// Largest accepted spreadsheet.
+const IMPORT_LIMIT: usize = 5 * 1024 * 1024;
+
+/// `POST /api/ag/lines` (multipart: `file`, optional `orderType`, `warehouseId`, `customerId`):
+/// reads Item Code, Qty, Price, Description (and In-Warehouse Qty for adjustments); any bad
+/// row refuses the whole file with row-numbered messages.
+pub async fn import_lines(State(state): State<AppState>, auth: Auth, mut multipart: axum::extract::Multipart) -> AppResult<Json<DataAnswer<Vec<ImportedLine>>>> {
+    let mut file: Option<Vec<u8>> = None;
+    let mut files = 0;
+    let (mut order_type, mut warehouse, mut customer) = (1, None, None);
+    while let Some(field) = multipart.next_field().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))? {
+        let name = field.name().unwrap_or("").to_string();
+        let data = field.bytes().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))?;
+        match name.as_str() {
+            "file" => {
+                files += 1;
+                file = Some(data.to_vec());
+            }
+            "orderType" => order_type = String::from_utf8_lossy(&data).trim().parse().unwrap_or(1),
+            "warehouseId" => warehouse = String::from_utf8_lossy(&data).trim().parse().ok(),
+            "customerId" => customer = String::from_utf8_lossy(&data).trim().parse().ok(),
+            _ => {}
+        }
+    }
+    if files != 1 {
+        return Err(AppError::field("file", "Choose one spreadsheet file (xls or xlsx)."));
+    }
+    let bytes = file.unwrap_or_default();
+    if bytes.len() > IMPORT_LIMIT {
+        return Err(AppError::field("file", "The file is larger than 5 MB."));
+    }
+    let table = crate::xlsx::import::read_first_sheet(bytes).map_err(|m| AppError::field("file", m))?;
+    let code_col = table.column(&["Item Code", "Code", "ItemCode"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Item Code' is missing."))?;
+    let qty_col = table.column(&["Qty", "Qty.", "Quantity"]);
+    let price_col = table.column(&["Price", "Unit Price"]);
+    let desc_col = table.column(&["Description", "Desc"]);
+    let counted_col = table.column(&["In-Warehouse Qty", "In Warehouse Qty", "Counted"]);
+    let adjustment = order_type == OrderType::Adjustment.as_i32();
+    let org = auth.org_id;
+    let lines = state
+        .db
+        .run(move |c| {
+            let codes: Vec<String> = table.rows.iter().map(|(_, r)| r.get(code_col).cloned().unwrap_or_default()).collect();
+            let found: Vec<(i64, String, String, String, i64, i64)> = products::table
+                .filter(products::org_id.eq(org))
+                .filter(products::code.eq_any(&codes))
+                .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price))
+                .load(c)?;
+            let ids: Vec<i64> = found.iter().map(|f| f.0).collect();
+            let quotes = pricing::quotes(c, org, &ids, customer)?;
+            let mut errors = Vec::new();
+            let mut out = Vec::new();
+            for (row_no, cells) in &table.rows {
+                let get = |col: Option<usize>| col.and_then(|i| cells.get(i)).cloned().unwrap_or_default();
+                let code = cells.get(code_col).cloned().unwrap_or_default();
+                let Some(p) = found.iter().find(|f| f.1.eq_ignore_ascii_case(&code)) else {
+                    errors.push(if code.is_empty() { format!("Row {row_no}: the item code is empty.") } else { format!("Row {row_no}: unknown item code '{code}'.") });
+                    continue;
+                };
+                let stock = match warehouse {
+                    Some(w) => crate::db::stock::on_hand(c, w, p.0)?,
+                    None => crate::db::stock::on_hand_total(c, org, p.0)?,
+                };
+                let (quantity, counted) = if adjustment {
+                    match crate::domain::validate::parse_line_qty(&get(counted_col)) {
+                        Ok(n) => (n - stock, n),
+                        Err(m) => {
+                            errors.push(format!("Row {row_no}: {m}"));
+                            continue;
+                        }
+                    }
+                } else {
+                    match crate::domain::validate::parse_line_qty(&get(qty_col)) {
+                        Ok(n) => (n, 0),
+                        Err(m) => {
+                            errors.push(format!("Row {row_no}: {m}"));
+                            continue;
+                        }
+                    }
+                };
+                let price_text = get(price_col);
+                let price = if price_text.is_empty() {
+                    if adjustment { Cents(p.5) } else { quotes.get(&p.0).map(|q| q.unit_price).unwrap_or(Cents(p.4)) }
+                } else {
+                    match crate::domain::validate::parse_line_price(&price_text) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            errors.push(format!("Row {row_no}: {e}"));
+                            continue;
+                        }
+                    }
+                };
+                out.push(ImportedLine {
+                    product_id: p.0,
+                    code: p.1.clone(),
+                    name: p.2.clone(),
+                    unit: p.3.clone(),
+                    stock,
+                    quantity,
+                    in_warehouse_qty: counted,
+                    in_system_qty: if adjustment { stock } else { 0 },
+                    price: price.0,
+                    amount: quantity * price.0,
+                    description: get(desc_col),
+                    class_a_price: p.4,
+                    cost_price: p.5,
+                });
+            }
+            if !errors.is_empty() {
+                return Err(AppError::Validation { message: errors.join(" "), errors: errors.iter().enumerate().map(|(i, e)| (format!("row{i}"), e.clone())).collect() });
+            }
+            if out.is_empty() {
+                return Err(AppError::field("file", "The spreadsheet has no lines."));
+            }
+            Ok(out)
+        })
+        .await?;
+    Ok(Json(DataAnswer { data: lines }))
+}

@@ -1,0 +1,444 @@
+//! Sheet detail (spec §2.6): read-only layout, tags, PREV/NEXT, Clone, the action buttons
+//! the status machine allows, and the Date / Address / Driver / History dialogs.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Form;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Redirect, Response};
+use chrono::NaiveDate;
+use diesel::prelude::*;
+use serde::Deserialize;
+
+use super::list::delivery_text;
+use crate::auth::Auth;
+use crate::db::masters as master_db;
+use crate::db::orders::{self as order_db, Event, Line, Order};
+use crate::db::schema::{customers, products, suppliers};
+use crate::domain::enums::{ActualPayType, AreaType, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
+use crate::domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
+use crate::domain::money::{Cents, Totals};
+use crate::domain::status::{Action, SheetState, allowed, clone_targets};
+use crate::error::{AppError, AppResult};
+use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
+use crate::state::AppState;
+use crate::web::fmt_date;
+use crate::web::shell::{Flash, Shell};
+
+/// A read-only header field.
+pub struct Field {
+    pub label: &'static str,
+    pub value: String,
+}
+
+/// A line as the detail table shows it.
+pub struct LineView {
+    pub seq: i32,
+    pub code: String,
+    pub name: String,
+    pub unit: String,
+    pub qty: i64,
+    pub in_wh: i64,
+    pub in_sys: i64,
+    pub price: String,
+    pub amount: String,
+    pub tax: &'static str,
+    pub description: String,
+    /// Negative stock left by an approved sheet, shown as a warning.
+    pub warning: Option<String>,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "orders/detail.html")]
+pub struct DetailPage {
+    pub shell: Shell,
+    pub o: Order,
+    pub route: &'static str,
+    pub type_label: &'static str,
+    pub kind: &'static str,
+    pub fields: Vec<Field>,
+    pub lines: Vec<LineView>,
+    pub totals: Totals,
+    pub show_tax: bool,
+    pub tags: Vec<(String, &'static str)>,
+    pub can: HashMap<&'static str, bool>,
+    pub clone_options: Vec<(&'static str, String)>,
+    pub history: Vec<Event>,
+    pub drivers: Vec<(i64, String)>,
+    pub warehouses: Vec<(i64, String)>,
+    pub ship_types: Vec<(i32, &'static str)>,
+    pub approve_view: bool,
+    pub due_label: Option<&'static str>,
+    pub delivery_label: Option<&'static str>,
+    pub csrf: String,
+}
+
+impl DetailPage {
+    fn can(&self, key: &str) -> bool {
+        self.can.get(key).copied().unwrap_or(false)
+    }
+    fn is_warehouse(&self, id: &i64) -> bool {
+        self.o.warehouse_id == Some(*id)
+    }
+    fn is_driver(&self, id: &i64) -> bool {
+        self.o.driver_id == Some(*id)
+    }
+    fn date_value(d: &Option<NaiveDate>) -> String {
+        d.map(|d| d.to_string()).unwrap_or_default()
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "orders/confirm_approve.html")]
+pub struct ConfirmFragment {
+    pub id: i64,
+    pub title: &'static str,
+    pub message: String,
+    pub question: &'static str,
+    pub csrf: String,
+    pub warehouse_id: String,
+    pub ship_type: String,
+    pub driver_id: String,
+}
+
+fn money(c: i64) -> String {
+    Cents(c).grouped()
+}
+
+fn label_or<T: Copy>(v: Option<i32>, from: fn(i32) -> Option<T>, label: fn(T) -> &'static str) -> String {
+    v.and_then(from).map(label).unwrap_or("").to_string()
+}
+
+/// `GET /order_detail/{route}/{id}`.
+pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let loaded = state
+        .db
+        .run(move |c| {
+            let o = order_db::get(c, org, id)?;
+            let lines = order_db::lines_of(c, id)?;
+            let events = order_db::events_of(c, id)?;
+            let staff = master_db::all_employees(c, org)?;
+            let warehouses = master_db::all_warehouses(c, org)?;
+            let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+            let products_: HashMap<i64, (String, String)> =
+                products::table.filter(products::id.eq_any(&ids)).select((products::id, products::code, products::name)).load::<(i64, String, String)>(c)?.into_iter().map(|(i, a, b)| (i, (a, b))).collect();
+            let customer = match o.customer_id {
+                Some(cid) => customers::table.find(cid).select((customers::name, customers::code, customers::note, customers::attention)).first::<(String, String, String, String)>(c).optional()?,
+                None => None,
+            };
+            let supplier: Option<String> = match o.supplier_id {
+                Some(sid) => suppliers::table.find(sid).select(suppliers::name).first(c).optional()?,
+                None => None,
+            };
+            let mut stock_now = HashMap::new();
+            if o.status == OrderStatus::Approved.as_i32() {
+                for l in &lines {
+                    if let (Some(p), Some(w)) = (l.product_id, o.warehouse_id) {
+                        stock_now.insert(p, crate::db::stock::on_hand(c, w, p)?);
+                    }
+                }
+            }
+            Ok((o, lines, events, staff, warehouses, products_, customer, supplier, stock_now))
+        })
+        .await?;
+    let (o, lines, events, staff, warehouses, products_, customer, supplier, stock_now) = loaded;
+    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
+    let staff_name = |id: Option<i64>| id.and_then(|i| staff.iter().find(|e| e.id == i)).map(|e| e.name.clone()).unwrap_or_default();
+    let wh_name = |id: Option<i64>| id.and_then(|i| warehouses.iter().find(|w| w.id == i)).map(|w| w.name.clone()).unwrap_or_default();
+    let state_ = SheetState {
+        order_type: t,
+        status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft),
+        closed: o.closed,
+        xero: XeroState::from_i32(o.xero_sent).unwrap_or_default(),
+    };
+    let mut can = HashMap::new();
+    for (key, action) in [
+        ("approve", Action::Approve),
+        ("unapprove", Action::UnApprove),
+        ("void", Action::Void),
+        ("close", Action::Close),
+        ("send_xero", Action::SendXero),
+        ("recall", Action::XeroRecall),
+        ("print", Action::Print),
+        ("mark", Action::ManualMark),
+        ("edit_content", Action::EditContent),
+        ("edit_date", Action::EditDate),
+        ("edit_address", Action::EditAddress),
+        ("edit_driver", Action::EditDriver),
+        ("clone", Action::Clone),
+    ] {
+        can.insert(key, allowed(action, &state_));
+    }
+    let mut fields = vec![Field { label: "Date", value: fmt_date(o.order_date) }];
+    let date_opt = |d: Option<NaiveDate>| d.map(fmt_date).unwrap_or_default();
+    match t {
+        OrderType::Invoice | OrderType::CreditNote => {
+            let (name, code, note, attention) = customer.clone().unwrap_or_default();
+            fields.extend([
+                Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
+                Field { label: "To CSR", value: if code.is_empty() { name } else { format!("{name} ({code})") } },
+                Field { label: "CSR Remark", value: [note, attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ") },
+                Field { label: if t == OrderType::Invoice { "Dispatch Date" } else { "Pickup Date" }, value: date_opt(o.delivery_date) },
+                Field { label: "Due Date", value: date_opt(o.due_date) },
+                Field { label: "Address", value: o.address.clone() },
+                Field { label: "Phone", value: o.phone.clone() },
+                Field { label: "Reference", value: o.reference.clone() },
+                Field { label: "Service Staff", value: staff_name(o.csr_service_id) },
+                Field { label: "Business Staff", value: staff_name(o.csr_bd_id) },
+                Field { label: "Credit Limit", value: money(o.csr_credit_limit) },
+                Field { label: "Accounting Balance", value: money(o.csr_xero_balance) },
+                Field { label: "Price Type", value: label_or(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
+                Field { label: "Payment Type", value: label_or(o.payment_type, PaymentType::from_i32, PaymentType::label) },
+                Field { label: "Area Type", value: label_or(o.area_type, AreaType::from_i32, AreaType::label) },
+                Field { label: "Warehouse", value: wh_name(o.warehouse_id) },
+                Field { label: "Shipping Type", value: label_or(Some(o.ship_type), ShipType::from_i32, ShipType::label) },
+                Field { label: "Delivery", value: delivery_text(&o, &staff_name(o.driver_id)) },
+                Field { label: "Driver Comment", value: o.delivery_comment.clone() },
+                Field { label: "Actual Pay Type", value: label_or(Some(o.actual_pay_type), ActualPayType::from_i32, ActualPayType::label) },
+                Field { label: "Drafter", value: format!("{} {}", DrafterType::label_for_code(o.drafter_type), staff_name(o.drafter_id)).trim().to_string() },
+                Field { label: "CSR Self Note", value: o.csr_self_note.clone() },
+            ]);
+        }
+        OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote => {
+            fields.extend([
+                Field { label: "Supplier", value: supplier.clone().unwrap_or_default() },
+                Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
+                Field { label: "ETA Date", value: date_opt(o.delivery_date) },
+                Field { label: "Due Date", value: date_opt(o.due_date) },
+                Field { label: "Reference", value: o.reference.clone() },
+                Field { label: "Warehouse", value: wh_name(o.warehouse_id) },
+                Field { label: "Amount Tax Type", value: label_or(Some(o.tax_type), TaxType::from_i32, TaxType::label) },
+            ]);
+        }
+        OrderType::Transfer => fields.extend([
+            Field { label: "OUT Warehouse", value: wh_name(o.warehouse_id) },
+            Field { label: "IN Warehouse", value: wh_name(o.in_warehouse_id) },
+        ]),
+        OrderType::Adjustment => fields.push(Field { label: "Warehouse", value: wh_name(o.warehouse_id) }),
+    }
+    fields.push(Field { label: "Comments", value: o.comments.clone() });
+    fields.push(Field { label: "Last Approver", value: match o.last_approved_at { Some(at) => format!("{} {}", staff_name(o.last_approver_id), crate::web::fmt_datetime_date(at)), None => String::new() } });
+    let line_views: Vec<LineView> = lines
+        .iter()
+        .map(|l: &Line| {
+            let (code, name) = l.product_id.and_then(|p| products_.get(&p).cloned()).unwrap_or_default();
+            let warning = l.product_id.and_then(|p| stock_now.get(&p)).filter(|s| **s < 0).map(|s| format!("Stock now {s}"));
+            LineView {
+                seq: l.seq,
+                code,
+                name,
+                unit: l.unit.clone(),
+                qty: l.quantity,
+                in_wh: l.in_warehouse_qty,
+                in_sys: l.in_system_qty,
+                price: money(l.price),
+                amount: money(l.amount),
+                tax: TaxType::from_i32(l.tax_type).map(TaxType::label).unwrap_or(""),
+                description: l.description.clone(),
+                warning,
+            }
+        })
+        .collect();
+    let tax = if t.has_tax() { TaxType::from_i32(o.tax_type).unwrap_or_default() } else { TaxType::NoTax };
+    let totals = Totals::from_lines(lines.iter().map(|l| (l.quantity, Cents(l.amount))), tax);
+    let mut tags = vec![match state_.status {
+        OrderStatus::Draft => ("Draft".to_string(), "tag-green"),
+        OrderStatus::Approved => ("Approved".to_string(), "tag-grey"),
+        OrderStatus::Voided => ("Voided".to_string(), "tag-red"),
+        OrderStatus::Closed => ("Approved".to_string(), "tag-grey"),
+    }];
+    if state_.is_closed() {
+        tags.push(("Closed".into(), "tag-grey"));
+    }
+    if t.syncs_to_xero() {
+        tags.push(match state_.xero {
+            XeroState::Sent => ("Xero SENT".into(), "tag-green"),
+            XeroState::Fail => ("Xero Fail".into(), "tag-red"),
+            XeroState::Unsent => ("Xero Unsent".into(), "tag-amber"),
+        });
+    }
+    if matches!(t, OrderType::Invoice | OrderType::CreditNote) && state_.is_approved() {
+        tags.push((print_label(o.printed).to_string(), if o.printed { "tag-green" } else { "tag-grey" }));
+    }
+    let clone_options = if allowed(Action::Clone, &state_) {
+        clone_targets(t).into_iter().map(|(opt, target)| (opt.label(), format!("/order_add/{}/{}?from={}", target.route_name(), opt.operation(), o.id))).collect()
+    } else {
+        vec![]
+    };
+    let drivers = staff.iter().filter(|e| e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
+    let mut shell = Shell::new(&state, &auth, &format!("{} {}", t.label(), o.no), &format!("/{}", t.route_name()), &[]).await?;
+    shell.flash = q.flash();
+    let csrf = shell.csrf.clone();
+    let page = DetailPage {
+        shell,
+        route: t.route_name(),
+        type_label: t.label(),
+        kind: match t {
+            OrderType::Transfer => "transfer",
+            OrderType::Adjustment => "adjustment",
+            _ => "money",
+        },
+        fields,
+        lines: line_views,
+        totals,
+        show_tax: t.has_tax(),
+        tags,
+        can,
+        clone_options,
+        history: events,
+        drivers,
+        warehouses: warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
+        ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
+        approve_view: matches!(t, OrderType::Invoice | OrderType::CreditNote),
+        due_label: matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote).then_some("Due Date"),
+        delivery_label: match t {
+            OrderType::Invoice => Some("Dispatch Date"),
+            OrderType::CreditNote => Some("Pickup Date"),
+            OrderType::PurchaseOrder => Some("ETA Date"),
+            _ => None,
+        },
+        csrf,
+        o,
+    };
+    Ok(page.into_response())
+}
+
+#[derive(Deserialize, Default)]
+pub struct DetailQuery {
+    ok: Option<String>,
+    nomore: Option<String>,
+}
+
+impl DetailQuery {
+    fn flash(&self) -> Option<Flash> {
+        if self.nomore.is_some() {
+            return Some(Flash { text: "No more data to load".into(), level: "warning", ms: 5000 });
+        }
+        self.ok.as_ref().map(|_| Flash { text: "Operation successful".into(), level: "success", ms: 3500 })
+    }
+}
+
+#[derive(Deserialize)]
+pub struct NavQuery {
+    dir: Option<String>,
+}
+
+/// `GET /order_nav/{id}?dir=prev|next`: the neighbouring sheet of any type.
+pub async fn navigate(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, Query(q): Query<NavQuery>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let forward = q.dir.as_deref() != Some("prev");
+    let (current_type, next) = state
+        .db
+        .run(move |c| {
+            let o = order_db::get(c, org, id)?;
+            Ok((o.order_type, order_db::neighbour(c, org, id, forward)?))
+        })
+        .await?;
+    let route = |t: i32| OrderType::from_i32(t).map(OrderType::route_name).unwrap_or("invoices");
+    Ok(match next {
+        Some((nid, t)) => Redirect::to(&format!("/order_detail/{}/{nid}", route(t))),
+        None => Redirect::to(&format!("/order_detail/{}/{id}?nomore=1", route(current_type))),
+    }
+    .into_response())
+}
+
+/// Fields any action form may carry (empty strings mean absent).
+#[derive(Deserialize, Default)]
+pub struct ActionForm {
+    #[serde(default)]
+    warehouse_id: String,
+    #[serde(default)]
+    ship_type: String,
+    #[serde(default)]
+    driver_id: String,
+    #[serde(default)]
+    confirmed: String,
+    #[serde(default)]
+    date: String,
+    #[serde(default)]
+    due_date: String,
+    #[serde(default)]
+    delivery_date: String,
+    #[serde(default)]
+    address: String,
+    #[serde(default)]
+    phone: String,
+}
+
+fn num<T: std::str::FromStr>(s: &str) -> Option<T> {
+    s.trim().parse().ok()
+}
+
+fn day(field: &str, s: &str) -> AppResult<Option<NaiveDate>> {
+    if s.trim().is_empty() {
+        return Ok(None);
+    }
+    NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").map(Some).map_err(|_| AppError::field(field, "Enter a date as yyyy-MM-dd."))
+}
+
+/// `POST /order_action/{id}/{action}`: one action of the detail page. htmx callers get an
+/// `HX-Redirect` back to the reloaded sheet ('Operation successful'); role 4 gets the
+/// 'Confirm Approve' dialog when the approval guard asks.
+pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path((id, action)): Path<(i64, String)>, Form(f): Form<ActionForm>) -> AppResult<Response> {
+    let actor = Actor::from(&auth);
+    let result: AppResult<()> = match action.as_str() {
+        "approve" => {
+            let input = ApproveInput { warehouse_id: num(&f.warehouse_id), ship_type: num(&f.ship_type), driver_id: num(&f.driver_id), confirmed: f.confirmed == "1" };
+            let a = actor.clone();
+            state.db.write(move |c| svc::approve(c, &a, id, &input)).await.map(|_| ())
+        }
+        "unapprove" => state.db.write(move |c| svc::unapprove(c, &actor, id)).await,
+        "void" => state.db.write(move |c| svc::void(c, &actor, id)).await,
+        "close" => state.db.write(move |c| svc::close(c, &actor, id)).await,
+        "mark" => state.db.write(move |c| svc::mark_printed(c, &actor, id, "Printed (Manual Mark)")).await,
+        "send_xero" => state.db.write(move |c| svc::xero(c, &actor, id, Action::SendXero)).await,
+        "recall" => state.db.write(move |c| svc::xero(c, &actor, id, Action::XeroRecall)).await,
+        "date" => {
+            let d = Dates { date: day("date", &f.date)?, due_date: day("due_date", &f.due_date)?, delivery_date: day("delivery_date", &f.delivery_date)? };
+            state.db.write(move |c| svc::set_dates(c, &actor, id, &d)).await
+        }
+        "address" => {
+            let (a, p) = (f.address.clone(), f.phone.clone());
+            state.db.write(move |c| svc::set_address(c, &actor, id, &a, &p)).await
+        }
+        "driver" => {
+            let d = num(&f.driver_id);
+            state.db.write(move |c| svc::assign_driver(c, &actor, id, d)).await
+        }
+        _ => Err(AppError::NotFound),
+    };
+    let is_htmx = headers.contains_key("hx-request");
+    match result {
+        Ok(()) => {
+            let org = auth.org_id;
+            let t = state.db.run(move |c| order_db::get(c, org, id)).await?.order_type;
+            let route = OrderType::from_i32(t).map(OrderType::route_name).unwrap_or("invoices");
+            let url = format!("/order_detail/{route}/{id}?ok=1");
+            if is_htmx {
+                let mut res = axum::http::StatusCode::NO_CONTENT.into_response();
+                if let Ok(v) = HeaderValue::from_str(&url) {
+                    res.headers_mut().insert("hx-redirect", v);
+                }
+                Ok(res)
+            } else {
+                Ok(Redirect::to(&url).into_response())
+            }
+        }
+        Err(AppError::Conflict { message, code: Some("confirm_approve"), .. }) => Ok(ConfirmFragment {
+            id,
+            title: CONFIRM_TITLE,
+            message,
+            question: CONFIRM_QUESTION,
+            csrf: auth.session.map(|s| s.csrf).unwrap_or_default(),
+            warehouse_id: f.warehouse_id,
+            ship_type: f.ship_type,
+            driver_id: f.driver_id,
+        }
+        .into_response()),
+        Err(e) => Err(e),
+    }
+}

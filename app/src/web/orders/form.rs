@@ -1,0 +1,665 @@
+//! New and edit sheet pages (spec §2.5): header fields per kind, the line editor island,
+//! server validation that keeps what was typed, and the prefill operations clone,
+//! cloneBillToInv, addFromCart and addFromCartAndClear.
+
+use std::collections::{BTreeMap, HashMap};
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Form;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use chrono::NaiveDate;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::auth::Auth;
+use crate::db::DbConn;
+use crate::db::masters as master_db;
+use crate::db::orders::{self as order_db, Order};
+use crate::db::schema::{customers, orders, products, suppliers};
+use crate::domain::dates::{DEFAULT_ZONE, today};
+use crate::domain::due_date::{DateShortcut, date_shortcut};
+use crate::domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
+use crate::domain::money::Cents;
+use crate::domain::sheet::LineDraft;
+use crate::domain::status::{Action, SheetState, allowed};
+use crate::error::{AppError, AppResult};
+use crate::services::orders::{self as svc, Actor, Header};
+use crate::services::pricing;
+use crate::state::AppState;
+use crate::web::shell::Shell;
+
+/// A line as the line-editor island receives it (its `Line` type).
+#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+pub struct IslandLine {
+    #[serde(default)]
+    pub key: String,
+    #[serde(rename = "productId", default)]
+    pub product_id: Option<i64>,
+    #[serde(default)]
+    pub code: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub unit: String,
+    #[serde(default)]
+    pub stock: Option<i64>,
+    #[serde(default)]
+    pub qty: String,
+    #[serde(default)]
+    pub price: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(rename = "taxType", default)]
+    pub tax_type: i32,
+    #[serde(rename = "inWarehouseQty", default)]
+    pub in_warehouse_qty: String,
+    #[serde(rename = "inSystemQty", default)]
+    pub in_system_qty: String,
+    #[serde(rename = "classA", default)]
+    pub class_a: Option<i64>,
+    #[serde(rename = "costPrice", default)]
+    pub cost_price: Option<i64>,
+}
+
+/// Props of the line-editor island.
+#[derive(Serialize)]
+struct EditorProps<'a> {
+    kind: &'static str,
+    #[serde(rename = "orderType")]
+    order_type: i32,
+    #[serde(rename = "taxType")]
+    tax_type: i32,
+    #[serde(rename = "customerId")]
+    customer_id: Option<i64>,
+    #[serde(rename = "warehouseId")]
+    warehouse_id: Option<i64>,
+    editable: bool,
+    #[serde(rename = "fieldName")]
+    field_name: &'static str,
+    lines: &'a [IslandLine],
+    errors: &'a BTreeMap<String, String>,
+}
+
+/// The header as the form shows it (strings, as typed).
+#[derive(Deserialize, Clone, Debug, Default)]
+pub struct SheetForm {
+    #[serde(default)]
+    pub version: String,
+    #[serde(default)]
+    pub tag_id: String,
+    #[serde(default)]
+    pub customer_id: String,
+    #[serde(default)]
+    pub customer_label: String,
+    #[serde(default)]
+    pub supplier_id: String,
+    #[serde(default)]
+    pub supplier_label: String,
+    #[serde(default)]
+    pub date: String,
+    #[serde(default)]
+    pub due_date: String,
+    #[serde(default)]
+    pub delivery_date: String,
+    #[serde(default)]
+    pub address: String,
+    #[serde(default)]
+    pub phone: String,
+    #[serde(default)]
+    pub reference: String,
+    #[serde(default)]
+    pub comments: String,
+    #[serde(default)]
+    pub csr_self_note: String,
+    #[serde(default)]
+    pub csr_service_id: String,
+    #[serde(default)]
+    pub csr_bd_id: String,
+    #[serde(default)]
+    pub warehouse_id: String,
+    #[serde(default)]
+    pub in_warehouse_id: String,
+    #[serde(default)]
+    pub related_order_id: String,
+    #[serde(default)]
+    pub tax_type: String,
+    #[serde(default)]
+    pub ship_type: String,
+    #[serde(default)]
+    pub lines_json: String,
+}
+
+fn id(s: &str) -> Option<i64> {
+    s.trim().parse().ok()
+}
+
+impl SheetForm {
+    fn header(&self, errors: &mut BTreeMap<String, String>) -> Header {
+        let mut date = |field: &str, s: &str| -> Option<NaiveDate> {
+            if s.trim().is_empty() {
+                return None;
+            }
+            match NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d") {
+                Ok(d) => Some(d),
+                Err(_) => {
+                    errors.insert(field.into(), "Enter a date as yyyy-MM-dd.".into());
+                    None
+                }
+            }
+        };
+        Header {
+            tag_id: self.tag_id.trim().parse().unwrap_or(1),
+            customer_id: id(&self.customer_id),
+            supplier_id: id(&self.supplier_id),
+            date: date("date", &self.date),
+            due_date: date("due_date", &self.due_date),
+            delivery_date: date("delivery_date", &self.delivery_date),
+            address: self.address.clone(),
+            phone: self.phone.clone(),
+            reference: self.reference.clone(),
+            comments: self.comments.clone(),
+            csr_self_note: self.csr_self_note.clone(),
+            csr_service_id: id(&self.csr_service_id),
+            csr_bd_id: id(&self.csr_bd_id),
+            warehouse_id: id(&self.warehouse_id),
+            in_warehouse_id: id(&self.in_warehouse_id),
+            related_order_id: id(&self.related_order_id),
+            tax_type: self.tax_type.trim().parse().unwrap_or(TaxType::default().as_i32()),
+            ship_type: self.ship_type.trim().parse().ok(),
+        }
+    }
+
+    fn island_lines(&self) -> Vec<IslandLine> {
+        serde_json::from_str(&self.lines_json).unwrap_or_default()
+    }
+}
+
+fn drafts(lines: &[IslandLine]) -> Vec<LineDraft> {
+    lines
+        .iter()
+        .map(|l| LineDraft {
+            product_id: l.product_id,
+            qty: l.qty.clone(),
+            price: l.price.clone(),
+            description: l.description.clone(),
+            tax_type: l.tax_type,
+            in_warehouse_qty: l.in_warehouse_qty.clone(),
+            in_system_qty: l.in_system_qty.clone(),
+        })
+        .collect()
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "orders/form.html")]
+pub struct FormPage {
+    pub shell: Shell,
+    pub t: OrderType,
+    pub heading: String,
+    pub action: String,
+    pub cancel: String,
+    pub f: SheetForm,
+    pub errors: BTreeMap<String, String>,
+    pub props: String,
+    pub island_src: String,
+    pub warehouses: Vec<(i64, String)>,
+    pub service_staff: Vec<(i64, String)>,
+    pub business_staff: Vec<(i64, String)>,
+    pub tags: Vec<(i32, &'static str)>,
+    pub ship_types: Vec<(i32, &'static str)>,
+    pub tax_types: Vec<(i32, &'static str)>,
+    pub open_pos: Vec<(i64, String)>,
+    pub shortcuts: Vec<(&'static str, String)>,
+    pub cart_operation: Option<&'static str>,
+    pub credit_limit: String,
+    pub balance: String,
+    pub remark: String,
+}
+
+impl FormPage {
+    fn err(&self, field: &str) -> &str {
+        self.errors.get(field).map(String::as_str).unwrap_or("")
+    }
+    fn is(&self, value: &str, option: &str) -> bool {
+        value == option
+    }
+    fn sales(&self) -> bool {
+        matches!(self.t, OrderType::Invoice | OrderType::CreditNote)
+    }
+    fn purchase(&self) -> bool {
+        matches!(self.t, OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote)
+    }
+    fn transfer(&self) -> bool {
+        self.t == OrderType::Transfer
+    }
+    fn has_due(&self) -> bool {
+        matches!(self.t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote)
+    }
+    fn delivery_label(&self) -> &'static str {
+        match self.t {
+            OrderType::Invoice => "Dispatch Date",
+            OrderType::CreditNote => "Pickup Date",
+            _ => "ETA Date",
+        }
+    }
+    fn has_delivery(&self) -> bool {
+        matches!(self.t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote)
+    }
+    fn account_text(&self) -> &'static str {
+        if self.sales() { "Line Account Code 200 - Sales" } else { "Line Account Code 630 - Inventory" }
+    }
+}
+
+fn kind_of(t: OrderType) -> &'static str {
+    match t {
+        OrderType::Invoice | OrderType::CreditNote => "sales",
+        OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote => "purchase",
+        OrderType::Transfer => "transfer",
+        OrderType::Adjustment => "adjustment",
+    }
+}
+
+/// Fills code, name, unit, stock, class A and cost of lines that name a product.
+fn enrich(c: &mut DbConn, org: i64, warehouse: Option<i64>, lines: &mut [IslandLine]) -> AppResult<()> {
+    let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+    let found: HashMap<i64, (String, String, String, i64, i64)> = products::table
+        .filter(products::org_id.eq(org))
+        .filter(products::id.eq_any(&ids))
+        .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price))
+        .load::<(i64, String, String, String, i64, i64)>(c)?
+        .into_iter()
+        .map(|(i, a, b, u, ca, cost)| (i, (a, b, u, ca, cost)))
+        .collect();
+    for l in lines.iter_mut() {
+        if let Some((code, name, unit, class_a, cost)) = l.product_id.and_then(|p| found.get(&p)) {
+            l.code = code.clone();
+            l.name = name.clone();
+            l.unit = unit.clone();
+            l.class_a = Some(*class_a);
+            l.cost_price = Some(*cost);
+            l.stock = match warehouse {
+                Some(w) => Some(crate::db::stock::on_hand(c, w, l.product_id.unwrap_or_default())?),
+                None => None,
+            };
+        }
+    }
+    Ok(())
+}
+
+fn lines_of_order(c: &mut DbConn, o: &Order) -> AppResult<Vec<IslandLine>> {
+    Ok(order_db::lines_of(c, o.id)?
+        .into_iter()
+        .map(|l| IslandLine {
+            key: l.id.to_string(),
+            product_id: l.product_id,
+            qty: l.quantity.to_string(),
+            price: Cents(l.price).plain(),
+            description: l.description,
+            tax_type: l.tax_type,
+            in_warehouse_qty: l.in_warehouse_qty.to_string(),
+            in_system_qty: l.in_system_qty.to_string(),
+            ..Default::default()
+        })
+        .collect())
+}
+
+fn form_of_order(o: &Order, customer_label: String, supplier_label: String) -> SheetForm {
+    let s = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_default();
+    let d = |v: Option<NaiveDate>| v.map(|x| x.to_string()).unwrap_or_default();
+    SheetForm {
+        version: o.version.to_string(),
+        tag_id: o.tag_id.to_string(),
+        customer_id: s(o.customer_id),
+        customer_label,
+        supplier_id: s(o.supplier_id),
+        supplier_label,
+        date: o.order_date.to_string(),
+        due_date: d(o.due_date),
+        delivery_date: d(o.delivery_date),
+        address: o.address.clone(),
+        phone: o.phone.clone(),
+        reference: o.reference.clone(),
+        comments: o.comments.clone(),
+        csr_self_note: o.csr_self_note.clone(),
+        csr_service_id: s(o.csr_service_id),
+        csr_bd_id: s(o.csr_bd_id),
+        warehouse_id: s(o.warehouse_id),
+        in_warehouse_id: s(o.in_warehouse_id),
+        related_order_id: s(o.related_order_id),
+        tax_type: o.tax_type.to_string(),
+        ship_type: o.ship_type.to_string(),
+        lines_json: String::new(),
+    }
+}
+
+fn party_labels(c: &mut DbConn, org: i64, customer: Option<i64>, supplier: Option<i64>) -> AppResult<(String, String)> {
+    let cl = match customer {
+        Some(id) => customers::table.filter(customers::org_id.eq(org)).find(id).select(customers::name).first(c).optional()?.unwrap_or_default(),
+        None => String::new(),
+    };
+    let sl = match supplier {
+        Some(id) => suppliers::table.filter(suppliers::org_id.eq(org)).find(id).select(suppliers::name).first(c).optional()?.unwrap_or_default(),
+        None => String::new(),
+    };
+    Ok((cl, sl))
+}
+
+struct Render {
+    t: OrderType,
+    heading: String,
+    action: String,
+    cancel: String,
+    f: SheetForm,
+    lines: Vec<IslandLine>,
+    errors: BTreeMap<String, String>,
+    editable: bool,
+    cart_operation: Option<&'static str>,
+}
+
+async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) -> AppResult<Response> {
+    let org = auth.org_id;
+    let t = r.t;
+    let customer = id(&r.f.customer_id);
+    let warehouse = id(&r.f.warehouse_id);
+    let mut lines = r.lines;
+    let (lines, staff, warehouses, open_pos, cust_info) = state
+        .db
+        .run(move |c| {
+            enrich(c, org, warehouse, &mut lines)?;
+            let staff = master_db::all_employees(c, org)?;
+            let warehouses = master_db::all_warehouses(c, org)?;
+            let open_pos: Vec<(i64, String)> = if t == OrderType::Bill {
+                orders::table
+                    .filter(orders::org_id.eq(org))
+                    .filter(orders::order_type.eq(OrderType::PurchaseOrder.as_i32()))
+                    .filter(orders::status.eq(OrderStatus::Approved.as_i32()))
+                    .filter(orders::closed.eq(false))
+                    .order(orders::id.desc())
+                    .limit(200)
+                    .select((orders::id, orders::no))
+                    .load(c)?
+            } else {
+                vec![]
+            };
+            let cust_info = match customer {
+                Some(id) => customers::table
+                    .filter(customers::org_id.eq(org))
+                    .find(id)
+                    .select((customers::credit_limit, customers::xero_balance, customers::note, customers::attention))
+                    .first::<(i64, i64, String, String)>(c)
+                    .optional()?,
+                None => None,
+            };
+            Ok((lines, staff, warehouses, open_pos, cust_info))
+        })
+        .await?;
+    let props = EditorProps {
+        kind: kind_of(t),
+        order_type: t.as_i32(),
+        tax_type: r.f.tax_type.trim().parse().unwrap_or(TaxType::default().as_i32()),
+        customer_id: customer,
+        warehouse_id: warehouse,
+        editable: r.editable,
+        field_name: "lines_json",
+        lines: &lines,
+        errors: &r.errors,
+    };
+    let props = serde_json::to_string(&props).unwrap_or_default();
+    let today_ = today(DEFAULT_ZONE);
+    let mut shell = Shell::new(state, auth, &r.heading, &format!("/{}", t.route_name()), &["line-editor"]).await?;
+    if !r.errors.is_empty() {
+        let text = r.errors.values().next().cloned().unwrap_or_default();
+        shell.flash = Some(crate::web::shell::Flash { text, level: "error", ms: 3500 });
+    }
+    let (credit_limit, balance, remark) = match cust_info {
+        Some((l, b, note, att)) => (Cents(l).grouped(), Cents(b).grouped(), [note, att].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")),
+        None => (String::new(), String::new(), String::new()),
+    };
+    let page = FormPage {
+        island_src: state.assets.island("line-editor").unwrap_or_default().to_string(),
+        shell,
+        t,
+        heading: r.heading,
+        action: r.action,
+        cancel: r.cancel,
+        f: r.f,
+        errors: r.errors,
+        props,
+        warehouses: warehouses.into_iter().map(|w| (w.id, w.name)).collect(),
+        service_staff: staff.iter().filter(|e| Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect(),
+        business_staff: staff.iter().filter(|e| e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect(),
+        tags: Tag::options_for(t).into_iter().map(|g| (g.as_i32(), g.label())).collect(),
+        ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
+        tax_types: TaxType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
+        open_pos,
+        shortcuts: DateShortcut::ALL.iter().map(|k| (k.label(), date_shortcut(*k, today_).to_string())).collect(),
+        cart_operation: r.cart_operation,
+        credit_limit,
+        balance,
+        remark,
+    };
+    let mut res = page.into_response();
+    *res.status_mut() = status;
+    Ok(res)
+}
+
+fn sheet_type(route: &str) -> AppResult<OrderType> {
+    OrderType::from_route_name(route).ok_or(AppError::NotFound)
+}
+
+#[derive(Deserialize, Default)]
+pub struct AddQuery {
+    from: Option<i64>,
+    /// Cart lines `productId:qty,…` (addFromCart operations).
+    items: Option<String>,
+    csr: Option<i64>,
+}
+
+/// `GET /order_add/{route}` and `/order_add/{route}/{operation}`.
+pub async fn new_page(State(state): State<AppState>, auth: Auth, Path(params): Path<Vec<(String, String)>>, Query(q): Query<AddQuery>) -> AppResult<Response> {
+    let route = params.iter().find(|(k, _)| k == "route").map(|(_, v)| v.clone()).unwrap_or_default();
+    let operation = params.iter().find(|(k, _)| k == "operation").map(|(_, v)| v.clone());
+    let t = sheet_type(&route)?;
+    let org = auth.org_id;
+    let today_ = today(DEFAULT_ZONE);
+    let mut f = SheetForm {
+        date: today_.to_string(),
+        tax_type: if t.has_tax() { TaxType::default().as_i32() } else { TaxType::NoTax.as_i32() }.to_string(),
+        ship_type: if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() }.to_string(),
+        tag_id: "1".into(),
+        ..Default::default()
+    };
+    let mut lines = vec![];
+    let mut cart_operation = None;
+    match operation.as_deref() {
+        None => {}
+        Some(op @ ("clone" | "cloneBillToInv")) => {
+            let from = q.from.ok_or_else(|| AppError::bad_request("Clone needs ?from=<sheet id>."))?;
+            let to_invoice = op == "cloneBillToInv";
+            let (src, src_lines, labels) = state
+                .db
+                .run(move |c| {
+                    let o = order_db::get(c, org, from)?;
+                    let l = lines_of_order(c, &o)?;
+                    let labels = party_labels(c, org, o.customer_id, o.supplier_id)?;
+                    Ok((o, l, labels))
+                })
+                .await?;
+            let src_type = OrderType::from_i32(src.order_type).ok_or(AppError::NotFound)?;
+            if to_invoice && src_type != OrderType::Bill {
+                return Err(AppError::bad_request("Bill -> Invoice clones bills only."));
+            }
+            let same_side = src_type.is_sales() == t.is_sales();
+            let cloned = form_of_order(&src, labels.0, labels.1);
+            f = SheetForm {
+                version: String::new(),
+                date: today_.to_string(),
+                due_date: String::new(),
+                delivery_date: String::new(),
+                customer_id: if same_side { cloned.customer_id.clone() } else { String::new() },
+                customer_label: if same_side { cloned.customer_label.clone() } else { String::new() },
+                supplier_id: if same_side { cloned.supplier_id.clone() } else { String::new() },
+                supplier_label: if same_side { cloned.supplier_label.clone() } else { String::new() },
+                related_order_id: if src_type == OrderType::PurchaseOrder && t == OrderType::Bill { src.id.to_string() } else { String::new() },
+                ship_type: f.ship_type.clone(),
+                ..cloned
+            };
+            lines = src_lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| IslandLine { key: format!("new_{i}"), price: if to_invoice { String::new() } else { l.price }, ..l })
+                .collect();
+            if to_invoice {
+                // Bill prices are costs: the invoice starts from class A until a customer is chosen.
+                let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+                let quotes = state.db.run(move |c| pricing::quotes(c, org, &ids, None)).await?;
+                for l in &mut lines {
+                    if let Some(qt) = l.product_id.and_then(|p| quotes.get(&p)) {
+                        l.price = qt.unit_price.plain();
+                    }
+                }
+            }
+        }
+        Some(op @ ("addFromCart" | "addFromCartAndClear")) => {
+            cart_operation = Some(if op == "addFromCart" { "addFromCart" } else { "addFromCartAndClear" });
+            if let Some(items) = q.items.as_deref() {
+                let wanted: Vec<(i64, i64)> = items
+                    .split(',')
+                    .filter_map(|pair| {
+                        let (p, n) = pair.split_once(':')?;
+                        Some((p.trim().parse().ok()?, n.trim().parse().ok()?))
+                    })
+                    .collect();
+                let customer = q.csr;
+                let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
+                let (quotes, label) = state
+                    .db
+                    .run(move |c| {
+                        let label = party_labels(c, org, customer, None)?.0;
+                        Ok((pricing::quotes(c, org, &ids, customer)?, label))
+                    })
+                    .await?;
+                if let Some(cid) = customer.filter(|_| !label.is_empty()) {
+                    f.customer_id = cid.to_string();
+                    f.customer_label = label;
+                }
+                lines = wanted
+                    .iter()
+                    .filter(|(p, _)| quotes.contains_key(p))
+                    .enumerate()
+                    .map(|(i, (p, n))| IslandLine {
+                        key: format!("new_{i}"),
+                        product_id: Some(*p),
+                        qty: n.to_string(),
+                        price: quotes.get(p).map(|qt| qt.unit_price.plain()).unwrap_or_default(),
+                        tax_type: TaxType::default().as_i32(),
+                        ..Default::default()
+                    })
+                    .collect();
+                cart_operation = None;
+            }
+        }
+        Some(_) => return Err(AppError::NotFound),
+    }
+    let r = Render {
+        t,
+        heading: format!("New {}", t.label()),
+        action: format!("/order_add/{}", t.route_name()),
+        cancel: format!("/{}", t.route_name()),
+        f,
+        lines,
+        errors: BTreeMap::new(),
+        editable: true,
+        cart_operation,
+    };
+    render(&state, &auth, r, StatusCode::OK).await
+}
+
+/// `POST /order_add/{route}`: creates the draft and lands on its detail page.
+pub async fn create(State(state): State<AppState>, auth: Auth, Path(route): Path<String>, Form(f): Form<SheetForm>) -> AppResult<Response> {
+    let t = sheet_type(&route)?;
+    let mut errors = BTreeMap::new();
+    let header = f.header(&mut errors);
+    let island = f.island_lines();
+    let actor = Actor::from(&auth);
+    let drafts_ = drafts(&island);
+    let result = if errors.is_empty() { state.db.write(move |c| svc::create(c, &actor, t, &header, &drafts_)).await } else { Err(AppError::Validation { message: String::new(), errors: errors.clone() }) };
+    match result {
+        Ok(id) => Ok(Redirect::to(&format!("/order_detail/{}/{id}?ok=1", t.route_name())).into_response()),
+        Err(AppError::Validation { errors: e, .. }) => {
+            errors.extend(e);
+            let r = Render { t, heading: format!("New {}", t.label()), action: format!("/order_add/{}", t.route_name()), cancel: format!("/{}", t.route_name()), f, lines: island, errors, editable: true, cart_operation: None };
+            render(&state, &auth, r, StatusCode::UNPROCESSABLE_ENTITY).await
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `GET /order_edit/{route}/{id}`: edit the content of a draft.
+pub async fn edit_page(State(state): State<AppState>, auth: Auth, Path((_route, id_)): Path<(String, i64)>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let (o, lines, labels) = state
+        .db
+        .run(move |c| {
+            let o = order_db::get(c, org, id_)?;
+            let l = lines_of_order(c, &o)?;
+            let labels = party_labels(c, org, o.customer_id, o.supplier_id)?;
+            Ok((o, l, labels))
+        })
+        .await?;
+    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
+    let st = SheetState { order_type: t, status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft), closed: o.closed, xero: Default::default() };
+    let editable = allowed(Action::EditContent, &st);
+    let r = Render {
+        t,
+        heading: format!("Edit {} {}", t.label(), o.no),
+        action: format!("/order_edit/{}/{}", t.route_name(), o.id),
+        cancel: format!("/order_detail/{}/{}", t.route_name(), o.id),
+        f: form_of_order(&o, labels.0, labels.1),
+        lines,
+        errors: BTreeMap::new(),
+        editable,
+        cart_operation: None,
+    };
+    render(&state, &auth, r, StatusCode::OK).await
+}
+
+/// `POST /order_edit/{route}/{id}`: saves a draft's content (refused unless Draft).
+pub async fn update(State(state): State<AppState>, auth: Auth, Path((_route, id_)): Path<(String, i64)>, Form(f): Form<SheetForm>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let o = state.db.run(move |c| order_db::get(c, org, id_)).await?;
+    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
+    let mut errors = BTreeMap::new();
+    let header = f.header(&mut errors);
+    let island = f.island_lines();
+    let version: i32 = f.version.trim().parse().unwrap_or(o.version);
+    let actor = Actor::from(&auth);
+    let drafts_ = drafts(&island);
+    let result = if errors.is_empty() { state.db.write(move |c| svc::update(c, &actor, id_, version, &header, &drafts_)).await } else { Err(AppError::Validation { message: String::new(), errors: errors.clone() }) };
+    let conflict = match result {
+        Ok(()) => return Ok(Redirect::to(&format!("/order_detail/{}/{id_}?ok=1", t.route_name())).into_response()),
+        Err(AppError::Validation { errors: e, .. }) => {
+            errors.extend(e);
+            false
+        }
+        Err(AppError::Conflict { message, .. }) => {
+            errors.insert("form".into(), message);
+            true
+        }
+        Err(e) => return Err(e),
+    };
+    let r = Render {
+        t,
+        heading: format!("Edit {} {}", t.label(), o.no),
+        action: format!("/order_edit/{}/{}", t.route_name(), o.id),
+        cancel: format!("/order_detail/{}/{}", t.route_name(), o.id),
+        f,
+        lines: island,
+        errors,
+        editable: true,
+        cart_operation: None,
+    };
+    render(&state, &auth, r, if conflict { StatusCode::CONFLICT } else { StatusCode::UNPROCESSABLE_ENTITY }).await
+}

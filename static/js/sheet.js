@@ -1,0 +1,125 @@
+// Sheet form helpers: customer/supplier pickers (remote suggestions), customer money and
+// due date, date shortcuts, header events for the line editor, and cart check-out.
+(function () {
+  'use strict';
+  var form = document.getElementById('sheet-form');
+  if (!form) return;
+  var meta = function (n) { var m = document.querySelector('meta[name="' + n + '"]'); return m ? m.content : ''; };
+  var getJSON = function (url) {
+    return fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json', 'X-Org-Id': meta('org-id') } })
+      .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); });
+  };
+  var emit = function (name, detail) { document.dispatchEvent(new CustomEvent(name, { detail: detail })); };
+  var money = function (cents) { return (cents / 100).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 }); };
+  var field = function (name) { return form.querySelector('[name="' + name + '"]'); };
+
+  // Cart check-out: the cart lives in this browser; hand its lines to the server once.
+  var op = form.dataset.cartOperation;
+  if (op) {
+    var cart = {};
+    try { cart = JSON.parse(localStorage.getItem('carts') || '{}') || {}; } catch (e) { cart = {}; }
+    var items = (cart.items || []).filter(function (i) { return i && i.id && i.qty > 0; });
+    var params = new URLSearchParams();
+    params.set('items', items.map(function (i) { return i.id + ':' + i.qty; }).join(','));
+    if (cart.csr && cart.csr.id) params.set('csr', cart.csr.id);
+    if (op === 'addFromCartAndClear') localStorage.removeItem('carts');
+    location.replace(location.pathname + '?' + params.toString());
+    return;
+  }
+
+  function dueDate() {
+    var c = field('customer_id'), d = field('date'), due = field('due_date');
+    if (!c || !c.value || !d || !d.value || !due) return;
+    getJSON('/api/due-date?customerId=' + encodeURIComponent(c.value) + '&date=' + encodeURIComponent(d.value))
+      .then(function (j) { if (j.dueDate) due.value = j.dueDate; }).catch(function () {});
+  }
+
+  function customerPicked(id) {
+    getJSON('/api/customers/' + id).then(function (j) {
+      var c = j.data || {};
+      var set = function (sel, text) { var el = form.querySelector(sel); if (el) el.textContent = text; };
+      set('[data-credit-limit]', money(c.creditLimit || 0));
+      set('[data-balance]', money(c.xeroBalance || 0));
+      set('[data-remark]', [c.note, c.attention].filter(Boolean).join(' · '));
+      var addr = field('address'), phone = field('phone');
+      if (addr && !addr.value) addr.value = [c.address, [c.city, c.state, c.postal].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+      if (phone && !phone.value) phone.value = c.phone || '';
+      emit('customer-changed', { id: c.id, priceType: c.priceType });
+    }).catch(function () {});
+    dueDate();
+  }
+
+  // Remote pickers: type to search, arrows to move, Enter to pick, Esc to close.
+  form.querySelectorAll('input[data-picker]').forEach(function (input) {
+    var hidden = field(input.dataset.target);
+    var list = document.createElement('ul');
+    list.className = 'picker-list';
+    list.hidden = true;
+    list.setAttribute('role', 'listbox');
+    input.insertAdjacentElement('afterend', list);
+    var timer = 0, hits = [], active = -1;
+    function close() { list.hidden = true; active = -1; }
+    function draw() {
+      list.innerHTML = '';
+      hits.forEach(function (h, i) {
+        var li = document.createElement('li');
+        li.textContent = h.name + (h.code ? ' (' + h.code + ')' : '');
+        li.setAttribute('role', 'option');
+        if (i === active) li.className = 'active';
+        li.addEventListener('mousedown', function (e) { e.preventDefault(); pick(i); });
+        list.appendChild(li);
+      });
+      list.hidden = hits.length === 0;
+    }
+    function pick(i) {
+      var h = hits[i];
+      if (!h) return;
+      input.value = h.name;
+      hidden.value = h.id;
+      close();
+      if (input.dataset.target === 'customer_id') customerPicked(h.id);
+    }
+    input.addEventListener('input', function () {
+      hidden.value = '';
+      clearTimeout(timer);
+      var q = input.value.trim();
+      if (!q) { close(); return; }
+      timer = setTimeout(function () {
+        getJSON(input.dataset.picker + encodeURIComponent(q)).then(function (j) { hits = j.data || []; active = hits.length ? 0 : -1; draw(); }).catch(close);
+      }, 300);
+    });
+    input.addEventListener('keydown', function (e) {
+      if (list.hidden) return;
+      if (e.key === 'ArrowDown') { active = Math.min(active + 1, hits.length - 1); draw(); e.preventDefault(); }
+      else if (e.key === 'ArrowUp') { active = Math.max(active - 1, 0); draw(); e.preventDefault(); }
+      else if (e.key === 'Enter') { pick(active); e.preventDefault(); }
+      else if (e.key === 'Escape') { close(); e.preventDefault(); }
+    });
+    input.addEventListener('blur', function () { setTimeout(close, 150); });
+  });
+
+  // Enter in a header field moves on instead of submitting; Ctrl+Enter submits.
+  form.addEventListener('keydown', function (e) {
+    if (e.key !== 'Enter' || e.target.tagName === 'TEXTAREA' || e.target.closest('app-island')) return;
+    if (e.ctrlKey || e.metaKey) { e.preventDefault(); form.requestSubmit(); return; }
+    if (e.target.matches('input, select')) e.preventDefault();
+  });
+
+  form.querySelectorAll('[data-shortcut-for]').forEach(function (b) {
+    b.addEventListener('click', function () {
+      var target = document.getElementById(b.dataset.shortcutFor);
+      if (!target) return;
+      target.value = b.dataset.value;
+      target.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  });
+
+  var date = field('date');
+  if (date) date.addEventListener('change', dueDate);
+  form.querySelectorAll('select[data-event]').forEach(function (s) {
+    s.addEventListener('change', function () {
+      var v = s.value ? Number(s.value) : null;
+      emit(s.dataset.event, s.dataset.event === 'tax-type-changed' ? { taxType: v } : { id: v });
+    });
+  });
+})();
