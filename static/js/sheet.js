@@ -49,53 +49,8 @@
     dueDate();
   }
 
-  // Remote pickers: type to search, arrows to move, Enter to pick, Esc to close.
-  form.querySelectorAll('input[data-picker]').forEach(function (input) {
-    var hidden = field(input.dataset.target);
-    var list = document.createElement('ul');
-    list.className = 'picker-list';
-    list.hidden = true;
-    list.setAttribute('role', 'listbox');
-    input.insertAdjacentElement('afterend', list);
-    var timer = 0, hits = [], active = -1;
-    function close() { list.hidden = true; active = -1; }
-    function draw() {
-      list.innerHTML = '';
-      hits.forEach(function (h, i) {
-        var li = document.createElement('li');
-        li.textContent = h.name + (h.code ? ' (' + h.code + ')' : '');
-        li.setAttribute('role', 'option');
-        if (i === active) li.className = 'active';
-        li.addEventListener('mousedown', function (e) { e.preventDefault(); pick(i); });
-        list.appendChild(li);
-      });
-      list.hidden = hits.length === 0;
-    }
-    function pick(i) {
-      var h = hits[i];
-      if (!h) return;
-      input.value = h.name;
-      hidden.value = h.id;
-      close();
-      if (input.dataset.target === 'customer_id') customerPicked(h.id);
-    }
-    input.addEventListener('input', function () {
-      hidden.value = '';
-      clearTimeout(timer);
-      var q = input.value.trim();
-      if (!q) { close(); return; }
-      timer = setTimeout(function () {
-        getJSON(input.dataset.picker + encodeURIComponent(q)).then(function (j) { hits = j.data || []; active = hits.length ? 0 : -1; draw(); }).catch(close);
-      }, 300);
-    });
-    input.addEventListener('keydown', function (e) {
-      if (list.hidden) return;
-      if (e.key === 'ArrowDown') { active = Math.min(active + 1, hits.length - 1); draw(); e.preventDefault(); }
-      else if (e.key === 'ArrowUp') { active = Math.max(active - 1, 0); draw(); e.preventDefault(); }
-      else if (e.key === 'Enter') { pick(active); e.preventDefault(); }
-      else if (e.key === 'Escape') { close(); e.preventDefault(); }
-    });
-    input.addEventListener('blur', function () { setTimeout(close, 150); });
+  document.addEventListener('picker-picked', function (e) {
+    if (e.detail && e.detail.target === 'customer_id' && form.contains(e.detail.input)) customerPicked(e.detail.id);
   });
 
   // Enter in a header field moves on instead of submitting; Ctrl+Enter submits.

@@ -68,7 +68,7 @@ fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Optio
     let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
     let quotes = pricing::quotes(c, org, &ids, customer)?;
     let stock = match warehouse {
-        Some(w) => ids.iter().map(|id| Ok((*id, crate::db::stock::on_hand(c, w, *id)?))).collect::<AppResult<std::collections::HashMap<_, _>>>()?,
+        Some(w) => crate::db::stock::of_products(c, org, &ids)?.into_iter().filter(|r| r.1 == w).map(|r| (r.0, r.2)).collect(),
         None => products::stock_totals(c, org, &ids)?,
     };
     Ok(rows

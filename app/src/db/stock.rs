@@ -69,21 +69,21 @@ pub fn on_hand_total(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<
         .first(conn)?)
 }
 
-/// Stock rows of a product (per warehouse): warehouse, on hand, in transit, ETA.
-pub fn of_product(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<Vec<(i64, i64, i64, Option<NaiveDate>)>> {
-    Ok(stocks::table
-        .filter(stocks::org_id.eq(org))
-        .filter(stocks::product_id.eq(product_id))
-        .order(stocks::warehouse_id.asc())
-        .select((stocks::warehouse_id, stocks::on_hand, stocks::in_transit, stocks::eta))
-        .load(conn)?)
-}
-
 /// The ledger rows a sheet wrote (for tests and audits).
 pub fn moves_of_order(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<(i64, i64, i64, i64)>> {
     Ok(stock_moves::table
         .filter(stock_moves::order_id.eq(order_id))
         .order(stock_moves::id.asc())
         .select((stock_moves::warehouse_id, stock_moves::product_id, stock_moves::qty_delta, stock_moves::in_transit_delta))
+        .load(conn)?)
+}
+
+/// Stock rows of several products at once: product, warehouse, on hand, in transit, ETA.
+pub fn of_products(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<(i64, i64, i64, i64, Option<NaiveDate>)>> {
+    Ok(stocks::table
+        .filter(stocks::org_id.eq(org))
+        .filter(stocks::product_id.eq_any(ids))
+        .order((stocks::product_id.asc(), stocks::warehouse_id.asc()))
+        .select((stocks::product_id, stocks::warehouse_id, stocks::on_hand, stocks::in_transit, stocks::eta))
         .load(conn)?)
 }

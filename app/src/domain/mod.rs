@@ -5,6 +5,7 @@ pub mod due_date;
 pub mod enums;
 pub mod guard;
 pub mod money;
+pub mod permissions;
 pub mod price_tiers;
 pub mod sheet;
 pub mod status;

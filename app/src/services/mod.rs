@@ -2,3 +2,4 @@
 
 pub mod orders;
 pub mod pricing;
+pub mod quoting;

@@ -169,6 +169,8 @@ pub enum FilterKind {
     Text { value: String, placeholder: &'static str, suggestions: Vec<String> },
     Select { options: Vec<(String, String)>, selected: String },
     Date { value: String },
+    /// A remote-suggestion picker: the visible text and a hidden id field.
+    Picker { url: &'static str, target: &'static str, label: String, id: String },
 }
 
 /// One input of the search card.

@@ -91,6 +91,8 @@ pub struct Shell {
     pub htmx: String,
     /// The sheet form's helper script (pickers, date shortcuts, cart check-out).
     pub sheet_js: String,
+    /// Remote customer/supplier pickers.
+    pub picker_js: String,
     pub logo: String,
     pub scripts: IslandScripts,
     pub change_password_src: String,
@@ -115,6 +117,7 @@ impl Shell {
             js: state.assets.url("js/app.js"),
             htmx: state.assets.url("vendor/htmx.min.js"),
             sheet_js: state.assets.url("js/sheet.js"),
+            picker_js: state.assets.url("js/picker.js"),
             logo: state.assets.url("img/logo.svg"),
             scripts: state.assets.scripts_for(islands),
             change_password_src: state.assets.island("change-password").unwrap_or_default().to_string(),

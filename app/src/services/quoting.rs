@@ -1,0 +1,95 @@
+//! The price lookup (spec §2.4 Quoting, §7 quotings): products matching the Item Key,
+//! brand and location, with stock per warehouse, in transit and ETA, the third-party
+//! Sydney stock, and every price tier for the chosen customer.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDate;
+
+use crate::db::DbConn;
+use crate::db::masters::Paged;
+use crate::db::products::{self, Product, ProductFilter};
+use crate::db::stock;
+use crate::domain::enums::StockAvailability;
+use crate::error::AppResult;
+use crate::services::pricing::{self, Quote};
+
+/// The lookup's filters (spec §3 Product search filter).
+#[derive(serde::Deserialize, Debug, Clone, Default)]
+pub struct QuoteFilter {
+    pub key: Option<String>,
+    /// Location keyword (tag4).
+    pub location: Option<String>,
+    pub warehouse: Option<i64>,
+    pub brand: Option<i64>,
+    /// Stock availability code (spec §3 enumerations).
+    pub stock: Option<i32>,
+    /// The customer the prices are for.
+    pub csr: Option<i64>,
+    pub csr_label: Option<String>,
+}
+
+impl QuoteFilter {
+    /// True when the user asked for something (the lookup waits for a manual search).
+    pub fn is_search(&self) -> bool {
+        self.key.is_some() || self.location.is_some() || self.brand.is_some() || self.stock.is_some() || self.warehouse.is_some()
+    }
+}
+
+/// Stock of one product in one warehouse.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct WarehouseStock {
+    pub warehouse_id: i64,
+    pub on_hand: i64,
+    pub in_transit: i64,
+    pub eta: Option<NaiveDate>,
+}
+
+/// One row of the lookup.
+pub struct QuoteRow {
+    pub product: Product,
+    /// On hand in the chosen warehouse, or in all own warehouses.
+    pub stock: i64,
+    pub per_warehouse: Vec<WarehouseStock>,
+    pub quote: Option<Quote>,
+}
+
+/// One page of the lookup.
+pub fn lookup(conn: &mut DbConn, org: i64, f: &QuoteFilter, offset: i64, limit: i64) -> AppResult<Paged<QuoteRow>> {
+    let pf = ProductFilter { key: f.key.clone(), brand: f.brand, location: f.location.clone(), ..Default::default() };
+    let stock_of = |c: &mut DbConn, ids: &[i64]| -> AppResult<HashMap<i64, i64>> {
+        match f.warehouse {
+            Some(w) => Ok(stock::of_products(c, org, ids)?.into_iter().filter(|r| r.1 == w).map(|r| (r.0, r.2)).collect()),
+            None => products::stock_totals(c, org, ids),
+        }
+    };
+    let (rows, total, stocks) = match f.stock.and_then(StockAvailability::from_i32) {
+        // Stock availability is computed, so the candidates are filtered before paging.
+        Some(avail) => {
+            let all = products::all_matching(conn, org, &pf)?;
+            let ids: Vec<i64> = all.iter().map(|p| p.id).collect();
+            let stocks = stock_of(conn, &ids)?;
+            let kept: Vec<Product> = all.into_iter().filter(|p| avail.matches(stocks.get(&p.id).copied().unwrap_or(0))).collect();
+            let total = kept.len() as i64;
+            let page: Vec<Product> = kept.into_iter().skip(offset.max(0) as usize).take(limit.max(0) as usize).collect();
+            (page, total, stocks)
+        }
+        None => {
+            let page = products::list(conn, org, &pf, offset, limit)?;
+            let ids: Vec<i64> = page.rows.iter().map(|p| p.id).collect();
+            let stocks = stock_of(conn, &ids)?;
+            (page.rows, page.total, stocks)
+        }
+    };
+    let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+    let mut quotes = pricing::quotes(conn, org, &ids, f.csr)?;
+    let mut per_wh: HashMap<i64, Vec<WarehouseStock>> = HashMap::new();
+    for (product, warehouse_id, on_hand, in_transit, eta) in stock::of_products(conn, org, &ids)? {
+        per_wh.entry(product).or_default().push(WarehouseStock { warehouse_id, on_hand, in_transit, eta });
+    }
+    let rows = rows
+        .into_iter()
+        .map(|p| QuoteRow { stock: stocks.get(&p.id).copied().unwrap_or(0), per_warehouse: per_wh.remove(&p.id).unwrap_or_default(), quote: quotes.remove(&p.id), product: p })
+        .collect();
+    Ok(Paged { rows, total })
+}

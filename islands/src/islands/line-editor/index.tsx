@@ -1,0 +1,75 @@
+// Island entry: <app-island name="line-editor" props='{"kind":"sales","orderType":1,…}'> inside
+// the sheet's HTML <form>. Props arrive as untyped JSON; missing fields get safe defaults.
+import { createMount } from '../../lib/mount';
+import { LineEditor } from './LineEditor';
+import { kindOf } from './rules';
+import type { Kind, Line, LineEditorProps } from './types';
+
+export { LineEditor };
+export type { HistoryResponse, ImportedLine, Kind, Line, LineEditorProps, PriceTier, ProductHit, SerializedLine } from './types';
+
+const KINDS: readonly Kind[] = ['sales', 'purchase', 'transfer', 'adjustment'];
+
+type Raw = Record<string, unknown>;
+
+function asRecord(value: unknown): Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : {};
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function str(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return '';
+}
+
+function parseLine(value: unknown, index: number, taxType: number): Line {
+  const r = asRecord(value);
+  const key = str(r.key);
+  return {
+    key: key === '' ? `line_${index}` : key,
+    productId: num(r.productId),
+    code: str(r.code),
+    name: str(r.name),
+    unit: str(r.unit),
+    stock: num(r.stock),
+    qty: str(r.qty),
+    price: str(r.price),
+    description: str(r.description),
+    taxType: num(r.taxType) ?? taxType,
+    inWarehouseQty: str(r.inWarehouseQty),
+    inSystemQty: str(r.inSystemQty),
+    classA: num(r.classA),
+    costPrice: num(r.costPrice),
+  };
+}
+
+/** Untyped props JSON → LineEditorProps. */
+export function parseProps(raw: unknown): LineEditorProps {
+  const r = asRecord(raw);
+  const orderType = num(r.orderType) ?? 1;
+  const kind = KINDS.find((k) => k === r.kind) ?? kindOf(orderType);
+  const taxType = num(r.taxType) ?? 3;
+  const errors: Record<string, string> = {};
+  for (const [k, v] of Object.entries(asRecord(r.errors))) {
+    if (typeof v === 'string') errors[k] = v;
+    else if (Array.isArray(v) && typeof v[0] === 'string') errors[k] = v[0];
+  }
+  const fieldName = str(r.fieldName);
+  return {
+    kind,
+    orderType,
+    taxType,
+    customerId: num(r.customerId),
+    warehouseId: num(r.warehouseId),
+    editable: typeof r.editable === 'boolean' ? r.editable : true,
+    fieldName: fieldName === '' ? 'lines_json' : fieldName,
+    lines: Array.isArray(r.lines) ? r.lines.map((l, i) => parseLine(l, i, taxType)) : [],
+    errors,
+  };
+}
+
+export const mount = createMount(LineEditor, parseProps);

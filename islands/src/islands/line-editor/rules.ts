@@ -1,0 +1,289 @@
+// Line rules (spec §5, §9): parsing what staff type, cents arithmetic, GST, totals, columns.
+// Pure functions, shared by the component and the tests; they mirror the server's checks.
+import type { Kind, Line, LineField, SerializedLine } from './types';
+
+export const MSG_QTY = 'Quantity must be a whole number, 0 or more';
+export const MSG_PRICE = 'Price must be 0 or more with at most 2 decimals';
+export const MSG_BELOW_CLASS_A = 'The price is more than 3 AUD below PriceA / COD.';
+export const MSG_CUSTOMER_CHANGED = 'CSR changed, mind items PRICE & QTY';
+export const MSG_PICK_PRODUCT = 'Choose a product from the list';
+
+/** An invoice price more than this many cents below class A gets a notice (spec §9). */
+export const BELOW_CLASS_A_CENTS = 300;
+/** Product search debounces (spec §9). */
+export const CODE_DEBOUNCE_MS = 700;
+export const NAME_DEBOUNCE_MS = 500;
+
+export const TAX_TYPES: ReadonlyArray<{ value: number; label: string }> = [
+  { value: 1, label: 'No Tax' },
+  { value: 2, label: 'Tax Inclusive' },
+  { value: 3, label: 'GST on Income' },
+];
+
+/** The largest price accepted (one trillion dollars, as the server). */
+const MAX_CENTS = 100_000_000_000_000;
+
+/** Order type → sheet kind. */
+export function kindOf(orderType: number): Kind {
+  if (orderType === 6) return 'transfer';
+  if (orderType === 7) return 'adjustment';
+  if (orderType >= 3 && orderType <= 5) return 'purchase';
+  return 'sales';
+}
+
+/** A whole number ≥ 0 ("12"), else null. */
+export function parseQty(text: string): number | null {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** A whole number, possibly negative (in-system stock may be below 0). */
+export function parseSignedInt(text: string): number | null {
+  const t = text.trim();
+  if (!/^-?\d+$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * Dollars as typed → cents, or null. Accepts "12", "12.5", "12.50", ".5", "$1,234.56"
+ * (commas must group thousands); refuses negatives and more than 2 decimals.
+ */
+export function parsePrice(text: string): number | null {
+  let t = text.trim();
+  if (t.startsWith('$')) t = t.slice(1).trim();
+  const m = /^(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d{0,2}))?$/.exec(t);
+  if (!m) return null;
+  const whole = (m[1] ?? '').replace(/,/g, '');
+  const fraction = m[2] ?? '';
+  if (whole === '' && fraction === '') return null;
+  const cents = Number(whole || '0') * 100 + Number((fraction + '00').slice(0, 2));
+  return Number.isSafeInteger(cents) && cents <= MAX_CENTS ? cents : null;
+}
+
+/** Cents → the text put into a price input, e.g. 12345 → "123.45". */
+export function centsToInput(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(cents));
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+function group(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Cents → "1,234.56" (2 decimals, thousands separators). */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(cents));
+  return `${sign}${group(String(Math.floor(abs / 100)))}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A whole number with thousands separators. */
+export function formatInt(n: number): string {
+  return (n < 0 ? '-' : '') + group(String(Math.abs(Math.trunc(n))));
+}
+
+/** `n / d` rounded half away from zero, for integers (d > 0). */
+export function divRoundHalfAway(n: number, d: number): number {
+  const q = Math.floor((2 * Math.abs(n) + d) / (2 * d));
+  return n < 0 ? -q : q;
+}
+
+/** Types 1–5 carry tax (Total Tax and SubTotal in the footer). */
+export function isTaxable(orderType: number): boolean {
+  return orderType >= 1 && orderType <= 5;
+}
+
+/** GST is 1/11 of the total for tax types 2 and 3, rounded once on the total. */
+export function chargesGst(taxType: number): boolean {
+  return taxType === 2 || taxType === 3;
+}
+
+export function gstOf(totalCents: number, taxType: number): number {
+  return chargesGst(taxType) ? divRoundHalfAway(totalCents, 11) : 0;
+}
+
+export function gstLabel(taxType: number): string {
+  return chargesGst(taxType) ? '(GST 10%)' : '(No Tax)';
+}
+
+/** Kinds with a unit price column. */
+export function hasPrice(kind: Kind): boolean {
+  return kind === 'sales' || kind === 'purchase';
+}
+
+/** Qty × price in cents, for a line with a product and valid numbers; else null. */
+export function lineAmount(line: Line): number | null {
+  if (line.productId === null) return null;
+  const qty = parseQty(line.qty);
+  const price = parsePrice(line.price);
+  return qty === null || price === null ? null : qty * price;
+}
+
+/** Adjustment: in-warehouse − in-system, when the counted qty is valid. */
+export function qtyDifference(line: Line): number | null {
+  const counted = parseQty(line.inWarehouseQty);
+  if (counted === null) return null;
+  return counted - (parseSignedInt(line.inSystemQty) ?? 0);
+}
+
+/** Adjustment: difference × cost price. */
+export function adjustmentAmount(line: Line): number | null {
+  if (line.productId === null) return null;
+  const diff = qtyDifference(line);
+  return diff === null ? null : diff * (line.costPrice ?? 0);
+}
+
+/** The client message for a cell, checked like the server for lines with a product. */
+export function clientError(kind: Kind, line: Line, field: LineField): string | null {
+  const checked = (value: string) => line.productId !== null || value.trim() !== '';
+  switch (field) {
+    case 'qty':
+      if (kind === 'adjustment' || !checked(line.qty)) return null;
+      return parseQty(line.qty) === null ? MSG_QTY : null;
+    case 'price':
+      if (!hasPrice(kind) || !checked(line.price)) return null;
+      return parsePrice(line.price) === null ? MSG_PRICE : null;
+    case 'inWarehouseQty':
+      if (kind !== 'adjustment' || !checked(line.inWarehouseQty)) return null;
+      return parseQty(line.inWarehouseQty) === null ? MSG_QTY : null;
+    case 'product':
+      return null;
+  }
+}
+
+/** Invoices only: price below class A by more than 3 AUD. */
+export function belowClassA(orderType: number, line: Line): boolean {
+  if (orderType !== 1 || line.productId === null || line.classA === null) return false;
+  const price = parsePrice(line.price);
+  return price !== null && price < line.classA - BELOW_CLASS_A_CENTS;
+}
+
+export interface Totals {
+  qty: number;
+  amount: number;
+  tax: number;
+  subtotal: number;
+}
+
+/** Footer totals over the lines with a product (the server ignores the others). */
+export function totals(kind: Kind, orderType: number, taxType: number, lines: Line[]): Totals {
+  let qty = 0;
+  let amount = 0;
+  for (const line of lines) {
+    if (line.productId === null) continue;
+    if (kind === 'adjustment') {
+      qty += qtyDifference(line) ?? 0;
+      amount += adjustmentAmount(line) ?? 0;
+    } else {
+      qty += parseQty(line.qty) ?? 0;
+      amount += lineAmount(line) ?? 0;
+    }
+  }
+  const tax = kind !== 'adjustment' && isTaxable(orderType) ? gstOf(amount, taxType) : 0;
+  return { qty, amount, tax, subtotal: amount - tax };
+}
+
+/** True for a line nothing was typed into. */
+export function isBlank(line: Line): boolean {
+  return (
+    line.productId === null &&
+    line.code.trim() === '' &&
+    line.name.trim() === '' &&
+    line.qty.trim() === '' &&
+    line.inWarehouseQty.trim() === ''
+  );
+}
+
+export function emptyLine(key: string, taxType: number): Line {
+  return {
+    key,
+    productId: null,
+    code: '',
+    name: '',
+    unit: '',
+    stock: null,
+    qty: '',
+    price: '',
+    description: '',
+    taxType,
+    inWarehouseQty: '',
+    inSystemQty: '',
+    classA: null,
+    costPrice: null,
+  };
+}
+
+export function serializeLines(lines: Line[]): string {
+  return JSON.stringify(
+    lines.map(
+      (l): SerializedLine => ({
+        key: l.key,
+        productId: l.productId,
+        qty: l.qty,
+        price: l.price,
+        description: l.description,
+        taxType: l.taxType,
+        inWarehouseQty: l.inWarehouseQty,
+        inSystemQty: l.inSystemQty,
+      }),
+    ),
+  );
+}
+
+/** The highest n of the "new_<n>" keys (0 when none). */
+export function maxNewKey(lines: Line[]): number {
+  let max = 0;
+  for (const l of lines) {
+    const m = /^new_(\d+)$/.exec(l.key);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return max;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "2026-03-05" (or a date-time starting so) → "05 Mar 2026"; anything else as is. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
+  return m && month ? `${m[3]} ${month} ${m[1]}` : value;
+}
+
+/** Editable cells in column order, and the ones Enter stops at (DESIGN §6). */
+export type CellField = 'code' | 'name' | 'qty' | 'price' | 'taxType' | 'description' | 'inWarehouseQty';
+
+export function cellOrder(kind: Kind): CellField[] {
+  switch (kind) {
+    case 'sales':
+    case 'purchase':
+      return ['code', 'name', 'qty', 'price', 'taxType', 'description'];
+    case 'transfer':
+      return ['code', 'name', 'qty'];
+    case 'adjustment':
+      return ['code', 'name', 'inWarehouseQty'];
+  }
+}
+
+export function enterStops(kind: Kind): CellField[] {
+  switch (kind) {
+    case 'sales':
+    case 'purchase':
+      return ['code', 'qty', 'price', 'description'];
+    case 'transfer':
+      return ['code', 'qty'];
+    case 'adjustment':
+      return ['code', 'inWarehouseQty'];
+  }
+}
+
+/** The Enter stop after `field` in the same row, or null at the row's last stop. */
+export function nextStop(kind: Kind, field: CellField): CellField | null {
+  const order = cellOrder(kind);
+  const at = order.indexOf(field);
+  return enterStops(kind).find((f) => order.indexOf(f) > at) ?? null;
+}

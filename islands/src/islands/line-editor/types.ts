@@ -1,0 +1,128 @@
+// Types of the order line editor island (contract with the server's sheet pages and JSON API).
+
+export type Kind = 'sales' | 'purchase' | 'transfer' | 'adjustment';
+
+/** One line as the island keeps it; `qty`, `price` and `inWarehouseQty` stay as typed. */
+export interface Line {
+  /** Server id as a string, or a temporary "new_<n>" for new lines (spec §3). */
+  key: string;
+  productId: number | null;
+  code: string;
+  name: string;
+  unit: string;
+  /** On hand in the warehouse. */
+  stock: number | null;
+  /** As typed; a whole number ≥ 0. */
+  qty: string;
+  /** Dollars as typed, e.g. "123.45"; ≥ 0 with at most 2 decimals. */
+  price: string;
+  description: string;
+  taxType: number;
+  /** Adjustment only. */
+  inWarehouseQty: string;
+  /** Adjustment only (read-only: the stock when the product was chosen). */
+  inSystemQty: string;
+  /** Product class A price in cents (for the 3-AUD notice). */
+  classA: number | null;
+  /** Cents (adjustment amount = difference × cost). */
+  costPrice: number | null;
+}
+
+export interface LineEditorProps {
+  /** 'sales' for order types 1, 2; 'purchase' 3, 4, 5; 'transfer' 6; 'adjustment' 7. */
+  kind: Kind;
+  /** 1..7 */
+  orderType: number;
+  /** 1 No Tax, 2 Tax Inclusive, 3 GST on Income. */
+  taxType: number;
+  /** Sales only. */
+  customerId: number | null;
+  /** Stock is read for this warehouse (the OUT warehouse for transfers). */
+  warehouseId: number | null;
+  /** false → a read-only table (no inputs, no buttons); totals still shown. */
+  editable: boolean;
+  /** Name of the hidden input the lines are serialized into, e.g. "lines_json". */
+  fieldName: string;
+  /** Initial lines; empty → one empty line. */
+  lines: Line[];
+  /** Server messages keyed "lines.<index>.<field>" (0-based index as submitted) or "lines". */
+  errors: Record<string, string>;
+}
+
+/** The fields of a line that can carry a message. */
+export type LineField = 'product' | 'qty' | 'price' | 'inWarehouseQty';
+
+/** What the hidden input holds for each line. */
+export interface SerializedLine {
+  key: string;
+  productId: number | null;
+  qty: string;
+  price: string;
+  description: string;
+  taxType: number;
+  inWarehouseQty: string;
+  inSystemQty: string;
+}
+
+export interface PriceTier {
+  label: string;
+  /** Cents. */
+  price: number;
+}
+
+/** One row of `GET /api/products` (prices in cents). */
+export interface ProductHit {
+  id: number;
+  code: string;
+  name: string;
+  unit: string;
+  stock: number;
+  classAPrice: number;
+  costPrice: number;
+  /** The customer's price by price strategy; class A without a customer. */
+  unitPrice: number;
+  prices: PriceTier[];
+}
+
+/** One row of `POST /api/ag/lines` (prices in cents). */
+export interface ImportedLine {
+  productId: number | null;
+  code: string;
+  name: string;
+  unit: string;
+  stock: number | null;
+  quantity: number | string | null;
+  inWarehouseQty: number | string | null;
+  inSystemQty: number | string | null;
+  price: number | null;
+  amount: number | null;
+  description: string | null;
+  classAPrice: number | null;
+  costPrice: number | null;
+}
+
+/** `GET /api/products/<id>/history?cId=<customer>` (prices in cents). */
+export interface HistoryResponse {
+  product: {
+    name: string;
+    standard: number | null;
+    special: number | null;
+    classA: number | null;
+    classB: number | null;
+    ocop: number | null;
+  };
+  data: HistoryRow[];
+}
+
+export interface HistoryRow {
+  no: string | number;
+  date: string;
+  dueDate: string | null;
+  reference: string | null;
+  csrName: string;
+  qty: number;
+  unitPrice: number;
+  amount: number;
+  type: number;
+  id: number;
+}
