@@ -157,3 +157,25 @@ function init() {
 d.readyState == 'loading' ? on('DOMContentLoaded', init) : init();
 window.TyreDesk = { toast, processing };
 })();
+// Row buttons `data-action="<event>" data-id="<product id>"` tell an island to open.
+document.addEventListener('click', function (e) {
+  var b = e.target.closest && e.target.closest('button[data-action][data-id]');
+  if (b) document.dispatchEvent(new CustomEvent(b.dataset.action, { detail: { productId: Number(b.dataset.id) } }));
+});
+// `form[data-upload]`: sends one file to the form's action as multipart with the CSRF
+// header and shows the answer ('Operation Success' or the row errors) as a toast.
+document.addEventListener('submit', function (e) {
+  var f = e.target;
+  if (!f.matches || !f.matches('form[data-upload]')) return;
+  e.preventDefault();
+  var meta = function (n) { var m = document.querySelector('meta[name="' + n + '"]'); return m ? m.content : ''; };
+  window.TyreDesk.processing(true);
+  fetch(f.action, { method: 'POST', body: new FormData(f), credentials: 'same-origin', headers: { 'X-CSRF-Token': meta('csrf-token'), 'X-Org-Id': meta('org-id'), Accept: 'application/json' } })
+    .then(function (r) { return r.json().catch(function () { return {}; }).then(function (j) { return { ok: r.ok, j: j }; }); })
+    .then(function (x) {
+      window.TyreDesk.processing(false);
+      if (x.ok) { window.TyreDesk.toast(x.j.message || 'Operation Success', 'success', 3500); f.reset(); document.dispatchEvent(new CustomEvent('upload-done', { detail: { form: f } })); }
+      else { window.TyreDesk.toast(x.j.errors ? Object.values(x.j.errors) : (x.j.message || 'Http Error'), 'error', 5000); }
+    })
+    .catch(function () { window.TyreDesk.processing(false); window.TyreDesk.toast('Http Error', 'error', 5000); });
+});

@@ -4,6 +4,7 @@
 pub mod base;
 pub mod masters;
 pub mod orders;
+pub mod prices;
 pub mod token;
 
 use axum::Router;
@@ -48,6 +49,12 @@ pub fn router() -> Router<AppState> {
         .route("/api/xero/{id}/{what}", post(orders::xero))
         .route("/api/due-date", get(orders::due))
         .route("/api/ag/lines", post(orders::import_lines))
+        .route("/api/quotings", get(prices::quotings))
+        .route("/api/ocops", get(prices::by_customer))
+        .route("/api/ocops/{id}", get(prices::of_product).put(prices::put))
+        .route("/api/ag/ocops", post(prices::import))
+        .route("/api/products/{id}/price", post(prices::set_price))
+        .route("/api/products/{id}/price-changes", get(prices::price_changes))
 }
 
 /// A JSON body whose rejection uses the app's error format.

@@ -5,6 +5,7 @@ pub mod schema;
 pub mod accounts;
 pub mod customers;
 pub mod masters;
+pub mod ocops;
 pub mod products;
 pub mod stock;
 pub mod orders;

@@ -145,6 +145,8 @@ pub enum Cell {
     /// Several small tags (e.g. locations).
     Tags(Vec<String>),
     Link { label: String, href: String, new_tab: bool },
+    /// A button that asks an island to open (`data-action` event with the id).
+    Button { label: &'static str, action: &'static str, id: i64 },
 }
 
 /// A table column.

@@ -5,9 +5,11 @@ pub mod errors;
 pub mod list;
 pub mod login;
 pub mod masters;
+pub mod ocops;
 pub mod orders;
 pub mod pending;
 pub mod products;
+pub mod quoting;
 pub mod shell;
 
 use std::net::{IpAddr, SocketAddr};
@@ -22,8 +24,6 @@ use crate::state::AppState;
 /// Routes of the HTML screens (spec §2.1).
 pub fn router() -> Router<AppState> {
     let pending_routes = [
-        "/quotings",
-        "/ocops",
         "/sales_reports",
         "/purchase_reports",
         "/inventory_reports",
@@ -47,6 +47,9 @@ pub fn router() -> Router<AppState> {
         .route("/order_edit/{route}/{id}", get(orders::form::edit_page).post(orders::form::update))
         .route("/order_nav/{id}", get(orders::detail::navigate))
         .route("/order_action/{id}/{action}", post(orders::detail::act))
+        .route("/quotings", get(quoting::page))
+        .route("/ocops", get(ocops::page))
+        .route("/quotings/history/{id}", get(quoting::history))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list));
     // The seven sheet lists; static routes above take precedence over this parameter.

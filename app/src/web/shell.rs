@@ -93,6 +93,8 @@ pub struct Shell {
     pub sheet_js: String,
     /// Remote customer/supplier pickers.
     pub picker_js: String,
+    /// The quoting page's row actions (add to cart, CHK, prices).
+    pub quoting_js: String,
     pub logo: String,
     pub scripts: IslandScripts,
     pub change_password_src: String,
@@ -118,6 +120,7 @@ impl Shell {
             htmx: state.assets.url("vendor/htmx.min.js"),
             sheet_js: state.assets.url("js/sheet.js"),
             picker_js: state.assets.url("js/picker.js"),
+            quoting_js: state.assets.url("js/quoting.js"),
             logo: state.assets.url("img/logo.svg"),
             scripts: state.assets.scripts_for(islands),
             change_password_src: state.assets.island("change-password").unwrap_or_default().to_string(),

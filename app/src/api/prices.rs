@@ -1,0 +1,249 @@
+//! Quoting, OCOP and standard prices over JSON (spec §7): `quotings`, `ocops`,
+//! `ocops/{id}`, `ag/ocops` import, `products/{id}/price`.
+
+use axum::Json;
+use axum::extract::{Multipart, Path, Query, State};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{ApiJson, DataAnswer, ListAnswer, Meta};
+use crate::auth::Auth;
+use crate::db::ocops::{self, CustomerPrice, ProductPrice};
+use crate::db::schema::{customers, products};
+use crate::domain::permissions::may_see_cost;
+use crate::error::{AppError, AppResult};
+use crate::services::prices::{self, PriceChange, PriceInput};
+use crate::services::quoting::{self, QuoteFilter};
+use crate::state::AppState;
+use crate::web::list::Filters;
+use crate::xlsx::import::read_first_sheet;
+
+/// A lookup row; cost and reference purchase price only for those who may see cost.
+#[derive(Serialize)]
+pub struct QuoteJson {
+    id: i64,
+    code: String,
+    name: String,
+    tag4: String,
+    stock: i64,
+    #[serde(rename = "stock_3rdP")]
+    third_party: i64,
+    stocks: Vec<quoting::WarehouseStock>,
+    prices: Vec<crate::services::pricing::LabelledPrice>,
+    #[serde(rename = "unitPrice")]
+    unit_price: i64,
+    #[serde(rename = "standardPrice")]
+    standard: i64,
+    #[serde(rename = "specialPrice")]
+    special: i64,
+    #[serde(rename = "costPrice", skip_serializing_if = "Option::is_none")]
+    cost: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ref_pur: Option<i64>,
+}
+
+/// `GET /api/quotings` with the lookup's filters (`csr` = customer id).
+pub async fn quotings(State(state): State<AppState>, auth: Auth, f: Filters<QuoteFilter>) -> AppResult<Json<ListAnswer<QuoteJson>>> {
+    let org = auth.org_id;
+    let show_cost = may_see_cost(auth.role, auth.mod_prc);
+    let req = f.paging.resolve(20);
+    let filter = f.value;
+    let page = state.db.run(move |c| quoting::lookup(c, org, &filter, req.offset(), req.per_page)).await?;
+    let data = page
+        .rows
+        .into_iter()
+        .map(|r| {
+            let p = r.product;
+            QuoteJson {
+                id: p.id,
+                code: p.code,
+                name: p.name,
+                tag4: p.tag4,
+                stock: r.stock,
+                third_party: p.stock_3rd_party,
+                stocks: r.per_warehouse,
+                unit_price: r.quote.as_ref().map(|q| q.unit_price.0).unwrap_or(p.class_a_price),
+                prices: r.quote.map(|q| q.prices).unwrap_or_default(),
+                standard: p.standard_price,
+                special: p.special_price,
+                cost: show_cost.then_some(p.cost_price),
+                ref_pur: show_cost.then_some(p.ref_pur),
+            }
+        })
+        .collect();
+    Ok(Json(ListAnswer { data, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+}
+
+#[derive(Deserialize)]
+pub struct OcopQuery {
+    #[serde(rename = "customerId")]
+    customer_id: Option<i64>,
+    page: Option<i64>,
+    per_page: Option<i64>,
+}
+
+/// `GET /api/ocops?customerId=`: one customer's OCOP prices.
+pub async fn by_customer(State(state): State<AppState>, auth: Auth, Query(q): Query<OcopQuery>) -> AppResult<Json<ListAnswer<ProductPrice>>> {
+    let org = auth.org_id;
+    let customer = q.customer_id.ok_or_else(|| AppError::field("customerId", "Give the customer."))?;
+    let req = crate::web::list::Paging { page: q.page, per_page: q.per_page }.resolve(20);
+    let page = state
+        .db
+        .run(move |c| {
+            crate::db::customers::customer(c, org, customer)?;
+            ocops::for_customer(c, org, customer, req.offset(), req.per_page)
+        })
+        .await?;
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+}
+
+#[derive(Serialize, Queryable)]
+pub struct OcopProduct {
+    id: i64,
+    code: String,
+    name: String,
+    #[serde(rename = "classAPrice")]
+    class_a: i64,
+    #[serde(rename = "standardPrice")]
+    standard: i64,
+}
+
+#[derive(Serialize)]
+pub struct OcopOfProduct {
+    product: OcopProduct,
+    csrs: Vec<CustomerPrice>,
+}
+
+/// `GET /api/ocops/{productId}`: every customer with an OCOP price for the product.
+pub async fn of_product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<OcopOfProduct>>> {
+    let org = auth.org_id;
+    let data = state
+        .db
+        .run(move |c| {
+            let product = products::table
+                .filter(products::org_id.eq(org))
+                .find(id)
+                .select((products::id, products::code, products::name, products::class_a_price, products::standard_price))
+                .first(c)?;
+            Ok(OcopOfProduct { product, csrs: ocops::for_product(c, org, id)? })
+        })
+        .await?;
+    Ok(Json(DataAnswer { data }))
+}
+
+#[derive(Deserialize)]
+pub struct OcopEntry {
+    id: i64,
+    price: i64,
+}
+
+#[derive(Deserialize)]
+pub struct OcopPut {
+    prices: Vec<OcopEntry>,
+}
+
+#[derive(Serialize)]
+pub struct Done {
+    message: &'static str,
+}
+
+/// `PUT /api/ocops/{productId}` with `{prices: [{id: customerId, price}]}`: the full list.
+pub async fn put(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(body): ApiJson<OcopPut>) -> AppResult<Json<Done>> {
+    if body.prices.iter().any(|p| p.price < 0) {
+        return Err(AppError::field("prices", crate::domain::price_tiers::PRICE_NOT_NEGATIVE));
+    }
+    let (org, user) = (auth.org_id, auth.user_id);
+    let prices: Vec<(i64, i64)> = body.prices.iter().map(|p| (p.id, p.price)).collect();
+    state
+        .db
+        .write(move |c| {
+            crate::db::products::product(c, org, id)?;
+            let ids: Vec<i64> = prices.iter().map(|p| p.0).collect();
+            let known: i64 = customers::table.filter(customers::org_id.eq(org)).filter(customers::id.eq_any(&ids)).count().get_result(c)?;
+            if known as usize != ids.len() {
+                return Err(AppError::field("prices", "A customer in the list does not exist in this company."));
+            }
+            ocops::replace_for_product(c, org, id, &prices, user)
+        })
+        .await?;
+    Ok(Json(Done { message: "Operation successful" }))
+}
+
+/// `POST /api/ag/ocops` (multipart `file`, one xlsx): columns Item Code, Customer Code
+/// (or Customer), Price; every row is checked and either all apply or none.
+pub async fn import(State(state): State<AppState>, auth: Auth, mut multipart: Multipart) -> AppResult<Json<Done>> {
+    let mut file = None;
+    let mut files = 0;
+    while let Some(field) = multipart.next_field().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))? {
+        if field.name() == Some("file") {
+            files += 1;
+            file = Some(field.bytes().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))?.to_vec());
+        }
+    }
+    if files != 1 {
+        return Err(AppError::field("file", "Choose one xlsx file."));
+    }
+    let table = read_first_sheet(file.unwrap_or_default()).map_err(|m| AppError::field("file", m))?;
+    let code_col = table.column(&["Item Code", "Code"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Item Code' is missing."))?;
+    let cust_col = table.column(&["Customer Code", "CSR Code", "ABN", "Customer", "CSR"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Customer Code' is missing."))?;
+    let price_col = table.column(&["Price", "OCOP", "OCOP Price"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Price' is missing."))?;
+    let (org, user) = (auth.org_id, auth.user_id);
+    let applied = state
+        .db
+        .write(move |c| {
+            let mut errors = Vec::new();
+            let mut ok = Vec::new();
+            for (row_no, cells) in &table.rows {
+                let cell = |i: usize| cells.get(i).cloned().unwrap_or_default();
+                let (code, cust, price_text) = (cell(code_col), cell(cust_col), cell(price_col));
+                let product: Option<i64> = products::table.filter(products::org_id.eq(org)).filter(products::code.eq(&code)).select(products::id).first(c).optional()?;
+                let customer: Option<i64> = customers::table
+                    .filter(customers::org_id.eq(org))
+                    .filter(customers::code.eq(&cust).or(customers::name.eq(&cust)))
+                    .select(customers::id)
+                    .first(c)
+                    .optional()?;
+                let price = crate::domain::validate::parse_line_price(&price_text);
+                match (product, customer, price) {
+                    (None, _, _) => errors.push(format!("Row {row_no}: unknown item code '{code}'.")),
+                    (_, None, _) => errors.push(format!("Row {row_no}: unknown customer '{cust}'.")),
+                    (_, _, Err(e)) => errors.push(format!("Row {row_no}: price '{price_text}': {e}")),
+                    (Some(p), Some(cu), Ok(v)) => ok.push((cu, p, v)),
+                }
+            }
+            if !errors.is_empty() {
+                // Nothing is written: the transaction ends here with the row messages.
+                return Err(AppError::Validation { message: errors.join(" "), errors: errors.iter().enumerate().map(|(i, e)| (format!("row{i}"), e.clone())).collect() });
+            }
+            if ok.is_empty() {
+                return Err(AppError::field("file", "The spreadsheet has no rows."));
+            }
+            for (cu, p, v) in &ok {
+                ocops::upsert(c, org, *cu, *p, v.0, user)?;
+            }
+            Ok(ok.len())
+        })
+        .await?;
+    tracing::info!(rows = applied, "OCOP prices imported");
+    Ok(Json(Done { message: "Operation Success" }))
+}
+
+/// `POST /api/products/{id}/price` (the standard price dialog; needs modPrc).
+pub async fn set_price(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(body): ApiJson<PriceInput>) -> AppResult<Json<Done>> {
+    let (org, user, mod_prc) = (auth.org_id, auth.user_id, auth.mod_prc);
+    state.db.write(move |c| prices::set_prices(c, org, user, mod_prc, id, &body)).await?;
+    Ok(Json(Done { message: "Operation successful" }))
+}
+
+/// `GET /api/products/{id}/price-changes`: who changed the prices and when.
+pub async fn price_changes(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Vec<PriceChange>>>> {
+    let org = auth.org_id;
+    let rows = state
+        .db
+        .run(move |c| {
+            crate::db::products::product(c, org, id)?;
+            prices::changes(c, org, id)
+        })
+        .await?;
+    Ok(Json(DataAnswer { data: rows }))
+}

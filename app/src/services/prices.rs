@@ -1,0 +1,126 @@
+//! The standard price dialog (spec §5, §7 `POST products/{id}/price`): permission, the
+//! Special / Monthly Special rules, and a history row of every change.
+
+use diesel::prelude::*;
+
+use crate::db::schema::{price_changes, products};
+use crate::db::{DbConn, now};
+use crate::domain::money::Cents;
+use crate::domain::price_tiers::{PRICE_NOT_NEGATIVE, PriceDialog, check_price_permission, validate_price_dialog};
+use crate::error::{AppError, AppResult};
+
+/// The prices as submitted (cents; tier overrides `None` = derived from class A).
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct PriceInput {
+    #[serde(rename = "standardPrice")]
+    pub standard: i64,
+    #[serde(rename = "specialPrice", default)]
+    pub special: i64,
+    #[serde(rename = "classAPrice")]
+    pub class_a: i64,
+    #[serde(rename = "classBPrice", default)]
+    pub class_b: Option<i64>,
+    #[serde(rename = "classCPrice", default)]
+    pub class_c: Option<i64>,
+    #[serde(rename = "classDPrice", default)]
+    pub class_d: Option<i64>,
+    #[serde(rename = "classEPrice", default)]
+    pub class_e: Option<i64>,
+    #[serde(default)]
+    pub ref_pur: i64,
+    #[serde(default)]
+    pub is_special: bool,
+    #[serde(default)]
+    pub is_clearance: bool,
+    #[serde(default = "yes")]
+    pub is_customer_show: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Saves new prices for a product of the organisation and records who changed them.
+pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, product_id: i64, p: &PriceInput) -> AppResult<()> {
+    check_price_permission(mod_prc).map_err(AppError::forbidden)?;
+    let dialog = PriceDialog {
+        standard: Cents(p.standard),
+        special: Cents(p.special),
+        class_a: Cents(p.class_a),
+        class_b: Cents(p.class_b.unwrap_or(0)),
+        ref_pur: Cents(p.ref_pur),
+        is_special: p.is_special,
+    };
+    validate_price_dialog(&dialog).map_err(|m| AppError::field("specialPrice", m))?;
+    if [p.class_c, p.class_d, p.class_e].iter().flatten().any(|v| *v < 0) {
+        return Err(AppError::field("classCPrice", PRICE_NOT_NEGATIVE));
+    }
+    let t = now();
+    let changed = diesel::update(products::table.filter(products::org_id.eq(org)).filter(products::id.eq(product_id)))
+        .set((
+            products::standard_price.eq(p.standard),
+            products::special_price.eq(p.special),
+            products::class_a_price.eq(p.class_a),
+            products::class_b_price.eq(p.class_b),
+            products::class_c_price.eq(p.class_c),
+            products::class_d_price.eq(p.class_d),
+            products::class_e_price.eq(p.class_e),
+            products::ref_pur.eq(p.ref_pur),
+            products::is_special.eq(p.is_special),
+            products::is_clearance.eq(p.is_clearance),
+            products::is_customer_show.eq(p.is_customer_show),
+            products::version.eq(products::version + 1),
+            products::updated_at.eq(t),
+        ))
+        .execute(conn)?;
+    if changed == 0 {
+        return Err(AppError::NotFound);
+    }
+    diesel::insert_into(price_changes::table)
+        .values((
+            price_changes::org_id.eq(org),
+            price_changes::product_id.eq(product_id),
+            price_changes::user_id.eq(Some(user_id)),
+            price_changes::standard_price.eq(p.standard),
+            price_changes::special_price.eq(p.special),
+            price_changes::class_a_price.eq(p.class_a),
+            price_changes::class_b_price.eq(p.class_b),
+            price_changes::class_c_price.eq(p.class_c),
+            price_changes::class_d_price.eq(p.class_d),
+            price_changes::class_e_price.eq(p.class_e),
+            price_changes::ref_pur.eq(p.ref_pur),
+            price_changes::is_special.eq(p.is_special),
+            price_changes::is_clearance.eq(p.is_clearance),
+            price_changes::is_customer_show.eq(p.is_customer_show),
+            price_changes::created_at.eq(t),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A recorded price change: when, who, and the prices set.
+#[derive(Queryable, Clone, Debug, serde::Serialize)]
+pub struct PriceChange {
+    #[serde(rename = "date")]
+    pub created_at: chrono::NaiveDateTime,
+    pub operator: Option<String>,
+    #[serde(rename = "standardPrice")]
+    pub standard: i64,
+    #[serde(rename = "specialPrice")]
+    pub special: i64,
+    #[serde(rename = "classAPrice")]
+    pub class_a: i64,
+    pub is_special: bool,
+}
+
+/// The price changes of a product, newest first.
+pub fn changes(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<Vec<PriceChange>> {
+    use crate::db::schema::users;
+    Ok(price_changes::table
+        .left_join(users::table)
+        .filter(price_changes::org_id.eq(org))
+        .filter(price_changes::product_id.eq(product_id))
+        .order((price_changes::created_at.desc(), price_changes::id.desc()))
+        .select((price_changes::created_at, users::name.nullable(), price_changes::standard_price, price_changes::special_price, price_changes::class_a_price, price_changes::is_special))
+        .load(conn)?)
+}

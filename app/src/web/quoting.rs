@@ -1,0 +1,206 @@
+//! Quoting (spec §2.4): the price lookup with its filters, stock dropdowns, every price
+//! tier for the chosen customer, the 'CHK' history, add-to-cart and the cart island.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::list::{EMPTY_BEFORE_SEARCH, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, Pager, PagerItem, Results, current, options_with_all, wants_fragment};
+use super::shell::Shell;
+use crate::auth::Auth;
+use crate::db::masters::{self as master_db};
+use crate::db::orders as order_db;
+use crate::domain::enums::StockAvailability;
+use crate::domain::money::Cents;
+use crate::domain::permissions::may_see_cost;
+use crate::domain::tyre_size::COMMON_SIZES;
+use crate::error::AppResult;
+use crate::services::pricing;
+use crate::services::quoting::{self, QuoteFilter, QuoteRow};
+use crate::state::AppState;
+use crate::web::fmt_date;
+use crate::web::products::locations;
+
+const PATH: &str = "/quotings";
+
+/// A row as the table shows it.
+pub struct RowView {
+    pub id: i64,
+    pub code: String,
+    pub name: String,
+    pub locations: Vec<String>,
+    pub stock: i64,
+    pub per_warehouse: Vec<(String, i64, i64, String)>,
+    pub in_transit: i64,
+    pub latest_eta: String,
+    pub third_party: i64,
+    pub a: String,
+    pub b: String,
+    pub special: String,
+    pub standard: String,
+    pub c: String,
+    pub d: String,
+    pub e: String,
+    pub tempe: String,
+    pub cost: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "quoting/page.html")]
+pub struct QuotingPage {
+    pub shell: Shell,
+    pub view: ListView,
+    pub rows: Vec<RowView>,
+    pub show_cost: bool,
+    pub oob: bool,
+    pub cart_src: String,
+    pub price_src: String,
+    /// Props of the standard price dialog: may the user change prices, and the tier uplifts.
+    pub price_props: String,
+    pub csr: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "quoting/results.html")]
+pub struct QuotingResults {
+    pub view: ListView,
+    pub rows: Vec<RowView>,
+    pub show_cost: bool,
+    pub oob: bool,
+    pub csr: String,
+}
+
+fn price(c: Option<i64>) -> String {
+    c.map(|v| Cents(v).grouped()).unwrap_or_default()
+}
+
+fn to_view(r: QuoteRow, warehouses: &[(i64, String)], show_cost: bool) -> RowView {
+    let p = &r.product;
+    let q = r.quote.as_ref();
+    let tier = |label: &str| q.and_then(|q| q.prices.iter().find(|x| x.label == label)).map(|x| x.price);
+    let wh_name = |id: i64| warehouses.iter().find(|w| w.0 == id).map(|w| w.1.clone()).unwrap_or_default();
+    let in_transit = r.per_warehouse.iter().map(|w| w.in_transit).sum();
+    let latest_eta = r.per_warehouse.iter().filter(|w| w.in_transit > 0).filter_map(|w| w.eta).max().map(fmt_date).unwrap_or_default();
+    RowView {
+        id: p.id,
+        code: p.code.clone(),
+        name: p.name.clone(),
+        locations: locations(&p.tag4),
+        stock: r.stock,
+        per_warehouse: r.per_warehouse.iter().map(|w| (wh_name(w.warehouse_id), w.on_hand, w.in_transit, w.eta.map(fmt_date).unwrap_or_default())).collect(),
+        in_transit,
+        latest_eta,
+        third_party: p.stock_3rd_party,
+        a: price(tier("A/COD")),
+        b: price(tier("B")),
+        special: if p.is_special { price(Some(p.special_price)) } else { String::new() },
+        standard: price(Some(p.standard_price)),
+        c: price(tier("C")),
+        d: price(tier("D")),
+        e: price(tier("E")),
+        tempe: if show_cost { price(Some(p.ref_pur)) } else { String::new() },
+        cost: if show_cost { price(Some(p.cost_price)) } else { String::new() },
+    }
+}
+
+/// `GET /quotings`: waits for a manual search ('Enter Some Key Words to Search').
+pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<QuoteFilter>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let show_cost = may_see_cost(auth.role, auth.mod_prc);
+    let searched = f.value.is_search();
+    let req = f.paging.resolve(20);
+    let filter = f.value.clone();
+    let (page, warehouses, brands, uplifts) = state
+        .db
+        .run(move |c| {
+            let page = if searched { Some(quoting::lookup(c, org, &filter, req.offset(), req.per_page)?) } else { None };
+            let wh: Vec<(i64, String)> = master_db::all_warehouses(c, org)?.into_iter().map(|w| (w.id, w.name)).collect();
+            let brands: Vec<(i64, String)> = master_db::all_brands(c, org)?.into_iter().map(|b| (b.id, b.name)).collect();
+            Ok((page, wh, brands, pricing::uplifts(c, org)?))
+        })
+        .await?;
+    let pairs = &f.pairs;
+    let select = |label, name, options| Filter { label, name, kind: FilterKind::Select { options, selected: current(pairs, name) } };
+    let filters = vec![
+        Filter {
+            label: "To CSR",
+            name: "csr_label",
+            kind: FilterKind::Picker { url: "/api/customers?per_page=20&name=", target: "csr", label: current(pairs, "csr_label"), id: current(pairs, "csr") },
+        },
+        Filter { label: "Location", name: "location", kind: FilterKind::Text { value: current(pairs, "location"), placeholder: "e.g. A12", suggestions: vec![] } },
+        select("Warehouse", "warehouse", options_with_all(warehouses.iter().cloned())),
+        Filter {
+            label: "Item Key",
+            name: "key",
+            kind: FilterKind::Text { value: current(pairs, "key"), placeholder: "name, helper code or size e.g. 2055516", suggestions: COMMON_SIZES.iter().map(|s| s.to_string()).collect() },
+        },
+        select("Brands", "brand", options_with_all(brands.iter().cloned())),
+        select("Stock Avl", "stock", options_with_all(StockAvailability::ALL.iter().map(|s| (s.as_i32(), s.label())))),
+    ];
+    let (rows, total) = match page {
+        Some(p) => (p.rows.into_iter().map(|r| to_view(r, &warehouses, show_cost)).collect(), p.total),
+        None => (vec![], 0),
+    };
+    let view = ListView {
+        heading: "Quoting",
+        path: PATH,
+        new_buttons: vec![],
+        filters: Some(filters),
+        results: Results {
+            columns: vec![],
+            rows: vec![],
+            pager: searched.then(|| Pager::new(PATH, f.pairs.clone(), req, total)),
+            empty_text: if searched { EMPTY_NO_DATA } else { EMPTY_BEFORE_SEARCH },
+            export_url: None,
+        },
+    };
+    let csr = current(&f.pairs, "csr");
+    if wants_fragment(&headers) {
+        return Ok(QuotingResults { view, rows, show_cost, oob: true, csr }.into_response());
+    }
+    let shell = Shell::new(&state, &auth, "Quoting", PATH, &["quoting-cart", "price-dialog"]).await?;
+    let price_props = serde_json::json!({"canModify": auth.mod_prc, "uplifts": {"b": uplifts.b, "c": uplifts.c, "d": uplifts.d, "e": uplifts.e}}).to_string();
+    let cart_src = state.assets.island("quoting-cart").unwrap_or_default().to_string();
+    let price_src = state.assets.island("price-dialog").unwrap_or_default().to_string();
+    Ok(QuotingPage { shell, view, rows, show_cost, oob: false, cart_src, price_src, price_props, csr }.into_response())
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "quoting/history.html")]
+pub struct HistoryDialog {
+    pub code: String,
+    pub name: String,
+    pub prices: Vec<(&'static str, String)>,
+    pub rows: Vec<order_db::PriceHistoryRow>,
+    pub customer: bool,
+}
+
+impl HistoryDialog {
+    fn money(c: &i64) -> String {
+        Cents(*c).grouped()
+    }
+}
+
+#[derive(Deserialize)]
+pub struct HistoryQuery {
+    csr: Option<String>,
+}
+
+/// `GET /quotings/history/{product}?csr=`: the 'CHK' price-history dialog (htmx fragment).
+pub async fn history(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, Query(q): Query<HistoryQuery>) -> AppResult<HistoryDialog> {
+    let org = auth.org_id;
+    let customer: Option<i64> = q.csr.as_deref().and_then(|s| s.trim().parse().ok());
+    let (product, quote, rows) = state
+        .db
+        .run(move |c| {
+            let p = crate::db::products::product(c, org, id)?;
+            let quote = pricing::quotes(c, org, &[id], customer)?.remove(&id);
+            Ok((p, quote, order_db::price_history(c, org, id, customer, 30)?))
+        })
+        .await?;
+    let prices = quote.map(|qt| qt.prices.into_iter().map(|p| (p.label, Cents(p.price).grouped())).collect()).unwrap_or_default();
+    Ok(HistoryDialog { code: product.code, name: product.name, prices, rows, customer: customer.is_some() })
+}

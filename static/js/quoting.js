@@ -1,0 +1,50 @@
+// Quoting rows: quantity 0–999 with Add disabled at 0 (dispatches `cart-add` to the cart
+// island), the price dialog on the A/COD price, and the To CSR picker feeding the cart.
+(function () {
+  'use strict';
+  var results = document.getElementById('results');
+  if (!results) return;
+  function qtyOf(input) { var n = Number(input.value); return Number.isInteger(n) && n >= 0 && n <= 999 ? n : -1; }
+  results.addEventListener('input', function (e) {
+    if (!e.target.classList.contains('cart-qty')) return;
+    var n = qtyOf(e.target);
+    var add = e.target.parentElement.querySelector('.cart-add');
+    if (add) add.disabled = !(n > 0);
+    e.target.setCustomValidity(n < 0 ? 'Quantity must be a whole number from 0 to 999' : '');
+  });
+  results.addEventListener('keydown', function (e) {
+    if (e.key === 'Enter' && e.target.classList.contains('cart-qty')) {
+      e.preventDefault();
+      var add = e.target.parentElement.querySelector('.cart-add');
+      if (add && !add.disabled) add.click();
+    }
+  });
+  results.addEventListener('click', function (e) {
+    var add = e.target.closest('.cart-add');
+    if (add) {
+      var row = add.closest('tr');
+      var input = row.querySelector('.cart-qty');
+      var n = qtyOf(input);
+      if (n > 0) {
+        document.dispatchEvent(new CustomEvent('cart-add', { detail: { id: Number(row.dataset.product), code: row.dataset.code, name: row.dataset.name, qty: n } }));
+        input.value = '0';
+        add.disabled = true;
+      }
+      return;
+    }
+    var price = e.target.closest('[data-price-product]');
+    if (price) document.dispatchEvent(new CustomEvent('open-price-dialog', { detail: { productId: Number(price.dataset.priceProduct) } }));
+  });
+  // The chosen customer belongs to the cart; a restored cart brings its customer back.
+  document.addEventListener('picker-picked', function (e) {
+    if (e.detail && e.detail.target === 'csr') document.dispatchEvent(new CustomEvent('customer-changed', { detail: { id: e.detail.id, name: e.detail.name } }));
+  });
+  document.addEventListener('cart-customer', function (e) {
+    var label = document.querySelector('input[name="csr_label"]'), id = document.querySelector('input[name="csr"]');
+    if (label && id && !id.value && e.detail && e.detail.id) { label.value = e.detail.name; id.value = e.detail.id; }
+  });
+  document.addEventListener('prices-changed', function () {
+    var form = document.querySelector('form.search-card');
+    if (form && window.htmx) window.htmx.trigger(form, 'submit');
+  });
+})();
