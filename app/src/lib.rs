@@ -9,6 +9,7 @@ pub mod domain;
 pub mod error;
 pub mod seed;
 pub mod server;
+pub mod services;
 pub mod state;
 pub mod web;
 pub mod xlsx;

@@ -27,10 +27,12 @@ pub fn router() -> Router<AppState> {
         .route("/api/printInfo", get(base::print_info))
         .route("/api/csr-self-order", get(base::self_order_count))
         .route("/api/password", post(base::change_password))
-        .route("/api/customers", get(masters::customers))
-        .route("/api/customers/{id}", get(masters::customer))
-        .route("/api/products", get(masters::products))
-        .route("/api/products/{id}", get(masters::product))
+        .route("/api/customers", get(masters::customers).post(masters::create_customer))
+        .route("/api/customers/{id}", get(masters::customer).put(masters::update_customer))
+        .route("/api/products", get(masters::products).post(masters::create_product))
+        .route("/api/products/{id}", get(masters::product).put(masters::update_product))
+        .route("/api/suppliers", get(masters::suppliers))
+        .route("/api/balance/{id}", get(masters::balance))
 }
 
 /// A JSON body whose rejection uses the app's error format.

@@ -1,0 +1,4 @@
+//! Use cases that combine the database and the domain rules, each in one transaction. The
+//! HTML handlers and the JSON API call the same functions, so a rule is enforced once.
+
+pub mod masters;
