@@ -107,9 +107,7 @@ pub async fn update_product(state: &AppState, auth: &Auth, id: i64, input: Produ
 /// Business and service staff must be staff of the company in a fitting role.
 fn check_staff(c: &mut DbConn, org: i64, f: &CustomerFields) -> AppResult<()> {
     let mut errors = Vec::new();
-    let pickers: [(&'static str, Option<i64>, fn(Role) -> bool); 2] =
-        [("bd_id", f.bd_id, rules::fits_business_staff), ("cs_id", f.cs_id, rules::fits_service_staff)];
-    for (field, id, fits) in pickers {
+    for (field, id, fits) in [("bd_id", f.bd_id, rules::fits_business_staff as fn(Role) -> bool), ("cs_id", f.cs_id, rules::fits_service_staff)] {
         let Some(id) = id else { continue };
         let role = master_db::staff_role(c, org, id)?.and_then(Role::from_i32);
         if !role.is_some_and(fits) {
