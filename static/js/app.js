@@ -12,12 +12,13 @@ let leaving, orgBox, procT;
 function toast(text, level, ms) {
   const box = $('#toasts'), lines = [text].flat(2).filter(t => t || t === 0);
   if (!box || !lines.length) return;
-  const el = d.createElement('div');
+  const el = d.createElement('div'), life = +ms > 0 ? +ms : L;
   el.className = 'toast toast-' + (level || 'info');
   for (const t of lines) el.appendChild(d.createElement('p')).textContent = t;
+  Object.assign(el.dataset, { level: level || 'info', until: Date.now() + life });
   el.onclick = () => el.remove();
   box.appendChild(el);
-  setTimeout(() => el.remove(), +ms > 0 ? +ms : L);
+  setTimeout(() => el.remove(), life);
 }
 on('td:toast', e => {
   let v = e.detail;
@@ -87,6 +88,7 @@ on('submit', e => {
   const f = e.target, out = f.matches('.logout');
   if (!out && orgChanged()) { stop(e); showOrgChanged(); }
   else if (f.id == 'login-form' && !validate(f)) stop(e);
+  else if (f.matches('[data-validate]') && !validateFields(f)) stop(e);
   else if (f.dataset.confirm && !f.matches('.org-switch') && !confirm(f.dataset.confirm)) stop(e);
   else if (out) clearCarts();
 }, true);
@@ -114,6 +116,32 @@ function validate(f) {
   bad[0]?.focus();
   return !bad.length;
 }
+// Server-rendered forms: [data-required] holds the 'Please enter' text, [data-max] a length limit.
+const checked = '[data-required],[data-max]';
+function checkField(i) {
+  const v = i.value.trim(), max = +i.dataset.max || 0;
+  const msg = i.dataset.required != null && !v ? i.dataset.required : max && [...v].length > max ? i.dataset.maxMsg : '';
+  const fld = i.closest('.field'), err = fld?.querySelector('.field-error');
+  fld?.classList.toggle('has-error', !!msg);
+  if (err) err.textContent = msg;
+  i.setAttribute('aria-invalid', !!msg);
+  return !msg;
+}
+function validateFields(f) {
+  const bad = $$(checked, f).filter(i => !checkField(i));
+  bad[0]?.focus();
+  return !bad.length;
+}
+// Toasts still showing when a page moves on by itself continue on the next page.
+function carryToasts() {
+  const now = Date.now(), left = $$('#toasts .toast').map(t => ({ text: $$('p', t).map(p => p.textContent), level: t.dataset.level, ms: t.dataset.until - now }));
+  try { sessionStorage.setItem('td-toasts', JSON.stringify(left.filter(t => t.ms > 0))); } catch {}
+}
+function carriedToasts() {
+  let list = [];
+  try { list = JSON.parse(sessionStorage.getItem('td-toasts') || '[]'); sessionStorage.removeItem('td-toasts'); } catch {}
+  for (const t of list) toast(t.text, t.level, t.ms);
+}
 function badgePoll() {
   let t;
   async function poll() {
@@ -136,8 +164,8 @@ function badgePoll() {
 }
 // delegated: survives htmx history restores
 const inLogin = e => e.target.form?.id == 'login-form';
-on('focusout', e => inLogin(e) && check(e.target));
-on('input', e => inLogin(e) && e.target.closest('.has-error') && check(e.target));
+on('focusout', e => inLogin(e) ? check(e.target) : e.target.matches?.(checked) && checkField(e.target));
+on('input', e => inLogin(e) ? e.target.closest('.has-error') && check(e.target) : e.target.matches?.(checked) && e.target.closest('.has-error') && checkField(e.target));
 on('change', e => {
   const sel = e.target, f = sel.form;
   if (!f?.matches('.org-switch')) return;
@@ -152,7 +180,11 @@ function init() {
   const lf = $('#login-form');
   if (lf) { ls('orgId', null); lf.noValidate = true; } else if (org) ls('orgId', org);
   if ($('#csr-badge')?.dataset.pollUrl) badgePoll();
+  carriedToasts();
   flash();
+  const u = new URL(location.href), r = $('#redirect[data-url]');
+  if (u.searchParams.has('saved')) { u.searchParams.delete('saved'); history.replaceState(history.state, '', u); }
+  if (r) setTimeout(() => { carryToasts(); location.replace(r.dataset.url); }, +r.dataset.ms || 0);
 }
 d.readyState == 'loading' ? on('DOMContentLoaded', init) : init();
 window.TyreDesk = { toast, processing };

@@ -1,15 +1,21 @@
-//! Customers and products (spec §7): lists with name search, id lists and paging, and one by id.
+//! Customers, products and suppliers (spec §7): lists with name search, id lists and paging,
+//! one by id, create and update (through the same services as the HTML forms), supplier
+//! suggestions and a customer's balance.
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
-use super::{DataAnswer, ListAnswer, Meta};
+use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use crate::db::customers::{self, Customer, CustomerFilter};
+use crate::db::masters::{self as master_db, SupplierRef};
 use crate::db::products::{self, Product, ProductFilter};
+use crate::domain::masters::{CustomerInput, ProductInput};
 use crate::error::AppResult;
 use crate::services::pricing::{self, LabelledPrice};
+use crate::services::masters as service;
 use crate::state::AppState;
 use crate::web::list::Paging;
 
@@ -110,4 +116,57 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
 pub async fn product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Product>>> {
     let org = auth.org_id;
     Ok(Json(DataAnswer { data: state.db.run(move |c| products::product(c, org, id)).await? }))
+}
+
+/// `POST /api/products`: 201 with the new product; 422 `{message, errors}` when invalid.
+pub async fn create_product(State(state): State<AppState>, auth: Auth, ApiJson(input): ApiJson<ProductInput>) -> AppResult<(StatusCode, Json<DataAnswer<Product>>)> {
+    let data = service::create_product(&state, &auth, input).await?;
+    Ok((StatusCode::CREATED, Json(DataAnswer { data })))
+}
+
+/// `PUT /api/products/{id}`: needs the `version` read; 409 when someone saved meanwhile.
+pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(input): ApiJson<ProductInput>) -> AppResult<Json<DataAnswer<Product>>> {
+    Ok(Json(DataAnswer { data: service::update_product(&state, &auth, id, input).await? }))
+}
+
+/// `POST /api/customers`: 201 with the new customer; 403 without permission, 422 when invalid.
+pub async fn create_customer(State(state): State<AppState>, auth: Auth, ApiJson(input): ApiJson<CustomerInput>) -> AppResult<(StatusCode, Json<DataAnswer<Customer>>)> {
+    let data = service::create_customer(&state, &auth, input).await?;
+    Ok((StatusCode::CREATED, Json(DataAnswer { data })))
+}
+
+/// `PUT /api/customers/{id}`: needs the `version` read; 409 when someone saved meanwhile.
+pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(input): ApiJson<CustomerInput>) -> AppResult<Json<DataAnswer<Customer>>> {
+    Ok(Json(DataAnswer { data: service::update_customer(&state, &auth, id, input).await? }))
+}
+
+#[derive(Deserialize, Default)]
+pub struct SupplierQuery {
+    name: Option<String>,
+    page: Option<i64>,
+    per_page: Option<i64>,
+}
+
+/// `GET /api/suppliers?name=`: suppliers whose code or name contains the words, as id and name.
+pub async fn suppliers(State(state): State<AppState>, auth: Auth, Query(q): Query<SupplierQuery>) -> AppResult<Json<ListAnswer<SupplierRef>>> {
+    let req = Paging { page: q.page, per_page: q.per_page }.resolve(20);
+    let (org, name) = (auth.org_id, q.name.unwrap_or_default());
+    let page = state.db.run(move |c| master_db::suppliers_by_name(c, org, &name, req.offset(), req.per_page)).await?;
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+}
+
+/// A customer's credit limit and accounting balance, in cents.
+#[derive(Serialize)]
+pub struct Balance {
+    #[serde(rename = "creditLimit")]
+    credit_limit: i64,
+    #[serde(rename = "xeroBalance")]
+    xero_balance: i64,
+}
+
+/// `GET /api/balance/{customerId}` (404 for another company's customer).
+pub async fn balance(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Balance>>> {
+    let org = auth.org_id;
+    let c = state.db.run(move |c| customers::customer(c, org, id)).await?;
+    Ok(Json(DataAnswer { data: Balance { credit_limit: c.credit_limit, xero_balance: c.xero_balance } }))
 }

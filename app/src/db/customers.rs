@@ -134,3 +134,116 @@ pub fn list(conn: &mut DbConn, org: i64, f: &CustomerFilter, offset: i64, limit:
 pub fn all_matching(conn: &mut DbConn, org: i64, f: &CustomerFilter) -> AppResult<Vec<Customer>> {
     Ok(filtered(org, f).order((customers::name.asc(), customers::id.asc())).select(Customer::as_select()).load(conn)?)
 }
+
+use crate::domain::masters::{CreditTerms, CustomerFields, CustomerIdentity};
+
+/// Columns set once when a customer is created; they lock afterwards.
+#[derive(Insertable)]
+#[diesel(table_name = customers)]
+struct CustomerKey<'a> {
+    org_id: i64,
+    name: &'a str,
+    code: &'a str,
+    created_at: NaiveDateTime,
+}
+
+/// Columns written on create and on every update (not name, ABN or credit terms).
+#[derive(Insertable, AsChangeset, Debug, Clone)]
+#[diesel(table_name = customers, treat_none_as_null = true)]
+pub struct CustomerChanges {
+    login_shop: bool,
+    email: String,
+    origin_code: String,
+    primary_person_first: String,
+    primary_person_last: String,
+    phone: String,
+    mobile: String,
+    skype: String,
+    birthday: Option<NaiveDate>,
+    note: String,
+    website: String,
+    address: String,
+    city: String,
+    state: String,
+    postal: String,
+    country: String,
+    account: String,
+    is_supplier: bool,
+    branch_flag: bool,
+    price_strategy: i32,
+    payment_type: i32,
+    area_type: i32,
+    business_type: i32,
+    default_ship_type: i32,
+    bd_id: Option<i64>,
+    cs_id: Option<i64>,
+    search_text: String,
+    updated_at: NaiveDateTime,
+}
+
+impl CustomerChanges {
+    /// The row values of checked fields with the search text.
+    pub fn new(f: &CustomerFields, search_text: String, now: NaiveDateTime) -> Self {
+        Self {
+            login_shop: f.login_shop,
+            email: f.email.clone(),
+            origin_code: f.origin_code.clone(),
+            primary_person_first: f.primary_person_first.clone(),
+            primary_person_last: f.primary_person_last.clone(),
+            phone: f.phone.clone(),
+            mobile: f.mobile.clone(),
+            skype: f.skype.clone(),
+            birthday: f.birthday,
+            note: f.note.clone(),
+            website: f.website.clone(),
+            address: f.address.clone(),
+            city: f.city.clone(),
+            state: f.state.clone(),
+            postal: f.postal.clone(),
+            country: f.country.clone(),
+            account: f.account.clone(),
+            is_supplier: f.is_supplier,
+            branch_flag: f.branch_flag,
+            price_strategy: f.price_strategy.as_i32(),
+            payment_type: f.payment_type.as_i32(),
+            area_type: f.area_type.as_i32(),
+            business_type: f.business_type.as_i32(),
+            default_ship_type: f.default_ship_type.as_i32(),
+            bd_id: f.bd_id,
+            cs_id: f.cs_id,
+            search_text,
+            updated_at: now,
+        }
+    }
+}
+
+/// Attention and credit limit, written only for approvers.
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = customers)]
+struct TermsRow<'a> {
+    attention: &'a str,
+    credit_limit: i64,
+}
+
+/// Inserts a customer with its credit terms; returns its id.
+pub fn insert(conn: &mut DbConn, org: i64, id: &CustomerIdentity, changes: &CustomerChanges, terms: &CreditTerms, now: NaiveDateTime) -> AppResult<i64> {
+    let key = CustomerKey { org_id: org, name: &id.name, code: &id.code, created_at: now };
+    let terms = TermsRow { attention: &terms.attention, credit_limit: terms.credit_limit.0 };
+    Ok(diesel::insert_into(customers::table).values((&key, changes, &terms)).returning(customers::id).get_result(conn)?)
+}
+
+/// Updates a customer only if it still has `version`, raising the version and writing the
+/// credit terms when given; false when the row changed meanwhile.
+pub fn update_versioned(conn: &mut DbConn, org: i64, id: i64, version: i32, changes: &CustomerChanges, terms: Option<&CreditTerms>) -> AppResult<bool> {
+    let target = customers::table.filter(customers::id.eq(id)).filter(customers::org_id.eq(org));
+    let n = diesel::update(target.filter(customers::version.eq(version)))
+        .set((changes, customers::version.eq(customers::version + 1)))
+        .execute(conn)?;
+    if n != 1 {
+        return Ok(false);
+    }
+    if let Some(t) = terms {
+        diesel::update(target).set(&TermsRow { attention: &t.attention, credit_limit: t.credit_limit.0 }).execute(conn)?;
+    }
+    Ok(true)
+}

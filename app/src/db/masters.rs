@@ -83,6 +83,32 @@ pub fn suppliers_page(conn: &mut DbConn, org: i64, offset: i64, limit: i64) -> A
     Ok(Paged { rows, total })
 }
 
+/// A supplier as the remote suggestion lists it (spec §7: id and name).
+#[derive(Queryable, Clone, Debug, serde::Serialize)]
+pub struct SupplierRef {
+    pub id: i64,
+    pub name: String,
+}
+
+/// Suppliers whose code or name contains every word of `name`, by name.
+pub fn suppliers_by_name(conn: &mut DbConn, org: i64, name: &str, offset: i64, limit: i64) -> AppResult<Paged<SupplierRef>> {
+    let filtered = || -> suppliers::BoxedQuery<'static, super::multi_connection_impl::MultiBackend> {
+        let mut q = suppliers::table.filter(suppliers::org_id.eq(org)).into_boxed();
+        for w in name.split_whitespace() {
+            q = q.filter(suppliers::search_text.like(format!("%{}%", like_escape(&w.to_lowercase()))).escape('\\'));
+        }
+        q
+    };
+    let total = filtered().count().get_result(conn)?;
+    let rows = filtered()
+        .order((suppliers::name.asc(), suppliers::id.asc()))
+        .offset(offset)
+        .limit(limit)
+        .select((suppliers::id, suppliers::name))
+        .load(conn)?;
+    Ok(Paged { rows, total })
+}
+
 pub fn warehouses_page(conn: &mut DbConn, org: i64, offset: i64, limit: i64) -> AppResult<Paged<Warehouse>> {
     let total = warehouses::table.filter(warehouses::org_id.eq(org)).count().get_result(conn)?;
     let rows = warehouses::table
@@ -113,6 +139,22 @@ pub fn brands_page(conn: &mut DbConn, org: i64, offset: i64, limit: i64) -> AppR
 
 pub fn all_brands(conn: &mut DbConn, org: i64) -> AppResult<Vec<Brand>> {
     Ok(brands::table.filter(brands::org_id.eq(org)).order(brands::name.asc()).select(Brand::as_select()).load(conn)?)
+}
+
+/// Whether the brand belongs to the organisation.
+pub fn brand_exists(conn: &mut DbConn, org: i64, id: i64) -> AppResult<bool> {
+    let n: i64 = brands::table.filter(brands::org_id.eq(org)).filter(brands::id.eq(id)).count().get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// The user's role in the organisation, if they are on its staff.
+pub fn staff_role(conn: &mut DbConn, org: i64, user_id: i64) -> AppResult<Option<i32>> {
+    Ok(memberships::table
+        .filter(memberships::org_id.eq(org))
+        .filter(memberships::user_id.eq(user_id))
+        .select(memberships::role)
+        .first(conn)
+        .optional()?)
 }
 
 fn employee_columns() -> (

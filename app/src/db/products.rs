@@ -238,6 +238,114 @@ pub fn by_ids(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<Product
     Ok(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(ids)).order(products::code.asc()).select(Product::as_select()).load(conn)?)
 }
 
+use crate::domain::masters::{ProductFields, ProductIdentity, ProductSearchKeys};
+
+/// Columns set once when a product is created; they lock afterwards.
+#[derive(Insertable)]
+#[diesel(table_name = products)]
+struct ProductKey<'a> {
+    org_id: i64,
+    code: &'a str,
+    name: &'a str,
+    category: i32,
+    created_at: NaiveDateTime,
+}
+
+/// Columns written on create and on every update (never prices, code, name or kind).
+#[derive(Insertable, AsChangeset, Debug, Clone)]
+#[diesel(table_name = products, treat_none_as_null = true)]
+pub struct ProductChanges {
+    origin_code: String,
+    helper_code: String,
+    unit: String,
+    comments: String,
+    brand_id: Option<i64>,
+    manufacturer: String,
+    auto_parts_type: Option<i32>,
+    tag1: String,
+    tag2: String,
+    tag3: String,
+    tag4: String,
+    show_for_shop: bool,
+    material: i32,
+    tyre_model: String,
+    specification: String,
+    diameter: String,
+    patterns: String,
+    width: String,
+    load_rate: String,
+    speed_rate: String,
+    suggested: String,
+    rim_diameter: String,
+    rim_width: String,
+    wheel_offset: String,
+    center_bore: String,
+    bolt_pattern: String,
+    size_key: String,
+    search_text: String,
+    updated_at: NaiveDateTime,
+}
+
+impl ProductChanges {
+    /// The row values of checked fields and their search keys.
+    pub fn new(f: &ProductFields, keys: ProductSearchKeys, now: NaiveDateTime) -> Self {
+        let s = &f.specs;
+        Self {
+            origin_code: f.origin_code.clone(),
+            helper_code: f.helper_code.clone(),
+            unit: f.unit.clone(),
+            comments: f.comments.clone(),
+            brand_id: Some(f.brand_id),
+            manufacturer: f.manufacturer.clone(),
+            auto_parts_type: f.auto_parts_type.map(|a| a.as_i32()),
+            tag1: f.category.path(),
+            tag2: f.tag2.clone(),
+            tag3: f.tag3.clone(),
+            tag4: f.tag4.clone(),
+            show_for_shop: f.show_for_shop,
+            material: f.material.as_i32(),
+            tyre_model: s.tyre_model.clone(),
+            specification: s.specification.clone(),
+            diameter: s.diameter.clone(),
+            patterns: s.patterns.clone(),
+            width: s.width.clone(),
+            load_rate: s.load_rate.clone(),
+            speed_rate: s.speed_rate.clone(),
+            suggested: s.suggested.clone(),
+            rim_diameter: s.rim_diameter.clone(),
+            rim_width: s.rim_width.clone(),
+            wheel_offset: s.wheel_offset.clone(),
+            center_bore: s.center_bore.clone(),
+            bolt_pattern: s.bolt_pattern.clone(),
+            size_key: keys.size_key,
+            search_text: keys.search_text,
+            updated_at: now,
+        }
+    }
+}
+
+/// Inserts a product; returns its id. The raw diesel error is kept so a unique-code
+/// violation can be told apart.
+pub fn insert(conn: &mut DbConn, org: i64, id: &ProductIdentity, changes: &ProductChanges, now: NaiveDateTime) -> QueryResult<i64> {
+    let key = ProductKey { org_id: org, code: &id.code, name: &id.name, category: id.kind.as_i32(), created_at: now };
+    diesel::insert_into(products::table).values((&key, changes)).returning(products::id).get_result(conn)
+}
+
+/// Updates a product only if it still has `version`, raising the version; false when the
+/// row changed meanwhile (or does not exist in the organisation).
+pub fn update_versioned(conn: &mut DbConn, org: i64, id: i64, version: i32, changes: &ProductChanges) -> AppResult<bool> {
+    let n = diesel::update(products::table.filter(products::id.eq(id)).filter(products::org_id.eq(org)).filter(products::version.eq(version)))
+        .set((changes, products::version.eq(products::version + 1)))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Whether the item code is already used in the organisation.
+pub fn code_taken(conn: &mut DbConn, org: i64, code: &str) -> AppResult<bool> {
+    let n: i64 = products::table.filter(products::org_id.eq(org)).filter(products::code.eq(code)).count().get_result(conn)?;
+    Ok(n > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::ItemKey;

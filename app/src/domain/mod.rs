@@ -4,6 +4,8 @@ pub mod dates;
 pub mod due_date;
 pub mod enums;
 pub mod guard;
+pub mod lenient;
+pub mod masters;
 pub mod money;
 pub mod permissions;
 pub mod price_tiers;

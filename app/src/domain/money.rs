@@ -30,15 +30,22 @@ pub enum MoneyError {
     TooLarge,
 }
 
-impl fmt::Display for MoneyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl MoneyError {
+    /// The message shown beside the field.
+    pub const fn message(self) -> &'static str {
+        match self {
             Self::Empty => "Please enter an amount",
             Self::Invalid => "Please enter a valid amount, e.g. 1234.56",
             Self::TooManyDecimals => "Use at most 2 decimal places",
             Self::Negative => "The amount cannot be negative",
             Self::TooLarge => "The amount is too large",
-        })
+        }
+    }
+}
+
+impl fmt::Display for MoneyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
     }
 }
 

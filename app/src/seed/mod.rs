@@ -16,7 +16,8 @@ use crate::db::masters::{self, NewBrand, NewCodeName, NewCustomer, NewOcopPrice,
 use crate::db::orders::{self, NewEvent, NewLine, NewOrder, NewSequence};
 use crate::db::{DbConn, sync_sequences};
 use crate::domain::enums::{AreaType, OrderType, PaymentType, TaxType};
-use crate::domain::{money, tyre_size};
+use crate::domain::masters::{customer_search_text, product_search_keys};
+use crate::domain::money;
 use crate::error::{AppError, AppResult};
 use catalogue::Rng;
 
@@ -304,7 +305,7 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
             NewCustomer {
                 id: next(&mut ids.customer),
                 org_id: org,
-                search_text: search_text(&[&c.name, &c.code, &c.phone, &c.email]),
+                search_text: customer_search_text(&c.name, &c.code, &c.phone, &c.email),
                 name: c.name,
                 code: c.code,
                 login_shop: rng.chance(30),
@@ -342,12 +343,12 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
         .into_iter()
         .map(|p| {
             let created = now - Duration::days(rng.range_i64(0, created_span));
-            let size_key = tyre_size::parse_query(&p.name).map(|(s, _)| s.helper_code()).unwrap_or_default();
+            let keys = product_search_keys(&p.code, &p.helper_code, &p.name, &p.origin_code);
             NewProduct {
                 id: next(&mut ids.product),
                 org_id: org,
-                search_text: search_text(&[&p.code, &p.helper_code, &p.name, &p.origin_code]),
-                size_key,
+                search_text: keys.search_text,
+                size_key: keys.size_key,
                 brand_id: brand_id(&p.brand),
                 category: if p.is_virtual { 4 } else { 1 },
                 code: p.code,

@@ -1,5 +1,7 @@
-//! Use cases that combine the database and the domain rules in one transaction.
+//! Use cases that combine the database and the domain rules, each in one transaction. The
+//! HTML handlers and the JSON API call the same functions, so a rule is enforced once.
 
+pub mod masters;
 pub mod orders;
 pub mod prices;
 pub mod pricing;

@@ -1,5 +1,6 @@
 //! HTML screens: handlers and askama view structs, grouped by screen family.
 
+pub mod baseinfo;
 pub mod customers;
 pub mod errors;
 pub mod list;
@@ -51,7 +52,11 @@ pub fn router() -> Router<AppState> {
         .route("/ocops", get(ocops::page))
         .route("/quotings/history/{id}", get(quoting::history))
         .route("/products", get(products::list))
-        .route("/customers", get(customers::list));
+        .route("/customers", get(customers::list))
+        .route("/baseinfo/products", get(baseinfo::new_product).post(baseinfo::create_product))
+        .route("/baseinfo/products/{id}", get(baseinfo::edit_product).post(baseinfo::update_product))
+        .route("/baseinfo/customers", get(baseinfo::new_customer).post(baseinfo::create_customer))
+        .route("/baseinfo/customers/{id}", get(baseinfo::edit_customer).post(baseinfo::update_customer));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     for path in pending_routes {

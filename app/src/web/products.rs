@@ -25,13 +25,19 @@ pub fn xero_options() -> Vec<(String, String)> {
     options_with_all([("unsent", XeroState::Unsent.label()), ("sent", XeroState::Sent.label()), ("fail", XeroState::Fail.label())])
 }
 
-/// Sync state as a coloured tag: Sent green, Fail red, other amber (spec §2.6).
-pub fn xero_tag(code: i32) -> Cell {
+/// Sync state as label and tag class: Sent green, Fail red, other amber (spec §2.6).
+pub fn xero_badge(code: i32) -> (&'static str, &'static str) {
     match XeroState::from_i32(code) {
-        Some(XeroState::Sent) => Cell::Tag { label: "SENT".into(), class: "tag-green" },
-        Some(XeroState::Fail) => Cell::Tag { label: "Fail".into(), class: "tag-red" },
-        _ => Cell::Tag { label: "Unsent".into(), class: "tag-amber" },
+        Some(XeroState::Sent) => ("SENT", "tag-green"),
+        Some(XeroState::Fail) => ("Fail", "tag-red"),
+        _ => ("Unsent", "tag-amber"),
     }
+}
+
+/// Sync state as a coloured tag cell of a list.
+pub fn xero_tag(code: i32) -> Cell {
+    let (label, class) = xero_badge(code);
+    Cell::Tag { label: label.into(), class }
 }
 
 /// Locations: tag4 split on '/', sorted (spec §2.4 product rows).

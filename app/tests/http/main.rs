@@ -4,6 +4,7 @@ mod support;
 
 mod api_base;
 mod auth;
+mod baseinfo;
 mod isolation;
 mod lists;
 mod master_lists;

@@ -208,6 +208,17 @@ impl TestApp {
         .await
     }
 
+    pub async fn put_json(&self, path: &str, s: &Session, json: serde_json::Value) -> TestResponse {
+        self.request(
+            Method::PUT,
+            path,
+            Some(Body::from(json.to_string())),
+            Some("application/json"),
+            &[("cookie", &s.cookie), ("x-csrf-token", &s.csrf)],
+        )
+        .await
+    }
+
     /// GET with a bearer token and an organisation header.
     pub async fn get_bearer(&self, path: &str, token: &str, org: Option<i64>) -> TestResponse {
         let auth = format!("Bearer {token}");

@@ -1,0 +1,229 @@
+//! Base-info add and edit for products and customers (spec §2.8): `/baseinfo/{route}` adds,
+//! `/baseinfo/{route}/{id}` edits. Handlers parse the form, call the same services as the
+//! JSON API, and either redirect to the saved record or show the form again with messages.
+
+mod customer_form;
+mod form;
+mod product_form;
+
+use std::collections::BTreeMap;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use self::form::{FormView, Kind};
+use super::shell::{Flash, Shell};
+use crate::auth::Auth;
+use crate::db::{accounts, customers as customer_db, masters as master_db, products as product_db};
+use crate::domain::masters::{CustomerInput, NO_CREATE_CUSTOMER, ProductInput, may_create_customer, may_edit_credit_terms};
+use crate::domain::price_tiers::TierUplifts;
+use crate::domain::validate::REQUIRED;
+use crate::error::{AppError, AppResult};
+use crate::services::masters::{self as service, VERSION_CONFLICT_CODE};
+use crate::state::AppState;
+
+/// The toast after a save (spec §2.8).
+pub const SAVED: &str = "Operation successful";
+/// Validation and access messages last 3.5 s (spec §8).
+const SHORT_MS: u32 = 3_500;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "baseinfo/form.html")]
+pub struct FormPage {
+    pub shell: Shell,
+    pub form: FormView,
+}
+
+impl FormPage {
+    /// The blur message of required fields, from the same constant the server uses.
+    pub fn required_message(&self) -> &'static str {
+        REQUIRED
+    }
+}
+
+/// Shown instead of the add form when the user may not create the record.
+#[derive(Template, WebTemplate)]
+#[template(path = "baseinfo/denied.html")]
+pub struct DeniedPage {
+    pub shell: Shell,
+    pub message: &'static str,
+    pub back: &'static str,
+    /// The page returns to `back` after this many milliseconds (spec §5: 1 s).
+    pub redirect_ms: u32,
+}
+
+/// `?saved=1` marks the redirect after a save, so the edit page shows the toast once.
+#[derive(Deserialize)]
+pub struct SavedFlag {
+    saved: Option<String>,
+}
+
+impl SavedFlag {
+    fn flash(&self) -> Option<Flash> {
+        self.saved.as_deref().filter(|v| *v == "1").map(|_| Flash { text: SAVED.to_string(), level: "success", ms: 5_000 })
+    }
+}
+
+/// A form failure shown on the form itself.
+struct FormError {
+    status: StatusCode,
+    message: String,
+    errors: BTreeMap<String, String>,
+    conflict: bool,
+}
+
+/// Validation errors (422) and version conflicts (409) go back to the form with what was
+/// typed; anything else (403, 404, 500) is rendered as usual.
+fn form_error(e: AppError) -> Result<FormError, AppError> {
+    match e {
+        AppError::Validation { message, errors } => Ok(FormError { status: StatusCode::UNPROCESSABLE_ENTITY, message, errors, conflict: false }),
+        AppError::Conflict { message, code: Some(VERSION_CONFLICT_CODE), .. } => {
+            Ok(FormError { status: StatusCode::CONFLICT, message, errors: BTreeMap::new(), conflict: true })
+        }
+        other => Err(other),
+    }
+}
+
+fn parse<T: DeserializeOwned>(body: &Bytes) -> AppResult<T> {
+    serde_urlencoded::from_bytes(body).map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))
+}
+
+/// Ids in the URL that are not numbers name no record.
+fn record_id(raw: &str) -> AppResult<i64> {
+    raw.parse().map_err(|_| AppError::NotFound)
+}
+
+fn saved_redirect(route: &str, id: i64) -> Response {
+    Redirect::to(&format!("/baseinfo/{route}/{id}?saved=1")).into_response()
+}
+
+async fn render(state: &AppState, auth: &Auth, title: &str, active: &str, form: FormView, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
+    let mut shell = Shell::new(state, auth, title, active, &[]).await?;
+    shell.flash = flash;
+    let (form, status) = match error {
+        None => (form, StatusCode::OK),
+        Some(e) => {
+            let mut f = form.with_errors(&e.message, &e.errors);
+            f.conflict = e.conflict;
+            (f, e.status)
+        }
+    };
+    Ok((status, FormPage { shell, form }).into_response())
+}
+
+// ---------------------------------------------------------------------------------------
+// Products
+// ---------------------------------------------------------------------------------------
+
+async fn product_page(state: &AppState, auth: &Auth, input: &ProductInput, id: Option<i64>, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let (brands, existing, org_row) = state
+        .db
+        .run(move |c| {
+            let existing = id.map(|id| product_db::product(c, org, id)).transpose()?;
+            Ok((master_db::all_brands(c, org)?, existing, accounts::organisation(c, org)?))
+        })
+        .await?;
+    let uplifts = uplifts_of(&org_row);
+    let ctx = product_form::ProductContext { brands: &brands, existing: existing.as_ref(), uplifts };
+    let title = if id.is_some() { "Edit Product" } else { "New Product" };
+    render(state, auth, title, "/products", product_form::view(input, &ctx), flash, error).await
+}
+
+fn uplifts_of(o: &accounts::Organisation) -> TierUplifts {
+    let bp = |v: i32| u32::try_from(v).unwrap_or(0);
+    TierUplifts { b: bp(o.tier_b_bp), c: bp(o.tier_c_bp), d: bp(o.tier_d_bp), e: bp(o.tier_e_bp) }
+}
+
+/// `GET /baseinfo/products`: the new-product form.
+pub async fn new_product(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
+    product_page(&state, &auth, &product_form::new_input(), None, None, None).await
+}
+
+/// `POST /baseinfo/products`: creates, then opens the product in edit mode.
+pub async fn create_product(State(state): State<AppState>, auth: Auth, body: Bytes) -> AppResult<Response> {
+    let input: ProductInput = parse(&body)?;
+    match service::create_product(&state, &auth, input.clone()).await {
+        Ok(p) => Ok(saved_redirect("products", p.id)),
+        Err(e) => product_page(&state, &auth, &input, None, None, Some(form_error(e)?)).await,
+    }
+}
+
+/// `GET /baseinfo/products/{id}`: the edit form (404 for another company's product).
+pub async fn edit_product(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
+    let (id, org) = (record_id(&id)?, auth.org_id);
+    let stored = state.db.run(move |c| product_db::product(c, org, id)).await?;
+    product_page(&state, &auth, &product_form::input_from(&stored), Some(id), q.flash(), None).await
+}
+
+/// `POST /baseinfo/products/{id}`: saves the edit if nobody saved in between.
+pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, body: Bytes) -> AppResult<Response> {
+    let id = record_id(&id)?;
+    let input: ProductInput = parse(&body)?;
+    match service::update_product(&state, &auth, id, input.clone()).await {
+        Ok(p) => Ok(saved_redirect("products", p.id)),
+        Err(e) => product_page(&state, &auth, &input, Some(id), None, Some(form_error(e)?)).await,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Customers
+// ---------------------------------------------------------------------------------------
+
+async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let (staff, existing) = state
+        .db
+        .run(move |c| {
+            let existing = id.map(|id| customer_db::customer(c, org, id)).transpose()?;
+            Ok((master_db::all_employees(c, org)?, existing))
+        })
+        .await?;
+    let ctx = customer_form::CustomerContext { staff: &staff, existing: existing.as_ref(), may_edit_terms: may_edit_credit_terms(auth.role) };
+    let title = if id.is_some() { "Edit Customer" } else { "New Customer" };
+    render(state, auth, title, "/customers", customer_form::view(input, &ctx), flash, error).await
+}
+
+/// `GET /baseinfo/customers`: the new-customer form, or in company 4 without crtCSR the
+/// refusal that returns to the list (spec §5).
+pub async fn new_customer(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
+    if !may_create_customer(auth.org_id, auth.crt_csr) {
+        let mut shell = Shell::new(&state, &auth, "New Customer", "/customers", &[]).await?;
+        shell.flash = Some(Flash { text: NO_CREATE_CUSTOMER.to_string(), level: "error", ms: SHORT_MS });
+        let page = DeniedPage { shell, message: NO_CREATE_CUSTOMER, back: "/customers", redirect_ms: 1_000 };
+        return Ok((StatusCode::FORBIDDEN, page).into_response());
+    }
+    customer_page(&state, &auth, &customer_form::new_input(), None, None, None).await
+}
+
+/// `POST /baseinfo/customers`: creates, then opens the customer in edit mode.
+pub async fn create_customer(State(state): State<AppState>, auth: Auth, body: Bytes) -> AppResult<Response> {
+    let input: CustomerInput = parse(&body)?;
+    match service::create_customer(&state, &auth, input.clone()).await {
+        Ok(c) => Ok(saved_redirect("customers", c.id)),
+        Err(e) => customer_page(&state, &auth, &input, None, None, Some(form_error(e)?)).await,
+    }
+}
+
+/// `GET /baseinfo/customers/{id}`: the edit form (404 for another company's customer).
+pub async fn edit_customer(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
+    let (id, org) = (record_id(&id)?, auth.org_id);
+    let stored = state.db.run(move |c| customer_db::customer(c, org, id)).await?;
+    customer_page(&state, &auth, &customer_form::input_from(&stored), Some(id), q.flash(), None).await
+}
+
+/// `POST /baseinfo/customers/{id}`: saves the edit if nobody saved in between.
+pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, body: Bytes) -> AppResult<Response> {
+    let id = record_id(&id)?;
+    let input: CustomerInput = parse(&body)?;
+    match service::update_customer(&state, &auth, id, input.clone()).await {
+        Ok(c) => Ok(saved_redirect("customers", c.id)),
+        Err(e) => customer_page(&state, &auth, &input, Some(id), None, Some(form_error(e)?)).await,
+    }
+}
