@@ -211,3 +211,9 @@ document.addEventListener('submit', function (e) {
     })
     .catch(function () { window.TyreDesk.processing(false); window.TyreDesk.toast('Http Error', 'error', 5000); });
 });
+// A form sent from a native dialog closes that dialog, so what the server answers (a
+// confirmation, a toast, the reloaded page) is not hidden behind it.
+document.addEventListener('htmx:beforeRequest', function (e) {
+  var dlg = e.target.closest && e.target.closest('dialog[open]');
+  if (dlg && e.target.tagName === 'FORM' && dlg.id !== 'dlg-confirm-approve') dlg.close();
+});

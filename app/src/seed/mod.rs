@@ -649,15 +649,12 @@ fn flush(conn: &mut DbConn, o: &mut Vec<NewOrder>, l: &mut Vec<NewLine>, e: &mut
     Ok(())
 }
 
-/// The unit price a customer on `strategy` pays (B–E derived from class A, DESIGN §5).
+/// The unit price a customer on `strategy` pays, by the rule of DESIGN §5 (default uplifts,
+/// no overrides or OCOP prices in generated data).
 fn tier_price(p: &NewProduct, strategy: i32) -> i64 {
-    let pct = match strategy {
-        2 => 500,
-        3 => 1000,
-        4 => 1500,
-        5 => 2000,
-        7 => return p.standard_price,
-        _ => 0,
-    };
-    p.class_a_price + (p.class_a_price * pct + 5_000) / 10_000
+    use crate::domain::enums::PriceStrategy;
+    use crate::domain::money::Cents;
+    use crate::domain::price_tiers::{ProductPrices, TierOverrides, TierUplifts, price_for_strategy, tier_prices};
+    let prices = ProductPrices { tiers: tier_prices(Cents(p.class_a_price), TierUplifts::default(), TierOverrides::default()), standard: Cents(p.standard_price) };
+    PriceStrategy::from_i32(strategy).map(|s| price_for_strategy(s, &prices, None)).unwrap_or(prices.tiers.a).0
 }

@@ -1,0 +1,10 @@
+// Island entry: <app-island name="ocop-editor" props='{}'>. Nothing shows until the page
+// dispatches `open-ocop` {productId}.
+import { createMount } from '../../lib/mount';
+import { OcopEditor } from './OcopEditor';
+
+export { OcopEditor };
+
+export type OcopEditorProps = Record<string, never>;
+
+export const mount = createMount(OcopEditor, (): OcopEditorProps => ({}));
