@@ -3,6 +3,7 @@
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod bench;
 pub mod config;
 pub mod db;
 pub mod domain;

@@ -39,6 +39,14 @@ enum Command {
         #[arg(long, value_enum, default_value = "demo")]
         scale: seed::Scale,
     },
+    /// Generate a data set, serve it on loopback and time the scenarios of DESIGN §10.
+    Bench {
+        #[arg(long, value_enum, default_value = "S")]
+        scale: seed::Scale,
+        /// Requests per scenario.
+        #[arg(long, default_value_t = 200)]
+        requests: usize,
+    },
     /// Manage sign-ins.
     User {
         #[command(subcommand)]
@@ -111,6 +119,19 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("Seeded {scale:?} data in {:.1} s.", started.elapsed().as_secs_f64());
             print!("{}", seed::demo_signins());
             Ok(())
+        }
+        Command::Bench { scale, requests } => {
+            // A throwaway folder unless DATABASE_URL names a (fresh) PostgreSQL database.
+            let config = match &config.database {
+                tyredesk::config::DatabaseUrl::Postgres(_) => config,
+                _ => {
+                    let dir = std::env::temp_dir().join(format!("tyredesk-bench-{}", std::process::id()));
+                    Config::new(Some(dir.join("bench.sqlite3").to_string_lossy().as_ref()), None, Some(&dir))?
+                }
+            };
+            let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+            let ok = rt.block_on(tyredesk::bench::run(config, scale, requests)).map_err(|e| e.to_string())?;
+            if ok { Ok(()) } else { Err("some scenarios were over their budget".into()) }
         }
         Command::User { command: UserCommand::Add(u) } => add_user(&config, u),
     }
