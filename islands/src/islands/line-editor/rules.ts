@@ -2,6 +2,9 @@
 // Pure functions, shared by the component and the tests; they mirror the server's checks.
 import type { Kind, Line, LineField, SerializedLine } from './types';
 
+import { centsToInput, formatCents, formatInt } from '../../lib/money';
+export { centsToInput, formatCents, formatInt };
+
 export const MSG_QTY = 'Quantity must be a whole number, 0 or more';
 export const MSG_PRICE = 'Price must be 0 or more with at most 2 decimals';
 export const MSG_BELOW_CLASS_A = 'The price is more than 3 AUD below PriceA / COD.';
@@ -61,29 +64,6 @@ export function parsePrice(text: string): number | null {
   if (whole === '' && fraction === '') return null;
   const cents = Number(whole || '0') * 100 + Number((fraction + '00').slice(0, 2));
   return Number.isSafeInteger(cents) && cents <= MAX_CENTS ? cents : null;
-}
-
-/** Cents → the text put into a price input, e.g. 12345 → "123.45". */
-export function centsToInput(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(cents));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-function group(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** Cents → "1,234.56" (2 decimals, thousands separators). */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(cents));
-  return `${sign}${group(String(Math.floor(abs / 100)))}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** A whole number with thousands separators. */
-export function formatInt(n: number): string {
-  return (n < 0 ? '-' : '') + group(String(Math.abs(Math.trunc(n))));
 }
 
 /** `n / d` rounded half away from zero, for integers (d > 0). */

@@ -3,6 +3,9 @@
 // (en-AU). Pure functions with no browser globals, so they are SSR-safe and shared by the
 // standard price dialog and the OCOP editor.
 
+import { centsToInput, formatCents, formatInt } from '../../lib/money';
+export { centsToInput, formatCents, formatInt };
+
 export const MSG_PRICE_NEGATIVE = 'Prices cannot be negative.';
 export const MSG_PRICE_DECIMALS = 'Prices can have at most 2 decimals.';
 export const MSG_PRICE_EMPTY = 'Please enter';
@@ -38,29 +41,6 @@ export function parsePrice(text: string): PriceParse {
     return { ok: false, message: MSG_PRICE_TOO_BIG };
   }
   return { ok: true, cents };
-}
-
-/** Cents → the text put into a price input, e.g. 123456 → "1234.56". */
-export function centsToInput(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(cents));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-function group(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** Cents → "1,234.56" (2 decimals, thousands separators, as en-AU shows money). */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(cents));
-  return `${sign}${group(String(Math.floor(abs / 100)))}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** A whole number with thousands separators, e.g. 1234 → "1,234". */
-export function formatInt(n: number): string {
-  return (n < 0 ? '-' : '') + group(String(Math.abs(Math.trunc(n))));
 }
 
 /**
