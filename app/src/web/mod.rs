@@ -47,6 +47,8 @@ pub fn router() -> Router<AppState> {
         .route("/order_edit/{route}/{id}", get(orders::form::edit_page).post(orders::form::update))
         .route("/order_nav/{id}", get(orders::detail::navigate))
         .route("/order_action/{id}/{action}", post(orders::detail::act))
+        .route("/order_print/batch", get(orders::print::batch))
+        .route("/order_print/{id}", get(orders::print::one))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list));
     // The seven sheet lists; static routes above take precedence over this parameter.

@@ -7,6 +7,7 @@ mod auth;
 mod isolation;
 mod lists;
 mod master_lists;
+mod print;
 mod schema;
 mod shell;
 mod sheet_lists;
