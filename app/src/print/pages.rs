@@ -114,7 +114,7 @@ mod tests {
         let body = A4.page - A4.padding_top - A4.padding_bottom;
         assert!(A4.header + A4.table_head + 29 * A4.row + A4.page_foot <= body);
         assert!(A4.continued_header + A4.table_head + 41 * A4.row + A4.page_foot <= body);
-        assert!(A4.closing <= 17 * A4.row && A4.closing_no_price <= 8 * A4.row);
+        assert!(A4.closing <= A4.closing_rows(true) as u32 * A4.row && A4.closing_no_price <= A4.closing_rows(false) as u32 * A4.row);
     }
 
     #[test]
