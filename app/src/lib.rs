@@ -8,6 +8,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod print;
 pub mod seed;
 pub mod server;
 pub mod services;

@@ -176,6 +176,31 @@ on('change', e => {
   HTMLFormElement.prototype.submit.call(f); // no submit event: no org guard
 });
 on('htmx:historyRestore', () => { processing(false); $('#toasts')?.replaceChildren(); });
+// Batch printing: select all, the count, and no empty submit
+function selectionCount(f) {
+  const n = $$('input[type=checkbox]:checked:not([data-select-all])', f).length, c = $('[data-selection-count]', f);
+  if (c) c.textContent = n ? `${n} selected` : 'None selected';
+}
+on('change', e => {
+  const t = e.target, f = t.closest?.('[data-selection]');
+  if (!f) return;
+  if (t.matches('[data-select-all]')) for (const b of $$('input[type=checkbox]:not([data-select-all])', f)) b.checked = t.checked;
+  selectionCount(f);
+});
+on('submit', e => {
+  const f = e.target;
+  if (f.matches('[data-selection]') && !$('input[type=checkbox]:checked:not([data-select-all])', f)) {
+    stop(e);
+    toast('Select at least one invoice or credit note to print.', 'warning', 3500);
+  }
+}, true);
+// A print tab marked sheets printed: update this detail's tag, refresh this list
+function printed(ids) {
+  const tag = $('#print-tag');
+  if (tag && ids.includes(tag.dataset.orderId)) { tag.textContent = tag.dataset.printedLabel; tag.className = 'tag tag-green'; }
+  if ($('#results [data-selection]') && window.htmx) htmx.ajax('GET', location.pathname + location.search, { target: '#results', swap: 'innerHTML' });
+}
+try { new BroadcastChannel('tyredesk-print').onmessage = e => printed((e.data?.ids || []).map(String)); } catch { /* no BroadcastChannel */ }
 function init() {
   const lf = $('#login-form');
   if (lf) { ls('orgId', null); lf.noValidate = true; } else if (org) ls('orgId', org);

@@ -18,7 +18,10 @@ use crate::domain::money::Cents;
 use crate::domain::sheet::LineDraft;
 use crate::domain::status::Action;
 use crate::error::{AppError, AppResult};
+use crate::print::Variant;
+use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates, Header};
+use crate::services::print::{self as print_svc, PRINT_SUCCESSFUL};
 use crate::services::pricing;
 use crate::state::AppState;
 use crate::web::list::Filters;
@@ -288,7 +291,49 @@ pub async fn close(State(state): State<AppState>, auth: Auth, Path(id): Path<i64
 /// `POST /api/orders/{id}/print`: marks the sheet printed.
 pub async fn print(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<Done>> {
     let actor = Actor::from(&auth);
-    state.db.write(move |c| svc::mark_printed(c, &actor, id, "Printed")).await?;
+    state.db.write(move |c| svc::mark_printed(c, &actor, id, Action::Print, "Printed")).await?;
+    Ok(done())
+}
+
+#[derive(Deserialize)]
+pub struct PrintedBody {
+    ids: Vec<i64>,
+    #[serde(default)]
+    variant: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct PrintedAnswer {
+    message: &'static str,
+    data: Vec<i64>,
+}
+
+/// `POST /api/orders/print` with `{ids, variant}`: what the print page sends when the
+/// browser has printed its documents; marks every sheet printed, or none.
+pub async fn printed(State(state): State<AppState>, auth: Auth, ApiJson(b): ApiJson<PrintedBody>) -> AppResult<Json<PrintedAnswer>> {
+    let variant = Variant::parse(b.variant.as_deref()).ok_or_else(|| AppError::field("variant", "Give variant standard or noprice."))?;
+    let actor = Actor::from(&auth);
+    let ids = b.ids;
+    let marked = ids.clone();
+    state.db.write(move |c| print_svc::mark_all_printed(c, &actor, &ids, variant)).await?;
+    Ok(Json(PrintedAnswer { message: PRINT_SUCCESSFUL, data: marked }))
+}
+
+#[derive(Deserialize)]
+pub struct DeliveryStatusBody {
+    #[serde(rename = "deliveryStatus")]
+    delivery_status: Option<i32>,
+    #[serde(rename = "deliveryComment", default)]
+    delivery_comment: String,
+    #[serde(rename = "actualPayType")]
+    actual_pay_type: Option<i32>,
+}
+
+/// `POST /api/orders/{id}/delivery`: delivery status, driver comment and actual pay type.
+pub async fn delivery_status(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(b): ApiJson<DeliveryStatusBody>) -> AppResult<Json<Done>> {
+    let u = DeliveryUpdate::parse(b.delivery_status, &b.delivery_comment, b.actual_pay_type)?;
+    let actor = Actor::from(&auth);
+    state.db.write(move |c| delivery_svc::set_delivery(c, &actor, id, &u)).await?;
     Ok(done())
 }
 

@@ -29,6 +29,8 @@ pub enum Action {
     EditAddress,
     /// Assigns or changes the driver.
     EditDriver,
+    /// Edits delivery status, driver comment and actual pay type (the approve view's fields).
+    EditDelivery,
     /// Shows the history dialog.
     SeeHistory,
     /// Offers the Clone dropdown.
@@ -47,6 +49,7 @@ impl Action {
         Self::EditDate,
         Self::EditAddress,
         Self::EditDriver,
+        Self::EditDelivery,
         Self::SeeHistory,
         Self::Approve,
         Self::UnApprove,
@@ -69,6 +72,7 @@ impl Action {
             Self::EditDate => "Date",
             Self::EditAddress => "Address",
             Self::EditDriver => "Driver",
+            Self::EditDelivery => "Delivery",
             Self::SeeHistory => "See History",
             Self::Clone => "Clone",
         }
@@ -120,7 +124,8 @@ pub fn allowed(action: Action, state: &SheetState) -> bool {
         }
         Action::EditDate => !voided,
         Action::EditAddress => !voided && t.is_sales(),
-        Action::EditDriver => approved && t.is_sales(),
+        // Delivery is tracked once a sheet is approved for shipping, like its driver.
+        Action::EditDriver | Action::EditDelivery => approved && t.is_sales(),
         Action::SeeHistory => true,
         Action::Clone => !matches!(t, OrderType::Transfer | OrderType::Adjustment),
     }
@@ -243,7 +248,9 @@ mod tests {
             Action::EditAddress => {
                 vec![g(&[1, 2], &[Draft, Approved, Closed], ANY_CLOSED, ANY_XERO)]
             }
-            Action::EditDriver => vec![g(&[1, 2], &[Approved, Closed], ANY_CLOSED, ANY_XERO)],
+            Action::EditDriver | Action::EditDelivery => {
+                vec![g(&[1, 2], &[Approved, Closed], ANY_CLOSED, ANY_XERO)]
+            }
             Action::SeeHistory => vec![g(ALL_TYPES, ANY_STATUS, ANY_CLOSED, ANY_XERO)],
             Action::Clone => vec![g(&[1, 2, 3, 4, 5], ANY_STATUS, ANY_CLOSED, ANY_XERO)],
         }
@@ -286,7 +293,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 14 * 168);
+        assert_eq!(checked, 15 * 168);
     }
 
     fn sheet(order_type: OrderType, status: OrderStatus) -> SheetState {
@@ -327,6 +334,7 @@ mod tests {
                 Action::EditDate,
                 Action::EditAddress,
                 Action::EditDriver,
+                Action::EditDelivery,
                 Action::SeeHistory,
                 Action::UnApprove,
                 Action::Close,
@@ -426,6 +434,7 @@ mod tests {
                 "Date",
                 "Address",
                 "Driver",
+                "Delivery",
                 "See History",
                 "Approve",
                 "UnApprove",

@@ -1,8 +1,10 @@
 //! Use cases that combine the database and the domain rules, each in one transaction. The
 //! HTML handlers and the JSON API call the same functions, so a rule is enforced once.
 
+pub mod delivery;
 pub mod masters;
 pub mod orders;
 pub mod prices;
 pub mod pricing;
+pub mod print;
 pub mod quoting;

@@ -609,10 +609,11 @@ fn clear_po_transit(conn: &mut DbConn, actor: &Actor, po: &Order) -> AppResult<(
     stock::record(conn, &moves)
 }
 
-/// Marks a sheet printed ('Manual Mark', or after the browser printed it).
-pub fn mark_printed(conn: &mut DbConn, actor: &Actor, id: i64, how: &str) -> AppResult<()> {
+/// Marks a sheet printed: `Action::ManualMark` without printing, `Action::Print` after the
+/// browser printed it; `how` is the history row.
+pub fn mark_printed(conn: &mut DbConn, actor: &Actor, id: i64, action: Action, how: &str) -> AppResult<()> {
     let o = order_db::get(conn, actor.org_id, id)?;
-    ensure(&o, Action::ManualMark)?;
+    ensure(&o, action)?;
     diesel::update(orders::table.find(id)).set((orders::printed.eq(true), orders::printed_at.eq(Some(now())), orders::updated_at.eq(now()))).execute(conn)?;
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, how)
 }

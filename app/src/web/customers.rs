@@ -93,6 +93,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             pager: Some(Pager::new(PATH, f.pairs.clone(), req, page.total)),
             empty_text: EMPTY_NO_DATA,
             export_url: Some(export_url(PATH, &f.pairs)),
+            selection: None,
         },
     };
     respond(&state, &auth, &headers, "Customers", view, &[]).await

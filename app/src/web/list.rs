@@ -199,6 +199,38 @@ pub struct Results {
     pub empty_text: &'static str,
     /// Download of exactly these results (`format=xlsx`), when the list exports.
     pub export_url: Option<String>,
+    /// Row checkboxes with actions on the checked rows, for lists that have them.
+    pub selection: Option<Selection>,
+}
+
+impl Results {
+    /// Columns including the checkbox column.
+    pub fn width(&self) -> usize {
+        self.columns.len() + usize::from(self.selection.is_some())
+    }
+}
+
+/// Checkboxes on the rows and buttons that send the checked values to another page in a new
+/// tab (a plain GET form, so it works without JavaScript).
+#[derive(Debug, Clone)]
+pub struct Selection {
+    /// Where the checked values go, e.g. `/order_print/batch`.
+    pub action: &'static str,
+    /// The query name of each checked value.
+    pub name: &'static str,
+    /// The dropdown's text.
+    pub label: &'static str,
+    /// One submit button per choice: query name, value, text.
+    pub choices: Vec<(&'static str, &'static str, &'static str)>,
+    /// Per row: the checkbox value and the row's name, or `None` when the row cannot be chosen.
+    pub rows: Vec<Option<(String, String)>>,
+}
+
+impl Selection {
+    /// The checkbox of row `i`, if it has one (askama passes loop indexes by reference).
+    pub fn row(&self, i: &usize) -> Option<&(String, String)> {
+        self.rows.get(*i).and_then(Option::as_ref)
+    }
 }
 
 /// A whole list screen.

@@ -55,7 +55,7 @@ fn simple_list<T>(heading: &'static str, path: &'static str, columns: Vec<Column
         path,
         new_buttons: vec![],
         filters: None,
-        results: Results { columns, rows: page.rows.iter().map(row).collect(), pager: Some(pager), empty_text: EMPTY_NO_DATA, export_url: None },
+        results: Results { columns, rows: page.rows.iter().map(row).collect(), pager: Some(pager), empty_text: EMPTY_NO_DATA, export_url: None, selection: None },
     }
 }
 

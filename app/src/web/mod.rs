@@ -51,6 +51,8 @@ pub fn router() -> Router<AppState> {
         .route("/quotings", get(quoting::page))
         .route("/ocops", get(ocops::page))
         .route("/quotings/history/{id}", get(quoting::history))
+        .route("/order_print/batch", get(orders::print::batch))
+        .route("/order_print/{id}", get(orders::print::one))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list))
         .route("/baseinfo/products", get(baseinfo::new_product).post(baseinfo::create_product))

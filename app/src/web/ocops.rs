@@ -121,7 +121,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         path: PATH,
         new_buttons: vec![],
         filters: Some(filters),
-        results: Results { columns, rows, pager: searched.then(|| Pager::new(PATH, f.pairs.clone(), req, total)), empty_text: if searched { "No Data" } else { EMPTY_OCOP }, export_url: None },
+        results: Results { columns, rows, pager: searched.then(|| Pager::new(PATH, f.pairs.clone(), req, total)), empty_text: if searched { "No Data" } else { EMPTY_OCOP }, export_url: None, selection: None },
     };
     if wants_fragment(&headers) {
         return Ok(OcopResults { view, oob: true }.into_response());

@@ -155,6 +155,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             pager: searched.then(|| Pager::new(PATH, f.pairs.clone(), req, total)),
             empty_text: if searched { EMPTY_NO_DATA } else { EMPTY_BEFORE_SEARCH },
             export_url: None,
+            selection: None,
         },
     };
     let csr = current(&f.pairs, "csr");

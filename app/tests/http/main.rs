@@ -8,6 +8,7 @@ mod baseinfo;
 mod isolation;
 mod lists;
 mod master_lists;
+mod print;
 mod quoting;
 mod schema;
 mod shell;

@@ -18,11 +18,12 @@ use crate::auth::Auth;
 use crate::db::masters as master_db;
 use crate::db::orders::{self as order_db, Event, Line, Order};
 use crate::db::schema::{customers, products, suppliers};
-use crate::domain::enums::{ActualPayType, AreaType, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
+use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
 use crate::domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
 use crate::domain::money::{Cents, Totals};
 use crate::domain::status::{Action, SheetState, allowed, clone_targets};
 use crate::error::{AppError, AppResult};
+use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
 use crate::state::AppState;
 use crate::web::fmt_date;
@@ -64,6 +65,11 @@ pub struct DetailPage {
     pub totals: Totals,
     pub show_tax: bool,
     pub tags: Vec<(String, &'static str)>,
+    /// PRINT / UnPrint for approved invoices and credit notes (spec §4).
+    pub print_tag: Option<(&'static str, &'static str)>,
+    pub printed_label: &'static str,
+    pub delivery_statuses: Vec<(i32, &'static str)>,
+    pub actual_pay_types: Vec<(i32, &'static str)>,
     pub can: HashMap<&'static str, bool>,
     pub clone_options: Vec<(&'static str, String)>,
     pub history: Vec<Event>,
@@ -169,6 +175,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
         ("edit_date", Action::EditDate),
         ("edit_address", Action::EditAddress),
         ("edit_driver", Action::EditDriver),
+        ("edit_delivery", Action::EditDelivery),
         ("clone", Action::Clone),
     ] {
         can.insert(key, allowed(action, &state_));
@@ -261,9 +268,8 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
             XeroState::Unsent => ("Xero Unsent".into(), "tag-amber"),
         });
     }
-    if matches!(t, OrderType::Invoice | OrderType::CreditNote) && state_.is_approved() {
-        tags.push((print_label(o.printed).to_string(), if o.printed { "tag-green" } else { "tag-grey" }));
-    }
+    // Kept apart from the other tags: the print page updates it when printing completes.
+    let print_tag = (matches!(t, OrderType::Invoice | OrderType::CreditNote) && state_.is_approved()).then(|| (print_label(o.printed), if o.printed { "tag-green" } else { "tag-grey" }));
     let clone_options = if allowed(Action::Clone, &state_) {
         clone_targets(t).into_iter().map(|(opt, target)| (opt.label(), format!("/order_add/{}/{}?from={}", target.route_name(), opt.operation(), o.id))).collect()
     } else {
@@ -287,6 +293,13 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
         totals,
         show_tax: t.has_tax(),
         tags,
+        print_tag,
+        printed_label: print_label(true),
+        delivery_statuses: {
+            let ship = ShipType::from_i32(o.ship_type).unwrap_or(ShipType::Delivery);
+            DeliveryStatus::ALL.iter().map(|d| (d.as_i32(), d.wording(ship))).collect()
+        },
+        actual_pay_types: ActualPayType::ALL.iter().map(|p| (p.as_i32(), p.label())).collect(),
         can,
         clone_options,
         history: events,
@@ -367,6 +380,12 @@ pub struct ActionForm {
     address: String,
     #[serde(default)]
     phone: String,
+    #[serde(default)]
+    delivery_status: String,
+    #[serde(default)]
+    delivery_comment: String,
+    #[serde(default)]
+    actual_pay_type: String,
 }
 
 fn num<T: std::str::FromStr>(s: &str) -> Option<T> {
@@ -394,7 +413,7 @@ pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, 
         "unapprove" => state.db.write(move |c| svc::unapprove(c, &actor, id)).await,
         "void" => state.db.write(move |c| svc::void(c, &actor, id)).await,
         "close" => state.db.write(move |c| svc::close(c, &actor, id)).await,
-        "mark" => state.db.write(move |c| svc::mark_printed(c, &actor, id, "Printed (Manual Mark)")).await,
+        "mark" => state.db.write(move |c| svc::mark_printed(c, &actor, id, Action::ManualMark, "Printed (Manual Mark)")).await,
         "send_xero" => state.db.write(move |c| svc::xero(c, &actor, id, Action::SendXero)).await,
         "recall" => state.db.write(move |c| svc::xero(c, &actor, id, Action::XeroRecall)).await,
         "date" => {
@@ -408,6 +427,10 @@ pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, 
         "driver" => {
             let d = num(&f.driver_id);
             state.db.write(move |c| svc::assign_driver(c, &actor, id, d)).await
+        }
+        "delivery" => {
+            let u = DeliveryUpdate::parse(num(&f.delivery_status), &f.delivery_comment, num(&f.actual_pay_type))?;
+            state.db.write(move |c| delivery_svc::set_delivery(c, &actor, id, &u)).await
         }
         _ => Err(AppError::NotFound),
     };

@@ -11,12 +11,14 @@ use super::{SheetRoute, sheet_route};
 use crate::auth::Auth;
 use crate::db::masters::{self as master_db};
 use crate::db::orders::{self, OrderFilter, OrderRow};
-use crate::domain::enums::{AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
+use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
 use crate::domain::money::Cents;
+use crate::domain::status::Action;
 use crate::error::{AppError, AppResult};
+use crate::services::orders::ensure;
 use crate::state::AppState;
 use crate::web::fmt_date;
-use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, current, export_url, options_with_all};
+use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, Selection, current, export_url, options_with_all};
 use crate::web::masters::respond;
 use crate::web::products::{xero_options, xero_tag};
 use crate::xlsx::export::{self, Col, Kind, Val};
@@ -73,6 +75,34 @@ pub fn delivery_text(o: &orders::Order, driver: &str) -> String {
     let status = DeliveryStatus::from_i32(o.delivery_status).map(|d| d.wording(ship)).unwrap_or("");
     let driver = if driver.is_empty() { crate::domain::enums::DRIVER_NOT_ASSIGNED } else { driver };
     format!("{status} · {driver}")
+}
+
+/// The list's delivery cell: status and driver, then the actual pay type once paid and the
+/// driver's comment, so a run sheet can be followed from the list.
+fn delivery_cell(o: &orders::Order, driver: &str) -> String {
+    let mut text = delivery_text(o, driver);
+    if let Some(pay) = ActualPayType::from_i32(o.actual_pay_type).filter(|p| *p != ActualPayType::Unpaid) {
+        text.push_str(" · ");
+        text.push_str(pay.label());
+    }
+    let comment = o.delivery_comment.trim();
+    if !comment.is_empty() {
+        text.push_str(" · ");
+        text.push_str(comment);
+    }
+    text
+}
+
+/// Batch printing from the invoice and credit note lists: a checkbox on every sheet that may
+/// print (spec §4), sent to `/order_print/batch` with the chosen variant.
+fn print_selection(rows: &[OrderRow]) -> Selection {
+    Selection {
+        action: "/order_print/batch",
+        name: "ids",
+        label: "Print selected",
+        choices: vec![("variant", "standard", "Standard"), ("variant", "noprice", "Without Price")],
+        rows: rows.iter().map(|r| ensure(&r.order, Action::Print).is_ok().then(|| (r.order.id.to_string(), r.order.no.clone()))).collect(),
+    }
 }
 
 fn type_tag(o: &orders::Order) -> Cell {
@@ -136,7 +166,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
                 Cell::Text(date_opt(o.delivery_date)),
                 Cell::Text(format!("{} {}", DrafterType::label_for_code(o.drafter_type), names.staff(o.drafter_id)).trim().to_string()),
                 Cell::Text(approver),
-                Cell::Text(delivery_text(o, &names.staff(o.driver_id))),
+                Cell::Text(delivery_cell(o, &names.staff(o.driver_id))),
                 Cell::Text(format!("{area} / {ship}")),
                 status_tag(o),
                 if o.printed { Cell::Tag { label: print_label(true).into(), class: "tag-green" } } else { Cell::Tag { label: print_label(false).into(), class: "tag-grey" } },
@@ -362,6 +392,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
             empty_text: EMPTY_NO_DATA,
             export_url: Some(export_url(path, &f.pairs)),
+            selection: (fam == Family::Sales).then(|| print_selection(&page.rows)),
         },
     };
     respond(&state, &auth, &headers, r.title, view, &[]).await

@@ -3,6 +3,7 @@
 pub mod detail;
 pub mod form;
 pub mod list;
+pub mod print;
 
 use crate::domain::enums::OrderType;
 

@@ -1,0 +1,186 @@
+//! Printing use cases (spec §2.7, DESIGN §5): the documents of one or several sheets, and
+//! marking them printed after the browser printed them.
+
+use std::collections::HashMap;
+
+use diesel::prelude::*;
+
+use super::orders::{Actor, ensure, mark_printed};
+use crate::db::DbConn;
+use crate::db::accounts;
+use crate::db::masters as master_db;
+use crate::db::orders::{self as order_db, Order};
+use crate::db::schema::{customers, products, warehouses};
+use crate::domain::enums::{AreaType, OrderStatus, OrderType, PaymentType, ShipType, TaxType};
+use crate::domain::money::Cents;
+use crate::domain::status::Action;
+use crate::error::{AppError, AppResult};
+use crate::print::rules::WarehouseRole;
+use crate::print::{Company, DocKind, Document, Sheet, SheetLine, SheetWarehouse, Variant, build};
+
+/// The most sheets one batch prints (a day's run of a busy branch fits; a runaway selection
+/// does not build a page of thousands of A4 sheets).
+pub const MAX_BATCH: usize = 100;
+
+/// What the print page says once the sheets are marked (spec §2.7).
+pub const PRINT_SUCCESSFUL: &str = "Print successful";
+
+/// Why a sheet cannot be printed, said once for a single sheet or a batch.
+const NOT_PRINTABLE: &str = "cannot be printed: only approved invoices and credit notes, and draft credit notes, are printed.";
+
+/// Reads the sheet ids of a print request: repeated values and comma-separated lists alike,
+/// each id once, in the order given.
+pub fn parse_ids<'a>(values: impl IntoIterator<Item = &'a str>) -> AppResult<Vec<i64>> {
+    let mut ids = Vec::new();
+    for part in values.into_iter().flat_map(|v| v.split(',')) {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let id: i64 = part.parse().map_err(|_| AppError::bad_request(format!("'{part}' is not a sheet id.")))?;
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    check_count(&ids)?;
+    Ok(ids)
+}
+
+fn check_count(ids: &[i64]) -> AppResult<()> {
+    if ids.is_empty() {
+        return Err(AppError::bad_request("Select at least one invoice or credit note to print."));
+    }
+    if ids.len() > MAX_BATCH {
+        return Err(AppError::bad_request(format!("Print at most {MAX_BATCH} sheets at once ({} were selected).", ids.len())));
+    }
+    Ok(())
+}
+
+/// Loads the sheets of the organisation (another company's id is not found) and refuses the
+/// whole request, naming every sheet, when one of them may not be printed.
+fn printable_sheets(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<Order>> {
+    check_count(ids)?;
+    let mut sheets = Vec::with_capacity(ids.len());
+    for id in ids {
+        sheets.push(order_db::get(conn, org, *id)?);
+    }
+    let refused: Vec<&str> = sheets.iter().filter(|o| ensure(o, Action::Print).is_err()).map(|o| o.no.as_str()).collect();
+    if !refused.is_empty() {
+        return Err(AppError::Conflict { message: format!("{} {NOT_PRINTABLE}", refused.join(", ")), code: Some("not_printable"), reasons: vec![] });
+    }
+    Ok(sheets)
+}
+
+fn company(conn: &mut DbConn, org: i64) -> AppResult<Company> {
+    let o = accounts::organisation(conn, org)?;
+    Ok(Company {
+        name: o.name,
+        abn: o.abn,
+        address_line1: o.address_line1,
+        address_line2: o.address_line2,
+        phone: o.phone,
+        email: o.email,
+        bank_account_name: o.bank_account_name,
+        bsb: o.bsb,
+        bank_account: o.bank_account,
+        department_id: o.department_id,
+        logo: o.logo,
+        website: o.website,
+    })
+}
+
+/// The documents of `ids`, in that order; nothing is built unless every sheet may print.
+pub fn documents(conn: &mut DbConn, org: i64, ids: &[i64], variant: Variant) -> AppResult<Vec<Document>> {
+    let sheets = printable_sheets(conn, org, ids)?;
+    let company = company(conn, org)?;
+    let staff: HashMap<i64, String> = master_db::all_employees(conn, org)?.into_iter().map(|e| (e.id, e.name)).collect();
+    let mut docs = Vec::with_capacity(sheets.len());
+    for o in sheets {
+        let sheet = sheet_of(conn, &o, &staff)?;
+        docs.push(build(&company, &sheet, variant));
+    }
+    Ok(docs)
+}
+
+fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>) -> AppResult<Sheet> {
+    let lines = order_db::lines_of(conn, o.id)?;
+    let product_ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+    let product_info: HashMap<i64, (String, String)> = products::table
+        .filter(products::org_id.eq(o.org_id))
+        .filter(products::id.eq_any(&product_ids))
+        .select((products::id, products::code, products::tag4))
+        .load::<(i64, String, String)>(conn)?
+        .into_iter()
+        .map(|(id, code, tag4)| (id, (code, tag4)))
+        .collect();
+    let (customer_name, customer_code) = match o.customer_id {
+        Some(c) => customers::table.filter(customers::org_id.eq(o.org_id)).find(c).select((customers::name, customers::code)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
+        None => Default::default(),
+    };
+    let warehouse = match o.warehouse_id {
+        Some(w) => warehouses::table
+            .filter(warehouses::org_id.eq(o.org_id))
+            .find(w)
+            .select((warehouses::name, warehouses::address, warehouses::is_branch, warehouses::is_third_party))
+            .first::<(String, String, bool, bool)>(conn)
+            .optional()?
+            .map(|(name, address, is_branch, is_third_party)| SheetWarehouse { name, address, role: WarehouseRole { is_branch, is_third_party } }),
+        None => None,
+    };
+    let name = |id: Option<i64>| id.and_then(|i| staff.get(&i)).cloned();
+    let kind = if o.order_type == OrderType::CreditNote.as_i32() { DocKind::CreditNote } else { DocKind::Invoice };
+    Ok(Sheet {
+        kind,
+        draft: o.status == OrderStatus::Draft.as_i32(),
+        no: o.no.clone(),
+        date: o.order_date,
+        due_date: o.due_date,
+        delivery_date: o.delivery_date,
+        reference: o.reference.clone(),
+        comments: o.comments.clone(),
+        self_note: o.csr_self_note.clone(),
+        customer_name,
+        customer_code,
+        address: o.address.clone(),
+        phone: o.phone.clone(),
+        payment_type: o.payment_type.and_then(PaymentType::from_i32).map(PaymentType::label).unwrap_or("").to_string(),
+        area_type: o.area_type.and_then(AreaType::from_i32).map(AreaType::label).unwrap_or("").to_string(),
+        ship_type: ShipType::from_i32(o.ship_type).unwrap_or(ShipType::Delivery),
+        driver: name(o.driver_id),
+        staff: name(o.csr_service_id).or_else(|| name(o.drafter_id)).unwrap_or_default(),
+        tax_type: TaxType::from_i32(o.tax_type).unwrap_or_default(),
+        warehouse,
+        lines: lines
+            .iter()
+            .map(|l| {
+                let (code, location) = l.product_id.and_then(|p| product_info.get(&p).cloned()).unwrap_or_default();
+                SheetLine { code, description: l.description.clone(), qty: l.quantity, price: Cents(l.price), amount: Cents(l.amount), location }
+            })
+            .collect(),
+    })
+}
+
+/// Marks the sheets printed after the browser printed them, each with its history row, all
+/// or none (one transaction: the caller's `Db::write`).
+pub fn mark_all_printed(conn: &mut DbConn, actor: &Actor, ids: &[i64], variant: Variant) -> AppResult<()> {
+    printable_sheets(conn, actor.org_id, ids)?;
+    let how = if ids.len() == 1 { format!("Printed ({})", variant.label()) } else { format!("Printed ({}, batch of {})", variant.label(), ids.len()) };
+    for id in ids {
+        mark_printed(conn, actor, *id, Action::Print, &how)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_repeated_or_comma_separated_once_each() {
+        assert_eq!(parse_ids(["3,1", "2", "3", " 7 , "]).unwrap(), vec![3, 1, 2, 7]);
+        assert!(matches!(parse_ids(["x"]), Err(AppError::BadRequest(m)) if m.contains("'x'")));
+        assert!(matches!(parse_ids([""]), Err(AppError::BadRequest(m)) if m.contains("at least one")));
+        let many: Vec<String> = (1..=101).map(|i| i.to_string()).collect();
+        assert!(matches!(parse_ids(many.iter().map(String::as_str)), Err(AppError::BadRequest(m)) if m.contains("at most 100")));
+    }
+}
