@@ -297,11 +297,6 @@ crate::batch_insert_fn!(insert_lines, order_lines::table, NewLine);
 crate::batch_insert_fn!(insert_events, order_events::table, NewEvent);
 crate::batch_insert_fn!(insert_sequences, order_sequences::table, NewSequence);
 
-/// Ok when the sheet belongs to the organisation, NotFound otherwise.
-pub fn ensure_exists(conn: &mut DbConn, org: i64, id: i64) -> AppResult<()> {
-    orders::table.filter(orders::org_id.eq(org)).find(id).select(orders::id).first::<i64>(conn)?;
-    Ok(())
-}
 
 use super::masters::{Paged, like_escape};
 use super::schema::{customers, products, suppliers};

@@ -29,8 +29,6 @@ pub fn router() -> Router<AppState> {
         "/purchase_reports",
         "/inventory_reports",
         "/reports_download",
-        "/baseinfo/{route}",
-        "/baseinfo/{route}/{id}",
     ];
     let mut r = Router::new()
         .route("/", get(login::page))

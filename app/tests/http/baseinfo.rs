@@ -635,12 +635,11 @@ async fn balance_shows_credit_limit_and_xero_balance_of_own_customers_only() {
 }
 
 #[tokio::test]
-async fn other_base_info_routes_are_unchanged() {
+async fn other_base_info_routes_are_not_found() {
     let app = TestApp::new().await;
     let s = app.session("sales@demo.test").await;
     let res = app.get("/baseinfo/suppliers", Some(&s)).await;
-    assert_eq!(res.status, StatusCode::OK);
-    assert!(res.body.contains("not available in this version"));
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "only products and customers have base-info forms");
     assert_eq!(app.get("/baseinfo/products/not-a-number", Some(&s)).await.status, StatusCode::NOT_FOUND);
     assert_eq!(app.get("/baseinfo/customers/99999999", Some(&s)).await.status, StatusCode::NOT_FOUND);
     assert_eq!(app.get("/baseinfo/products", None).await.status, StatusCode::SEE_OTHER, "signed out goes to sign-in");
