@@ -346,15 +346,15 @@ pub struct OrderRow {
     pub supplier: Option<String>,
 }
 
-type Joined = diesel::dsl::LeftJoin<diesel::dsl::LeftJoin<orders::table, customers::table>, suppliers::table>;
-type BoxedOrders = diesel::dsl::IntoBoxed<'static, Joined, MultiBackend>;
+type BoxedOrders = orders::BoxedQuery<'static, MultiBackend>;
 
 fn contains(s: &str) -> String {
     format!("%{}%", like_escape(&s.trim().to_lowercase()))
 }
 
 fn filtered(org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
-    let mut q = orders::table.left_join(customers::table).left_join(suppliers::table).filter(orders::org_id.eq(org)).into_boxed();
+    // Orders only: counterparties filter through subqueries, so counting never joins.
+    let mut q = orders::table.filter(orders::org_id.eq(org)).into_boxed();
     match f.order_type.as_deref().and_then(|t| t.parse::<i32>().ok()).filter(|t| types.contains(t)) {
         Some(t) => q = q.filter(orders::order_type.eq(t)),
         None => q = q.filter(orders::order_type.eq_any(types.to_vec())),
@@ -384,10 +384,12 @@ fn filtered(org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
         q = q.filter(orders::no.like(format!("%{}%", like_escape(no.trim()))).escape('\\'));
     }
     if let Some(c) = f.csr.as_deref() {
-        q = q.filter(customers::search_text.like(contains(c)).escape('\\'));
+        let matching = customers::table.filter(customers::org_id.eq(org)).filter(customers::search_text.like(contains(c)).escape('\\')).select(customers::id);
+        q = q.filter(orders::customer_id.eq_any(matching.nullable()));
     }
     if let Some(s) = f.supplier.as_deref() {
-        q = q.filter(suppliers::search_text.like(contains(s)).escape('\\'));
+        let matching = suppliers::table.filter(suppliers::org_id.eq(org)).filter(suppliers::search_text.like(contains(s)).escape('\\')).select(suppliers::id);
+        q = q.filter(orders::supplier_id.eq_any(matching.nullable()));
     }
     if let Some(r) = f.reference.as_deref() {
         q = q.filter(orders::reference.like(format!("%{}%", like_escape(r.trim()))).escape('\\'));
@@ -448,22 +450,39 @@ fn sorted(q: BoxedOrders, sort: Option<i32>) -> BoxedOrders {
     }
 }
 
+/// Adds the counterparties' names to sheets (two keyed lookups for the whole page).
+fn with_names(conn: &mut DbConn, orders_: Vec<Order>) -> AppResult<Vec<OrderRow>> {
+    let cids: Vec<i64> = orders_.iter().filter_map(|o| o.customer_id).collect();
+    let sids: Vec<i64> = orders_.iter().filter_map(|o| o.supplier_id).collect();
+    let mut cnames = std::collections::HashMap::new();
+    for chunk in cids.chunks(5_000) {
+        cnames.extend(customers::table.filter(customers::id.eq_any(chunk)).select((customers::id, customers::name)).load::<(i64, String)>(conn)?);
+    }
+    let mut snames = std::collections::HashMap::new();
+    for chunk in sids.chunks(5_000) {
+        snames.extend(suppliers::table.filter(suppliers::id.eq_any(chunk)).select((suppliers::id, suppliers::name)).load::<(i64, String)>(conn)?);
+    }
+    Ok(orders_
+        .into_iter()
+        .map(|order| OrderRow {
+            customer: order.customer_id.and_then(|c| cnames.get(&c).cloned()),
+            supplier: order.supplier_id.and_then(|s| snames.get(&s).cloned()),
+            order,
+        })
+        .collect())
+}
+
 /// One page of a sheet list limited to `types`.
 pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
     let total = filtered(org, types, f).count().get_result(conn)?;
-    let rows: Vec<(Order, Option<String>, Option<String>)> = sorted(filtered(org, types, f), f.sort)
-        .offset(offset)
-        .limit(limit)
-        .select((Order::as_select(), customers::name.nullable(), suppliers::name.nullable()))
-        .load(conn)?;
-    Ok(Paged { rows: rows.into_iter().map(|(order, customer, supplier)| OrderRow { order, customer, supplier }).collect(), total })
+    let page: Vec<Order> = sorted(filtered(org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
+    Ok(Paged { rows: with_names(conn, page)?, total })
 }
 
 /// Every sheet matching (export), in list order.
 pub fn all_matching(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<OrderRow>> {
-    let rows: Vec<(Order, Option<String>, Option<String>)> =
-        sorted(filtered(org, types, f), f.sort).select((Order::as_select(), customers::name.nullable(), suppliers::name.nullable())).load(conn)?;
-    Ok(rows.into_iter().map(|(order, customer, supplier)| OrderRow { order, customer, supplier }).collect())
+    let all: Vec<Order> = sorted(filtered(org, types, f), f.sort).select(Order::as_select()).load(conn)?;
+    with_names(conn, all)
 }
 
 /// A past sheet line of a product (the 'CHK' price history, spec §3 Price-history row).

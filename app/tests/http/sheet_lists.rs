@@ -74,6 +74,12 @@ async fn sales_filters_narrow_and_delivery_reads_by_ship_type() {
     let future = app.get("/invoices?from=2099-01-01", Some(&s)).await;
     assert_eq!(total(&future.body), 0);
     assert!(future.body.contains("No Data"));
+    let name = app.get("/api/customers", Some(&s)).await.json()["data"][0]["name"].as_str().unwrap().to_string();
+    let word = name.split_whitespace().next().unwrap().to_string();
+    let by_csr = total(&app.get(&format!("/invoices?csr={}", serde_urlencoded::to_string([("x", &word)]).unwrap().trim_start_matches("x=")), Some(&s)).await.body);
+    assert!(by_csr > 0 && by_csr < all, "To CSR narrows ({by_csr} of {all})");
+    let supplier = app.get("/bills?supplier=zzzz-none", Some(&s)).await;
+    assert_eq!(total(&supplier.body), 0);
     let by_no = app.get("/invoices?no=INV-000001", Some(&s)).await;
     assert_eq!(total(&by_no.body), 1);
     for sort in 0..=6 {
