@@ -87,7 +87,7 @@ pub fn guard_reasons(
 ) -> Vec<String> {
     let mut reasons: Vec<String> = lines
         .iter()
-        .filter(|line| line.class_a - line.price >= GUARD_PRICE_GAP)
+        .filter(|line| line.class_a.checked_sub(line.price).is_some_and(|gap| gap >= GUARD_PRICE_GAP))
         .map(|line| {
             format!(
                 "The price of line {} is $10 (or more) lower than PriceA.",
@@ -134,7 +134,7 @@ pub fn approval_guard(input: &GuardInput<'_>) -> GuardOutcome {
 
 /// The notice for an invoice line priced more than 3 AUD below Class A/COD, if any.
 pub fn price_notice(price: Cents, class_a: Cents) -> Option<&'static str> {
-    (class_a - price > NOTICE_PRICE_GAP).then_some(PRICE_NOTICE)
+    class_a.checked_sub(price).is_some_and(|gap| gap > NOTICE_PRICE_GAP).then_some(PRICE_NOTICE)
 }
 
 #[cfg(test)]

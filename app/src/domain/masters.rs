@@ -6,6 +6,7 @@
 use chrono::NaiveDate;
 use serde::Deserialize;
 
+use super::limits::{self, ADDRESS_MAX, COMMENT_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX, Text};
 use super::enums::{AreaType, AutoPartsType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductCategory, ProductKind, Role};
 use super::lenient::{self, Amount};
 use super::money::Cents;
@@ -44,6 +45,16 @@ struct Errors(Vec<FieldError>);
 impl Errors {
     fn push(&mut self, field: &'static str, message: &'static str) {
         self.0.push(FieldError { field, message });
+    }
+
+    /// Notes each text that is too long or holds control characters (domain::limits).
+    fn texts(&mut self, fields: &[(&'static str, &str, Text)]) {
+        for (field, value, rule) in fields {
+            // Surrounding whitespace is trimmed on save, so only what is kept is judged.
+            if let Err(message) = limits::check_text(value.trim(), *rule) {
+                self.push(field, message);
+            }
+        }
     }
 
     /// The trimmed value, noting 'Please enter' when it is empty.
@@ -233,6 +244,32 @@ pub struct ProductFields {
 }
 
 fn product_fields(input: &ProductInput, e: &mut Errors) -> Option<ProductFields> {
+    let short = Text::Line(SHORT_MAX);
+    e.texts(&[
+        ("code", input.code.as_deref().unwrap_or(""), short),
+        ("originCode", &input.origin_code, short),
+        ("helperCode", &input.helper_code, short),
+        ("unit", &input.unit, short),
+        ("comments", &input.comments, Text::Lines(COMMENT_MAX)),
+        ("tag1", &input.category, short),
+        ("manufacturer", &input.manufacturer, Text::Line(NAME_MAX)),
+        ("tag2", &input.tag2, short),
+        ("tag3", &input.tag3, short),
+        ("tag4", &input.tag4, short),
+        ("tyre_model", &input.tyre_model, short),
+        ("specification", &input.specification, short),
+        ("diameter", &input.diameter, short),
+        ("patterns", &input.patterns, short),
+        ("width", &input.width, short),
+        ("load_rate", &input.load_rate, short),
+        ("speed_rate", &input.speed_rate, short),
+        ("suggested", &input.suggested, short),
+        ("rim_diameter", &input.rim_diameter, short),
+        ("rim_width", &input.rim_width, short),
+        ("wheel_offset", &input.wheel_offset, short),
+        ("center_bore", &input.center_bore, short),
+        ("bolt_pattern", &input.bolt_pattern, short),
+    ]);
     let helper_code = e.required("helperCode", &input.helper_code);
     let unit = e.required("unit", &input.unit);
     let category = if input.category.trim().is_empty() {
@@ -554,6 +591,28 @@ fn credit_terms(input: &CustomerInput, role: Role, stored: &CreditTerms, e: &mut
 }
 
 fn customer_fields(input: &CustomerInput, e: &mut Errors) -> Option<CustomerFields> {
+    let (short, name) = (Text::Line(SHORT_MAX), Text::Line(NAME_MAX));
+    e.texts(&[
+        ("name", input.name.as_deref().unwrap_or(""), name),
+        ("code", input.code.as_deref().unwrap_or(""), short),
+        ("email", &input.email, short),
+        ("origin_code", &input.origin_code, short),
+        ("attention", input.attention.as_deref().unwrap_or(""), Text::Lines(COMMENT_MAX)),
+        ("primary_person_first", &input.primary_person_first, name),
+        ("primary_person_last", &input.primary_person_last, name),
+        ("phone", &input.phone, Text::Line(PHONE_MAX)),
+        ("mobile", &input.mobile, Text::Line(PHONE_MAX)),
+        ("skype", &input.skype, short),
+        ("birthday", &input.birthday, short),
+        ("note", &input.note, Text::Lines(COMMENT_MAX)),
+        ("website", &input.website, Text::Line(ADDRESS_MAX)),
+        ("address", &input.address, Text::Line(ADDRESS_MAX)),
+        ("city", &input.city, name),
+        ("state", &input.state, short),
+        ("postal", &input.postal, short),
+        ("country", &input.country, name),
+        ("account", &input.account, short),
+    ]);
     let t = |s: &str| s.trim().to_string();
     let email = t(&input.email);
     if email.is_empty() {

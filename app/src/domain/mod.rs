@@ -4,6 +4,7 @@ pub mod dates;
 pub mod due_date;
 pub mod enums;
 pub mod guard;
+pub mod limits;
 pub mod lenient;
 pub mod masters;
 pub mod money;

@@ -1,14 +1,12 @@
 //! Money as integer cents: parsing what staff type, display formats, GST and sheet totals.
 
 use std::fmt;
-use std::iter::Sum;
-use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
 use serde::{Deserialize, Serialize};
 
 use super::enums::TaxType;
 
-/// An amount of Australian dollars in cents; arithmetic saturates instead of panicking.
+/// An amount of Australian dollars in cents; sums are checked (`checked_add`), never clamped.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
@@ -58,8 +56,9 @@ impl Cents {
     /// Zero dollars.
     pub const ZERO: Cents = Cents(0);
 
-    /// The largest amount accepted from text: one trillion dollars, far from `i64` overflow even when summed.
-    pub const MAX_INPUT: Cents = Cents(100_000_000_000_000);
+    /// The largest amount accepted from input: just under one billion dollars (10^11 cents),
+    /// so a line of a million units stays far inside `i64`.
+    pub const MAX_INPUT: Cents = Cents(99_999_999_999);
 
     /// Parses "12.5", "12.50", "$1,234.56", "-3" into cents; commas must group thousands.
     pub fn parse(text: &str) -> Result<Cents, MoneyError> {
@@ -158,42 +157,21 @@ impl fmt::Display for Cents {
     }
 }
 
-impl Add for Cents {
-    type Output = Cents;
-    fn add(self, rhs: Cents) -> Cents {
-        Cents(self.0.saturating_add(rhs.0))
+impl Cents {
+    /// The sum, or `None` when it leaves `i64`.
+    pub const fn checked_add(self, rhs: Cents) -> Option<Cents> {
+        match self.0.checked_add(rhs.0) {
+            Some(v) => Some(Cents(v)),
+            None => None,
+        }
     }
-}
 
-impl Sub for Cents {
-    type Output = Cents;
-    fn sub(self, rhs: Cents) -> Cents {
-        Cents(self.0.saturating_sub(rhs.0))
-    }
-}
-
-impl Neg for Cents {
-    type Output = Cents;
-    fn neg(self) -> Cents {
-        Cents(self.0.saturating_neg())
-    }
-}
-
-impl AddAssign for Cents {
-    fn add_assign(&mut self, rhs: Cents) {
-        *self = *self + rhs;
-    }
-}
-
-impl SubAssign for Cents {
-    fn sub_assign(&mut self, rhs: Cents) {
-        *self = *self - rhs;
-    }
-}
-
-impl Sum for Cents {
-    fn sum<I: Iterator<Item = Cents>>(iter: I) -> Cents {
-        iter.fold(Cents::ZERO, Add::add)
+    /// The difference, or `None` when it leaves `i64`.
+    pub const fn checked_sub(self, rhs: Cents) -> Option<Cents> {
+        match self.0.checked_sub(rhs.0) {
+            Some(v) => Some(Cents(v)),
+            None => None,
+        }
     }
 }
 
@@ -259,9 +237,9 @@ pub fn gst_exclusive_price(price: Cents) -> Cents {
     )))
 }
 
-/// The amount of one line: quantity times unit price.
-pub fn line_amount(qty: i64, price: Cents) -> Cents {
-    Cents(saturate(i128::from(qty) * i128::from(price.0)))
+/// The amount of one line: quantity times unit price, or `None` when it leaves `i64`.
+pub fn line_amount(qty: i64, price: Cents) -> Option<Cents> {
+    qty.checked_mul(price.0).map(Cents)
 }
 
 /// The footer of a sheet's lines: Total Qty, Total Amount, Total Tax and SubTotal.
@@ -280,22 +258,23 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// Totals of `(qty, line amount)` pairs under the sheet's tax type.
-    pub fn from_lines<I: IntoIterator<Item = (i64, Cents)>>(lines: I, tax_type: TaxType) -> Totals {
+    /// Totals of `(qty, line amount)` pairs under the sheet's tax type, or `None` when a sum
+    /// leaves `i64` (input ranges keep real sheets far from it).
+    pub fn from_lines<I: IntoIterator<Item = (i64, Cents)>>(lines: I, tax_type: TaxType) -> Option<Totals> {
         let (qty, amount) = lines
             .into_iter()
-            .fold((0i64, Cents::ZERO), |(qty, amount), (q, a)| {
-                (qty.saturating_add(q), amount + a)
-            });
+            .try_fold((0i64, Cents::ZERO), |(qty, amount), (q, a)| {
+                Some((qty.checked_add(q)?, amount.checked_add(a)?))
+            })?;
         // GST is taken from the total, not summed per line, as spec §9 states; per-line sums could drift by cents.
         let gst = gst_of_inclusive(amount, tax_type);
-        Totals {
+        Some(Totals {
             qty,
             amount,
             gst,
-            subtotal: amount - gst,
+            subtotal: amount.checked_sub(gst)?,
             tax_type,
-        }
+        })
     }
 
     /// The label beside Total Tax: '(GST 10%)' for tax types 2 and 3, else '(No Tax)'.
@@ -331,7 +310,7 @@ mod tests {
             ("-0", 0),
             ("007", 700),
             ("999,999.99", 99_999_999),
-            ("1000000000000", 100_000_000_000_000),
+            ("999,999,999.99", 99_999_999_999),
         ];
         for (text, cents) in table {
             assert_eq!(Cents::parse(text), Ok(Cents(*cents)), "{text:?}");
@@ -364,7 +343,8 @@ mod tests {
             ("12.345", TooManyDecimals),
             ("12.500", TooManyDecimals),
             ("0.001", TooManyDecimals),
-            ("1000000000000.01", TooLarge),
+            ("1000000000", TooLarge),
+            ("-1000000000", TooLarge),
             ("99999999999999999999999", TooLarge),
         ];
         for (text, err) in table {
@@ -442,21 +422,11 @@ mod tests {
     }
 
     #[test]
-    fn arithmetic_saturates_instead_of_panicking() {
-        assert_eq!(Cents(100) + Cents(250), Cents(350));
-        assert_eq!(Cents(100) - Cents(250), Cents(-150));
-        assert_eq!(-Cents(5), Cents(-5));
-        assert_eq!(Cents(i64::MAX) + Cents(1), Cents(i64::MAX));
-        assert_eq!(Cents(i64::MIN) - Cents(1), Cents(i64::MIN));
-        assert_eq!(-Cents(i64::MIN), Cents(i64::MAX));
-        let mut total = Cents(10);
-        total += Cents(5);
-        total -= Cents(3);
-        assert_eq!(total, Cents(12));
-        assert_eq!(
-            [Cents(1), Cents(2), Cents(3)].into_iter().sum::<Cents>(),
-            Cents(6)
-        );
+    fn arithmetic_is_checked_never_clamped() {
+        assert_eq!(Cents(100).checked_add(Cents(250)), Some(Cents(350)));
+        assert_eq!(Cents(100).checked_sub(Cents(250)), Some(Cents(-150)));
+        assert_eq!(Cents(i64::MAX).checked_add(Cents(1)), None);
+        assert_eq!(Cents(i64::MIN).checked_sub(Cents(1)), None);
         assert!(Cents(-1).is_negative());
         assert!(!Cents(0).is_negative());
     }
@@ -546,31 +516,31 @@ mod tests {
 
     #[test]
     fn line_amount_is_qty_times_price() {
-        assert_eq!(line_amount(4, Cents(12_550)), Cents(50_200));
-        assert_eq!(line_amount(0, Cents(12_550)), Cents(0));
-        assert_eq!(line_amount(3, Cents(0)), Cents(0));
-        assert_eq!(line_amount(-2, Cents(1_000)), Cents(-2_000));
-        assert_eq!(line_amount(i64::MAX, Cents(100)), Cents(i64::MAX));
+        assert_eq!(line_amount(4, Cents(12_550)), Some(Cents(50_200)));
+        assert_eq!(line_amount(0, Cents(12_550)), Some(Cents(0)));
+        assert_eq!(line_amount(3, Cents(0)), Some(Cents(0)));
+        assert_eq!(line_amount(-2, Cents(1_000)), Some(Cents(-2_000)));
+        assert_eq!(line_amount(i64::MAX, Cents(100)), None, "an impossible amount is an error, not a clamp");
     }
 
     #[test]
     fn totals_with_gst() {
         let lines = [(4, Cents(44_000)), (2, Cents(11_000)), (1, Cents(1_000))];
-        let totals = Totals::from_lines(lines, TaxType::GstOnIncome);
+        let totals = Totals::from_lines(lines, TaxType::GstOnIncome).unwrap();
         assert_eq!(totals.qty, 7);
         assert_eq!(totals.amount, Cents(56_000));
         assert_eq!(totals.gst, Cents(5_091)); // 5090.909
         assert_eq!(totals.subtotal, Cents(50_909));
-        assert_eq!(totals.gst + totals.subtotal, totals.amount);
+        assert_eq!(totals.gst.checked_add(totals.subtotal), Some(totals.amount));
         assert_eq!(totals.gst_label(), "(GST 10%)");
-        let inclusive = Totals::from_lines(lines, TaxType::TaxInclusive);
+        let inclusive = Totals::from_lines(lines, TaxType::TaxInclusive).unwrap();
         assert_eq!(inclusive.gst, Cents(5_091));
         assert_eq!(inclusive.gst_label(), "(GST 10%)");
     }
 
     #[test]
     fn totals_without_tax() {
-        let totals = Totals::from_lines([(3, Cents(3_300))], TaxType::NoTax);
+        let totals = Totals::from_lines([(3, Cents(3_300))], TaxType::NoTax).unwrap();
         assert_eq!(totals.gst, Cents(0));
         assert_eq!(totals.subtotal, Cents(3_300));
         assert_eq!(totals.gst_label(), "(No Tax)");
@@ -580,14 +550,20 @@ mod tests {
     fn gst_is_rounded_once_on_the_total() {
         // Ten lines of 0.05: per line the GST rounds to 0.00 each, on the 0.50 total it is 0.045 -> 0.05.
         let lines = std::iter::repeat_n((1, Cents(5)), 10);
-        let totals = Totals::from_lines(lines, TaxType::GstOnIncome);
+        let totals = Totals::from_lines(lines, TaxType::GstOnIncome).unwrap();
         assert_eq!(totals.amount, Cents(50));
         assert_eq!(totals.gst, Cents(5));
     }
 
     #[test]
+    fn a_total_beyond_i64_is_refused() {
+        assert_eq!(Totals::from_lines([(1, Cents(i64::MAX)), (1, Cents(1))], TaxType::NoTax), None);
+        assert_eq!(Totals::from_lines([(i64::MAX, Cents(0)), (1, Cents(0))], TaxType::NoTax), None);
+    }
+
+    #[test]
     fn empty_sheet_totals_are_zero() {
-        let totals = Totals::from_lines(std::iter::empty(), TaxType::default());
+        let totals = Totals::from_lines(std::iter::empty(), TaxType::default()).unwrap();
         assert_eq!(
             (totals.qty, totals.amount, totals.gst, totals.subtotal),
             (0, Cents(0), Cents(0), Cents(0))

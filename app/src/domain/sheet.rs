@@ -3,12 +3,17 @@
 
 use std::collections::BTreeMap;
 
-use super::enums::{OrderType, TaxType};
+use chrono::NaiveDate;
+
+use super::enums::{OrderType, ShipType, Tag, TaxType};
+use super::limits::{self, ADDRESS_MAX, COMMENT_MAX, DESCRIPTION_MAX, LINES_MAX, PHONE_MAX, SHORT_MAX, Text};
 use super::money::{Cents, Totals, line_amount};
-use super::validate::{REQUIRED, parse_line_price, parse_line_qty};
+use super::validate::{REQUIRED, parse_line_price, parse_line_qty, parse_signed_qty};
 
 /// Message when a sheet has no product line.
 pub const NO_LINES: &str = "Add at least one line with a product.";
+/// A code that is not one of the listed values (tag, tax type, ship type).
+pub const NOT_LISTED: &str = "Choose one of the listed values.";
 /// Message when a transfer moves stock into the warehouse it comes from.
 pub const SAME_WAREHOUSE: &str = "The IN warehouse must differ from the OUT warehouse.";
 
@@ -34,6 +39,50 @@ pub struct SheetDraft {
     pub in_warehouse_id: Option<i64>,
     pub tax_type: i32,
     pub lines: Vec<LineDraft>,
+}
+
+/// The header fields every kind shares, as received, for [`check_header`].
+#[derive(Debug, Clone, Default)]
+pub struct HeaderDraft<'a> {
+    pub tag_id: i32,
+    pub tax_type: i32,
+    pub ship_type: Option<i32>,
+    pub date: Option<NaiveDate>,
+    pub due_date: Option<NaiveDate>,
+    pub delivery_date: Option<NaiveDate>,
+    pub address: &'a str,
+    pub phone: &'a str,
+    pub reference: &'a str,
+    pub comments: &'a str,
+    pub csr_self_note: &'a str,
+}
+
+/// Checks the header's codes, dates and texts against their ranges (docs/decisions.md).
+pub fn check_header(t: OrderType, h: &HeaderDraft<'_>) -> FieldErrors {
+    let mut errors = FieldErrors::new();
+    if !Tag::from_i32(h.tag_id).is_some_and(|tag| tag.visible_for(t)) {
+        errors.insert("tag_id".into(), NOT_LISTED.into());
+    }
+    if TaxType::from_i32(h.tax_type).is_none() {
+        errors.insert("tax_type".into(), NOT_LISTED.into());
+    }
+    if h.ship_type.is_some_and(|s| ShipType::from_i32(s).is_none()) {
+        errors.insert("ship_type".into(), NOT_LISTED.into());
+    }
+    for (field, date) in [("date", h.date), ("due_date", h.due_date), ("delivery_date", h.delivery_date)] {
+        if let Some(Err(m)) = date.map(limits::check_date) {
+            errors.insert(field.into(), m.into());
+        }
+    }
+    let texts = [
+        ("address", h.address.trim(), Text::Lines(ADDRESS_MAX)),
+        ("phone", h.phone.trim(), Text::Line(PHONE_MAX)),
+        ("reference", h.reference.trim(), Text::Line(SHORT_MAX)),
+        ("comments", h.comments.trim(), Text::Lines(COMMENT_MAX)),
+        ("csr_self_note", h.csr_self_note.trim(), Text::Lines(COMMENT_MAX)),
+    ];
+    errors.extend(limits::check_texts(texts));
+    errors
 }
 
 /// A validated line (product lines only, in order).
@@ -94,16 +143,36 @@ pub fn validate(d: &SheetDraft) -> Result<Vec<ValidLine>, FieldErrors> {
             }
         }
     }
+    if d.lines.len() > LINES_MAX {
+        errors.insert("lines".into(), limits::TOO_MANY_LINES.into());
+        return Err(errors);
+    }
     let mut out = Vec::new();
     for (i, l) in d.lines.iter().enumerate() {
         let Some(product_id) = l.product_id else { continue };
         let key = |f: &str| format!("lines.{i}.{f}");
+        if let Err(m) = limits::check_text(l.description.trim(), Text::Line(DESCRIPTION_MAX)) {
+            errors.insert(key("description"), m.into());
+        }
+        // 0 means "the sheet's tax type" (the line editor sends it for new lines).
+        let tax_type = match l.tax_type {
+            0 => TaxType::from_i32(d.tax_type).unwrap_or_default(),
+            code => match TaxType::from_i32(code) {
+                Some(tax) => tax,
+                None => {
+                    errors.insert(key("taxType"), NOT_LISTED.into());
+                    continue;
+                }
+            },
+        };
         let (quantity, in_wh, in_sys) = if t == OrderType::Adjustment {
             let counted = parse_line_qty(&l.in_warehouse_qty).map_err(|m| errors.insert(key("inWarehouseQty"), m.into())).ok();
-            let system: i64 = l.in_system_qty.trim().parse().unwrap_or(0);
-            match counted {
-                Some(c) => (c - system, c, system),
-                None => continue,
+            let system = if l.in_system_qty.trim().is_empty() { Ok(0) } else { parse_signed_qty(&l.in_system_qty) };
+            let system = system.map_err(|m| errors.insert(key("inSystemQty"), m.into())).ok();
+            match (counted, system) {
+                // Both lie within ±QTY_MAX, so the difference cannot overflow.
+                (Some(c), Some(s)) => (c - s, c, s),
+                _ => continue,
             }
         } else {
             match parse_line_qty(&l.qty) {
@@ -125,15 +194,19 @@ pub fn validate(d: &SheetDraft) -> Result<Vec<ValidLine>, FieldErrors> {
                 }
             }
         };
+        let Some(amount) = line_amount(quantity, price) else {
+            errors.insert(key("price"), limits::TOTAL_TOO_LARGE.into());
+            continue;
+        };
         out.push(ValidLine {
             product_id,
             quantity,
             in_warehouse_qty: in_wh,
             in_system_qty: in_sys,
             price,
-            amount: line_amount(quantity, price),
+            amount,
             description: l.description.trim().to_string(),
-            tax_type: TaxType::from_i32(l.tax_type).unwrap_or(TaxType::from_i32(d.tax_type).unwrap_or_default()).as_i32(),
+            tax_type: tax_type.as_i32(),
         });
     }
     if out.is_empty() && errors.keys().all(|k| !k.starts_with("lines.")) {
@@ -142,10 +215,10 @@ pub fn validate(d: &SheetDraft) -> Result<Vec<ValidLine>, FieldErrors> {
     if errors.is_empty() { Ok(out) } else { Err(errors) }
 }
 
-/// The footer totals of validated lines (spec §2.5, §9).
-pub fn totals(lines: &[ValidLine], order_type: OrderType, tax_type: i32) -> Totals {
+/// The footer totals of validated lines (spec §2.5, §9); an impossible sum is refused.
+pub fn totals(lines: &[ValidLine], order_type: OrderType, tax_type: i32) -> Result<Totals, FieldErrors> {
     let tax = if order_type.has_tax() { TaxType::from_i32(tax_type).unwrap_or_default() } else { TaxType::NoTax };
-    Totals::from_lines(lines.iter().map(|l| (l.quantity, l.amount)), tax)
+    Totals::from_lines(lines.iter().map(|l| (l.quantity, l.amount)), tax).ok_or_else(|| FieldErrors::from([("lines".to_string(), limits::TOTAL_TOO_LARGE.to_string())]))
 }
 
 #[cfg(test)]
@@ -214,10 +287,78 @@ mod tests {
     #[test]
     fn totals_take_gst_from_the_total_for_taxable_kinds() {
         let v = validate(&draft(OrderType::Invoice, vec![line(1, "3", "36.67"), line(2, "1", "0.01")])).unwrap();
-        let t = totals(&v, OrderType::Invoice, 3);
+        let t = totals(&v, OrderType::Invoice, 3).unwrap();
         assert_eq!((t.qty, t.amount, t.gst), (4, Cents(11_002), Cents(1_000)));
         assert_eq!(t.gst_label(), "(GST 10%)");
-        assert_eq!(totals(&v, OrderType::Invoice, 1).gst, Cents::ZERO);
-        assert_eq!(totals(&v, OrderType::Transfer, 3).gst, Cents::ZERO);
+        assert_eq!(totals(&v, OrderType::Invoice, 1).unwrap().gst, Cents::ZERO);
+        assert_eq!(totals(&v, OrderType::Transfer, 3).unwrap().gst, Cents::ZERO);
+    }
+
+    #[test]
+    fn quantities_prices_and_line_counts_have_upper_bounds() {
+        let d = draft(OrderType::Invoice, vec![line(1, "9223372036854775807", "10"), line(2, "1000001", "10"), line(3, "1000000", "999999999.99"), line(4, "1", "1000000000")]);
+        let e = validate(&d).unwrap_err();
+        assert_eq!(e["lines.0.qty"], crate::domain::limits::QTY_OUT_OF_RANGE);
+        assert_eq!(e["lines.1.qty"], crate::domain::limits::QTY_OUT_OF_RANGE);
+        assert!(!e.contains_key("lines.2.qty") && !e.contains_key("lines.2.price"), "a million units at the largest price still fits");
+        assert_eq!(e["lines.3.price"], "The amount is too large");
+        let many = draft(OrderType::Invoice, (0..1_001).map(|i| line(i, "1", "1")).collect());
+        assert_eq!(validate(&many).unwrap_err()["lines"], crate::domain::limits::TOO_MANY_LINES);
+        let huge = draft(OrderType::Invoice, (0..100).map(|i| line(i, "1000000", "999999999.99")).collect());
+        let v = validate(&huge).unwrap();
+        assert_eq!(totals(&v, OrderType::Invoice, 3).unwrap_err()["lines"], crate::domain::limits::TOTAL_TOO_LARGE, "a total beyond i64 is refused, not clamped");
+        let big = draft(OrderType::Invoice, (0..1_000).map(|i| line(i, "1000", "99999.99")).collect());
+        let v = validate(&big).unwrap();
+        assert_eq!(totals(&v, OrderType::Invoice, 3).unwrap().amount, Cents(9_999_999_000_000));
+    }
+
+    #[test]
+    fn line_codes_and_texts_are_checked() {
+        let mut bad_tax = line(1, "1", "1");
+        bad_tax.tax_type = 99;
+        let mut nul = line(2, "1", "1");
+        nul.description = "Tyre\0".into();
+        let mut sheet_tax = line(3, "1", "1");
+        sheet_tax.tax_type = 0;
+        let e = validate(&draft(OrderType::Invoice, vec![bad_tax, nul, sheet_tax.clone()])).unwrap_err();
+        assert_eq!(e["lines.0.taxType"], NOT_LISTED);
+        assert_eq!(e["lines.1.description"], crate::domain::limits::CONTROL_CHARACTERS);
+        let v = validate(&draft(OrderType::Invoice, vec![sheet_tax])).unwrap();
+        assert_eq!(v[0].tax_type, 3, "0 takes the sheet's tax type");
+        let mut adj = line(1, "", "");
+        adj.in_warehouse_qty = "5".into();
+        adj.in_system_qty = "-9223372036854775808".into();
+        assert_eq!(validate(&draft(OrderType::Adjustment, vec![adj])).unwrap_err()["lines.0.inSystemQty"], crate::domain::limits::QTY_OUT_OF_RANGE);
+    }
+
+    #[test]
+    fn header_codes_dates_and_texts_are_checked() {
+        let ok = HeaderDraft { tag_id: 1, tax_type: 3, ship_type: Some(1), date: NaiveDate::from_ymd_opt(2026, 11, 20), ..Default::default() };
+        assert!(check_header(OrderType::Invoice, &ok).is_empty());
+        let long = "x".repeat(1_000_000);
+        let bad = HeaderDraft {
+            tag_id: 99,
+            tax_type: 99,
+            ship_type: Some(99),
+            date: NaiveDate::from_ymd_opt(0, 1, 1),
+            due_date: NaiveDate::from_ymd_opt(1, 1, 1),
+            delivery_date: NaiveDate::from_ymd_opt(2100, 1, 1),
+            comments: &long,
+            phone: "12\0",
+            ..Default::default()
+        };
+        let e = check_header(OrderType::Invoice, &bad);
+        for field in ["tag_id", "tax_type", "ship_type"] {
+            assert_eq!(e[field], NOT_LISTED, "{field}");
+        }
+        for field in ["date", "due_date", "delivery_date"] {
+            assert_eq!(e[field], crate::domain::limits::DATE_OUT_OF_RANGE, "{field}");
+        }
+        assert_eq!(e["comments"], "At most 2,000 characters.");
+        assert_eq!(e["phone"], crate::domain::limits::CONTROL_CHARACTERS);
+        let outsourcing_on_invoice = HeaderDraft { tag_id: Tag::Outsourcing.as_i32(), ..ok.clone() };
+        assert_eq!(check_header(OrderType::Invoice, &outsourcing_on_invoice)["tag_id"], NOT_LISTED, "a tag hidden for the kind is refused too");
+        let negative_tag = HeaderDraft { tag_id: -5, ..ok };
+        assert_eq!(check_header(OrderType::Invoice, &negative_tag)["tag_id"], NOT_LISTED);
     }
 }

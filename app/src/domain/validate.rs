@@ -158,9 +158,24 @@ pub const fn cart_add_enabled(qty: i64) -> bool {
     qty > 0 && qty <= CART_QTY_MAX
 }
 
-/// A line quantity: a whole number, 0 or more.
+/// A line quantity: a whole number from 0 to [`super::limits::QTY_MAX`].
 pub fn parse_line_qty(text: &str) -> Result<i64, &'static str> {
-    whole_number(text).ok_or(LINE_QTY_INVALID)
+    let text = text.trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(LINE_QTY_INVALID);
+    }
+    // Digits beyond i64 are a quantity out of range, not a malformed one.
+    text.parse::<i64>().map_or(Err(super::limits::QTY_OUT_OF_RANGE), super::limits::check_qty)
+}
+
+/// A quantity that may be negative (stock in the system): a whole number within ±[`super::limits::QTY_MAX`].
+pub fn parse_signed_qty(text: &str) -> Result<i64, &'static str> {
+    let text = text.trim();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(LINE_QTY_INVALID);
+    }
+    text.parse::<i64>().map_or(Err(super::limits::QTY_OUT_OF_RANGE), super::limits::check_qty)
 }
 
 /// A line price: 0 or more with at most 2 decimals.
@@ -357,11 +372,24 @@ mod tests {
             ("1,000", Err(LINE_QTY_INVALID)),
             ("", Err(LINE_QTY_INVALID)),
             ("x", Err(LINE_QTY_INVALID)),
-            ("99999999999999999999999", Err(LINE_QTY_INVALID)),
+            ("1000000", Ok(1_000_000)),
+            ("1000001", Err(super::super::limits::QTY_OUT_OF_RANGE)),
+            ("9223372036854775807", Err(super::super::limits::QTY_OUT_OF_RANGE)),
+            ("99999999999999999999999", Err(super::super::limits::QTY_OUT_OF_RANGE)),
         ];
         for (text, result) in table {
             assert_eq!(parse_line_qty(text), result, "{text:?}");
         }
+    }
+
+    #[test]
+    fn signed_quantities() {
+        assert_eq!(parse_signed_qty("-12"), Ok(-12));
+        assert_eq!(parse_signed_qty(" 40 "), Ok(40));
+        assert_eq!(parse_signed_qty("-1000001"), Err(super::super::limits::QTY_OUT_OF_RANGE));
+        assert_eq!(parse_signed_qty("-"), Err(LINE_QTY_INVALID));
+        assert_eq!(parse_signed_qty("--1"), Err(LINE_QTY_INVALID));
+        assert_eq!(parse_signed_qty("1.5"), Err(LINE_QTY_INVALID));
     }
 
     #[test]

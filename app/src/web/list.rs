@@ -39,9 +39,11 @@ pub struct Paging {
 
 impl Paging {
     /// The page request, with the list's default size and sizes outside the choices refused.
+    /// Pages run from 1 to `PAGE_MAX`; a page past the end is an empty page, and past
+    /// `PAGE_MAX` it is that page (so the offset never overflows).
     pub fn resolve(self, default_size: i64) -> PageReq {
         let per_page = self.per_page.filter(|p| PAGE_SIZES.contains(p)).unwrap_or(default_size);
-        PageReq { page: self.page.unwrap_or(1).max(1), per_page }
+        PageReq { page: self.page.unwrap_or(1).clamp(1, crate::domain::limits::PAGE_MAX), per_page }
     }
 }
 
@@ -328,6 +330,10 @@ mod tests {
         assert_eq!(Paging { page: Some(3), per_page: Some(50) }.resolve(20), PageReq { page: 3, per_page: 50 });
         assert_eq!(Paging { page: Some(0), per_page: Some(33) }.resolve(20), PageReq { page: 1, per_page: 20 });
         assert_eq!(PageReq { page: 3, per_page: 50 }.offset(), 100);
+        let far = Paging { page: Some(i64::MAX), per_page: Some(150) }.resolve(20);
+        assert_eq!(far.page, crate::domain::limits::PAGE_MAX);
+        assert_eq!(far.offset(), 14_999_850, "a huge page number never overflows the offset");
+        assert_eq!(Paging { page: Some(i64::MIN), per_page: None }.resolve(20).page, 1);
     }
 
     #[test]
