@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
+use crate::db::refs::Unchecked;
 use crate::db::orders::{self as order_db, Event, Line, Order, OrderFilter, PriceHistoryRow};
 use crate::db::schema::{customers, products};
 use crate::domain::dates::{DEFAULT_ZONE, today};
@@ -82,6 +83,7 @@ pub async fn get(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>)
             let lines = order_db::lines_of(c, id)?;
             let csr = match order.customer_id {
                 Some(cid) => customers::table
+                    .filter(customers::org_id.eq(org))
                     .find(cid)
                     .select((customers::id, customers::name, customers::code, customers::payment_type, customers::area_type, customers::note, customers::attention))
                     .first(c)
@@ -164,8 +166,8 @@ impl OrderBody {
     fn header(&self) -> Header {
         Header {
             tag_id: self.tag_id.unwrap_or(1),
-            customer_id: self.customer_id,
-            supplier_id: self.supplier_id,
+            customer_id: self.customer_id.map(Unchecked::new),
+            supplier_id: self.supplier_id.map(Unchecked::new),
             date: self.date.or_else(|| Some(today(DEFAULT_ZONE))),
             due_date: self.due_date,
             delivery_date: self.delivery_date,
@@ -174,11 +176,11 @@ impl OrderBody {
             reference: self.reference.clone(),
             comments: self.comments.clone(),
             csr_self_note: self.csr_self_note.clone(),
-            csr_service_id: self.csr_service_id,
-            csr_bd_id: self.csr_bd_id,
-            warehouse_id: self.warehouse_id,
-            in_warehouse_id: self.in_warehouse_id,
-            related_order_id: self.related_order_id,
+            csr_service_id: self.csr_service_id.map(Unchecked::new),
+            csr_bd_id: self.csr_bd_id.map(Unchecked::new),
+            warehouse_id: self.warehouse_id.map(Unchecked::new),
+            in_warehouse_id: self.in_warehouse_id.map(Unchecked::new),
+            related_order_id: self.related_order_id.map(Unchecked::new),
             tax_type: self.tax_type.unwrap_or(3),
             ship_type: self.ship_type,
         }
@@ -261,7 +263,7 @@ pub async fn approve(State(state): State<AppState>, auth: Auth, Path(id): Path<i
     } else {
         serde_json::from_slice(&body).map_err(|e| AppError::bad_request(format!("Invalid JSON: {e}")))?
     };
-    let input = ApproveInput { warehouse_id: b.warehouse_id, ship_type: b.ship_type, driver_id: b.driver_id, confirmed: b.confirmed };
+    let input = ApproveInput { warehouse_id: b.warehouse_id.map(Unchecked::new), ship_type: b.ship_type, driver_id: b.driver_id.map(Unchecked::new), confirmed: b.confirmed };
     let actor = Actor::from(&auth);
     let approved = state.db.write(move |c| svc::approve(c, &actor, id, &input)).await?;
     Ok(Json(Done { message: "Operation successful", warnings: approved.warnings }))
@@ -395,7 +397,7 @@ pub async fn delivery(State(state): State<AppState>, auth: Auth, ApiJson(b): Api
     };
     let actor = Actor::from(&auth);
     let id = b.data.order_id;
-    state.db.write(move |c| svc::assign_driver(c, &actor, id, driver)).await?;
+    state.db.write(move |c| svc::assign_driver(c, &actor, id, driver.map(Unchecked::new))).await?;
     Ok(done())
 }
 
@@ -602,7 +604,7 @@ pub async fn import_lines(State(state): State<AppState>, auth: Auth, mut multipa
                     continue;
                 };
                 let stock = match warehouse {
-                    Some(w) => crate::db::stock::on_hand(c, w, p.0)?,
+                    Some(w) => crate::db::stock::on_hand(c, org, w, p.0)?,
                     None => crate::db::stock::on_hand_total(c, org, p.0)?,
                 };
                 let (quantity, counted) = if adjustment {

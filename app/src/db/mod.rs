@@ -9,6 +9,7 @@ pub mod ocops;
 pub mod products;
 pub mod stock;
 pub mod orders;
+pub mod refs;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -194,6 +195,9 @@ macro_rules! per_backend {
         }
     };
 }
+
+/// Ids per `IN (…)` list: far under SQLite's 32,766 and PostgreSQL's 65,535 bind variables.
+pub const CHUNK: usize = 500;
 
 /// Current UTC time as stored in timestamp columns.
 pub fn now() -> chrono::NaiveDateTime {

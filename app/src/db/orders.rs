@@ -450,17 +450,18 @@ fn sorted(q: BoxedOrders, sort: Option<i32>) -> BoxedOrders {
     }
 }
 
-/// Adds the counterparties' names to sheets (two keyed lookups for the whole page).
-fn with_names(conn: &mut DbConn, orders_: Vec<Order>) -> AppResult<Vec<OrderRow>> {
+/// Adds the counterparties' names to sheets (two keyed lookups for the whole page), only
+/// from company `org`: a reference to another company's row shows no name.
+fn with_names(conn: &mut DbConn, org: i64, orders_: Vec<Order>) -> AppResult<Vec<OrderRow>> {
     let cids: Vec<i64> = orders_.iter().filter_map(|o| o.customer_id).collect();
     let sids: Vec<i64> = orders_.iter().filter_map(|o| o.supplier_id).collect();
     let mut cnames = std::collections::HashMap::new();
-    for chunk in cids.chunks(5_000) {
-        cnames.extend(customers::table.filter(customers::id.eq_any(chunk)).select((customers::id, customers::name)).load::<(i64, String)>(conn)?);
+    for chunk in cids.chunks(super::CHUNK) {
+        cnames.extend(customers::table.filter(customers::org_id.eq(org)).filter(customers::id.eq_any(chunk)).select((customers::id, customers::name)).load::<(i64, String)>(conn)?);
     }
     let mut snames = std::collections::HashMap::new();
-    for chunk in sids.chunks(5_000) {
-        snames.extend(suppliers::table.filter(suppliers::id.eq_any(chunk)).select((suppliers::id, suppliers::name)).load::<(i64, String)>(conn)?);
+    for chunk in sids.chunks(super::CHUNK) {
+        snames.extend(suppliers::table.filter(suppliers::org_id.eq(org)).filter(suppliers::id.eq_any(chunk)).select((suppliers::id, suppliers::name)).load::<(i64, String)>(conn)?);
     }
     Ok(orders_
         .into_iter()
@@ -476,13 +477,13 @@ fn with_names(conn: &mut DbConn, orders_: Vec<Order>) -> AppResult<Vec<OrderRow>
 pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
     let total = filtered(org, types, f).count().get_result(conn)?;
     let page: Vec<Order> = sorted(filtered(org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
-    Ok(Paged { rows: with_names(conn, page)?, total })
+    Ok(Paged { rows: with_names(conn, org, page)?, total })
 }
 
 /// Every sheet matching (export), in list order.
 pub fn all_matching(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<OrderRow>> {
     let all: Vec<Order> = sorted(filtered(org, types, f), f.sort).select(Order::as_select()).load(conn)?;
-    with_names(conn, all)
+    with_names(conn, org, all)
 }
 
 /// A past sheet line of a product (the 'CHK' price history, spec §3 Price-history row).

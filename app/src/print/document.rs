@@ -249,8 +249,14 @@ fn dollars(c: Cents) -> String {
     format!("${}", c.grouped())
 }
 
+/// The sheet's lines add up beyond what money can hold; saved sheets never do (their totals
+/// were checked on save), so this is a damaged row.
+#[derive(Debug, thiserror::Error)]
+#[error("the lines of sheet {0} add up beyond the largest amount")]
+pub struct TotalsOverflow(pub String);
+
 /// The document of `sheet` for `company` in `variant` (spec §2.7).
-pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Document {
+pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Document, TotalsOverflow> {
     let dept = company.department_id;
     let with_prices = variant == Variant::Standard;
     let invoice = sheet.kind == DocKind::Invoice;
@@ -299,8 +305,9 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Document {
         .iter()
         .enumerate()
         .map(|(i, l)| {
+            // GST is a part of the amount, so taking it off never leaves i64.
             let gst = gst_of_inclusive(l.amount, sheet.tax_type);
-            let (price, amount) = if columns.ex_gst { (rules::printed_price(dept, l.price), l.amount - gst) } else { (l.price, l.amount) };
+            let (price, amount) = if columns.ex_gst { (rules::printed_price(dept, l.price), Cents(l.amount.0 - gst.0)) } else { (l.price, l.amount) };
             let (code, desc) = (l.code.trim(), l.description.trim());
             let description = if code.is_empty() || desc.starts_with(code) {
                 desc.to_string()
@@ -325,7 +332,7 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Document {
     let of = ranges.len();
     let pages = ranges.into_iter().enumerate().map(|(i, r)| Page { number: i + 1, of, rows: rows[r].to_vec() }).collect();
 
-    let totals = Totals::from_lines(sheet.lines.iter().map(|l| (l.qty, l.amount)), sheet.tax_type);
+    let totals = Totals::from_lines(sheet.lines.iter().map(|l| (l.qty, l.amount)), sheet.tax_type).ok_or_else(|| TotalsOverflow(sheet.no.clone()))?;
     let money = with_prices.then(|| MoneyTotals {
         subtotal: columns.ex_gst.then(|| dollars(totals.subtotal)),
         gst: dollars(totals.gst),
@@ -361,7 +368,7 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Document {
         }
     });
 
-    Document {
+    Ok(Document {
         title,
         number_label: if invoice { "Invoice No." } else { "Credit Note No." },
         no: sheet.no.clone(),
@@ -385,7 +392,7 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Document {
             advice,
             return_policy: rules::RETURN_POLICY,
         },
-    }
+    })
 }
 
 #[cfg(test)]
@@ -468,15 +475,15 @@ mod tests {
     #[test]
     fn titles_by_kind_and_variant() {
         let c = company(4);
-        assert_eq!(build(&c, &sheet(DocKind::Invoice), Variant::Standard).title, "TAX INVOICE");
-        assert_eq!(build(&c, &sheet(DocKind::CreditNote), Variant::Standard).title, "CREDIT NOTE");
-        assert_eq!(build(&c, &sheet(DocKind::Invoice), Variant::NoPrice).title, "Delivery Doc");
-        assert_eq!(build(&c, &sheet(DocKind::CreditNote), Variant::NoPrice).title, "Delivery Doc(Credit)");
+        assert_eq!(build(&c, &sheet(DocKind::Invoice), Variant::Standard).unwrap().title, "TAX INVOICE");
+        assert_eq!(build(&c, &sheet(DocKind::CreditNote), Variant::Standard).unwrap().title, "CREDIT NOTE");
+        assert_eq!(build(&c, &sheet(DocKind::Invoice), Variant::NoPrice).unwrap().title, "Delivery Doc");
+        assert_eq!(build(&c, &sheet(DocKind::CreditNote), Variant::NoPrice).unwrap().title, "Delivery Doc(Credit)");
     }
 
     #[test]
     fn an_invoice_with_prices_has_totals_due_date_bank_and_payment_advice() {
-        let doc = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard);
+        let doc = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
         assert_eq!(doc.number_label, "Invoice No.");
         assert_eq!(doc.date, "20 Nov 2026");
         let c = &doc.closing;
@@ -498,7 +505,7 @@ mod tests {
 
     #[test]
     fn a_credit_note_totals_as_credit_with_credit_advice_and_no_bank() {
-        let doc = build(&company(4), &sheet(DocKind::CreditNote), Variant::Standard);
+        let doc = build(&company(4), &sheet(DocKind::CreditNote), Variant::Standard).unwrap();
         assert_eq!(doc.number_label, "Credit Note No.");
         let c = &doc.closing;
         assert_eq!(c.money.as_ref().unwrap().total_label, "TOTAL CREDIT");
@@ -514,7 +521,7 @@ mod tests {
     #[test]
     fn without_price_no_money_is_printed_anywhere() {
         for kind in [DocKind::Invoice, DocKind::CreditNote] {
-            let doc = build(&company(7), &sheet(kind), Variant::NoPrice);
+            let doc = build(&company(7), &sheet(kind), Variant::NoPrice).unwrap();
             assert!(!doc.columns.prices && !doc.columns.ex_gst);
             for r in doc.pages.iter().flat_map(|p| &p.rows) {
                 assert!(r.price.is_empty() && r.gst.is_empty() && r.amount.is_empty(), "{r:?}");
@@ -529,7 +536,7 @@ mod tests {
     #[test]
     fn departments_7_and_8_print_gst_exclusive_prices_and_a_subtotal() {
         for dept in [7, 8] {
-            let doc = build(&company(dept), &sheet(DocKind::Invoice), Variant::Standard);
+            let doc = build(&company(dept), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
             assert!(doc.columns.ex_gst);
             let r = &doc.pages[0].rows[0];
             // 219.00 / 1.1 = 199.09; amount 876.00 less GST 79.64 = 796.36.
@@ -539,7 +546,7 @@ mod tests {
             assert_eq!(money.gst, "$110.05");
             assert_eq!(money.total, "$1,210.50", "the total still includes GST");
         }
-        let incl = build(&company(12), &sheet(DocKind::Invoice), Variant::Standard);
+        let incl = build(&company(12), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
         let r = &incl.pages[0].rows[0];
         assert_eq!((r.price.as_str(), r.gst.as_str(), r.amount.as_str()), ("219.00", "79.64", "876.00"));
     }
@@ -548,65 +555,65 @@ mod tests {
     fn no_tax_sheets_print_zero_gst() {
         let mut s = sheet(DocKind::Invoice);
         s.tax_type = TaxType::NoTax;
-        let doc = build(&company(4), &s, Variant::Standard);
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
         assert_eq!(doc.pages[0].rows[0].gst, "0.00");
         assert_eq!(doc.closing.money.as_ref().unwrap().gst, "$0.00");
     }
 
     #[test]
     fn the_location_column_follows_the_department_and_call_is_blank() {
-        let doc = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard);
+        let doc = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
         assert!(doc.columns.location);
         let locs: Vec<&str> = doc.pages[0].rows.iter().map(|r| r.location.as_str()).collect();
         assert_eq!(locs, ["A01/B03", "", ""]);
-        let no_loc = build(&company(8), &sheet(DocKind::Invoice), Variant::Standard);
+        let no_loc = build(&company(8), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
         assert!(!no_loc.columns.location);
         assert!(no_loc.pages[0].rows.iter().all(|r| r.location.is_empty()));
     }
 
     #[test]
     fn descriptions_carry_the_item_code_once() {
-        let doc = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard);
+        let doc = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
         let d: Vec<&str> = doc.pages[0].rows.iter().map(|r| r.description.as_str()).collect();
         assert_eq!(d, ["2055516MIC 205/55R16 91V Michelin Primacy 4", "BAT-N70ZZ N70ZZ Century Battery", "VALVE-TR413"]);
         let mut s = sheet(DocKind::Invoice);
         s.lines = vec![line("X1", "X1 wheel nut", 1, 100, "")];
-        assert_eq!(build(&company(4), &s, Variant::Standard).pages[0].rows[0].description, "X1 wheel nut");
+        assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().pages[0].rows[0].description, "X1 wheel nut");
     }
 
     #[test]
     fn the_customer_abn_prints_only_under_the_rule() {
         let mut s = sheet(DocKind::Invoice);
-        assert_eq!(build(&company(4), &s, Variant::Standard).customer.abn.as_deref(), Some("51824753556"));
+        assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().customer.abn.as_deref(), Some("51824753556"));
         s.customer_code = "CPAR01".into();
-        assert_eq!(build(&company(4), &s, Variant::Standard).customer.abn, None);
+        assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().customer.abn, None);
         s.customer_code = "C1234567890".into();
-        assert_eq!(build(&company(4), &s, Variant::Standard).customer.abn, None);
+        assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().customer.abn, None);
     }
 
     #[test]
     fn the_reference_shows_for_departments_7_8_and_12_only() {
         for dept in [4, 7, 8, 9, 10, 12] {
-            let doc = build(&company(dept), &sheet(DocKind::Invoice), Variant::Standard);
+            let doc = build(&company(dept), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
             assert_eq!(fact(&doc, "Reference"), matches!(dept, 7 | 8 | 12).then_some("PO 7781"), "department {dept}");
         }
     }
 
     #[test]
     fn department_10_prints_its_notice() {
-        assert_eq!(build(&company(10), &sheet(DocKind::Invoice), Variant::NoPrice).notice, Some(rules::DEPARTMENT_10_NOTICE));
-        assert_eq!(build(&company(4), &sheet(DocKind::Invoice), Variant::Standard).notice, None);
+        assert_eq!(build(&company(10), &sheet(DocKind::Invoice), Variant::NoPrice).unwrap().notice, Some(rules::DEPARTMENT_10_NOTICE));
+        assert_eq!(build(&company(4), &sheet(DocKind::Invoice), Variant::Standard).unwrap().notice, None);
     }
 
     #[test]
     fn the_branch_warehouse_prints_its_own_address() {
         let mut s = sheet(DocKind::Invoice);
         s.warehouse = Some(SheetWarehouse { name: "Smithfield".into(), address: "34 Long St, Smithfield NSW 2164".into(), role: WarehouseRole { is_branch: true, is_third_party: false } });
-        let doc = build(&company(4), &s, Variant::Standard);
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
         assert_eq!(doc.supplier.address, vec!["34 Long St, Smithfield NSW 2164".to_string()]);
         assert_eq!(doc.supplier.branch.as_deref(), Some("Smithfield"));
         assert_eq!(doc.supplier.abn, "53 004 085 616", "still the company's ABN");
-        let main = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard);
+        let main = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
         assert_eq!(main.supplier.address, vec!["112 Princes Highway".to_string(), "Tempe NSW 2044".to_string()]);
         assert_eq!(main.supplier.branch, None);
     }
@@ -615,10 +622,10 @@ mod tests {
     fn department_4_from_the_third_party_store_says_where_to_collect() {
         let mut s = sheet(DocKind::Invoice);
         s.warehouse = Some(SheetWarehouse { name: "Sydney 3PL".into(), address: "9 Dock Rd, Botany NSW 2019".into(), role: WarehouseRole { is_branch: false, is_third_party: true } });
-        let doc = build(&company(4), &s, Variant::NoPrice);
+        let doc = build(&company(4), &s, Variant::NoPrice).unwrap();
         assert_eq!(fact(&doc, "Collect From"), Some("Sydney 3PL, 9 Dock Rd, Botany NSW 2019"));
         assert!(!doc.columns.location);
-        let other = build(&company(9), &s, Variant::NoPrice);
+        let other = build(&company(9), &s, Variant::NoPrice).unwrap();
         assert_eq!(fact(&other, "Collect From"), None);
         assert!(other.columns.location);
     }
@@ -627,14 +634,14 @@ mod tests {
     fn drafts_print_draft_for_fetch() {
         let mut s = sheet(DocKind::CreditNote);
         s.draft = true;
-        assert_eq!(build(&company(4), &s, Variant::Standard).draft_note, Some("Draft for Fetch"));
+        assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().draft_note, Some("Draft for Fetch"));
     }
 
     #[test]
     fn shipping_without_a_driver_says_not_assigned() {
         let mut s = sheet(DocKind::Invoice);
         s.driver = None;
-        let doc = build(&company(4), &s, Variant::Standard);
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
         assert_eq!(fact(&doc, "Shipping"), Some("Delivery · Driver: not assigned"));
         assert_eq!(fact(&doc, "Dispatch Date"), Some("21 Nov 2026"));
     }
@@ -643,7 +650,7 @@ mod tests {
     fn long_sheets_flow_over_numbered_pages_with_totals_once() {
         let mut s = sheet(DocKind::Invoice);
         s.lines = (1..=60).map(|i| line(&format!("P{i:03}"), "Tyre", 1, 10_000, "")).collect();
-        let doc = build(&company(4), &s, Variant::Standard);
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
         assert_eq!(doc.pages.len(), 3);
         assert!(doc.pages.iter().all(|p| p.of == 3));
         assert_eq!(doc.pages.iter().map(|p| p.rows.len()).sum::<usize>(), 60);

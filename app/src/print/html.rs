@@ -40,7 +40,7 @@ mod tests {
         if dept == 10 {
             s.self_note = "Please call before delivery.".into();
         }
-        let doc = build(&company(dept), &s, variant);
+        let doc = build(&company(dept), &s, variant).unwrap();
         DocumentHtml { doc: &doc }.render().expect("renders")
     }
 
@@ -77,7 +77,7 @@ mod tests {
     fn every_page_repeats_the_table_header_and_the_closing_block_comes_once() {
         let mut s = sheet(DocKind::Invoice);
         s.lines = (1..=60).map(|i| line(&format!("P{i:03}"), "Tyre", 1, 10_000, "A01")).collect();
-        let doc = build(&company(4), &s, Variant::Standard);
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
         let html = DocumentHtml { doc: &doc }.render().unwrap();
         assert_eq!(html.matches("<section class=\"page\"").count(), 3);
         assert_eq!(html.matches("<th class=\"desc\">Description</th>").count(), 3);
@@ -95,7 +95,7 @@ mod tests {
     fn user_text_is_escaped() {
         let mut s = sheet(DocKind::Invoice);
         s.customer_name = "<script>alert(1)</script>".into();
-        let doc = build(&company(4), &s, Variant::Standard);
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
         let html = DocumentHtml { doc: &doc }.render().unwrap();
         assert!(!html.contains("<script>") && html.contains("&#60;script&#62;"));
     }

@@ -7,10 +7,12 @@ use diesel::prelude::*;
 
 use crate::db::masters::NewStockMove;
 use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
-use crate::db::schema::{customers, memberships, order_lines, orders, products};
+use crate::db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
+use crate::db::schema::{customers, order_lines, orders, products};
 use crate::db::{DbConn, now, stock};
 use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, Role, ShipType, XeroState, format_number};
 use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
+use crate::domain::limits;
 use crate::domain::money::Cents;
 use crate::domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
 use crate::domain::status::{Action, SheetState, allowed};
@@ -33,12 +35,13 @@ impl From<&crate::auth::Auth> for Actor {
     }
 }
 
-/// Header fields of a sheet as entered.
+/// Header fields of a sheet as entered; the references are resolved in the actor's company
+/// before anything is written.
 #[derive(Clone, Debug, Default)]
 pub struct Header {
     pub tag_id: i32,
-    pub customer_id: Option<i64>,
-    pub supplier_id: Option<i64>,
+    pub customer_id: Option<Unchecked<Customer>>,
+    pub supplier_id: Option<Unchecked<Supplier>>,
     pub date: Option<NaiveDate>,
     pub due_date: Option<NaiveDate>,
     pub delivery_date: Option<NaiveDate>,
@@ -47,13 +50,53 @@ pub struct Header {
     pub reference: String,
     pub comments: String,
     pub csr_self_note: String,
-    pub csr_service_id: Option<i64>,
-    pub csr_bd_id: Option<i64>,
-    pub warehouse_id: Option<i64>,
-    pub in_warehouse_id: Option<i64>,
-    pub related_order_id: Option<i64>,
+    pub csr_service_id: Option<Unchecked<ServiceStaff>>,
+    pub csr_bd_id: Option<Unchecked<BusinessStaff>>,
+    pub warehouse_id: Option<Unchecked<Warehouse>>,
+    pub in_warehouse_id: Option<Unchecked<Warehouse>>,
+    pub related_order_id: Option<Unchecked<Sheet>>,
     pub tax_type: i32,
     pub ship_type: Option<i32>,
+}
+
+/// The header's references, each proved to be of the actor's company.
+#[derive(Clone, Copy, Debug, Default)]
+struct Refs {
+    customer: Option<Ref<Customer>>,
+    supplier: Option<Ref<Supplier>>,
+    service_staff: Option<Ref<ServiceStaff>>,
+    business_staff: Option<Ref<BusinessStaff>>,
+    warehouse: Option<Ref<Warehouse>>,
+    in_warehouse: Option<Ref<Warehouse>>,
+    related_order: Option<Ref<Sheet>>,
+}
+
+/// Looks every reference up in company `org`; an id that names nothing there is a field
+/// message, exactly as for an id that does not exist anywhere.
+fn resolve_refs(conn: &mut DbConn, org: i64, h: &Header, errors: &mut sheet::FieldErrors) -> AppResult<Refs> {
+    fn one<K: refs::Kind>(conn: &mut DbConn, org: i64, id: Option<Unchecked<K>>, field: &str, errors: &mut sheet::FieldErrors) -> AppResult<Option<Ref<K>>> {
+        match refs::resolve_opt(conn, org, id, field) {
+            Ok(r) => Ok(r),
+            Err(AppError::Validation { errors: e, .. }) => {
+                errors.extend(e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+    Ok(Refs {
+        customer: one(conn, org, h.customer_id, "customer_id", errors)?,
+        supplier: one(conn, org, h.supplier_id, "supplier_id", errors)?,
+        service_staff: one(conn, org, h.csr_service_id, "csr_service_id", errors)?,
+        business_staff: one(conn, org, h.csr_bd_id, "csr_bd_id", errors)?,
+        warehouse: one(conn, org, h.warehouse_id, "warehouse_id", errors)?,
+        in_warehouse: one(conn, org, h.in_warehouse_id, "in_warehouse_id", errors)?,
+        related_order: one(conn, org, h.related_order_id, "related_order_id", errors)?,
+    })
+}
+
+fn id_of<K>(r: Option<Ref<K>>) -> Option<i64> {
+    r.map(Ref::id)
 }
 
 /// The message shown when a sheet changed since it was opened.
@@ -93,10 +136,10 @@ struct CustomerInfo {
     phone: String,
 }
 
-fn customer_info(conn: &mut DbConn, org: i64, id: i64) -> AppResult<CustomerInfo> {
+fn customer_info(conn: &mut DbConn, org: i64, customer: Ref<Customer>) -> AppResult<CustomerInfo> {
     let (payment_type, area_type, price_type, credit_limit, balance, address, city, state, postal, phone): (i32, i32, i32, i64, i64, String, String, String, String, String) = customers::table
         .filter(customers::org_id.eq(org))
-        .find(id)
+        .find(customer.id())
         .select((
             customers::payment_type,
             customers::area_type,
@@ -116,44 +159,62 @@ fn customer_info(conn: &mut DbConn, org: i64, id: i64) -> AppResult<CustomerInfo
     Ok(CustomerInfo { payment_type, area_type, price_type, credit_limit, balance, address, phone })
 }
 
+/// Name and unit of each line's product, which must be of the company.
 fn check_products(conn: &mut DbConn, org: i64, lines: &[ValidLine]) -> AppResult<Vec<(i64, String, String)>> {
-    let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
-    let found: Vec<(i64, String, String)> = products::table
-        .filter(products::org_id.eq(org))
-        .filter(products::id.eq_any(&ids))
-        .select((products::id, products::name, products::unit))
-        .load(conn)?;
-    if let Some(missing) = ids.iter().position(|id| !found.iter().any(|f| f.0 == *id)) {
-        return Err(AppError::field(&format!("lines.{missing}.product"), "This product does not exist in this company."));
+    let ids: Vec<Unchecked<refs::Product>> = lines.iter().map(|l| Unchecked::new(l.product_id)).collect();
+    let resolved = refs::resolve_products(conn, org, &ids, |i| format!("lines.{i}.product"))?;
+    let ids: Vec<i64> = resolved.into_iter().map(Ref::id).collect();
+    let mut found = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(crate::db::CHUNK) {
+        found.extend(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(chunk)).select((products::id, products::name, products::unit)).load::<(i64, String, String)>(conn)?);
     }
     Ok(found)
 }
 
-fn validate(t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<Vec<ValidLine>> {
+/// Everything a save checks before it writes: the header's ranges, its references in the
+/// actor's company, the kind's required fields and the lines.
+fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<(Refs, Vec<ValidLine>)> {
+    let header = sheet::HeaderDraft {
+        tag_id: h.tag_id,
+        tax_type: h.tax_type,
+        ship_type: h.ship_type,
+        date: h.date,
+        due_date: h.due_date,
+        delivery_date: h.delivery_date,
+        address: &h.address,
+        phone: &h.phone,
+        reference: &h.reference,
+        comments: &h.comments,
+        csr_self_note: &h.csr_self_note,
+    };
+    let mut ref_errors = sheet::FieldErrors::new();
+    let r = resolve_refs(conn, org, h, &mut ref_errors)?;
     let d = SheetDraft {
         order_type: Some(t),
-        customer_id: h.customer_id,
-        supplier_id: h.supplier_id,
-        warehouse_id: h.warehouse_id,
-        in_warehouse_id: h.in_warehouse_id,
+        // A reference that is not found counts as given here; its own message stands.
+        customer_id: id_of(r.customer).or(h.customer_id.map(|_| 0)),
+        supplier_id: id_of(r.supplier).or(h.supplier_id.map(|_| 0)),
+        warehouse_id: id_of(r.warehouse).or(h.warehouse_id.map(|_| 0)),
+        in_warehouse_id: id_of(r.in_warehouse).or(h.in_warehouse_id.map(|_| -1)),
         tax_type: h.tax_type,
         lines: lines.to_vec(),
     };
-    let mut errors = match sheet::validate(&d) {
-        Ok(v) => {
-            if h.date.is_none() {
-                let mut e = sheet::FieldErrors::new();
-                e.insert("date".into(), crate::domain::validate::REQUIRED.into());
-                return Err(invalid(e));
-            }
-            return Ok(v);
+    let mut errors = sheet::check_header(t, &header);
+    let valid = match sheet::validate(&d) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            errors.extend(e);
+            None
         }
-        Err(e) => e,
     };
     if h.date.is_none() {
         errors.insert("date".into(), crate::domain::validate::REQUIRED.into());
     }
-    Err(invalid(errors))
+    errors.extend(ref_errors);
+    match valid {
+        Some(v) if errors.is_empty() => Ok((r, v)),
+        _ => Err(invalid(errors)),
+    }
 }
 
 fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], names: &[(i64, String, String)]) -> AppResult<()> {
@@ -205,11 +266,11 @@ fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], 
 
 /// Creates a draft sheet with its number (DESIGN §4); returns its id.
 pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
-    let valid = validate(t, h, lines)?;
+    let (r, valid) = validate(conn, actor.org_id, t, h, lines)?;
     let names = check_products(conn, actor.org_id, &valid)?;
-    let totals = sheet::totals(&valid, t, h.tax_type);
-    let cust = match h.customer_id {
-        Some(id) => Some(customer_info(conn, actor.org_id, id)?),
+    let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
+    let cust = match r.customer {
+        Some(c) => Some(customer_info(conn, actor.org_id, c)?),
         None => None,
     };
     let seq = order_db::next_seq(conn, actor.org_id, t.as_i32())?;
@@ -222,16 +283,16 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
         no: format_number(t.number_prefix(), seq),
         order_type: t.as_i32(),
         uuid: crate::auth::token::random_token()[..32].to_string(),
-        tag_id: h.tag_id.max(1),
-        customer_id: h.customer_id,
-        supplier_id: h.supplier_id,
+        tag_id: h.tag_id,
+        customer_id: id_of(r.customer),
+        supplier_id: id_of(r.supplier),
         order_date: h.date.unwrap_or_default(),
         due_date: h.due_date,
         delivery_date: h.delivery_date,
         address: if h.address.trim().is_empty() { cust.as_ref().map(|c| c.address.clone()).unwrap_or_default() } else { h.address.trim().to_string() },
         phone: if h.phone.trim().is_empty() { cust.as_ref().map(|c| c.phone.clone()).unwrap_or_default() } else { h.phone.trim().to_string() },
-        csr_service_id: h.csr_service_id,
-        csr_bd_id: h.csr_bd_id,
+        csr_service_id: id_of(r.service_staff),
+        csr_bd_id: id_of(r.business_staff),
         driver_id: None,
         delivery_status: 0,
         actual_pay_type: 0,
@@ -239,9 +300,9 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
         csr_xero_balance: cust.as_ref().map(|c| c.balance).unwrap_or(0),
         reference: h.reference.trim().to_string(),
         comments: h.comments.trim().to_string(),
-        warehouse_id: h.warehouse_id,
-        in_warehouse_id: h.in_warehouse_id,
-        related_order_id: h.related_order_id,
+        warehouse_id: id_of(r.warehouse),
+        in_warehouse_id: id_of(r.in_warehouse),
+        related_order_id: id_of(r.related_order),
         tax_type: if t.has_tax() { h.tax_type } else { 1 },
         ship_type,
         payment_type: cust.as_ref().map(|c| c.payment_type),
@@ -318,19 +379,19 @@ pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Heade
     let o = order_db::get(conn, actor.org_id, id)?;
     ensure(&o, Action::EditContent)?;
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
-    let valid = validate(t, h, lines)?;
+    let (r, valid) = validate(conn, actor.org_id, t, h, lines)?;
     let names = check_products(conn, actor.org_id, &valid)?;
-    let totals = sheet::totals(&valid, t, h.tax_type);
-    let cust = match h.customer_id {
-        Some(cid) => Some(customer_info(conn, actor.org_id, cid)?),
+    let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
+    let cust = match r.customer {
+        Some(c) => Some(customer_info(conn, actor.org_id, c)?),
         None => None,
     };
     let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::org_id.eq(actor.org_id)).filter(orders::version.eq(version)).filter(orders::status.eq(OrderStatus::Draft.as_i32())))
         .set((
             (
-                orders::tag_id.eq(h.tag_id.max(1)),
-                orders::customer_id.eq(h.customer_id),
-                orders::supplier_id.eq(h.supplier_id),
+                orders::tag_id.eq(h.tag_id),
+                orders::customer_id.eq(id_of(r.customer)),
+                orders::supplier_id.eq(id_of(r.supplier)),
                 orders::order_date.eq(h.date.unwrap_or(o.order_date)),
                 orders::due_date.eq(h.due_date),
                 orders::delivery_date.eq(h.delivery_date),
@@ -339,13 +400,13 @@ pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Heade
                 orders::reference.eq(h.reference.trim()),
                 orders::comments.eq(h.comments.trim()),
                 orders::csr_self_note.eq(h.csr_self_note.trim()),
-                orders::csr_service_id.eq(h.csr_service_id),
-                orders::csr_bd_id.eq(h.csr_bd_id),
+                orders::csr_service_id.eq(id_of(r.service_staff)),
+                orders::csr_bd_id.eq(id_of(r.business_staff)),
             ),
             (
-                orders::warehouse_id.eq(h.warehouse_id),
-                orders::in_warehouse_id.eq(h.in_warehouse_id),
-                orders::related_order_id.eq(h.related_order_id),
+                orders::warehouse_id.eq(id_of(r.warehouse)),
+                orders::in_warehouse_id.eq(id_of(r.in_warehouse)),
+                orders::related_order_id.eq(id_of(r.related_order)),
                 orders::tax_type.eq(if t.has_tax() { h.tax_type } else { 1 }),
                 orders::ship_type.eq(h.ship_type.unwrap_or(o.ship_type)),
                 orders::payment_type.eq(cust.as_ref().map(|c| c.payment_type)),
@@ -371,9 +432,9 @@ pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Heade
 /// What the approver chose in the approve view (types 1 and 2, spec §4).
 #[derive(Clone, Debug, Default)]
 pub struct ApproveInput {
-    pub warehouse_id: Option<i64>,
+    pub warehouse_id: Option<Unchecked<Warehouse>>,
     pub ship_type: Option<i32>,
-    pub driver_id: Option<i64>,
+    pub driver_id: Option<Unchecked<Driver>>,
     /// Role 4 answered 'Approve now?'.
     pub confirmed: bool,
 }
@@ -401,14 +462,15 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
     if lines.iter().all(|l| l.product_id.is_none()) {
         return Err(AppError::bad_request(sheet::NO_LINES));
     }
-    let warehouse_id = match t {
-        OrderType::Invoice | OrderType::CreditNote => input.warehouse_id.or(o.warehouse_id),
-        _ => o.warehouse_id,
+    let chosen = match t {
+        OrderType::Invoice | OrderType::CreditNote => refs::resolve_opt(conn, actor.org_id, input.warehouse_id, "warehouse_id")?.map(Ref::id),
+        _ => None,
+    };
+    let warehouse_id = chosen.or(o.warehouse_id).ok_or_else(|| AppError::field("warehouse_id", "Choose the warehouse the stock leaves from."))?;
+    if input.ship_type.is_some_and(|s| ShipType::from_i32(s).is_none()) {
+        return Err(AppError::field("ship_type", sheet::NOT_LISTED));
     }
-    .ok_or_else(|| AppError::field("warehouse_id", "Choose the warehouse the stock leaves from."))?;
-    if let Some(d) = input.driver_id {
-        ensure_driver(conn, actor.org_id, d)?;
-    }
+    let driver = refs::resolve_opt(conn, actor.org_id, input.driver_id, "driver_id")?;
     if t == OrderType::Invoice {
         guard_invoice(conn, actor, &o, &lines, input.confirmed)?;
     }
@@ -418,7 +480,7 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
             orders::status.eq(OrderStatus::Approved.as_i32()),
             orders::warehouse_id.eq(Some(warehouse_id)),
             orders::ship_type.eq(input.ship_type.unwrap_or(o.ship_type)),
-            orders::driver_id.eq(input.driver_id.or(o.driver_id)),
+            orders::driver_id.eq(id_of(driver).or(o.driver_id)),
             orders::last_approver_id.eq(Some(actor.user_id)),
             orders::last_approved_at.eq(Some(now())),
             orders::version.eq(orders::version + 1),
@@ -436,7 +498,7 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
 
 fn guard_invoice(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], confirmed: bool) -> AppResult<()> {
     let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-    let class_a: Vec<(i64, i64)> = products::table.filter(products::id.eq_any(&ids)).select((products::id, products::class_a_price)).load(conn)?;
+    let class_a: Vec<(i64, i64)> = products::table.filter(products::org_id.eq(o.org_id)).filter(products::id.eq_any(&ids)).select((products::id, products::class_a_price)).load(conn)?;
     let guard_lines: Vec<GuardLine> = lines
         .iter()
         .enumerate()
@@ -446,7 +508,7 @@ fn guard_invoice(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db:
         })
         .collect();
     let (limit, balance, payment) = match o.customer_id {
-        Some(c) => customers::table.find(c).select((customers::credit_limit, customers::xero_balance, customers::payment_type)).first::<(i64, i64, i32)>(conn)?,
+        Some(c) => customers::table.filter(customers::org_id.eq(o.org_id)).find(c).select((customers::credit_limit, customers::xero_balance, customers::payment_type)).first::<(i64, i64, i32)>(conn)?,
         None => (0, 0, 0),
     };
     let input = GuardInput {
@@ -519,7 +581,7 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
     let mut warnings = Vec::new();
     if approving {
         for e in effects.iter().filter(|e| e.on_hand_delta < 0) {
-            let left = stock::on_hand(conn, e.warehouse_id, e.product_id)?;
+            let left = stock::on_hand(conn, o.org_id, e.warehouse_id, e.product_id)?;
             if left < 0 {
                 let name: String = products::table.find(e.product_id).select(products::code).first(conn)?;
                 warnings.push(format!("Stock of {name} is now {left} in this warehouse."));
@@ -632,6 +694,11 @@ pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppRes
     let state = ensure(&o, Action::EditDate)?;
     let t = state.order_type;
     let date = d.date.ok_or_else(|| AppError::field("date", crate::domain::validate::REQUIRED))?;
+    for (field, value) in [("date", Some(date)), ("due_date", d.due_date), ("delivery_date", d.delivery_date)] {
+        if let Some(Err(m)) = value.map(limits::check_date) {
+            return Err(AppError::field(field, m));
+        }
+    }
     let due = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote) { d.due_date } else { o.due_date };
     let delivery = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder) { d.delivery_date } else { o.delivery_date };
     diesel::update(orders::table.find(id))
@@ -644,29 +711,23 @@ pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppRes
 pub fn set_address(conn: &mut DbConn, actor: &Actor, id: i64, address: &str, phone: &str) -> AppResult<()> {
     let o = order_db::get(conn, actor.org_id, id)?;
     ensure(&o, Action::EditAddress)?;
+    let bad = limits::check_texts([("address", address, limits::Text::Lines(limits::ADDRESS_MAX)), ("phone", phone, limits::Text::Line(limits::PHONE_MAX))]);
+    if !bad.is_empty() {
+        return Err(invalid(bad.into_iter().collect()));
+    }
     diesel::update(orders::table.find(id)).set((orders::address.eq(address.trim()), orders::phone.eq(phone.trim()), orders::updated_at.eq(now()))).execute(conn)?;
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Address edited")
 }
 
-fn ensure_driver(conn: &mut DbConn, org: i64, driver: i64) -> AppResult<()> {
-    let role: Option<i32> = memberships::table.filter(memberships::org_id.eq(org)).filter(memberships::user_id.eq(driver)).select(memberships::role).first(conn).optional()?;
-    if role != Some(Role::Driver.as_i32()) {
-        return Err(AppError::field("driver_id", "Choose a driver (staff with role 6)."));
-    }
-    Ok(())
-}
-
 /// Assigns or changes the driver (types 1 and 2, approved; role-6 staff only).
-pub fn assign_driver(conn: &mut DbConn, actor: &Actor, id: i64, driver: Option<i64>) -> AppResult<()> {
+pub fn assign_driver(conn: &mut DbConn, actor: &Actor, id: i64, driver: Option<Unchecked<Driver>>) -> AppResult<()> {
     let o = order_db::get(conn, actor.org_id, id)?;
     ensure(&o, Action::EditDriver)?;
-    if let Some(d) = driver {
-        ensure_driver(conn, actor.org_id, d)?;
-    }
-    diesel::update(orders::table.find(id)).set((orders::driver_id.eq(driver), orders::updated_at.eq(now()))).execute(conn)?;
+    let driver = refs::resolve_opt(conn, actor.org_id, driver, "driver_id")?;
+    diesel::update(orders::table.find(id)).set((orders::driver_id.eq(id_of(driver)), orders::updated_at.eq(now()))).execute(conn)?;
     let action = match driver {
         Some(d) => {
-            let name: String = crate::db::schema::users::table.find(d).select(crate::db::schema::users::name).first(conn)?;
+            let name: String = crate::db::schema::users::table.find(d.id()).select(crate::db::schema::users::name).first(conn)?;
             format!("Driver assigned: {name}")
         }
         None => "Driver removed".to_string(),

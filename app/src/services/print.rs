@@ -97,7 +97,7 @@ pub fn documents(conn: &mut DbConn, org: i64, ids: &[i64], variant: Variant) -> 
     let mut docs = Vec::with_capacity(sheets.len());
     for o in sheets {
         let sheet = sheet_of(conn, &o, &staff)?;
-        docs.push(build(&company, &sheet, variant));
+        docs.push(build(&company, &sheet, variant).map_err(anyhow::Error::new)?);
     }
     Ok(docs)
 }

@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use super::list::delivery_text;
 use crate::auth::Auth;
+use crate::db::refs::Unchecked;
 use crate::db::masters as master_db;
 use crate::db::orders::{self as order_db, Event, Line, Order};
 use crate::db::schema::{customers, products, suppliers};
@@ -131,20 +132,20 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
             let warehouses = master_db::all_warehouses(c, org)?;
             let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
             let products_: HashMap<i64, (String, String)> =
-                products::table.filter(products::id.eq_any(&ids)).select((products::id, products::code, products::name)).load::<(i64, String, String)>(c)?.into_iter().map(|(i, a, b)| (i, (a, b))).collect();
+                products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(&ids)).select((products::id, products::code, products::name)).load::<(i64, String, String)>(c)?.into_iter().map(|(i, a, b)| (i, (a, b))).collect();
             let customer = match o.customer_id {
-                Some(cid) => customers::table.find(cid).select((customers::name, customers::code, customers::note, customers::attention)).first::<(String, String, String, String)>(c).optional()?,
+                Some(cid) => customers::table.filter(customers::org_id.eq(org)).find(cid).select((customers::name, customers::code, customers::note, customers::attention)).first::<(String, String, String, String)>(c).optional()?,
                 None => None,
             };
             let supplier: Option<String> = match o.supplier_id {
-                Some(sid) => suppliers::table.find(sid).select(suppliers::name).first(c).optional()?,
+                Some(sid) => suppliers::table.filter(suppliers::org_id.eq(org)).find(sid).select(suppliers::name).first(c).optional()?,
                 None => None,
             };
             let mut stock_now = HashMap::new();
             if o.status == OrderStatus::Approved.as_i32() {
                 for l in &lines {
                     if let (Some(p), Some(w)) = (l.product_id, o.warehouse_id) {
-                        stock_now.insert(p, crate::db::stock::on_hand(c, w, p)?);
+                        stock_now.insert(p, crate::db::stock::on_hand(c, org, w, p)?);
                     }
                 }
             }
@@ -251,7 +252,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
         })
         .collect();
     let tax = if t.has_tax() { TaxType::from_i32(o.tax_type).unwrap_or_default() } else { TaxType::NoTax };
-    let totals = Totals::from_lines(lines.iter().map(|l| (l.quantity, Cents(l.amount))), tax);
+    let totals = Totals::from_lines(lines.iter().map(|l| (l.quantity, Cents(l.amount))), tax).ok_or_else(|| AppError::Internal(anyhow::anyhow!("the lines of sheet {} add up beyond the largest amount", o.no)))?;
     let mut tags = vec![match state_.status {
         OrderStatus::Draft => ("Draft".to_string(), "tag-green"),
         OrderStatus::Approved => ("Approved".to_string(), "tag-grey"),
@@ -406,7 +407,7 @@ pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, 
     let actor = Actor::from(&auth);
     let result: AppResult<()> = match action.as_str() {
         "approve" => {
-            let input = ApproveInput { warehouse_id: num(&f.warehouse_id), ship_type: num(&f.ship_type), driver_id: num(&f.driver_id), confirmed: f.confirmed == "1" };
+            let input = ApproveInput { warehouse_id: num(&f.warehouse_id).map(Unchecked::new), ship_type: num(&f.ship_type), driver_id: num(&f.driver_id).map(Unchecked::new), confirmed: f.confirmed == "1" };
             let a = actor.clone();
             state.db.write(move |c| svc::approve(c, &a, id, &input)).await.map(|_| ())
         }
@@ -425,7 +426,7 @@ pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, 
             state.db.write(move |c| svc::set_address(c, &actor, id, &a, &p)).await
         }
         "driver" => {
-            let d = num(&f.driver_id);
+            let d = num(&f.driver_id).map(Unchecked::new);
             state.db.write(move |c| svc::assign_driver(c, &actor, id, d)).await
         }
         "delivery" => {

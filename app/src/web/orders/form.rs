@@ -15,6 +15,7 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::auth::Auth;
+use crate::db::refs::Unchecked;
 use crate::db::DbConn;
 use crate::db::masters as master_db;
 use crate::db::orders::{self as order_db, Order};
@@ -132,8 +133,8 @@ pub struct SheetForm {
     pub lines_json: String,
 }
 
-fn id(s: &str) -> Option<i64> {
-    s.trim().parse().ok()
+fn id<K>(s: &str) -> Option<Unchecked<K>> {
+    s.trim().parse().ok().map(Unchecked::new)
 }
 
 impl SheetForm {
@@ -280,7 +281,7 @@ fn enrich(c: &mut DbConn, org: i64, warehouse: Option<i64>, lines: &mut [IslandL
             l.class_a = Some(*class_a);
             l.cost_price = Some(*cost);
             l.stock = match warehouse {
-                Some(w) => Some(crate::db::stock::on_hand(c, w, l.product_id.unwrap_or_default())?),
+                Some(w) => Some(crate::db::stock::on_hand(c, org, w, l.product_id.unwrap_or_default())?),
                 None => None,
             };
         }
@@ -361,8 +362,9 @@ struct Render {
 async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) -> AppResult<Response> {
     let org = auth.org_id;
     let t = r.t;
-    let customer = id(&r.f.customer_id);
-    let warehouse = id(&r.f.warehouse_id);
+    // Read only to redisplay the form; every query below is scoped to the company.
+    let customer: Option<i64> = r.f.customer_id.trim().parse().ok();
+    let warehouse: Option<i64> = r.f.warehouse_id.trim().parse().ok();
     let mut lines = r.lines;
     let (lines, staff, warehouses, open_pos, cust_info) = state
         .db
