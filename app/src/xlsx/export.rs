@@ -38,6 +38,23 @@ pub enum Val {
     Date(Option<NaiveDate>),
 }
 
+/// Excel's limit for the text of one cell, in characters.
+pub const CELL_MAX: usize = 32_767;
+/// Ends a cell whose text was cut at [`CELL_MAX`], so the reader sees it is not whole.
+pub const TRUNCATED: &str = "… [truncated]";
+
+/// The text as it fits one cell: whole, or cut with [`TRUNCATED`] at the end. One oversized
+/// cell must not fail a whole company's export.
+pub fn fit_cell(s: String) -> String {
+    if s.chars().nth(CELL_MAX).is_none() {
+        return s;
+    }
+    let keep = CELL_MAX - TRUNCATED.chars().count();
+    let mut cut: String = s.chars().take(keep).collect();
+    cut.push_str(TRUNCATED);
+    cut
+}
+
 /// Builds the workbook in memory and returns its bytes.
 pub fn write(sheet_name: &str, cols: &[Col], rows: impl IntoIterator<Item = Vec<Val>>) -> Result<Vec<u8>, XlsxError> {
     let mut wb = Workbook::new();
@@ -60,7 +77,7 @@ pub fn write(sheet_name: &str, cols: &[Col], rows: impl IntoIterator<Item = Vec<
             match v {
                 Val::Text(s) if s.is_empty() => {}
                 Val::Text(s) => {
-                    ws.write_string(r, c, s)?;
+                    ws.write_string(r, c, fit_cell(s))?;
                 }
                 Val::Cents(cents) => {
                     ws.write_number_with_format(r, c, cents as f64 / 100.0, &money)?;
@@ -117,5 +134,18 @@ mod tests {
             Some(Data::DateTime(dt)) => assert_eq!(dt.as_datetime().unwrap().date(), d),
             other => panic!("date cell is {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_cell_beyond_excels_limit_is_cut_with_a_marker_not_an_error() {
+        let long = "x".repeat(1_000_000);
+        let bytes = write("T", &[Col::new("Name", 20.0, Kind::Text)], [vec![Val::Text(long)], vec![Val::Text("short".into())]]).expect("export never fails on one cell");
+        let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).unwrap();
+        let range = book.worksheet_range("T").unwrap();
+        let cut = range.get((1, 0)).unwrap().to_string();
+        assert_eq!(cut.chars().count(), CELL_MAX);
+        assert!(cut.ends_with(TRUNCATED));
+        assert_eq!(range.get((2, 0)), Some(&Data::String("short".into())));
+        assert_eq!(fit_cell("é".repeat(CELL_MAX)), "é".repeat(CELL_MAX), "exactly the limit stays whole");
     }
 }

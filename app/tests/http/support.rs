@@ -82,6 +82,8 @@ pub struct TestResponse {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: String,
+    /// The body as sent (downloads are binary).
+    pub bytes: Vec<u8>,
 }
 
 impl TestResponse {
@@ -176,7 +178,7 @@ impl TestApp {
         let status = res.status();
         let headers = res.headers().clone();
         let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        TestResponse { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+        TestResponse { status, headers, body: String::from_utf8_lossy(&bytes).into_owned(), bytes: bytes.to_vec() }
     }
 
     pub async fn get(&self, path: &str, s: Option<&Session>) -> TestResponse {
