@@ -518,6 +518,7 @@ pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQ
     let payment: i32 = state.db.run(move |c| Ok(customers::table.filter(customers::org_id.eq(org)).find(q.customer_id).select(customers::payment_type).first(c)?)).await?;
     let term = PaymentType::from_i32(payment).map(PaymentType::label).unwrap_or("");
     let from = q.date.unwrap_or_else(|| today(DEFAULT_ZONE));
+    crate::domain::limits::check_date(from).map_err(|m| AppError::field("date", m))?;
     Ok(Json(DueAnswer { due_date: due_date(term, from, org) }))
 }
 
