@@ -106,28 +106,32 @@ fn dummy_hash() -> &'static str {
 }
 
 /// Checks e-mail and password and picks the company; shared by the form and `/oauth/token`.
+/// The throttle decides first and learns the outcome (see `auth::throttle`).
 pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<(i64, i64)> {
-    if !state.throttle.allow(email, ip) {
-        return Err(AppError::TooManyRequests);
-    }
+    let attempt = state.throttle.admit(email, ip).ok_or(AppError::TooManyRequests)?;
     let email = email.trim().to_lowercase();
     let pass = pass.to_string();
-    state
+    let verified = state
         .db
         .run(move |conn| {
             let user = accounts::user_by_email(conn, &email)?;
             let Some(user) = user.filter(|u| u.is_active && u.able_login) else {
                 password::verify(&pass, dummy_hash());
-                return Err(AppError::forbidden(LOGIN_FAILED));
+                return Ok(None);
             };
             if !password::verify(&pass, &user.password_hash) {
-                return Err(AppError::forbidden(LOGIN_FAILED));
+                return Ok(None);
             }
-            let all = accounts::memberships_of(conn, user.id)?;
-            let org = auth::choose_org(&all, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
-            Ok((user.id, org.org_id))
+            Ok(Some((user.id, accounts::memberships_of(conn, user.id)?)))
         })
-        .await
+        .await?;
+    let Some((user_id, memberships)) = verified else {
+        state.throttle.failed(&attempt);
+        return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(LOGIN_FAILED) });
+    };
+    state.throttle.succeeded(&attempt);
+    let org = auth::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
+    Ok((user_id, org.org_id))
 }
 
 /// `POST /login`.

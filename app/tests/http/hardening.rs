@@ -1,0 +1,105 @@
+//! Issue 9, sign-in and hardening: a throttle that slows guessers without locking owners out,
+//! login CSRF, security headers, and time limits on slow clients.
+
+use std::time::Duration;
+
+use axum::http::{Method, StatusCode};
+
+use crate::support::TestApp;
+
+const PASSWORD: &str = "tyredesk";
+const TOO_MANY: &str = "Too many attempts, please slow down the fresh pace";
+const GUESSER: Option<&str> = Some("203.0.113.9");
+const OWNER: Option<&str> = Some("198.51.100.4");
+
+// ---- sign-in throttle ----
+
+#[tokio::test]
+async fn a_guesser_hammering_one_account_gets_429_with_the_spec_message() {
+    let app = TestApp::new().await;
+    for n in 1..=5 {
+        let res = app.login_from(GUESSER, "manager@demo.test", "guess").await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "guess {n} is heard");
+    }
+    let res = app.login_from(GUESSER, "manager@demo.test", "guess").await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.body.contains(TOO_MANY));
+    assert!(res.cookie("td_session").is_none());
+    // Guessing the right password from that address right away does not help the guesser.
+    assert_eq!(app.login_from(GUESSER, "manager@demo.test", PASSWORD).await.status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn the_owner_signs_in_from_another_address_while_a_guesser_is_throttled() {
+    let app = TestApp::new().await;
+    for _ in 0..6 {
+        app.login_from(GUESSER, "manager@demo.test", "guess").await;
+    }
+    let res = app.login_from(OWNER, "manager@demo.test", PASSWORD).await;
+    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    assert!(res.cookie("td_session").is_some());
+}
+
+#[tokio::test]
+async fn the_right_password_from_the_same_address_works_after_the_pause() {
+    let app = TestApp::new().await;
+    for _ in 0..5 {
+        app.login_from(OWNER, "manager@demo.test", "mistyped").await;
+    }
+    assert_eq!(app.login_from(OWNER, "manager@demo.test", PASSWORD).await.status, StatusCode::TOO_MANY_REQUESTS);
+    app.clock.advance(Duration::from_secs(30));
+    let res = app.login_from(OWNER, "manager@demo.test", PASSWORD).await;
+    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    // Signing in forgave the earlier mistakes: a later typo is an ordinary failure again.
+    let typo = app.login_from(OWNER, "manager@demo.test", "typo").await;
+    assert_eq!(typo.status, StatusCode::FORBIDDEN);
+    assert!(typo.body.contains("Login failed. Incorrect email or password"));
+}
+
+#[tokio::test]
+async fn an_office_behind_one_address_is_not_locked_out_by_mistyped_passwords() {
+    let app = TestApp::new().await;
+    let office = Some("192.0.2.10");
+    for n in 0..30 {
+        let res = app.login_from(office, &format!("colleague{n}@demo.test"), "mistyped").await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "colleague {n}");
+    }
+    for email in ["sales@demo.test", "service@demo.test"] {
+        assert_eq!(app.login_from(office, email, "mistyped").await.status, StatusCode::FORBIDDEN, "{email}");
+        let res = app.login_from(office, email, PASSWORD).await;
+        assert_eq!(res.status, StatusCode::SEE_OTHER, "{email}: {}", res.body);
+    }
+}
+
+#[tokio::test]
+async fn an_account_guessed_from_many_addresses_still_opens_for_its_owner() {
+    let app = TestApp::new().await;
+    for n in 1..=4 {
+        let from = format!("203.0.113.{n}");
+        for _ in 0..5 {
+            app.login_from(Some(&from), "approver@demo.test", "guess").await;
+        }
+    }
+    // A new guessing address is told to slow down, even on its first wrong password ...
+    let res = app.login_from(Some("203.0.113.50"), "approver@demo.test", "guess").await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.body.contains(TOO_MANY));
+    // ... while the owner's right password from a clean address gets in.
+    assert_eq!(app.login_from(OWNER, "approver@demo.test", PASSWORD).await.status, StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn the_token_endpoint_is_throttled_too() {
+    let app = TestApp::new().await;
+    let form = "grant_type=password&username=sales%40demo.test&password=guess&client_id=tyredesk-web&client_secret=demo-secret";
+    let mut statuses = vec![];
+    for _ in 0..6 {
+        let res = app.request(Method::POST, "/oauth/token", Some(form.into()), Some("application/x-www-form-urlencoded"), &[]).await;
+        statuses.push(res.status);
+        if res.status == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(res.json()["message"], TOO_MANY);
+        }
+    }
+    assert_eq!(statuses[..5], [StatusCode::FORBIDDEN; 5]);
+    assert_eq!(statuses[5], StatusCode::TOO_MANY_REQUESTS);
+}
