@@ -136,7 +136,15 @@ pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<
 
 /// `POST /login`.
 pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
-    let (secret, _) = form_secret(&headers);
+    let (secret, fresh) = form_secret(&headers);
+    if fresh {
+        // No cookie, so the CSRF guard had nothing to check: a forged cross-site sign-in
+        // (login CSRF) or a form from before the cookie existed. Offer a fresh form.
+        let alert = Some(csrf::SIGN_IN_FORM_EXPIRED.to_string());
+        let mut res = (StatusCode::FORBIDDEN, login_page(&state, &secret, form.email, BTreeMap::new(), alert)).into_response();
+        res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, &secret, None));
+        return res;
+    }
     let mut errors = BTreeMap::new();
     if let Err(msg) = validate::sign_in_email(&form.email) {
         errors.insert("email".to_string(), msg.to_string());

@@ -103,3 +103,18 @@ async fn the_token_endpoint_is_throttled_too() {
     assert_eq!(statuses[..5], [StatusCode::FORBIDDEN; 5]);
     assert_eq!(statuses[5], StatusCode::TOO_MANY_REQUESTS);
 }
+
+// ---- login CSRF ----
+
+#[tokio::test]
+async fn a_sign_in_without_the_pre_session_cookie_is_refused() {
+    let app = TestApp::new().await;
+    let body = "email=sales%40demo.test&password=tyredesk";
+    let res = app.request(Method::POST, "/login", Some(body.into()), Some("application/x-www-form-urlencoded"), &[]).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    assert!(res.body.contains("This sign-in form has expired. Please reload the page and sign in again."));
+    assert!(res.cookie("td_session").is_none(), "no session was created");
+    assert!(res.body.contains(">Signin</button>"), "the sign-in form is offered again");
+    // The normal flow (page first, then the form with its cookie and token) still signs in.
+    assert_eq!(app.login("sales@demo.test", PASSWORD).await.status, StatusCode::SEE_OTHER);
+}
