@@ -104,6 +104,32 @@ async fn the_token_endpoint_is_throttled_too() {
     assert_eq!(statuses[5], StatusCode::TOO_MANY_REQUESTS);
 }
 
+// ---- /oauth/token client check ----
+
+#[tokio::test]
+async fn a_wrong_client_secret_is_invalid_client_and_a_wrong_password_still_login_failed() {
+    let app = TestApp::new().await;
+    let post = |body: serde_json::Value| {
+        let app = &app;
+        async move { app.request(Method::POST, "/oauth/token", Some(body.to_string().into()), Some("application/json"), &[]).await }
+    };
+    let base = serde_json::json!({"grant_type":"password","username":"sales@demo.test","password":PASSWORD,"client_id":"tyredesk-web","client_secret":"wrong"});
+    let res = post(base.clone()).await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+    let body = res.json();
+    assert_eq!(body["error"], "invalid_client");
+    assert_eq!(body["message"], "Invalid client: the client id or secret is wrong.");
+    let mut unknown = base.clone();
+    unknown["client_id"] = "nobody".into();
+    assert_eq!(post(unknown).await.json()["error"], "invalid_client");
+    let mut wrong_password = base;
+    wrong_password["client_secret"] = "demo-secret".into();
+    wrong_password["password"] = "nope".into();
+    let res = post(wrong_password).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    assert_eq!(res.json()["message"], "Login failed. Incorrect email or password");
+}
+
 // ---- login CSRF ----
 
 #[tokio::test]
