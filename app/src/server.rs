@@ -22,6 +22,13 @@ use crate::{api, assets, auth, seed, web};
 /// Largest accepted request body (spreadsheet uploads included).
 const BODY_LIMIT: usize = 20 * 1024 * 1024;
 
+/// Content-Security-Policy of every answer (docs/decisions.md, "Trust"): scripts only from
+/// our own files, never inline; styles may be inline because Radix's dialogs and htmx add
+/// `<style>` elements at run time.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; \
+                       font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+                       frame-ancestors 'none'; form-action 'self'";
+
 /// The whole application; tests call it in-process.
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -36,6 +43,10 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
+        // Pages and API answers hold one company's data and a CSRF token: no cache keeps them.
+        // Static files set their own caching first, so `if_not_present` leaves theirs.
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
         .layer(CompressionLayer::new())
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))

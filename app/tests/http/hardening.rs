@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use axum::http::{Method, StatusCode};
+use axum::http::{Method, StatusCode, header};
 
-use crate::support::TestApp;
+use crate::support::{Session, TestApp};
 
 const PASSWORD: &str = "tyredesk";
 const TOO_MANY: &str = "Too many attempts, please slow down the fresh pace";
@@ -143,4 +143,101 @@ async fn a_sign_in_without_the_pre_session_cookie_is_refused() {
     assert!(res.body.contains(">Signin</button>"), "the sign-in form is offered again");
     // The normal flow (page first, then the form with its cookie and token) still signs in.
     assert_eq!(app.login("sales@demo.test", PASSWORD).await.status, StatusCode::SEE_OTHER);
+}
+
+// ---- headers ----
+
+/// The first listed invoice that prints (drafts do not).
+async fn printable_invoice(app: &TestApp, s: &Session) -> i64 {
+    let list = app.get("/invoices", Some(s)).await;
+    let ids: Vec<i64> = list.body.split("/order_detail/invoices/").skip(1).filter_map(|rest| rest.split('"').next()?.parse().ok()).collect();
+    for id in ids {
+        if app.get(&format!("/order_print/{id}"), Some(s)).await.status == StatusCode::OK {
+            return id;
+        }
+    }
+    panic!("the demo data lists no printable invoice");
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_content_security_policy() {
+    let app = TestApp::new().await;
+    let s = app.session("approver@demo.test").await;
+    let anonymous = app.get("/login", None).await;
+    let answers = [
+        ("/login", anonymous),
+        ("/invoices", app.get("/invoices", Some(&s)).await),
+        ("/quotings", app.get("/quotings", Some(&s)).await),
+        ("/api/warehouses", app.get("/api/warehouses", Some(&s)).await),
+        ("/no-such-page", app.get("/no-such-page/1", Some(&s)).await),
+    ];
+    for (path, res) in answers {
+        let csp = res.headers.get(header::CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()).unwrap_or_else(|| panic!("{path}: no CSP"));
+        for directive in ["default-src 'self'", "script-src 'self';", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"] {
+            assert!(csp.contains(directive), "{path}: {directive} missing in {csp}");
+        }
+        assert!(!csp.contains("unsafe-eval"), "{path}");
+    }
+}
+
+/// `<script>` tags without `src` and `on…=` handler attributes: both need 'unsafe-inline'.
+fn inline_code(html: &str) -> Vec<String> {
+    let mut found = vec![];
+    for tag in html.split('<').skip(1).filter_map(|t| t.split_once('>').map(|(inside, _)| inside)) {
+        if tag.starts_with("script") && !tag.contains(" src=") {
+            found.push(format!("<{tag}>"));
+        }
+        let handler = tag.split_whitespace().skip(1).any(|attr| {
+            attr.strip_prefix("on").and_then(|rest| rest.split_once('=')).is_some_and(|(name, _)| !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase()))
+        });
+        if handler {
+            found.push(format!("<{tag}>"));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_inline_code_finder_finds_inline_code() {
+    assert_eq!(inline_code(r#"<p><script>alert(1)</script><button type="button" onclick="x()">"#).len(), 2);
+    assert!(inline_code(r#"<script src="/static/js/app.js" defer></script><button data-dialog-open="d">"#).is_empty());
+}
+
+#[tokio::test]
+async fn main_pages_contain_no_inline_script_or_event_handler() {
+    let app = TestApp::new().await;
+    let s = app.session("approver@demo.test").await;
+    let id = printable_invoice(&app, &s).await;
+    let mut pages = vec![("/login".to_string(), app.get("/login", None).await)];
+    for path in ["/invoices".to_string(), "/order_add/invoices".into(), "/quotings".into(), format!("/order_detail/invoices/{id}"), format!("/order_print/{id}")]
+    {
+        let res = app.get(&path, Some(&s)).await;
+        pages.push((path, res));
+    }
+    assert!(pages[4].1.body.contains("data-dialog-open=\"dlg-history\""), "the detail page's buttons open their dialogs from the page script");
+    for (path, res) in pages {
+        assert_eq!(res.status, StatusCode::OK, "{path}");
+        assert!(res.body.contains("<script"), "{path}: the page loads its script");
+        let inline = inline_code(&res.body);
+        assert!(inline.is_empty(), "{path}: inline code {inline:?}");
+    }
+}
+
+#[tokio::test]
+async fn signed_in_answers_are_not_stored_and_static_files_stay_cached() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let page = app.get("/invoices", Some(&s)).await;
+    let api = app.get("/api/warehouses", Some(&s)).await;
+    for (what, res) in [("page", &page), ("api", &api)] {
+        assert_eq!(res.status, StatusCode::OK, "{what}");
+        assert_eq!(res.headers.get(header::CACHE_CONTROL).and_then(|v| v.to_str().ok()), Some("no-store"), "{what}");
+    }
+    let marker = "href=\"/static/css/app.css";
+    let start = page.body.find(marker).expect("stylesheet link") + "href=\"".len();
+    let css_url = page.body[start..].split('"').next().unwrap().to_string();
+    let css = app.get(&css_url, None).await;
+    assert_eq!(css.status, StatusCode::OK);
+    let cache = css.headers.get(header::CACHE_CONTROL).and_then(|v| v.to_str().ok()).unwrap_or("");
+    assert!(cache.contains("max-age") && !cache.contains("no-store"), "{css_url}: {cache}");
 }
