@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use axum::http::{Method, StatusCode, header};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::{Session, TestApp};
 
@@ -240,4 +241,50 @@ async fn signed_in_answers_are_not_stored_and_static_files_stay_cached() {
     assert_eq!(css.status, StatusCode::OK);
     let cache = css.headers.get(header::CACHE_CONTROL).and_then(|v| v.to_str().ok()).unwrap_or("");
     assert!(cache.contains("max-age") && !cache.contains("no-store"), "{css_url}: {cache}");
+}
+
+// ---- slow clients, over a real socket ----
+
+struct Server {
+    addr: std::net::SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+async fn start(app: &TestApp) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let limits = tyredesk::server::ConnLimits { header_read: Duration::from_secs(1), body_idle: Duration::from_secs(1) };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(tyredesk::server::serve_on(listener, app.router.clone(), limits, async {
+        let _ = stopped.await;
+    }));
+    Server { addr, stop, done }
+}
+
+/// Writes `sent`, then waits (at most 5 s) for the server to answer and close.
+async fn exchange(addr: std::net::SocketAddr, sent: &str) -> (String, Duration) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(sent.as_bytes()).await.unwrap();
+    let started = std::time::Instant::now();
+    let mut got = vec![];
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut got)).await;
+    assert!(read.is_ok(), "the server kept a stalled connection open: {sent:?}");
+    (String::from_utf8_lossy(&got).into_owned(), started.elapsed())
+}
+
+#[tokio::test]
+async fn slow_clients_are_cut_off_and_the_server_shuts_down_gracefully() {
+    let app = TestApp::new().await;
+    let server = start(&app).await;
+    let (whole, _) = exchange(server.addr, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").await;
+    assert!(whole.starts_with("HTTP/1.1 200"), "{whole}");
+    let (headers, waited) = exchange(server.addr, "GET /healthz HTTP/1.1\r\nHost: t\r\n").await;
+    assert!(!headers.contains("200 OK"), "an unfinished request is not answered: {headers}");
+    assert!(waited >= Duration::from_millis(500), "closed by the header timeout, not at once ({waited:?})");
+    let stalled_body = "POST /login HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nemail=a";
+    let (body, _) = exchange(server.addr, stalled_body).await;
+    assert!(!body.contains("200 OK") && !body.contains("303 See Other"), "{body}");
+    server.stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), server.done).await.expect("shut down").unwrap();
 }
