@@ -19,6 +19,9 @@ pub enum AppError {
     Validation { message: String, errors: BTreeMap<String, String> },
     #[error("Login info expired, please login again")]
     Unauthorized,
+    /// `/oauth/token` with an unknown client id or a wrong client secret (RFC 6749 §5.2).
+    #[error("Invalid client: the client id or secret is wrong.")]
+    InvalidClient,
     #[error("{0}")]
     Forbidden(String),
     /// A state conflict; `code` lets clients react (e.g. `org_changed`), `reasons` lists causes.
@@ -67,7 +70,7 @@ impl AppError {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::Unauthorized | Self::InvalidClient => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
@@ -95,6 +98,7 @@ impl IntoResponse for AppError {
         let (errors, code, reasons) = match &self {
             Self::Validation { errors, .. } => (errors.clone(), None, vec![]),
             Self::Conflict { code, reasons, .. } => (BTreeMap::new(), *code, reasons.clone()),
+            Self::InvalidClient => (BTreeMap::new(), Some("invalid_client"), vec![]),
             _ => (BTreeMap::new(), None, vec![]),
         };
         let info = ErrorInfo { status, message: self.to_string(), errors, code, reasons };

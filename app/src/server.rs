@@ -1,16 +1,23 @@
 //! The router and the start-up sequence (checks, migrations, demo data, listening).
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Router;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::middleware;
 use axum::routing::get;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::timeout::TimeoutLayer;
+use tower_http::timeout::{TimeoutBody, TimeoutLayer};
 use tower_http::trace::TraceLayer;
 
 use crate::config::{Config, DatabaseUrl};
@@ -21,6 +28,13 @@ use crate::{api, assets, auth, seed, web};
 
 /// Largest accepted request body (spreadsheet uploads included).
 const BODY_LIMIT: usize = 20 * 1024 * 1024;
+
+/// Content-Security-Policy of every answer (docs/decisions.md, "Trust"): scripts only from
+/// our own files, never inline; styles may be inline because Radix's dialogs and htmx add
+/// `<style>` elements at run time.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; \
+                       font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+                       frame-ancestors 'none'; form-action 'self'";
 
 /// The whole application; tests call it in-process.
 pub fn router(state: AppState) -> Router {
@@ -36,6 +50,10 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
+        // Pages and API answers hold one company's data and a CSRF token: no cache keeps them.
+        // Static files set their own caching first, so `if_not_present` leaves theirs.
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
         .layer(CompressionLayer::new())
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
@@ -91,9 +109,81 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}. Choose another address with TYREDESK_BIND", config.bind))?;
     println!("TyreDesk is running on http://{} (database: {})", config.bind, config.database.redacted());
     let state = AppState::new(config, db)?;
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await?;
+    serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())
+}
+
+/// How long a client may take to send its request, so slow clients cannot hold connections.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnLimits {
+    /// From the connection's first byte (or the previous request) to the end of the headers.
+    pub header_read: Duration,
+    /// Longest pause between two pieces of a request body; the whole request is also
+    /// bounded by the router's 60 s timeout.
+    pub body_idle: Duration,
+}
+
+impl Default for ConnLimits {
+    fn default() -> Self {
+        Self { header_read: Duration::from_secs(10), body_idle: Duration::from_secs(20) }
+    }
+}
+
+/// Serves HTTP/1.1 on `listener` until `shutdown` completes, then lets open requests finish.
+/// Like `axum::serve` with connection info, plus the read time limits it does not offer.
+pub async fn serve_on(listener: TcpListener, app: Router, limits: ConnLimits, shutdown: impl Future<Output = ()> + Send + 'static) {
+    // Dropping `stop_rx` tells every connection to finish; each holds a `done_rx` until it has.
+    let (stop_tx, stop_rx) = watch::channel(());
+    tokio::spawn(async move {
+        shutdown.await;
+        drop(stop_rx);
+    });
+    let (done_tx, done_rx) = watch::channel(());
+    loop {
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(conn) => conn,
+                Err(e) => {
+                    // Usually out of file descriptors: pause rather than spin.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = stop_tx.closed() => break,
+        };
+        let service = app.clone().map_request(move |mut req: Request<Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(remote));
+            req.map(|body| Body::new(TimeoutBody::new(limits.body_idle, body)))
+        });
+        let stop_tx = stop_tx.clone();
+        let done_rx = done_rx.clone();
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new()).header_read_timeout(limits.header_read);
+            let mut conn = std::pin::pin!(http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service)));
+            let mut stop = std::pin::pin!(stop_tx.closed());
+            let mut stopping = false;
+            loop {
+                tokio::select! {
+                    served = conn.as_mut() => {
+                        if let Err(e) = served {
+                            tracing::debug!(error = %e, %remote, "connection ended with an error");
+                        }
+                        break;
+                    }
+                    () = &mut stop, if !stopping => {
+                        stopping = true;
+                        conn.as_mut().graceful_shutdown();
+                    }
+                }
+            }
+            drop(done_rx);
+        });
+    }
+    drop(done_rx);
+    drop(listener);
+    done_tx.closed().await;
 }
 
 async fn shutdown_signal() {

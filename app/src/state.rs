@@ -32,7 +32,12 @@ impl Deref for AppState {
 impl AppState {
     /// Builds the state around an open database.
     pub fn new(config: Config, db: Db) -> anyhow::Result<Self> {
+        Self::with_throttle(config, db, LoginThrottle::default())
+    }
+
+    /// Builds the state with a given sign-in throttle (tests pass one on a manual clock).
+    pub fn with_throttle(config: Config, db: Db, throttle: LoginThrottle) -> anyhow::Result<Self> {
         let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
-        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle: LoginThrottle::default(), secure_cookies })))
+        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies })))
     }
 }

@@ -84,6 +84,15 @@ on('click', e => {
   for (const dd of $$('details.dropdown[open]')) if (!dd.contains(t) || t.closest('.menu a')) dd.open = false;
   if (el && !el.disabled && !confirm(el.dataset.confirm)) stop(e);
 }, true);
+// Dialog and back buttons (the Content-Security-Policy allows no inline handlers)
+on('click', e => {
+  const el = e.target.closest?.('[data-dialog-open],[data-dialog-close],[data-dialog-remove],[data-back]');
+  if (!el) return;
+  if (el.dataset.dialogOpen) d.getElementById(el.dataset.dialogOpen)?.showModal();
+  else if (el.matches('[data-back]')) { if (history.length > 1) { e.preventDefault(); history.back(); } }
+  else if (el.matches('[data-dialog-close]')) el.closest('dialog')?.close();
+  else el.closest('dialog')?.remove();
+});
 on('submit', e => {
   const f = e.target, out = f.matches('.logout');
   if (!out && orgChanged()) { stop(e); showOrgChanged(); }

@@ -67,7 +67,7 @@ pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, FormOr
     let secret_hash = state.db.run(move |c| accounts::client_secret_hash(c, &client_id)).await?;
     let client_ok = secret_hash.is_some_and(|h| password::verify(&req.client_secret, &h));
     if !client_ok {
-        return Err(AppError::Unauthorized);
+        return Err(AppError::InvalidClient);
     }
     let (user_id, org_id) = authenticate(&state, &req.username, &req.password, ip).await?;
     let (client_id, scope) = (req.client_id, req.scope);

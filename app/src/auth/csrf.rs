@@ -16,6 +16,8 @@ use crate::error::AppError;
 
 /// Cookie set on the sign-in page before any session exists.
 pub const PRE_COOKIE: &str = "td_pre";
+/// Answer to a sign-in form that came without its cookie (login CSRF, or a stale page).
+pub const SIGN_IN_FORM_EXPIRED: &str = "This sign-in form has expired. Please reload the page and sign in again.";
 const FORM_LIMIT: usize = 2 * 1024 * 1024;
 
 /// The CSRF token that goes with a cookie secret.
@@ -35,7 +37,8 @@ pub async fn guard(req: Request, next: Next) -> Response {
     let headers = req.headers();
     let secret = cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, PRE_COOKIE));
     let Some(secret) = secret else {
-        // No cookie: either a bearer call or an anonymous one that the handler refuses.
+        // No cookie: either a bearer call or an anonymous one that the handler refuses
+        // (the sign-in form refuses to go on without its pre-session cookie).
         return next.run(req).await;
     };
     let expected = token_for(&secret);

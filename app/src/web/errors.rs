@@ -27,8 +27,11 @@ pub async fn render(req: Request, next: Next) -> Response {
     let Some(info) = res.extensions().get::<ErrorInfo>().cloned() else {
         return res;
     };
-    if path.starts_with("/api") || path.starts_with("/oauth") {
-        return json(&info);
+    if path.starts_with("/api") {
+        return json(&info, false);
+    }
+    if path.starts_with("/oauth") {
+        return json(&info, true);
     }
     if info.status == StatusCode::UNAUTHORIZED || info.message == WAREHOUSE_REFUSED {
         let target = if info.message == WAREHOUSE_REFUSED {
@@ -59,8 +62,12 @@ pub async fn render(req: Request, next: Next) -> Response {
     r
 }
 
-fn json(info: &ErrorInfo) -> Response {
+/// The app's `{message, errors?, code?}`; OAuth clients also read the code as `error`.
+fn json(info: &ErrorInfo, oauth: bool) -> Response {
     let mut body = serde_json::json!({ "message": info.message });
+    if let Some(code) = info.code.filter(|_| oauth) {
+        body["error"] = serde_json::json!(code);
+    }
     if !info.errors.is_empty() {
         body["errors"] = serde_json::json!(info.errors);
     }

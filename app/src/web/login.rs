@@ -106,33 +106,45 @@ fn dummy_hash() -> &'static str {
 }
 
 /// Checks e-mail and password and picks the company; shared by the form and `/oauth/token`.
+/// The throttle decides first and learns the outcome (see `auth::throttle`).
 pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<(i64, i64)> {
-    if !state.throttle.allow(email, ip) {
-        return Err(AppError::TooManyRequests);
-    }
+    let attempt = state.throttle.admit(email, ip).ok_or(AppError::TooManyRequests)?;
     let email = email.trim().to_lowercase();
     let pass = pass.to_string();
-    state
+    let verified = state
         .db
         .run(move |conn| {
             let user = accounts::user_by_email(conn, &email)?;
             let Some(user) = user.filter(|u| u.is_active && u.able_login) else {
                 password::verify(&pass, dummy_hash());
-                return Err(AppError::forbidden(LOGIN_FAILED));
+                return Ok(None);
             };
             if !password::verify(&pass, &user.password_hash) {
-                return Err(AppError::forbidden(LOGIN_FAILED));
+                return Ok(None);
             }
-            let all = accounts::memberships_of(conn, user.id)?;
-            let org = auth::choose_org(&all, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
-            Ok((user.id, org.org_id))
+            Ok(Some((user.id, accounts::memberships_of(conn, user.id)?)))
         })
-        .await
+        .await?;
+    let Some((user_id, memberships)) = verified else {
+        state.throttle.failed(&attempt);
+        return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(LOGIN_FAILED) });
+    };
+    state.throttle.succeeded(&attempt);
+    let org = auth::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
+    Ok((user_id, org.org_id))
 }
 
 /// `POST /login`.
 pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
-    let (secret, _) = form_secret(&headers);
+    let (secret, fresh) = form_secret(&headers);
+    if fresh {
+        // No cookie, so the CSRF guard had nothing to check: a forged cross-site sign-in
+        // (login CSRF) or a form from before the cookie existed. Offer a fresh form.
+        let alert = Some(csrf::SIGN_IN_FORM_EXPIRED.to_string());
+        let mut res = (StatusCode::FORBIDDEN, login_page(&state, &secret, form.email, BTreeMap::new(), alert)).into_response();
+        res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, &secret, None));
+        return res;
+    }
     let mut errors = BTreeMap::new();
     if let Err(msg) = validate::sign_in_email(&form.email) {
         errors.insert("email".to_string(), msg.to_string());

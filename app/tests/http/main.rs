@@ -5,6 +5,7 @@ mod support;
 mod api_base;
 mod auth;
 mod baseinfo;
+mod hardening;
 mod isolation;
 mod lists;
 mod master_lists;

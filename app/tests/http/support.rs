@@ -1,8 +1,9 @@
 //! `TestApp`: the real router in-process over a fresh copy of a demo-seeded database —
 //! SQLite by default, PostgreSQL when `TEST_DATABASE_URL` names a server.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::Router;
@@ -10,6 +11,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
+use tyredesk::auth::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
 use tyredesk::config::{Config, DatabaseUrl};
 use tyredesk::db::{Db, accounts};
 use tyredesk::state::AppState;
@@ -106,6 +108,8 @@ impl TestResponse {
 pub struct TestApp {
     pub router: Router,
     pub state: AppState,
+    /// The sign-in throttle's clock: it moves only when a test advances it.
+    pub clock: Arc<ManualClock>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -129,24 +133,36 @@ impl TestApp {
         };
         let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf() };
         let db = Db::open(&url).expect("open test db");
-        let state = AppState::new(config, db).expect("state");
-        Self { router: tyredesk::router(state.clone()), state, _dir: Some(data) }
+        let clock = Arc::new(ManualClock::default());
+        let throttle = LoginThrottle::new(ThrottleLimits::default(), clock.clone());
+        let state = AppState::with_throttle(config, db, throttle).expect("state");
+        Self { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
     }
 
     /// Signs in through the real form (throttling, password check, cookies).
     pub async fn login(&self, email: &str, password: &str) -> TestResponse {
+        self.login_from(None, email, password).await
+    }
+
+    /// Signs in through the real form from a client address (`"10.0.0.1"`), as the server
+    /// sees it from the connection.
+    pub async fn login_from(&self, client: Option<&str>, email: &str, password: &str) -> TestResponse {
         let page = self.request(Method::GET, "/login", None, None, &[]).await;
         let pre = page.cookie("td_pre").expect("pre-session cookie");
         let csrf = extract_input(&page.body, "_csrf");
         let body = serde_urlencoded::to_string([("_csrf", csrf.as_str()), ("email", email), ("password", password)]).unwrap();
-        self.request(
-            Method::POST,
-            "/login",
-            Some(Body::from(body)),
-            Some("application/x-www-form-urlencoded"),
-            &[("cookie", &format!("td_pre={pre}"))],
-        )
-        .await
+        let mut req = Request::builder()
+            .method(Method::POST)
+            .uri("/login")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::COOKIE, format!("td_pre={pre}"))
+            .body(Body::from(body))
+            .unwrap();
+        if let Some(ip) = client {
+            let addr = SocketAddr::new(ip.parse().expect("an IP address"), 50_000);
+            req.extensions_mut().insert(axum::extract::ConnectInfo(addr));
+        }
+        self.send(req).await
     }
 
     /// A session for a demo account, created directly (no password hashing in every test).
@@ -174,7 +190,12 @@ impl TestApp {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        let res = self.router.clone().oneshot(req.body(body.unwrap_or_else(Body::empty)).unwrap()).await.unwrap();
+        self.send(req.body(body.unwrap_or_else(Body::empty)).unwrap()).await
+    }
+
+    /// Sends a prepared request through the router.
+    pub async fn send(&self, req: Request<Body>) -> TestResponse {
+        let res = self.router.clone().oneshot(req).await.unwrap();
         let status = res.status();
         let headers = res.headers().clone();
         let bytes = res.into_body().collect().await.unwrap().to_bytes();
