@@ -299,6 +299,35 @@ async fn another_companys_ids_are_not_found_on_every_write_route_and_nothing_is_
         answers.push((format!("{action} {field}"), res));
     }
 
+    // Master-data forms: a product of another company's brand, a customer with its staff.
+    let product_form = |brand: i64| -> Vec<(&'static str, String)> {
+        vec![("code", "TRUST-2".into()), ("helperCode", "T2".into()), ("name", "Trust form".into()), ("unit", "EA".into()), ("category", "1".into()), ("tag1", "PCR tyres".into()), ("material", "1".into()), ("brand", brand.to_string())]
+    };
+    let res = form(&app, &s, "/baseinfo/products", &product_form(far.brand)).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "product form brand");
+    assert!(res.body.contains("Please choose a brand of this company"), "product form brand: the field says why");
+    answers.push(("product form brand".into(), res));
+    for (field, staff) in [("cs_id", far.service_staff), ("bd_id", far.business_staff)] {
+        let pairs: Vec<(&'static str, String)> = vec![
+            ("name", "Trust Form Pty".into()),
+            ("code", "TRUSTF".into()),
+            ("email", "f@trust.example".into()),
+            ("primary_person_first", "F".into()),
+            ("address", "1 A St".into()),
+            ("city", "Sydney".into()),
+            ("state", "NSW".into()),
+            ("postal", "2000".into()),
+            ("priceType", "2".into()),
+            ("payment_type", "14".into()),
+            ("area_type", "2".into()),
+            (field, staff.to_string()),
+        ];
+        let res = form(&app, &s, "/baseinfo/customers", &pairs).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "customer form {field}");
+        assert!(res.body.contains("Please choose a staff member of this company"), "customer form {field}: the field says why");
+        answers.push((format!("customer form {field}"), res));
+    }
+
     assert_eq!(footprint(&app).await, before, "nothing was written by any refused request");
     for (what, res) in &answers {
         for name in &foreign_names {
