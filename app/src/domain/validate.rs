@@ -108,10 +108,18 @@ pub fn validate_sign_in(email: &str, password: &str) -> Result<(), Vec<FieldErro
     }
 }
 
-/// A new password must not be empty (the API receives it without its confirmation).
+/// The longest password accepted, in characters.
+pub const PASSWORD_MAX: usize = 256;
+/// A new password longer than [`PASSWORD_MAX`].
+pub const PASSWORD_TOO_LONG: &str = "A password has at most 256 characters";
+
+/// A new password must not be empty nor longer than [`PASSWORD_MAX`] (the API receives it
+/// without its confirmation).
 pub fn new_password(password: &str) -> Result<(), &'static str> {
     if password.is_empty() {
         Err(PASSWORD_EMPTY)
+    } else if password.chars().nth(PASSWORD_MAX).is_some() {
+        Err(PASSWORD_TOO_LONG)
     } else {
         Ok(())
     }
@@ -285,6 +293,8 @@ mod tests {
     fn change_password() {
         assert_eq!(new_password(""), Err("Password can not be empty"));
         assert_eq!(new_password("x"), Ok(()));
+        assert_eq!(new_password(&"p".repeat(256)), Ok(()));
+        assert_eq!(new_password(&"p".repeat(257)), Err(PASSWORD_TOO_LONG));
         let table = [
             ("", "", Err("Password can not be empty")),
             ("", "x", Err("Password can not be empty")),
