@@ -4,13 +4,14 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::{Config, DatabaseUrl};
@@ -22,6 +23,24 @@ use crate::{api, assets, auth, seed, web};
 /// Largest accepted request body (spreadsheet uploads included).
 const BODY_LIMIT: usize = 20 * 1024 * 1024;
 
+/// How long a request may take before it answers 408.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Answers 408 for a request still running after [`REQUEST_TIMEOUT`], except uploads. A
+/// timeout drops the handler, but a write already on the blocking pool runs on and commits:
+/// answering failure for it would be untrue. Uploads bound their body read themselves
+/// (`api::upload`) and their work by the file limits, and the write they end with is one
+/// short transaction (`docs/decisions.md`, Trust).
+async fn timeout(req: Request, next: Next) -> Response {
+    if api::UPLOAD_ROUTES.contains(&req.uri().path()) {
+        return next.run(req).await;
+    }
+    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(req)).await {
+        Ok(res) => res,
+        Err(_) => StatusCode::REQUEST_TIMEOUT.into_response(),
+    }
+}
+
 /// The whole application; tests call it in-process.
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -32,13 +51,14 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .fallback(|| async { AppError::NotFound })
         .layer(middleware::from_fn(auth::csrf::guard))
+        // Inside the error renderer, so its bare 413 is answered in the app's words.
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(middleware::from_fn(web::errors::render))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
         .layer(CompressionLayer::new())
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
-        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
+        .layer(middleware::from_fn(timeout))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -424,3 +424,8 @@ pub fn is_empty(conn: &mut DbConn) -> AppResult<bool> {
 pub fn like_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }
+
+/// Whether the warehouse belongs to the company.
+pub fn warehouse_exists(conn: &mut DbConn, org: i64, id: i64) -> AppResult<bool> {
+    Ok(diesel::select(diesel::dsl::exists(warehouses::table.filter(warehouses::org_id.eq(org)).filter(warehouses::id.eq(id)))).get_result(conn)?)
+}

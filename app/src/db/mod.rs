@@ -195,6 +195,10 @@ macro_rules! per_backend {
     };
 }
 
+/// Keys per `IN (…)` list when resolving uploaded codes: far under SQLite's 32,766 and
+/// PostgreSQL's 65,535 bind parameters, and small enough to keep each query short.
+pub const LOOKUP_CHUNK: usize = 500;
+
 /// Current UTC time as stored in timestamp columns.
 pub fn now() -> chrono::NaiveDateTime {
     chrono::Utc::now().naive_utc()

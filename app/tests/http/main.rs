@@ -14,3 +14,4 @@ mod schema;
 mod shell;
 mod sheet_lists;
 mod sheets;
+mod uploads;
