@@ -17,6 +17,10 @@ pub const RATIO_FLOOR_BYTES: u64 = 1024 * 1024;
 pub const MAX_RATIO: u64 = 100;
 /// Most entries in an archive; a plain xlsx has about a dozen.
 pub const MAX_ENTRIES: usize = 1_000;
+/// Largest shared-strings part: calamine holds every shared string as its own `String`
+/// (~56 bytes for a one-letter string written in ~16), so this part bounds memory ~3.5× its
+/// size. 20 MB is 100,000 rows of five distinct 30-character texts.
+pub const MAX_SHARED_STRINGS_BYTES: u64 = 20 * 1024 * 1024;
 /// Most data rows below the header row.
 pub const MAX_ROWS: usize = 100_000;
 /// Most columns a sheet may use.
@@ -27,6 +31,8 @@ pub const MAX_COLUMNS: usize = 50;
 pub struct EntrySize {
     pub compressed: u64,
     pub uncompressed: u64,
+    /// Whether this is the workbook's shared-strings part.
+    pub shared_strings: bool,
 }
 
 /// Checks an archive's declared entries against the limits; the message is the user's.
@@ -41,6 +47,9 @@ pub fn check_archive(entries: &[EntrySize]) -> Result<(), String> {
         let ratio_too_high = e.uncompressed > RATIO_FLOOR_BYTES && e.uncompressed > e.compressed.saturating_mul(MAX_RATIO);
         if ratio_too_high {
             return Err("The file unpacks to far more data than it holds; it is not a plain spreadsheet.".into());
+        }
+        if e.shared_strings && e.uncompressed > MAX_SHARED_STRINGS_BYTES {
+            return Err(format!("The spreadsheet holds more than {} MB of text. Split it into smaller files.", MAX_SHARED_STRINGS_BYTES / (1024 * 1024)));
         }
     }
     if total > MAX_INFLATED_BYTES {
@@ -64,7 +73,16 @@ mod tests {
     use super::*;
 
     fn e(compressed: u64, uncompressed: u64) -> EntrySize {
-        EntrySize { compressed, uncompressed }
+        EntrySize { compressed, uncompressed, shared_strings: false }
+    }
+
+    #[test]
+    fn the_shared_strings_part_is_bounded() {
+        let strings = |uncompressed| EntrySize { compressed: uncompressed / 10, uncompressed, shared_strings: true };
+        assert!(check_archive(&[strings(MAX_SHARED_STRINGS_BYTES)]).is_ok());
+        let err = check_archive(&[strings(MAX_SHARED_STRINGS_BYTES + 1)]).unwrap_err();
+        assert!(err.contains("more than 20 MB of text"), "{err}");
+        assert!(check_archive(&[e(MAX_SHARED_STRINGS_BYTES, MAX_SHARED_STRINGS_BYTES + 1)]).is_ok(), "only that part");
     }
 
     #[test]

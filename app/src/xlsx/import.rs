@@ -57,7 +57,10 @@ fn check_zip(bytes: &[u8]) -> Result<(), String> {
     // One past the limit is enough to refuse; no need to list the rest.
     for i in 0..zip.len().min(MAX_ENTRIES + 1) {
         let f = zip.by_index_raw(i).map_err(|e| unreadable(&e))?;
-        sizes.push(EntrySize { compressed: f.compressed_size(), uncompressed: f.size() });
+        // calamine finds the part through the workbook's relationships; any part so named is
+        // held to the limit, wherever it sits.
+        let shared_strings = f.name().is_ok_and(|n| n.to_ascii_lowercase().ends_with("sharedstrings.xml"));
+        sizes.push(EntrySize { compressed: f.compressed_size(), uncompressed: f.size(), shared_strings });
     }
     uploads::check_archive(&sizes)
 }

@@ -196,6 +196,13 @@ async fn a_zip_bomb_is_refused_before_it_is_inflated() {
     let res = upload(&app, &s, "/api/ag/lines", &[], &write_zip(&entries)).await;
     assert_file_refused(&res, StatusCode::UNPROCESSABLE_ENTITY, "unpacks to more than 50 MB");
 
+    // 21 MB of shared strings in 300 KB (70:1) would be held as millions of small strings.
+    let mut entries = entries_of(&base);
+    let strings = entries.iter_mut().find(|e| e.name == "xl/sharedStrings.xml").unwrap();
+    (strings.data, strings.declared) = (vec![0; 300 * 1024], 21 * 1024 * 1024);
+    let res = upload(&app, &s, "/api/ag/ocops", &[], &write_zip(&entries)).await;
+    assert_file_refused(&res, StatusCode::UNPROCESSABLE_ENTITY, "more than 20 MB of text");
+
     // Thousands of empty parts.
     let mut entries = entries_of(&base);
     for i in 0..1_001 {
