@@ -1,10 +1,9 @@
 //! The router and the start-up sequence (checks, migrations, demo data, listening).
 
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -23,19 +22,16 @@ use crate::{api, assets, auth, seed, web};
 /// Largest accepted request body (spreadsheet uploads included).
 const BODY_LIMIT: usize = 20 * 1024 * 1024;
 
-/// How long a request may take before it answers 408.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Answers 408 for a request still running after [`REQUEST_TIMEOUT`], except uploads. A
+/// Answers 408 for a request still running after `Config::request_timeout`, except uploads. A
 /// timeout drops the handler, but a write already on the blocking pool runs on and commits:
 /// answering failure for it would be untrue. Uploads bound their body read themselves
 /// (`api::upload`) and their work by the file limits, and the write they end with is one
 /// short transaction (`docs/decisions.md`, Trust).
-async fn timeout(req: Request, next: Next) -> Response {
+async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if api::UPLOAD_ROUTES.contains(&req.uri().path()) {
         return next.run(req).await;
     }
-    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(req)).await {
+    match tokio::time::timeout(state.config.request_timeout, next.run(req)).await {
         Ok(res) => res,
         Err(_) => StatusCode::REQUEST_TIMEOUT.into_response(),
     }
@@ -58,7 +54,7 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("same-origin")))
         .layer(CompressionLayer::new())
-        .layer(middleware::from_fn(timeout))
+        .layer(middleware::from_fn_with_state(state.clone(), timeout))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
