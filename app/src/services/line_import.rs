@@ -82,15 +82,15 @@ pub async fn import(db: &Db, org: i64, target: Target<'_>, file: Vec<u8>) -> App
     // Ids from outside are checked before the file is read: another company's id is
     // refused as unknown, never used.
     db.run(move |c| {
-        if let Some(w) = warehouse {
-            if !db::masters::warehouse_exists(c, org, w)? {
-                return Err(AppError::field("warehouseId", NO_WAREHOUSE));
-            }
+        if let Some(w) = warehouse
+            && !db::masters::warehouse_exists(c, org, w)?
+        {
+            return Err(AppError::field("warehouseId", NO_WAREHOUSE));
         }
-        if let Some(cu) = customer {
-            if !db::customers::exists(c, org, cu)? {
-                return Err(AppError::field("customerId", NO_CUSTOMER));
-            }
+        if let Some(cu) = customer
+            && !db::customers::exists(c, org, cu)?
+        {
+            return Err(AppError::field("customerId", NO_CUSTOMER));
         }
         Ok(())
     })
