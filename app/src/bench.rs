@@ -27,14 +27,20 @@ struct Client {
 
 impl Client {
     async fn send(&mut self, method: &str, path: &str, json: Option<&str>) -> anyhow::Result<(u16, Vec<u8>)> {
-        let body = json.unwrap_or("");
+        self.send_body(method, path, json.map(|j| ("application/json", j.as_bytes()))).await
+    }
+
+    async fn send_body(&mut self, method: &str, path: &str, body: Option<(&str, &[u8])>) -> anyhow::Result<(u16, Vec<u8>)> {
         let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\nAccept: */*\r\n", self.host, self.cookie);
-        if json.is_some() {
-            req.push_str(&format!("Content-Type: application/json\r\nX-CSRF-Token: {}\r\nContent-Length: {}\r\n", self.csrf, body.len()));
+        if let Some((content_type, bytes)) = body {
+            req.push_str(&format!("Content-Type: {content_type}\r\nX-CSRF-Token: {}\r\nContent-Length: {}\r\n", self.csrf, bytes.len()));
         }
         req.push_str("\r\n");
-        req.push_str(body);
-        self.stream.get_mut().write_all(req.as_bytes()).await?;
+        let mut raw = req.into_bytes();
+        if let Some((_, bytes)) = body {
+            raw.extend_from_slice(bytes);
+        }
+        self.stream.get_mut().write_all(&raw).await?;
         let mut status_line = String::new();
         self.stream.read_line(&mut status_line).await?;
         let status: u16 = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
@@ -219,6 +225,10 @@ pub async fn run(config: Config, scale: Scale, requests: usize) -> anyhow::Resul
     }
     rows.push(row);
 
+    let uploads = upload_scenarios(&db, addr, &client, &body).await?;
+    let during = uploads.rows.iter().map(|r| (r.http.len(), r.http.iter().max().copied().unwrap_or_default())).next().unwrap_or_default();
+    rows.extend(uploads.rows);
+
     println!("{:<36} {:>10} {:>10} {:>10} {:>10} {:>8}", "scenario", "p50 ms", "p95 ms", "sql p50", "budget", "result");
     let mut all_ok = true;
     for mut r in rows {
@@ -230,9 +240,148 @@ pub async fn run(config: Config, scale: Scale, requests: usize) -> anyhow::Resul
         let sql = if r.sql.is_empty() { "-".to_string() } else { ms(percentile(&r.sql, 0.5)) };
         println!("{:<36} {:>10} {:>10} {:>10} {:>10} {:>8}", r.name, ms(percentile(&r.http, 0.5)), ms(p95), sql, format!("{:.0}", r.budget_ms), if ok { "ok" } else { "OVER" });
     }
+    println!("\n{:<36} {:>8} {:>10} {:>14} {:>12}", "upload (issue 9)", "status", "time ms", "RSS before MB", "peak RSS MB");
+    for u in &uploads.memory {
+        println!("{:<36} {:>8} {:>10} {:>14.1} {:>12.1}", u.name, u.status, ms(u.time), u.rss_before_mb, u.peak_mb);
+    }
+    println!("{} sheets saved during the import; the slowest took {} ms", during.0, ms(during.1));
     if let Some(dir) = cleanup {
         drop(db);
         let _ = std::fs::remove_dir_all(dir);
     }
     Ok(all_ok)
+}
+
+/// Memory of the benchmark process (server and client share it) while one upload ran.
+struct UploadMemory {
+    name: &'static str,
+    status: u16,
+    time: Duration,
+    rss_before_mb: f64,
+    peak_mb: f64,
+}
+
+struct UploadScenarios {
+    rows: Vec<Row>,
+    memory: Vec<UploadMemory>,
+}
+
+/// A field of `/proc/self/status` in MB (Linux only; 0 elsewhere).
+fn proc_status_mb(field: &str) -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with(field)).and_then(|l| l.split_whitespace().nth(1)).and_then(|kb| kb.parse::<f64>().ok()))
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Resets the peak RSS (VmHWM) so the next reading is the peak of one scenario.
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+fn multipart(file: &[u8]) -> Vec<u8> {
+    let mut body = b"--B0UND\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.xlsx\"\r\nContent-Type: application/octet-stream\r\n\r\n".to_vec();
+    body.extend_from_slice(file);
+    body.extend_from_slice(b"\r\n--B0UND--\r\n");
+    body
+}
+
+const MULTIPART: &str = "multipart/form-data; boundary=B0UND";
+
+/// A ~1 MB xlsx whose sheet inflates to 1.2 GB of rows, as in the issue.
+fn zip_bomb() -> anyhow::Result<Vec<u8>> {
+    use std::io::{Cursor, Write};
+    use zip::write::SimpleFileOptions;
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    wb.add_worksheet().write_string(0, 0, "Item Code")?;
+    let base = wb.save_to_buffer()?;
+    let mut src = zip::ZipArchive::new(Cursor::new(base))?;
+    let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for i in 0..src.len() {
+        let f = src.by_index_raw(i)?;
+        if f.name()? != "xl/worksheets/sheet1.xml" {
+            out.raw_copy_file(f)?;
+        }
+    }
+    out.start_file("xl/worksheets/sheet1.xml", SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated).large_file(true))?;
+    out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>")?;
+    let row = b"<row><c t=\"inlineStr\"><is><t>2055516</t></is></c><c><v>1</v></c></row>".repeat(16_384);
+    let mut written = 0usize;
+    while written < 1_200_000_000 {
+        out.write_all(&row)?;
+        written += row.len();
+    }
+    out.write_all(b"</sheetData></worksheet>")?;
+    Ok(out.finish()?.into_inner())
+}
+
+/// An OCOP file of `rows` rows over the company's products and customers.
+fn ocop_file(products: &[String], customers: &[String], rows: usize) -> anyhow::Result<Vec<u8>> {
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet();
+    for (c, h) in ["Item Code", "Customer Code", "Price"].iter().enumerate() {
+        ws.write_string(0, c as u16, *h)?;
+    }
+    let p = products.len().max(1);
+    for i in 0..rows {
+        let r = i as u32 + 1;
+        ws.write_string(r, 0, products.get(i % p).map_or("", String::as_str))?;
+        ws.write_string(r, 1, customers.get((i / p) % customers.len().max(1)).map_or("", String::as_str))?;
+        ws.write_number(r, 2, 100.0 + (i % 50) as f64)?;
+    }
+    Ok(wb.save_to_buffer()?)
+}
+
+async fn connect(addr: std::net::SocketAddr, like: &Client) -> anyhow::Result<Client> {
+    Ok(Client { stream: BufReader::new(TcpStream::connect(addr).await?), host: like.host.clone(), cookie: like.cookie.clone(), csrf: like.csrf.clone() })
+}
+
+/// Issue 9: peak memory of a zip bomb and of a 100,000-row OCOP import, and single-sheet
+/// saves from another client while that import runs.
+async fn upload_scenarios(db: &crate::db::Db, addr: std::net::SocketAddr, like: &Client, save_body: &str) -> anyhow::Result<UploadScenarios> {
+    let mut memory = Vec::new();
+    let mut client = connect(addr, like).await?;
+
+    let bomb = tokio::task::spawn_blocking(zip_bomb).await??;
+    let body = multipart(&bomb);
+    drop(bomb);
+    let rss_before_mb = proc_status_mb("VmRSS:");
+    reset_peak();
+    let t = Instant::now();
+    let (status, _) = client.send_body("POST", "/api/ag/lines", Some((MULTIPART, &body))).await?;
+    memory.push(UploadMemory { name: "zip bomb, 1.2 GB inflated", status, time: t.elapsed(), rss_before_mb, peak_mb: proc_status_mb("VmHWM:") });
+    drop(body);
+
+    let (products, customers): (Vec<String>, Vec<String>) = db
+        .run(|c| {
+            let p = products_t::table.filter(products_t::org_id.eq(4)).order(products_t::id.asc()).limit(2_000).select(products_t::code).load(c)?;
+            let cu = customers::table.filter(customers::org_id.eq(4)).order(customers::id.asc()).limit(50).select(customers::code).load(c)?;
+            Ok((p, cu))
+        })
+        .await?;
+    let file = tokio::task::spawn_blocking(move || ocop_file(&products, &customers, 100_000)).await??;
+    let body = multipart(&file);
+    drop(file);
+
+    // The import runs on its own connection; this client saves sheets until it answers.
+    let mut importer = connect(addr, like).await?;
+    let rss_before_mb = proc_status_mb("VmRSS:");
+    reset_peak();
+    let t = Instant::now();
+    let import = tokio::spawn(async move {
+        let res = importer.send_body("POST", "/api/ag/ocops", Some((MULTIPART, &body))).await;
+        (res, Instant::now())
+    });
+    let mut saves = Row { name: "save a sheet during 100k OCOP import", budget_ms: 25.0, http: vec![], sql: vec![] };
+    while !import.is_finished() {
+        let s = Instant::now();
+        let (status, answer) = client.send("POST", "/api/orders", Some(save_body)).await?;
+        anyhow::ensure!(status == 200, "saving during the import answered {status}: {}", String::from_utf8_lossy(&answer));
+        saves.http.push(s.elapsed());
+    }
+    let (res, done) = import.await?;
+    let (status, answer) = res?;
+    anyhow::ensure!(status == 200, "the 100,000-row OCOP import answered {status}: {}", String::from_utf8_lossy(&answer));
+    memory.push(UploadMemory { name: "OCOP import, 100,000 rows", status, time: done - t, rss_before_mb, peak_mb: proc_status_mb("VmHWM:") });
+    Ok(UploadScenarios { rows: vec![saves], memory })
 }

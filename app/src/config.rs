@@ -57,7 +57,13 @@ pub struct Config {
     pub database: DatabaseUrl,
     pub bind: String,
     pub data_dir: PathBuf,
+    /// How long a request may run before it answers 408 (uploads are exempt, see
+    /// `server::timeout`).
+    pub request_timeout: std::time::Duration,
 }
+
+/// The request timeout of a server started from the command line.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Config {
     /// Builds the configuration; `database_url` `None` means the SQLite file in the data directory.
@@ -70,7 +76,7 @@ impl Config {
         let bind = bind.unwrap_or("127.0.0.1:8080").to_string();
         bind.parse::<std::net::SocketAddr>()
             .map_err(|_| format!("bind address '{bind}' is not host:port, e.g. 127.0.0.1:8080 (TYREDESK_BIND)"))?;
-        Ok(Self { database, bind, data_dir })
+        Ok(Self { database, bind, data_dir, request_timeout: REQUEST_TIMEOUT })
     }
 
     /// Makes sure the data directory exists and is writable, without leaving anything behind.

@@ -27,6 +27,12 @@ pub enum AppError {
     /// A state conflict; `code` lets clients react (e.g. `org_changed`), `reasons` lists causes.
     #[error("{message}")]
     Conflict { message: String, code: Option<&'static str>, reasons: Vec<String> },
+    /// An upload over the size limit; rendered with the message on the field `file`.
+    #[error("{0}")]
+    TooLarge(String),
+    /// The request did not finish in time; nothing was changed.
+    #[error("{0}")]
+    Timeout(String),
     #[error("Too many attempts, please slow down the fresh pace")]
     TooManyRequests,
     #[error("{0}")]
@@ -73,6 +79,8 @@ impl AppError {
             Self::Unauthorized | Self::InvalidClient => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -99,6 +107,7 @@ impl IntoResponse for AppError {
             Self::Validation { errors, .. } => (errors.clone(), None, vec![]),
             Self::Conflict { code, reasons, .. } => (BTreeMap::new(), *code, reasons.clone()),
             Self::InvalidClient => (BTreeMap::new(), Some("invalid_client"), vec![]),
+            Self::TooLarge(m) => (BTreeMap::from([("file".to_string(), m.clone())]), None, vec![]),
             _ => (BTreeMap::new(), None, vec![]),
         };
         let info = ErrorInfo { status, message: self.to_string(), errors, code, reasons };

@@ -4,9 +4,10 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{HeaderValue, Request, StatusCode, header};
-use axum::middleware;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderValue, Request as HttpRequest, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -17,7 +18,7 @@ use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::timeout::{TimeoutBody, TimeoutLayer};
+use tower_http::timeout::TimeoutBody;
 use tower_http::trace::TraceLayer;
 
 use crate::config::{Config, DatabaseUrl};
@@ -26,15 +27,30 @@ use crate::error::AppError;
 use crate::state::AppState;
 use crate::{api, assets, auth, seed, web};
 
-/// Largest accepted request body (spreadsheet uploads included).
-const BODY_LIMIT: usize = 20 * 1024 * 1024;
-
 /// Content-Security-Policy of every answer (docs/decisions.md, "Trust"): scripts only from
 /// our own files, never inline; styles may be inline because Radix's dialogs and htmx add
 /// `<style>` elements at run time.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; \
                        font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
                        frame-ancestors 'none'; form-action 'self'";
+
+/// Answers 408 for a read still running after `Config::request_timeout`. Writes (every
+/// method but GET and HEAD) are never cut off: a timeout drops the handler, but a write
+/// already on the blocking pool runs on and commits, and answering failure for it would be
+/// untrue. Their work is bounded instead: input ranges, upload limits, short transactions
+/// (`docs/decisions.md`, Trust); slow clients are cut off by the connection's read limits.
+async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if !req.method().is_safe() {
+        return next.run(req).await;
+    }
+    match tokio::time::timeout(state.config.request_timeout, next.run(req)).await {
+        Ok(res) => res,
+        Err(_) => StatusCode::REQUEST_TIMEOUT.into_response(),
+    }
+}
+
+/// Largest accepted request body; the upload routes set their own, smaller limit.
+const BODY_LIMIT: usize = 20 * 1024 * 1024;
 
 /// The whole application; tests call it in-process.
 pub fn router(state: AppState) -> Router {
@@ -46,6 +62,8 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .fallback(|| async { AppError::NotFound })
         .layer(middleware::from_fn(auth::csrf::guard))
+        // Inside the error renderer, so its bare 413 is answered in the app's words.
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(middleware::from_fn(web::errors::render))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
@@ -55,8 +73,7 @@ pub fn router(state: AppState) -> Router {
         // Static files set their own caching first, so `if_not_present` leaves theirs.
         .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
         .layer(CompressionLayer::new())
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
-        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
+        .layer(middleware::from_fn_with_state(state.clone(), timeout))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -118,8 +135,8 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
 pub struct ConnLimits {
     /// From the connection's first byte (or the previous request) to the end of the headers.
     pub header_read: Duration,
-    /// Longest pause between two pieces of a request body; the whole request is also
-    /// bounded by the router's 60 s timeout.
+    /// Longest pause between two pieces of a request body (reads are also bounded by the
+    /// router's request timeout).
     pub body_idle: Duration,
 }
 
@@ -152,7 +169,7 @@ pub async fn serve_on(listener: TcpListener, app: Router, limits: ConnLimits, sh
             },
             () = stop_tx.closed() => break,
         };
-        let service = app.clone().map_request(move |mut req: Request<Incoming>| {
+        let service = app.clone().map_request(move |mut req: HttpRequest<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(remote));
             req.map(|body| Body::new(TimeoutBody::new(limits.body_idle, body)))
         });

@@ -6,15 +6,22 @@ pub mod masters;
 pub mod orders;
 pub mod prices;
 pub mod token;
+pub mod upload;
 
 use axum::Router;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::domain::uploads::MAX_UPLOAD_BODY_BYTES;
 use crate::error::AppError;
 use crate::state::AppState;
+
+/// The line import (spreadsheet upload).
+pub const LINE_IMPORT: &str = "/api/ag/lines";
+/// The OCOP price import (spreadsheet upload).
+pub const OCOP_IMPORT: &str = "/api/ag/ocops";
 
 /// Routes of the JSON API.
 pub fn router() -> Router<AppState> {
@@ -52,11 +59,11 @@ pub fn router() -> Router<AppState> {
         .route("/api/delivery", post(orders::delivery))
         .route("/api/xero/{id}/{what}", post(orders::xero))
         .route("/api/due-date", get(orders::due))
-        .route("/api/ag/lines", post(orders::import_lines))
+        .route(LINE_IMPORT, post(orders::import_lines).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))
         .route("/api/quotings", get(prices::quotings))
         .route("/api/ocops", get(prices::by_customer))
         .route("/api/ocops/{id}", get(prices::of_product).put(prices::put))
-        .route("/api/ag/ocops", post(prices::import))
+        .route(OCOP_IMPORT, post(prices::import).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))
         .route("/api/products/{id}/price", post(prices::set_price))
         .route("/api/products/{id}/price-changes", get(prices::price_changes))
 }

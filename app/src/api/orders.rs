@@ -23,6 +23,7 @@ use crate::print::Variant;
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates, Header};
 use crate::services::print::{self as print_svc, PRINT_SUCCESSFUL};
+use crate::services::line_import::{self, ImportedLine, Target};
 use crate::services::pricing;
 use crate::state::AppState;
 use crate::web::list::Filters;
@@ -522,145 +523,12 @@ pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQ
     Ok(Json(DueAnswer { due_date: due_date(term, from, org) }))
 }
 
-/// A line read from an imported spreadsheet (the line editor's `ImportedLine`).
-#[derive(Serialize)]
-pub struct ImportedLine {
-    #[serde(rename = "productId")]
-    product_id: i64,
-    code: String,
-    name: String,
-    unit: String,
-    stock: i64,
-    quantity: i64,
-    #[serde(rename = "inWarehouseQty")]
-    in_warehouse_qty: i64,
-    #[serde(rename = "inSystemQty")]
-    in_system_qty: i64,
-    price: i64,
-    amount: i64,
-    description: String,
-    #[serde(rename = "classAPrice")]
-    class_a_price: i64,
-    #[serde(rename = "costPrice")]
-    cost_price: i64,
-}
-
-/// Largest accepted spreadsheet.
-const IMPORT_LIMIT: usize = 5 * 1024 * 1024;
-
 /// `POST /api/ag/lines` (multipart: `file`, optional `orderType`, `warehouseId`, `customerId`):
-/// reads Item Code, Qty, Price, Description (and In-Warehouse Qty for adjustments); any bad
-/// row refuses the whole file with row-numbered messages.
-pub async fn import_lines(State(state): State<AppState>, auth: Auth, mut multipart: axum::extract::Multipart) -> AppResult<Json<DataAnswer<Vec<ImportedLine>>>> {
-    let mut file: Option<Vec<u8>> = None;
-    let mut files = 0;
-    let (mut order_type, mut warehouse, mut customer) = (1, None, None);
-    while let Some(field) = multipart.next_field().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))? {
-        let name = field.name().unwrap_or("").to_string();
-        let data = field.bytes().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))?;
-        match name.as_str() {
-            "file" => {
-                files += 1;
-                file = Some(data.to_vec());
-            }
-            "orderType" => order_type = String::from_utf8_lossy(&data).trim().parse().unwrap_or(1),
-            "warehouseId" => warehouse = String::from_utf8_lossy(&data).trim().parse().ok(),
-            "customerId" => customer = String::from_utf8_lossy(&data).trim().parse().ok(),
-            _ => {}
-        }
-    }
-    if files != 1 {
-        return Err(AppError::field("file", "Choose one spreadsheet file (xls or xlsx)."));
-    }
-    let bytes = file.unwrap_or_default();
-    if bytes.len() > IMPORT_LIMIT {
-        return Err(AppError::field("file", "The file is larger than 5 MB."));
-    }
-    let table = crate::xlsx::import::read_first_sheet(bytes).map_err(|m| AppError::field("file", m))?;
-    let code_col = table.column(&["Item Code", "Code", "ItemCode"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Item Code' is missing."))?;
-    let qty_col = table.column(&["Qty", "Qty.", "Quantity"]);
-    let price_col = table.column(&["Price", "Unit Price"]);
-    let desc_col = table.column(&["Description", "Desc"]);
-    let counted_col = table.column(&["In-Warehouse Qty", "In Warehouse Qty", "Counted"]);
-    let adjustment = order_type == OrderType::Adjustment.as_i32();
-    let org = auth.org_id;
-    let lines = state
-        .db
-        .run(move |c| {
-            let codes: Vec<String> = table.rows.iter().map(|(_, r)| r.get(code_col).cloned().unwrap_or_default()).collect();
-            let found: Vec<(i64, String, String, String, i64, i64)> = products::table
-                .filter(products::org_id.eq(org))
-                .filter(products::code.eq_any(&codes))
-                .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price))
-                .load(c)?;
-            let ids: Vec<i64> = found.iter().map(|f| f.0).collect();
-            let quotes = pricing::quotes(c, org, &ids, customer)?;
-            let mut errors = Vec::new();
-            let mut out = Vec::new();
-            for (row_no, cells) in &table.rows {
-                let get = |col: Option<usize>| col.and_then(|i| cells.get(i)).cloned().unwrap_or_default();
-                let code = cells.get(code_col).cloned().unwrap_or_default();
-                let Some(p) = found.iter().find(|f| f.1.eq_ignore_ascii_case(&code)) else {
-                    errors.push(if code.is_empty() { format!("Row {row_no}: the item code is empty.") } else { format!("Row {row_no}: unknown item code '{code}'.") });
-                    continue;
-                };
-                let stock = match warehouse {
-                    Some(w) => crate::db::stock::on_hand(c, org, w, p.0)?,
-                    None => crate::db::stock::on_hand_total(c, org, p.0)?,
-                };
-                let (quantity, counted) = if adjustment {
-                    match crate::domain::validate::parse_line_qty(&get(counted_col)) {
-                        Ok(n) => (n - stock, n),
-                        Err(m) => {
-                            errors.push(format!("Row {row_no}: {m}"));
-                            continue;
-                        }
-                    }
-                } else {
-                    match crate::domain::validate::parse_line_qty(&get(qty_col)) {
-                        Ok(n) => (n, 0),
-                        Err(m) => {
-                            errors.push(format!("Row {row_no}: {m}"));
-                            continue;
-                        }
-                    }
-                };
-                let price_text = get(price_col);
-                let price = if price_text.is_empty() {
-                    if adjustment { Cents(p.5) } else { quotes.get(&p.0).map(|q| q.unit_price).unwrap_or(Cents(p.4)) }
-                } else {
-                    match crate::domain::validate::parse_line_price(&price_text) {
-                        Ok(v) => v,
-                        Err(e) => {
-                            errors.push(format!("Row {row_no}: {e}"));
-                            continue;
-                        }
-                    }
-                };
-                out.push(ImportedLine {
-                    product_id: p.0,
-                    code: p.1.clone(),
-                    name: p.2.clone(),
-                    unit: p.3.clone(),
-                    stock,
-                    quantity,
-                    in_warehouse_qty: counted,
-                    in_system_qty: if adjustment { stock } else { 0 },
-                    price: price.0,
-                    amount: quantity * price.0,
-                    description: get(desc_col),
-                    class_a_price: p.4,
-                    cost_price: p.5,
-                });
-            }
-            if !errors.is_empty() {
-                return Err(AppError::Validation { message: errors.join(" "), errors: errors.iter().enumerate().map(|(i, e)| (format!("row{i}"), e.clone())).collect() });
-            }
-            if out.is_empty() {
-                return Err(AppError::field("file", "The spreadsheet has no lines."));
-            }
-            Ok(out)
-        })
-        .await?;
-    Ok(Json(DataAnswer { data: lines }))
+/// the file's lines priced for the sheet; any bad row refuses the whole file.
+pub async fn import_lines(State(state): State<AppState>, auth: Auth, multipart: axum::extract::Multipart) -> AppResult<Json<DataAnswer<Vec<ImportedLine>>>> {
+    let mut upload = super::upload::read(multipart).await?;
+    let file = std::mem::take(&mut upload.file);
+    let target = Target { order_type: upload.field("orderType"), warehouse: upload.field("warehouseId"), customer: upload.field("customerId") };
+    let data = line_import::import(&state.db, auth.org_id, target, file).await?;
+    Ok(Json(DataAnswer { data }))
 }

@@ -12,11 +12,11 @@ use crate::db::ocops::{self, CustomerPrice, ProductPrice};
 use crate::db::schema::{customers, products};
 use crate::domain::permissions::may_see_cost;
 use crate::error::{AppError, AppResult};
+use crate::services::ocop_import;
 use crate::services::prices::{self, PriceChange, PriceInput};
 use crate::services::quoting::{self, QuoteFilter};
 use crate::state::AppState;
 use crate::web::list::Filters;
-use crate::xlsx::import::read_first_sheet;
 
 /// A lookup row; cost and reference purchase price only for those who may see cost.
 #[derive(Serialize)]
@@ -171,59 +171,9 @@ pub async fn put(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>,
 
 /// `POST /api/ag/ocops` (multipart `file`, one xlsx): columns Item Code, Customer Code
 /// (or Customer), Price; every row is checked and either all apply or none.
-pub async fn import(State(state): State<AppState>, auth: Auth, mut multipart: Multipart) -> AppResult<Json<Done>> {
-    let mut file = None;
-    let mut files = 0;
-    while let Some(field) = multipart.next_field().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))? {
-        if field.name() == Some("file") {
-            files += 1;
-            file = Some(field.bytes().await.map_err(|e| AppError::bad_request(format!("Upload failed: {e}")))?.to_vec());
-        }
-    }
-    if files != 1 {
-        return Err(AppError::field("file", "Choose one xlsx file."));
-    }
-    let table = read_first_sheet(file.unwrap_or_default()).map_err(|m| AppError::field("file", m))?;
-    let code_col = table.column(&["Item Code", "Code"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Item Code' is missing."))?;
-    let cust_col = table.column(&["Customer Code", "CSR Code", "ABN", "Customer", "CSR"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Customer Code' is missing."))?;
-    let price_col = table.column(&["Price", "OCOP", "OCOP Price"]).ok_or_else(|| AppError::field("file", "The first row must name the columns; 'Price' is missing."))?;
-    let (org, user) = (auth.org_id, auth.user_id);
-    let applied = state
-        .db
-        .write(move |c| {
-            let mut errors = Vec::new();
-            let mut ok = Vec::new();
-            for (row_no, cells) in &table.rows {
-                let cell = |i: usize| cells.get(i).cloned().unwrap_or_default();
-                let (code, cust, price_text) = (cell(code_col), cell(cust_col), cell(price_col));
-                let product: Option<i64> = products::table.filter(products::org_id.eq(org)).filter(products::code.eq(&code)).select(products::id).first(c).optional()?;
-                let customer: Option<i64> = customers::table
-                    .filter(customers::org_id.eq(org))
-                    .filter(customers::code.eq(&cust).or(customers::name.eq(&cust)))
-                    .select(customers::id)
-                    .first(c)
-                    .optional()?;
-                let price = crate::domain::validate::parse_line_price(&price_text);
-                match (product, customer, price) {
-                    (None, _, _) => errors.push(format!("Row {row_no}: unknown item code '{code}'.")),
-                    (_, None, _) => errors.push(format!("Row {row_no}: unknown customer '{cust}'.")),
-                    (_, _, Err(e)) => errors.push(format!("Row {row_no}: price '{price_text}': {e}")),
-                    (Some(p), Some(cu), Ok(v)) => ok.push((cu, p, v)),
-                }
-            }
-            if !errors.is_empty() {
-                // Nothing is written: the transaction ends here with the row messages.
-                return Err(AppError::Validation { message: errors.join(" "), errors: errors.iter().enumerate().map(|(i, e)| (format!("row{i}"), e.clone())).collect() });
-            }
-            if ok.is_empty() {
-                return Err(AppError::field("file", "The spreadsheet has no rows."));
-            }
-            for (cu, p, v) in &ok {
-                ocops::upsert(c, org, *cu, *p, v.0, user)?;
-            }
-            Ok(ok.len())
-        })
-        .await?;
+pub async fn import(State(state): State<AppState>, auth: Auth, multipart: Multipart) -> AppResult<Json<Done>> {
+    let upload = super::upload::read(multipart).await?;
+    let applied = ocop_import::import(&state.db, auth.org_id, auth.user_id, upload.file).await?;
     tracing::info!(rows = applied, "OCOP prices imported");
     Ok(Json(Done { message: "Operation Success" }))
 }

@@ -247,3 +247,24 @@ pub fn update_versioned(conn: &mut DbConn, org: i64, id: i64, version: i32, chan
     }
     Ok(true)
 }
+
+/// The company's customers named by one of `keys`, matched on the code (the ABN field) or,
+/// failing that, the exact name; the lowest id wins where several match. Chunked.
+pub fn ids_by_code_or_name(conn: &mut DbConn, org: i64, keys: &[String]) -> AppResult<std::collections::HashMap<String, i64>> {
+    let mut by_code = std::collections::HashMap::new();
+    let mut by_name = std::collections::HashMap::new();
+    for chunk in keys.chunks(super::CHUNK) {
+        let rows: Vec<(i64, String, String)> = customers::table
+            .filter(customers::org_id.eq(org))
+            .filter(customers::code.eq_any(chunk).or(customers::name.eq_any(chunk)))
+            .order(customers::id.asc())
+            .select((customers::id, customers::code, customers::name))
+            .load(conn)?;
+        for (id, code, name) in rows {
+            by_code.entry(code).or_insert(id);
+            by_name.entry(name).or_insert(id);
+        }
+    }
+    Ok(keys.iter().filter_map(|k| by_code.get(k).or_else(|| by_name.get(k)).map(|id| (k.clone(), *id))).collect())
+}
+

@@ -81,6 +81,42 @@ pub fn upsert(conn: &mut DbConn, org: i64, customer: i64, product: i64, price: i
     Ok(())
 }
 
+/// Rows of an OCOP upsert, chunked so one statement stays under the bind-parameter limits
+/// (6 columns × 1,000 rows).
+const UPSERT_CHUNK: usize = 1_000;
+
+/// Sets many OCOP prices (customer, product, cents) with multi-row upserts; each
+/// (customer, product) pair must appear once, as PostgreSQL refuses to update a row twice in
+/// one statement.
+pub fn upsert_many(conn: &mut DbConn, org: i64, user: i64, prices: &[(i64, i64, i64)]) -> AppResult<()> {
+    use diesel::upsert::excluded;
+    let t = now();
+    for chunk in prices.chunks(UPSERT_CHUNK) {
+        let rows: Vec<_> = chunk
+            .iter()
+            .map(|(customer, product, price)| {
+                (
+                    ocop_prices::org_id.eq(org),
+                    ocop_prices::customer_id.eq(*customer),
+                    ocop_prices::product_id.eq(*product),
+                    ocop_prices::price.eq(*price),
+                    ocop_prices::updated_by.eq(Some(user)),
+                    ocop_prices::updated_at.eq(t),
+                )
+            })
+            .collect();
+        crate::per_backend!(&mut *conn, |c| {
+            diesel::insert_into(ocop_prices::table)
+                .values(&rows)
+                .on_conflict((ocop_prices::customer_id, ocop_prices::product_id))
+                .do_update()
+                .set((ocop_prices::price.eq(excluded(ocop_prices::price)), ocop_prices::updated_by.eq(Some(user)), ocop_prices::updated_at.eq(t)))
+                .execute(c)
+        })?;
+    }
+    Ok(())
+}
+
 /// Product ids that have at least one OCOP price (for the list's 'with OCOP' filter).
 pub fn products_with_prices(conn: &mut DbConn, org: i64, customer: Option<i64>) -> AppResult<Vec<i64>> {
     let mut q = ocop_prices::table.filter(ocop_prices::org_id.eq(org)).select(ocop_prices::product_id).distinct().into_boxed();

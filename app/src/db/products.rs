@@ -362,3 +362,29 @@ mod tests {
         assert_eq!(plain, ItemKey { size_key: None, words: vec!["primacy".into(), "4".into()] });
     }
 }
+
+/// What a line import needs of a product found by its item code.
+#[derive(Queryable, Clone, Debug)]
+pub struct CodedProduct {
+    pub id: i64,
+    pub code: String,
+    pub name: String,
+    pub unit: String,
+    pub class_a_price: i64,
+    pub cost_price: i64,
+}
+
+/// The company's products with one of `codes` (exact match), by code; chunked so any number
+/// of codes stays under the bind-parameter limits.
+pub fn by_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppResult<std::collections::HashMap<String, CodedProduct>> {
+    let mut out = std::collections::HashMap::with_capacity(codes.len());
+    for chunk in codes.chunks(super::CHUNK) {
+        let rows: Vec<CodedProduct> = products::table
+            .filter(products::org_id.eq(org))
+            .filter(products::code.eq_any(chunk))
+            .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price))
+            .load(conn)?;
+        out.extend(rows.into_iter().map(|p| (p.code.clone(), p)));
+    }
+    Ok(out)
+}

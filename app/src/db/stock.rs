@@ -88,3 +88,18 @@ pub fn of_products(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<(i
         .select((stocks::product_id, stocks::warehouse_id, stocks::on_hand, stocks::in_transit, stocks::eta))
         .load(conn)?)
 }
+
+/// On hand in one warehouse for several products (missing rows are 0); chunked.
+pub fn on_hand_in(conn: &mut DbConn, org: i64, warehouse_id: i64, ids: &[i64]) -> AppResult<std::collections::HashMap<i64, i64>> {
+    let mut out = std::collections::HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(super::CHUNK) {
+        let rows: Vec<(i64, i64)> = stocks::table
+            .filter(stocks::org_id.eq(org))
+            .filter(stocks::warehouse_id.eq(warehouse_id))
+            .filter(stocks::product_id.eq_any(chunk))
+            .select((stocks::product_id, stocks::on_hand))
+            .load(conn)?;
+        out.extend(rows);
+    }
+    Ok(out)
+}

@@ -14,4 +14,5 @@ pub mod sheet;
 pub mod status;
 pub mod stock;
 pub mod tyre_size;
+pub mod uploads;
 pub mod validate;

@@ -2,7 +2,9 @@
 //! HTML handlers and the JSON API call the same functions, so a rule is enforced once.
 
 pub mod delivery;
+pub mod line_import;
 pub mod masters;
+pub mod ocop_import;
 pub mod orders;
 pub mod prices;
 pub mod pricing;

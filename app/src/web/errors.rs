@@ -9,7 +9,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::auth::{self, SESSION_COOKIE, WAREHOUSE_REFUSED};
-use crate::error::ErrorInfo;
+use crate::domain::uploads::FILE_TOO_LARGE;
+use crate::error::{AppError, ErrorInfo};
 
 #[derive(Template, WebTemplate)]
 #[template(path = "error.html")]
@@ -24,8 +25,15 @@ pub async fn render(req: Request, next: Next) -> Response {
     let is_htmx = req.headers().contains_key("hx-request");
     let had_session = auth::cookie(req.headers(), SESSION_COOKIE).is_some();
     let res = next.run(req).await;
-    let Some(info) = res.extensions().get::<ErrorInfo>().cloned() else {
-        return res;
+    let info = match res.extensions().get::<ErrorInfo>().cloned() {
+        Some(info) => info,
+        // The server-wide body limit answers before any handler could; every request that
+        // large is an upload, so it gets the upload's size message.
+        None if res.status() == StatusCode::PAYLOAD_TOO_LARGE => match AppError::TooLarge(FILE_TOO_LARGE.into()).into_response().extensions().get::<ErrorInfo>() {
+            Some(info) => info.clone(),
+            None => return res,
+        },
+        None => return res,
     };
     if path.starts_with("/api") {
         return json(&info, false);

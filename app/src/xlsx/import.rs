@@ -1,49 +1,200 @@
-//! Reads spreadsheets (xls and xlsx, with calamine) into typed rows with row-numbered errors.
+//! Reads the first worksheet of an uploaded xlsx into rows of the asked-for columns, after
+//! checking the file against the upload limits (`domain::uploads`).
+//!
+//! Memory stays bounded whatever the file claims: the zip directory is checked before
+//! anything is inflated; the declared sizes hold, as the zip crate fails any read past an
+//! entry's declared size (calamine reads through it); and the sheet is streamed cell by cell
+//! (calamine's cell reader) instead of built as a dense range, keeping only the columns the
+//! import reads.
 
 use std::io::Cursor;
 
-use calamine::{Data, Reader, open_workbook_auto_from_rs};
+use calamine::{Data, DataRef, Reader, Xlsx};
+use zip::ZipArchive;
 
-/// A sheet read into header names and string cells (row 1 is the header).
+use crate::domain::uploads::{self, EntrySize, FILE_TOO_LARGE, MAX_COLUMNS, MAX_ENTRIES, MAX_FILE_BYTES, MAX_ROWS};
+
+/// The start of an OLE compound file, the container of the older .xls format.
+const CFB_MAGIC: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+
+/// The answer to an .xls file (see `docs/decisions.md`, Trust).
+pub const XLS_REFUSED: &str = "Save the file as an Excel Workbook (.xlsx) and upload it again; the older .xls format is not accepted.";
+
+/// A sheet read into its header names and the asked-for columns of each data row.
 pub struct Table {
     pub headers: Vec<String>,
-    /// Data rows with their spreadsheet row number (2 = first data row).
+    found: Vec<bool>,
+    /// Data rows with their spreadsheet row number; cell `k` is asked-for column `k`
+    /// (empty when the header row does not name it).
     pub rows: Vec<(usize, Vec<String>)>,
 }
 
 impl Table {
-    /// The column of the first header matching one of `names` (case-insensitive).
-    pub fn column(&self, names: &[&str]) -> Option<usize> {
-        self.headers.iter().position(|h| names.iter().any(|n| h.trim().eq_ignore_ascii_case(n)))
+    /// Whether the header row names asked-for column `k`.
+    pub fn has(&self, k: usize) -> bool {
+        self.found.get(k).copied().unwrap_or(false)
     }
 }
 
-fn cell_text(d: &Data) -> String {
+fn text_of(d: &DataRef<'_>) -> String {
     match d {
-        Data::Empty => String::new(),
-        Data::String(s) => s.trim().to_string(),
-        Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
-        Data::Float(f) => format!("{f}"),
-        Data::Int(i) => i.to_string(),
-        Data::Bool(b) => b.to_string(),
-        other => other.to_string(),
+        DataRef::Empty => String::new(),
+        DataRef::String(s) => s.trim().to_string(),
+        DataRef::SharedString(s) => s.trim().to_string(),
+        DataRef::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
+        DataRef::Float(f) => format!("{f}"),
+        DataRef::Int(i) => i.to_string(),
+        DataRef::Bool(b) => b.to_string(),
+        other => Data::from(other.clone()).to_string(),
     }
 }
 
-/// Reads the first worksheet of an xls or xlsx file.
-pub fn read_first_sheet(bytes: Vec<u8>) -> Result<Table, String> {
-    let mut book = open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(|e| format!("The file is not a readable xls/xlsx spreadsheet: {e}"))?;
-    let range = book
-        .worksheet_range_at(0)
-        .ok_or_else(|| "The spreadsheet has no worksheet.".to_string())?
-        .map_err(|e| format!("The first worksheet cannot be read: {e}"))?;
-    let mut rows = range.rows();
-    let headers: Vec<String> = rows.next().map(|r| r.iter().map(cell_text).collect()).unwrap_or_default();
-    let start = range.start().map(|(r, _)| r as usize).unwrap_or(0);
-    let rows = rows
-        .enumerate()
-        .map(|(i, r)| (start + i + 2, r.iter().map(cell_text).collect::<Vec<_>>()))
-        .filter(|(_, cells)| cells.iter().any(|c| !c.is_empty()))
-        .collect();
-    Ok(Table { headers, rows })
+/// Checks the zip directory against the limits before anything is inflated.
+fn check_zip(bytes: &[u8]) -> Result<(), String> {
+    let unreadable = |e: &dyn std::fmt::Display| format!("The file is not a readable xlsx spreadsheet: {e}");
+    let mut zip = ZipArchive::new(Cursor::new(bytes)).map_err(|e| unreadable(&e))?;
+    let mut sizes = Vec::new();
+    // One past the limit is enough to refuse; no need to list the rest.
+    for i in 0..zip.len().min(MAX_ENTRIES + 1) {
+        let f = zip.by_index_raw(i).map_err(|e| unreadable(&e))?;
+        // calamine finds the part through the workbook's relationships; any part so named is
+        // held to the limit, wherever it sits.
+        let shared_strings = f.name().is_ok_and(|n| n.to_ascii_lowercase().ends_with("sharedstrings.xml"));
+        sizes.push(EntrySize { compressed: f.compressed_size(), uncompressed: f.size(), shared_strings });
+    }
+    uploads::check_archive(&sizes)
+}
+
+/// Reads the first worksheet of an xlsx file. `columns` lists, for each column the import
+/// reads, the header names it may have (matched case-insensitively); the first non-empty row
+/// is the header row.
+pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, String> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(FILE_TOO_LARGE.into());
+    }
+    if bytes.starts_with(&CFB_MAGIC) {
+        return Err(XLS_REFUSED.into());
+    }
+    if !bytes.starts_with(b"PK") {
+        return Err("The file is not an xlsx spreadsheet.".into());
+    }
+    check_zip(bytes)?;
+    let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).map_err(|e| format!("The file is not a readable xlsx spreadsheet: {e}"))?;
+    let first = book.sheet_names().first().cloned().ok_or_else(|| "The spreadsheet has no worksheet.".to_string())?;
+    let mut cells = book.worksheet_cells_reader(&first).map_err(|e| format!("The first worksheet cannot be read: {e}"))?;
+
+    let mut header_row: Option<u32> = None;
+    let mut headers: Vec<String> = Vec::new();
+    let mut wanted: Option<Vec<Option<usize>>> = None;
+    let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut current: Option<(u32, Vec<String>)> = None;
+    while let Some(cell) = cells.next_cell().map_err(|e| format!("The first worksheet cannot be read: {e}"))? {
+        let (r, c) = cell.get_position();
+        let text = text_of(cell.get_value());
+        // Empty (styled) cells cost nothing and are common at a sheet's edges.
+        if text.is_empty() {
+            continue;
+        }
+        let c = c as usize;
+        if c >= MAX_COLUMNS {
+            return Err(uploads::too_many_columns());
+        }
+        let header = *header_row.get_or_insert(r);
+        if r == header {
+            if headers.len() <= c {
+                headers.resize(c + 1, String::new());
+            }
+            headers[c] = text;
+            continue;
+        }
+        if r.saturating_sub(header) as usize > MAX_ROWS {
+            return Err(uploads::too_many_rows());
+        }
+        let map = wanted.get_or_insert_with(|| {
+            columns.iter().map(|names| headers.iter().position(|h| names.iter().any(|n| h.eq_ignore_ascii_case(n)))).collect()
+        });
+        if current.as_ref().is_none_or(|(row, _)| *row != r) {
+            if let Some((row, done)) = current.take() {
+                push_row(&mut rows, row, done)?;
+            }
+            current = Some((r, vec![String::new(); columns.len()]));
+        }
+        if let (Some(k), Some((_, cells))) = (map.iter().position(|m| *m == Some(c)), current.as_mut()) {
+            cells[k] = text;
+        }
+    }
+    if let Some((row, done)) = current.take() {
+        push_row(&mut rows, row, done)?;
+    }
+    let found = match wanted {
+        Some(map) => map.iter().map(Option::is_some).collect(),
+        None => columns.iter().map(|names| headers.iter().any(|h| names.iter().any(|n| h.eq_ignore_ascii_case(n)))).collect(),
+    };
+    Ok(Table { headers, found, rows })
+}
+
+/// Reads an uploaded file on the blocking pool (inflating and parsing is CPU work); a
+/// refusal is an error on the field `file`.
+pub async fn read_sheet(bytes: Vec<u8>, columns: &'static [&'static [&'static str]]) -> crate::error::AppResult<Table> {
+    use crate::error::AppError;
+    tokio::task::spawn_blocking(move || read_first_sheet(&bytes, columns))
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("spreadsheet task failed: {e}")))?
+        .map_err(|m| if m == FILE_TOO_LARGE { AppError::TooLarge(m) } else { AppError::field("file", m) })
+}
+
+/// Adds a data row (numbered as the spreadsheet shows it); rows out of order count too, so
+/// the row limit also bounds memory.
+fn push_row(rows: &mut Vec<(usize, Vec<String>)>, row: u32, cells: Vec<String>) -> Result<(), String> {
+    if rows.len() >= MAX_ROWS {
+        return Err(uploads::too_many_rows());
+    }
+    rows.push((row as usize + 1, cells));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_xlsxwriter::Workbook;
+
+    fn book(rows: &[&[&str]]) -> Vec<u8> {
+        let mut wb = Workbook::new();
+        let ws = wb.add_worksheet();
+        for (r, cells) in rows.iter().enumerate() {
+            for (c, v) in cells.iter().enumerate() {
+                if !v.is_empty() {
+                    ws.write_string(r as u32, c as u16, *v).unwrap();
+                }
+            }
+        }
+        wb.save_to_buffer().unwrap()
+    }
+
+    #[test]
+    fn keeps_the_asked_columns_by_header_name() {
+        let bytes = book(&[&["Price", "Junk", "item code"], &["1.50", "x", "A1"], &["", "y", ""], &["2", "", "B2"]]);
+        let t = read_first_sheet(&bytes, &[&["Item Code"], &["Price"], &["Qty"]]).unwrap();
+        assert!(t.has(0) && t.has(1) && !t.has(2));
+        let rows: Vec<_> = t.rows.iter().map(|(n, c)| (*n, c.clone())).collect();
+        assert_eq!(rows[0], (2, vec!["A1".to_string(), "1.50".into(), String::new()]));
+        assert_eq!(rows[1].0, 3, "a row with only unread columns is still a row");
+        assert_eq!(rows[2], (4, vec!["B2".to_string(), "2".into(), String::new()]));
+    }
+
+    #[test]
+    fn refuses_xls_and_non_spreadsheets() {
+        let mut xls = CFB_MAGIC.to_vec();
+        xls.extend([0u8; 512]);
+        assert_eq!(read_first_sheet(&xls, &[]).err().as_deref(), Some(XLS_REFUSED));
+        assert!(read_first_sheet(b"hello", &[]).is_err());
+    }
+
+    #[test]
+    fn refuses_a_column_past_the_limit() {
+        let mut wide = vec!["h"; MAX_COLUMNS + 1];
+        wide[0] = "Item Code";
+        let err = read_first_sheet(&book(&[&wide]), &[&["Item Code"]]).err().unwrap();
+        assert!(err.contains("more than 50 columns"), "{err}");
+    }
 }

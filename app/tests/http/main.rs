@@ -16,3 +16,4 @@ mod shell;
 mod sheet_lists;
 mod sheets;
 mod trust;
+mod uploads;

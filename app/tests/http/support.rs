@@ -116,6 +116,11 @@ pub struct TestApp {
 impl TestApp {
     /// A fresh app over its own copy of the demo data.
     pub async fn new() -> Self {
+        Self::with_request_timeout(tyredesk::config::REQUEST_TIMEOUT).await
+    }
+
+    /// A fresh app whose requests answer 408 after `timeout`.
+    pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -131,7 +136,7 @@ impl TestApp {
                 DatabaseUrl::Postgres(with_db(admin, &db))
             }
         };
-        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf() };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout };
         let db = Db::open(&url).expect("open test db");
         let clock = Arc::new(ManualClock::default());
         let throttle = LoginThrottle::new(ThrottleLimits::default(), clock.clone());

@@ -1,0 +1,77 @@
+//! Reads a spreadsheet upload (multipart: one `file` and a few short text fields) with one
+//! size message for every oversize upload, whichever limit stops it.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::extract::Multipart;
+use axum::extract::multipart::MultipartError;
+use axum::http::StatusCode;
+
+use crate::domain::uploads::{FILE_TOO_LARGE, MAX_FILE_BYTES};
+use crate::error::{AppError, AppResult};
+
+/// How long the body of an upload may take to arrive. The upload routes are exempt from the
+/// server's 60 s request timeout (it must never answer failure for a write that then commits,
+/// see `server::timeout`), so a slow sender is cut off here, before anything is written.
+const READ_TIMEOUT: Duration = Duration::from_secs(60);
+/// Longest text field (ids and codes).
+const FIELD_LIMIT: usize = 256;
+
+/// The uploaded file and the text fields sent beside it.
+pub struct Upload {
+    pub file: Vec<u8>,
+    pub fields: HashMap<String, String>,
+}
+
+impl Upload {
+    /// A text field, trimmed; `None` when absent or blank.
+    pub fn field(&self, name: &str) -> Option<&str> {
+        self.fields.get(name).map(String::as_str).filter(|v| !v.is_empty())
+    }
+}
+
+/// Reads the whole upload, refusing a file over the limit as soon as it is known.
+pub async fn read(multipart: Multipart) -> AppResult<Upload> {
+    tokio::time::timeout(READ_TIMEOUT, read_fields(multipart))
+        .await
+        .map_err(|_| AppError::Timeout("The upload did not arrive within 60 seconds; nothing was changed. Try again.".into()))?
+}
+
+async fn read_fields(mut multipart: Multipart) -> AppResult<Upload> {
+    let mut file = None;
+    let mut files = 0;
+    let mut fields = HashMap::new();
+    while let Some(mut field) = multipart.next_field().await.map_err(refusal)? {
+        let name = field.name().unwrap_or("").to_string();
+        let is_file = name == "file";
+        let limit = if is_file { MAX_FILE_BYTES } else { FIELD_LIMIT };
+        let mut data = Vec::new();
+        while let Some(chunk) = field.chunk().await.map_err(refusal)? {
+            if data.len().saturating_add(chunk.len()) > limit {
+                return Err(if is_file { AppError::TooLarge(FILE_TOO_LARGE.into()) } else { AppError::field(&name, "The value is too long.") });
+            }
+            data.extend_from_slice(&chunk);
+        }
+        if is_file {
+            files += 1;
+            file = Some(data);
+        } else {
+            fields.insert(name, String::from_utf8_lossy(&data).trim().to_string());
+        }
+    }
+    match (files, file) {
+        (1, Some(file)) => Ok(Upload { file, fields }),
+        _ => Err(AppError::field("file", "Choose one xlsx file.")),
+    }
+}
+
+/// A multipart error in the app's words: the body limit of the route means the file is too
+/// large; anything else is a broken upload.
+fn refusal(e: MultipartError) -> AppError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        AppError::TooLarge(FILE_TOO_LARGE.into())
+    } else {
+        AppError::bad_request(format!("The upload could not be read ({}). Try again.", e.body_text()))
+    }
+}

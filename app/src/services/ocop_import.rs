@@ -1,0 +1,75 @@
+//! OCOP price import (spec: every row is checked and either all apply or none).
+//!
+//! The file is parsed and every code resolved on a read connection, outside SQLite's writer
+//! queue; only the finished list of prices enters one short write transaction of multi-row
+//! upserts, so other users' saves wait for that transaction alone (see `docs/decisions.md`).
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::db::{self, Db, DbConn};
+use crate::domain::validate::parse_line_price;
+use crate::error::{AppError, AppResult};
+use crate::xlsx::import::{Table, read_sheet};
+
+/// The columns read, each with the header names it may have.
+const COLUMNS: &[&[&str]] = &[&["Item Code", "Code"], &["Customer Code", "CSR Code", "ABN", "Customer", "CSR"], &["Price", "OCOP", "OCOP Price"]];
+const NAMES: [&str; 3] = ["Item Code", "Customer Code", "Price"];
+
+/// One price to set: customer, product, cents.
+pub type OcopPrice = (i64, i64, i64);
+
+/// Imports an uploaded file for the company; answers the number of prices set.
+pub async fn import(db: &Db, org: i64, user: i64, file: Vec<u8>) -> AppResult<usize> {
+    let table = read_sheet(file, COLUMNS).await?;
+    if let Some(k) = (0..COLUMNS.len()).find(|k| !table.has(*k)) {
+        return Err(AppError::field("file", format!("The first row must name the columns; '{}' is missing.", NAMES[k])));
+    }
+    let prices = db.run(move |c| resolve(c, org, &table)).await?;
+    let count = prices.len();
+    // The blocking task runs to the end even if this future is dropped (the client went
+    // away), so the answer, when there is one, is always what happened.
+    db.write(move |c| db::ocops::upsert_many(c, org, user, &prices)).await?;
+    Ok(count)
+}
+
+/// Resolves every row within the company; any bad row refuses the file with row messages.
+/// A later row for the same customer and product wins.
+pub fn resolve(conn: &mut DbConn, org: i64, table: &Table) -> AppResult<Vec<OcopPrice>> {
+    let distinct = |k: usize| -> Vec<String> { table.rows.iter().map(|(_, r)| r[k].clone()).collect::<HashSet<_>>().into_iter().collect() };
+    let products = db::products::by_codes(conn, org, &distinct(0))?;
+    let customers = db::customers::ids_by_code_or_name(conn, org, &distinct(1))?;
+    let mut errors = Vec::new();
+    let mut prices = BTreeMap::new();
+    for (row_no, cells) in &table.rows {
+        let (code, cust, price_text) = (&cells[0], &cells[1], &cells[2]);
+        match (products.get(code), customers.get(cust), parse_line_price(price_text)) {
+            (None, _, _) => errors.push(format!("Row {row_no}: unknown item code '{code}'.")),
+            (_, None, _) => errors.push(format!("Row {row_no}: unknown customer '{cust}'.")),
+            (_, _, Err(e)) => errors.push(format!("Row {row_no}: price '{price_text}': {e}")),
+            (Some(p), Some(cu), Ok(v)) => {
+                prices.insert((*cu, p.id), v.0);
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(row_errors(errors));
+    }
+    if prices.is_empty() {
+        return Err(AppError::field("file", "The spreadsheet has no rows."));
+    }
+    Ok(prices.into_iter().map(|((cu, p), v)| (cu, p, v)).collect())
+}
+
+/// Row messages shown at most; a file of 100,000 bad rows must not answer megabytes.
+const SHOWN_ERRORS: usize = 50;
+
+/// The refusal of a file with bad rows: the first messages, each also under its own key.
+pub fn row_errors(mut errors: Vec<String>) -> AppError {
+    let more = errors.len().saturating_sub(SHOWN_ERRORS);
+    errors.truncate(SHOWN_ERRORS);
+    let mut message = errors.join(" ");
+    if more > 0 {
+        message.push_str(&format!(" …and {more} more rows with errors."));
+    }
+    AppError::Validation { message, errors: errors.into_iter().enumerate().map(|(i, e)| (format!("row{i}"), e)).collect() }
+}
