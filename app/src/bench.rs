@@ -240,9 +240,9 @@ pub async fn run(config: Config, scale: Scale, requests: usize) -> anyhow::Resul
         let sql = if r.sql.is_empty() { "-".to_string() } else { ms(percentile(&r.sql, 0.5)) };
         println!("{:<36} {:>10} {:>10} {:>10} {:>10} {:>8}", r.name, ms(percentile(&r.http, 0.5)), ms(p95), sql, format!("{:.0}", r.budget_ms), if ok { "ok" } else { "OVER" });
     }
-    println!("\n{:<36} {:>8} {:>10} {:>14} {:>12}", "upload (issue 9)", "status", "time ms", "RSS before MB", "peak RSS MB");
+    println!("\n{:<36} {:>8} {:>8} {:>10} {:>14} {:>12}", "upload (issue 9)", "file MB", "status", "time ms", "RSS before MB", "peak RSS MB");
     for u in &uploads.memory {
-        println!("{:<36} {:>8} {:>10} {:>14.1} {:>12.1}", u.name, u.status, ms(u.time), u.rss_before_mb, u.peak_mb);
+        println!("{:<36} {:>8.2} {:>8} {:>10} {:>14.1} {:>12.1}", u.name, u.file_mb, u.status, ms(u.time), u.rss_before_mb, u.peak_mb);
     }
     println!("{} sheets saved during the import; the slowest took {} ms", during.0, ms(during.1));
     if let Some(dir) = cleanup {
@@ -255,6 +255,7 @@ pub async fn run(config: Config, scale: Scale, requests: usize) -> anyhow::Resul
 /// Memory of the benchmark process (server and client share it) while one upload ran.
 struct UploadMemory {
     name: &'static str,
+    file_mb: f64,
     status: u16,
     time: Duration,
     rss_before_mb: f64,
@@ -288,7 +289,8 @@ fn multipart(file: &[u8]) -> Vec<u8> {
 
 const MULTIPART: &str = "multipart/form-data; boundary=B0UND";
 
-/// A ~1 MB xlsx whose sheet inflates to 1.2 GB of rows, as in the issue.
+/// A ~1.2 MB xlsx whose sheet inflates to 1.2 GB, as in the issue: one cell holding 1.2 GB
+/// of text, which an XML reader keeps whole in memory.
 fn zip_bomb() -> anyhow::Result<Vec<u8>> {
     use std::io::{Cursor, Write};
     use zip::write::SimpleFileOptions;
@@ -305,13 +307,12 @@ fn zip_bomb() -> anyhow::Result<Vec<u8>> {
     }
     out.start_file("xl/worksheets/sheet1.xml", SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated).large_file(true))?;
     out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>")?;
-    let row = b"<row><c t=\"inlineStr\"><is><t>2055516</t></is></c><c><v>1</v></c></row>".repeat(16_384);
-    let mut written = 0usize;
-    while written < 1_200_000_000 {
-        out.write_all(&row)?;
-        written += row.len();
+    out.write_all(b"<row r=\"2\"><c r=\"A2\" t=\"inlineStr\"><is><t>")?;
+    let text = vec![b'A'; 1 << 20];
+    for _ in 0..1_200 {
+        out.write_all(&text)?;
     }
-    out.write_all(b"</sheetData></worksheet>")?;
+    out.write_all(b"</t></is></c></row></sheetData></worksheet>")?;
     Ok(out.finish()?.into_inner())
 }
 
@@ -344,12 +345,13 @@ async fn upload_scenarios(db: &crate::db::Db, addr: std::net::SocketAddr, like: 
 
     let bomb = tokio::task::spawn_blocking(zip_bomb).await??;
     let body = multipart(&bomb);
+    let file_mb = bomb.len() as f64 / (1024.0 * 1024.0);
     drop(bomb);
     let rss_before_mb = proc_status_mb("VmRSS:");
     reset_peak();
     let t = Instant::now();
     let (status, _) = client.send_body("POST", "/api/ag/lines", Some((MULTIPART, &body))).await?;
-    memory.push(UploadMemory { name: "zip bomb, 1.2 GB inflated", status, time: t.elapsed(), rss_before_mb, peak_mb: proc_status_mb("VmHWM:") });
+    memory.push(UploadMemory { name: "zip bomb, 1.2 GB inflated", file_mb, status, time: t.elapsed(), rss_before_mb, peak_mb: proc_status_mb("VmHWM:") });
     drop(body);
 
     let (products, customers): (Vec<String>, Vec<String>) = db
@@ -361,6 +363,7 @@ async fn upload_scenarios(db: &crate::db::Db, addr: std::net::SocketAddr, like: 
         .await?;
     let file = tokio::task::spawn_blocking(move || ocop_file(&products, &customers, 100_000)).await??;
     let body = multipart(&file);
+    let file_mb = file.len() as f64 / (1024.0 * 1024.0);
     drop(file);
 
     // The import runs on its own connection; this client saves sheets until it answers.
@@ -382,6 +385,6 @@ async fn upload_scenarios(db: &crate::db::Db, addr: std::net::SocketAddr, like: 
     let (res, done) = import.await?;
     let (status, answer) = res?;
     anyhow::ensure!(status == 200, "the 100,000-row OCOP import answered {status}: {}", String::from_utf8_lossy(&answer));
-    memory.push(UploadMemory { name: "OCOP import, 100,000 rows", status, time: done - t, rss_before_mb, peak_mb: proc_status_mb("VmHWM:") });
+    memory.push(UploadMemory { name: "OCOP import, 100,000 rows", file_mb, status, time: done - t, rss_before_mb, peak_mb: proc_status_mb("VmHWM:") });
     Ok(UploadScenarios { rows: vec![saves], memory })
 }
