@@ -12,6 +12,9 @@ use crate::auth::{self, SESSION_COOKIE, WAREHOUSE_REFUSED};
 use crate::domain::uploads::FILE_TOO_LARGE;
 use crate::error::{AppError, ErrorInfo};
 
+/// A request body beyond the server-wide limit that is not an upload.
+pub const REQUEST_TOO_LARGE: &str = "The request is larger than 20 MB.";
+
 #[derive(Template, WebTemplate)]
 #[template(path = "error.html")]
 struct ErrorPage {
@@ -22,14 +25,15 @@ struct ErrorPage {
 /// Middleware turning error responses into the right representation.
 pub async fn render(req: Request, next: Next) -> Response {
     let path = req.uri().path().to_string();
+    let is_upload = [crate::api::LINE_IMPORT, crate::api::OCOP_IMPORT].contains(&path.as_str());
     let is_htmx = req.headers().contains_key("hx-request");
     let had_session = auth::cookie(req.headers(), SESSION_COOKIE).is_some();
     let res = next.run(req).await;
     let info = match res.extensions().get::<ErrorInfo>().cloned() {
         Some(info) => info,
-        // The server-wide body limit answers before any handler could; every request that
-        // large is an upload, so it gets the upload's size message.
-        None if res.status() == StatusCode::PAYLOAD_TOO_LARGE => match AppError::TooLarge(FILE_TOO_LARGE.into()).into_response().extensions().get::<ErrorInfo>() {
+        // The server-wide body limit answers before any handler could: an upload gets the
+        // upload's size message, anything else says what was too large.
+        None if res.status() == StatusCode::PAYLOAD_TOO_LARGE => match AppError::TooLarge(if is_upload { FILE_TOO_LARGE.into() } else { REQUEST_TOO_LARGE.into() }).into_response().extensions().get::<ErrorInfo>() {
             Some(info) => info.clone(),
             None => return res,
         },

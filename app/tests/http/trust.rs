@@ -470,3 +470,17 @@ async fn exports_cut_an_oversized_cell_instead_of_failing() {
     assert!(cut.ends_with("… [truncated]"));
     assert_eq!(cut.chars().count(), 32_767);
 }
+
+/// A request body beyond the server-wide limit says so in the app's words, not the upload's.
+#[tokio::test]
+async fn an_oversized_request_is_refused_in_plain_words() {
+    let app = TestApp::new().await;
+    let s = app.session("approver@demo.test").await;
+    let body = vec![b' '; 21 * 1024 * 1024];
+    let len = body.len().to_string();
+    let res = app
+        .request(axum::http::Method::POST, "/api/orders", Some(body.into()), Some("application/json"), &[("cookie", &s.cookie), ("x-csrf-token", &s.csrf), ("content-length", &len)])
+        .await;
+    assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(res.json()["message"], "The request is larger than 20 MB.");
+}
