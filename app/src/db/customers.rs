@@ -3,6 +3,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::refs::{BusinessStaff, Ref, ServiceStaff};
 use super::DbConn;
 use super::masters::{Paged, like_escape};
 use super::schema::customers;
@@ -181,9 +182,16 @@ pub struct CustomerChanges {
     updated_at: NaiveDateTime,
 }
 
+/// A customer's business and service staff, resolved in the company.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Staff {
+    pub business: Option<Ref<BusinessStaff>>,
+    pub service: Option<Ref<ServiceStaff>>,
+}
+
 impl CustomerChanges {
     /// The row values of checked fields with the search text.
-    pub fn new(f: &CustomerFields, search_text: String, now: NaiveDateTime) -> Self {
+    pub fn new(f: &CustomerFields, staff: Staff, search_text: String, now: NaiveDateTime) -> Self {
         Self {
             login_shop: f.login_shop,
             email: f.email.clone(),
@@ -209,8 +217,8 @@ impl CustomerChanges {
             area_type: f.area_type.as_i32(),
             business_type: f.business_type.as_i32(),
             default_ship_type: f.default_ship_type.as_i32(),
-            bd_id: f.bd_id,
-            cs_id: f.cs_id,
+            bd_id: staff.business.map(Ref::id),
+            cs_id: staff.service.map(Ref::id),
             search_text,
             updated_at: now,
         }

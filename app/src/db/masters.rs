@@ -141,22 +141,6 @@ pub fn all_brands(conn: &mut DbConn, org: i64) -> AppResult<Vec<Brand>> {
     Ok(brands::table.filter(brands::org_id.eq(org)).order(brands::name.asc()).select(Brand::as_select()).load(conn)?)
 }
 
-/// Whether the brand belongs to the organisation.
-pub fn brand_exists(conn: &mut DbConn, org: i64, id: i64) -> AppResult<bool> {
-    let n: i64 = brands::table.filter(brands::org_id.eq(org)).filter(brands::id.eq(id)).count().get_result(conn)?;
-    Ok(n > 0)
-}
-
-/// The user's role in the organisation, if they are on its staff.
-pub fn staff_role(conn: &mut DbConn, org: i64, user_id: i64) -> AppResult<Option<i32>> {
-    Ok(memberships::table
-        .filter(memberships::org_id.eq(org))
-        .filter(memberships::user_id.eq(user_id))
-        .select(memberships::role)
-        .first(conn)
-        .optional()?)
-}
-
 fn employee_columns() -> (
     users::id,
     users::email,

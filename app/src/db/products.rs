@@ -4,6 +4,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::refs::{Brand, Ref};
 use super::DbConn;
 use super::masters::{Paged, like_escape};
 use super::schema::products;
@@ -288,14 +289,14 @@ pub struct ProductChanges {
 
 impl ProductChanges {
     /// The row values of checked fields and their search keys.
-    pub fn new(f: &ProductFields, keys: ProductSearchKeys, now: NaiveDateTime) -> Self {
+    pub fn new(f: &ProductFields, brand: Ref<Brand>, keys: ProductSearchKeys, now: NaiveDateTime) -> Self {
         let s = &f.specs;
         Self {
             origin_code: f.origin_code.clone(),
             helper_code: f.helper_code.clone(),
             unit: f.unit.clone(),
             comments: f.comments.clone(),
-            brand_id: Some(f.brand_id),
+            brand_id: Some(brand.id()),
             manufacturer: f.manufacturer.clone(),
             auto_parts_type: f.auto_parts_type.map(|a| a.as_i32()),
             tag1: f.category.path(),

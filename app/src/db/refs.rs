@@ -46,9 +46,14 @@ impl<K> Unchecked<K> {
 }
 
 impl<K: Kind> Unchecked<K> {
+    /// Looks the id up in company `org`: `None` when it names nothing there.
+    pub fn lookup(self, conn: &mut DbConn, org: i64) -> QueryResult<Option<Ref<K>>> {
+        Ok(K::exists(conn, org, self.id)?.then(|| Ref::stored(self.id)))
+    }
+
     /// Looks the id up in company `org`; 'not found' names `field`.
     pub fn resolve(self, conn: &mut DbConn, org: i64, field: &str) -> AppResult<Ref<K>> {
-        if K::exists(conn, org, self.id)? { Ok(Ref::stored(self.id)) } else { Err(AppError::field(field, K::NOT_FOUND)) }
+        self.lookup(conn, org)?.ok_or_else(|| AppError::field(field, K::NOT_FOUND))
     }
 }
 
@@ -102,7 +107,7 @@ impl<K> fmt::Debug for Ref<K> {
 }
 
 macro_rules! table_kind {
-    ($(#[$doc:meta])* $name:ident, $table:ident, $message:literal) => {
+    ($(#[$doc:meta])* $name:ident, $table:ident, $message:expr) => {
         $(#[$doc])*
         pub enum $name {}
         impl Kind for $name {
@@ -132,7 +137,7 @@ table_kind!(
 );
 table_kind!(
     /// A brand.
-    Brand, brands, "This brand does not exist in this company."
+    Brand, brands, masters::UNKNOWN_BRAND
 );
 table_kind!(
     /// A sheet (the related purchase order of a bill, say).
@@ -147,7 +152,7 @@ fn has_role(conn: &mut DbConn, org: i64, user: i64, fits: fn(Role) -> bool) -> Q
 /// Business staff of the company (role 1), as a sheet's or customer's BD.
 pub enum BusinessStaff {}
 impl Kind for BusinessStaff {
-    const NOT_FOUND: &'static str = "Choose business staff of this company.";
+    const NOT_FOUND: &'static str = masters::UNKNOWN_STAFF;
     fn exists(conn: &mut DbConn, org: i64, id: i64) -> QueryResult<bool> {
         has_role(conn, org, id, masters::fits_business_staff)
     }
@@ -156,7 +161,7 @@ impl Kind for BusinessStaff {
 /// Service staff of the company (roles 2–4), as a sheet's or customer's service staff.
 pub enum ServiceStaff {}
 impl Kind for ServiceStaff {
-    const NOT_FOUND: &'static str = "Choose service staff of this company.";
+    const NOT_FOUND: &'static str = masters::UNKNOWN_STAFF;
     fn exists(conn: &mut DbConn, org: i64, id: i64) -> QueryResult<bool> {
         has_role(conn, org, id, masters::fits_service_staff)
     }

@@ -5,11 +5,11 @@
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use crate::auth::Auth;
+use crate::db::customers::Staff;
+use crate::db::refs::{Brand, BusinessStaff, Ref, ServiceStaff, Unchecked};
 use crate::db::customers::{self as customer_db, Customer, CustomerChanges};
-use crate::db::masters as master_db;
 use crate::db::products::{self as product_db, Product, ProductChanges};
 use crate::db::{self, DbConn};
-use crate::domain::enums::Role;
 use crate::domain::masters::{self as rules, Actor, CreditTerms, CustomerFields, CustomerInput, LockedProduct, ProductInput, Refusal, StoredCustomer};
 use crate::domain::money::Cents;
 use crate::domain::validate::FieldError;
@@ -45,11 +45,13 @@ fn actor(auth: &Auth) -> Actor {
     Actor { org_id: auth.org_id, role: auth.role, crt_csr: auth.crt_csr }
 }
 
-fn check_brand(c: &mut DbConn, org: i64, brand_id: i64, errors: &mut Vec<FieldError>) -> AppResult<()> {
-    if !master_db::brand_exists(c, org, brand_id)? {
+/// The product's brand in the company, or a field message.
+fn brand(c: &mut DbConn, org: i64, brand_id: i64, errors: &mut Vec<FieldError>) -> AppResult<Option<Ref<Brand>>> {
+    let found = Unchecked::<Brand>::new(brand_id).lookup(c, org)?;
+    if found.is_none() {
         errors.push(FieldError { field: "brand", message: rules::UNKNOWN_BRAND });
     }
-    Ok(())
+    Ok(found)
 }
 
 fn fail_if_any(errors: Vec<FieldError>) -> AppResult<()> {
@@ -67,11 +69,11 @@ pub async fn create_product(state: &AppState, auth: &Auth, input: ProductInput) 
             if product_db::code_taken(c, org, &identity.code)? {
                 errors.push(FieldError { field: "code", message: rules::CODE_TAKEN });
             }
-            check_brand(c, org, fields.brand_id, &mut errors)?;
-            fail_if_any(errors)?;
+            let brand = brand(c, org, fields.brand_id, &mut errors)?;
+            let (Some(brand), true) = (brand, errors.is_empty()) else { return Err(invalid(errors)) };
             let now = db::now();
             let keys = rules::product_search_keys(&identity.code, &fields.helper_code, &identity.name, &fields.origin_code);
-            let id = product_db::insert(c, org, &identity, &ProductChanges::new(&fields, keys, now), now).map_err(|e| match e {
+            let id = product_db::insert(c, org, &identity, &ProductChanges::new(&fields, brand, keys, now), now).map_err(|e| match e {
                 // A concurrent create took the code between the check and the insert.
                 DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => invalid(vec![FieldError { field: "code", message: rules::CODE_TAKEN }]),
                 other => other.into(),
@@ -93,10 +95,10 @@ pub async fn update_product(state: &AppState, auth: &Auth, id: i64, input: Produ
             let locked = LockedProduct { code: &stored.code, name: &stored.name, kind: stored.category };
             let fields = rules::validate_product_update(&input, locked).map_err(invalid)?;
             let mut errors = Vec::new();
-            check_brand(c, org, fields.brand_id, &mut errors)?;
-            fail_if_any(errors)?;
+            let brand = brand(c, org, fields.brand_id, &mut errors)?;
+            let (Some(brand), true) = (brand, errors.is_empty()) else { return Err(invalid(errors)) };
             let keys = rules::product_search_keys(&stored.code, &fields.helper_code, &stored.name, &fields.origin_code);
-            if !product_db::update_versioned(c, org, id, version, &ProductChanges::new(&fields, keys, db::now()))? {
+            if !product_db::update_versioned(c, org, id, version, &ProductChanges::new(&fields, brand, keys, db::now()))? {
                 return Err(version_conflict());
             }
             product_db::product(c, org, id)
@@ -105,16 +107,18 @@ pub async fn update_product(state: &AppState, auth: &Auth, id: i64, input: Produ
 }
 
 /// Business and service staff must be staff of the company in a fitting role.
-fn check_staff(c: &mut DbConn, org: i64, f: &CustomerFields) -> AppResult<()> {
+fn staff(c: &mut DbConn, org: i64, f: &CustomerFields) -> AppResult<Staff> {
+    let business = f.bd_id.map(|id| Unchecked::<BusinessStaff>::new(id).lookup(c, org)).transpose()?;
+    let service = f.cs_id.map(|id| Unchecked::<ServiceStaff>::new(id).lookup(c, org)).transpose()?;
     let mut errors = Vec::new();
-    for (field, id, fits) in [("bd_id", f.bd_id, rules::fits_business_staff as fn(Role) -> bool), ("cs_id", f.cs_id, rules::fits_service_staff)] {
-        let Some(id) = id else { continue };
-        let role = master_db::staff_role(c, org, id)?.and_then(Role::from_i32);
-        if !role.is_some_and(fits) {
-            errors.push(FieldError { field, message: rules::UNKNOWN_STAFF });
-        }
+    if business.is_some_and(|b| b.is_none()) {
+        errors.push(FieldError { field: "bd_id", message: rules::UNKNOWN_STAFF });
     }
-    fail_if_any(errors)
+    if service.is_some_and(|s| s.is_none()) {
+        errors.push(FieldError { field: "cs_id", message: rules::UNKNOWN_STAFF });
+    }
+    fail_if_any(errors)?;
+    Ok(Staff { business: business.flatten(), service: service.flatten() })
 }
 
 /// Creates a customer (crtCSR rule in company 4; credit terms for approvers only).
@@ -124,12 +128,12 @@ pub async fn create_customer(state: &AppState, auth: &Auth, input: CustomerInput
     state
         .db
         .write(move |c| {
-            check_staff(c, org, &valid.fields)?;
+            let staff = staff(c, org, &valid.fields)?;
             let now = db::now();
             let f = &valid.fields;
             let search = rules::customer_search_text(&identity.name, &identity.code, &f.phone, &f.email);
             let terms = valid.credit_terms.clone().unwrap_or_default();
-            let id = customer_db::insert(c, org, &identity, &CustomerChanges::new(f, search, now), &terms, now)?;
+            let id = customer_db::insert(c, org, &identity, &CustomerChanges::new(f, staff, search, now), &terms, now)?;
             customer_db::customer(c, org, id)
         })
         .await
@@ -146,10 +150,10 @@ pub async fn update_customer(state: &AppState, auth: &Auth, id: i64, input: Cust
             let stored = customer_db::customer(c, org, id)?;
             let terms = CreditTerms { attention: stored.attention.clone(), credit_limit: Cents(stored.credit_limit) };
             let valid = rules::validate_customer_update(&input, role, &StoredCustomer { name: &stored.name, code: &stored.code, terms }).map_err(refused)?;
-            check_staff(c, org, &valid.fields)?;
+            let staff = staff(c, org, &valid.fields)?;
             let f = &valid.fields;
             let search = rules::customer_search_text(&stored.name, &stored.code, &f.phone, &f.email);
-            let changes = CustomerChanges::new(f, search, db::now());
+            let changes = CustomerChanges::new(f, staff, search, db::now());
             if !customer_db::update_versioned(c, org, id, version, &changes, valid.credit_terms.as_ref())? {
                 return Err(version_conflict());
             }

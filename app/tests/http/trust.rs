@@ -106,7 +106,7 @@ fn with(mut body: Value, path: &str, value: i64) -> Value {
 fn assert_not_found(res: &TestResponse, field: &str, what: &str) {
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{what}: {}", res.body);
     let j = res.json();
-    assert!(j["errors"][field].as_str().is_some_and(|m| m.contains("does not exist in this company") || m.starts_with("Choose")), "{what}: {j}");
+    assert!(j["errors"][field].as_str().is_some_and(|m| m.contains("does not exist in this company") || m.contains("of this company") || m.starts_with("Choose a driver")), "{what}: {j}");
 }
 
 fn line(product: i64) -> Value {
@@ -216,6 +216,23 @@ async fn another_companys_ids_are_not_found_on_every_write_route_and_nothing_is_
         assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{field}: {}", res.body);
         assert!(res.json()["errors"][field].is_string(), "{field}: {}", res.body);
     }
+    // Master-data updates: the same references on PUT leave the record as it was.
+    let product = app.get(&format!("/api/products/{}", own.product), Some(&s)).await.json()["data"].clone();
+    let mut body = product.clone();
+    body["brand"] = json!(far.brand);
+    let res = app.put_json(&format!("/api/products/{}", own.product), &s, body).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "PUT product brand: {}", res.body);
+    assert!(res.json()["errors"]["brand"].is_string(), "{}", res.body);
+    let customer = app.get(&format!("/api/customers/{}", own.customer), Some(&s)).await.json()["data"].clone();
+    for field in ["cs_id", "bd_id"] {
+        let mut body = customer.clone();
+        body[field] = json!(if field == "cs_id" { far.service_staff } else { far.business_staff });
+        let res = app.put_json(&format!("/api/customers/{}", own.customer), &s, body).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "PUT customer {field}: {}", res.body);
+        assert!(res.json()["errors"][field].is_string(), "{field}: {}", res.body);
+    }
+    assert_eq!(app.get(&format!("/api/products/{}", own.product), Some(&s)).await.json()["data"], product, "the product is unchanged");
+    assert_eq!(app.get(&format!("/api/customers/{}", own.customer), Some(&s)).await.json()["data"], customer, "the customer is unchanged");
     // Printing marks: another company's sheet is simply not found.
     let res = app.post_json("/api/orders/print", &s, json!({"ids": [far.purchase_order]})).await;
     assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.body);
@@ -246,8 +263,8 @@ async fn another_companys_ids_are_not_found_on_every_write_route_and_nothing_is_
     for (field, value, message) in [
         ("customer_id", far.customer, "This customer does not exist in this company."),
         ("warehouse_id", far.warehouse, "This warehouse does not exist in this company."),
-        ("csr_service_id", far.service_staff, "Choose service staff of this company."),
-        ("csr_bd_id", far.business_staff, "Choose business staff of this company."),
+        ("csr_service_id", far.service_staff, "Please choose a staff member of this company"),
+        ("csr_bd_id", far.business_staff, "Please choose a staff member of this company"),
         ("product", far.product, "This product does not exist in this company."),
     ] {
         for path in ["/order_add/invoices".to_string(), format!("/order_edit/invoices/{draft_invoice}")] {
