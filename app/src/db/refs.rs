@@ -13,7 +13,7 @@ use diesel::dsl::exists;
 use diesel::prelude::*;
 
 use super::DbConn;
-use super::schema::{brands, customers, memberships, orders, products, suppliers, warehouses};
+use super::schema::{brands, customers, memberships, orders, suppliers, warehouses};
 use crate::domain::enums::Role;
 use crate::domain::masters;
 use crate::error::{AppError, AppResult};
@@ -132,10 +132,6 @@ table_kind!(
     Supplier, suppliers, "This supplier does not exist in this company."
 );
 table_kind!(
-    /// A product.
-    Product, products, "This product does not exist in this company."
-);
-table_kind!(
     /// A brand.
     Brand, brands, masters::UNKNOWN_BRAND
 );
@@ -174,18 +170,4 @@ impl Kind for Driver {
     fn exists(conn: &mut DbConn, org: i64, id: i64) -> QueryResult<bool> {
         has_role(conn, org, id, |r| r == Role::Driver)
     }
-}
-
-/// Resolves many product ids at once (sheet lines, imports), in chunks under the databases'
-/// variable limits; the error names the first line whose product is not in the company.
-pub fn resolve_products(conn: &mut DbConn, org: i64, ids: &[Unchecked<Product>], field: impl Fn(usize) -> String) -> AppResult<Vec<Ref<Product>>> {
-    let raw: Vec<i64> = ids.iter().map(|u| u.id).collect();
-    let mut found = std::collections::HashSet::with_capacity(raw.len());
-    for chunk in raw.chunks(super::CHUNK) {
-        found.extend(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(chunk)).select(products::id).load::<i64>(conn)?);
-    }
-    raw.iter()
-        .enumerate()
-        .map(|(i, id)| if found.contains(id) { Ok(Ref::stored(*id)) } else { Err(AppError::field(&field(i), Product::NOT_FOUND)) })
-        .collect()
 }

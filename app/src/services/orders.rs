@@ -75,14 +75,12 @@ struct Refs {
 /// message, exactly as for an id that does not exist anywhere.
 fn resolve_refs(conn: &mut DbConn, org: i64, h: &Header, errors: &mut sheet::FieldErrors) -> AppResult<Refs> {
     fn one<K: refs::Kind>(conn: &mut DbConn, org: i64, id: Option<Unchecked<K>>, field: &str, errors: &mut sheet::FieldErrors) -> AppResult<Option<Ref<K>>> {
-        match refs::resolve_opt(conn, org, id, field) {
-            Ok(r) => Ok(r),
-            Err(AppError::Validation { errors: e, .. }) => {
-                errors.extend(e);
-                Ok(None)
-            }
-            Err(e) => Err(e),
+        let Some(id) = id else { return Ok(None) };
+        let found = id.lookup(conn, org)?;
+        if found.is_none() {
+            errors.insert(field.into(), K::NOT_FOUND.into());
         }
+        Ok(found)
     }
     Ok(Refs {
         customer: one(conn, org, h.customer_id, "customer_id", errors)?,
@@ -161,12 +159,13 @@ fn customer_info(conn: &mut DbConn, org: i64, customer: Ref<Customer>) -> AppRes
 
 /// Name and unit of each line's product, which must be of the company.
 fn check_products(conn: &mut DbConn, org: i64, lines: &[ValidLine]) -> AppResult<Vec<(i64, String, String)>> {
-    let ids: Vec<Unchecked<refs::Product>> = lines.iter().map(|l| Unchecked::new(l.product_id)).collect();
-    let resolved = refs::resolve_products(conn, org, &ids, |i| format!("lines.{i}.product"))?;
-    let ids: Vec<i64> = resolved.into_iter().map(Ref::id).collect();
-    let mut found = Vec::with_capacity(ids.len());
+    let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+    let mut found: Vec<(i64, String, String)> = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(crate::db::CHUNK) {
         found.extend(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(chunk)).select((products::id, products::name, products::unit)).load::<(i64, String, String)>(conn)?);
+    }
+    if let Some(missing) = ids.iter().position(|id| !found.iter().any(|f| f.0 == *id)) {
+        return Err(AppError::field(&format!("lines.{missing}.product"), "This product does not exist in this company."));
     }
     Ok(found)
 }
@@ -191,11 +190,10 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
     let r = resolve_refs(conn, org, h, &mut ref_errors)?;
     let d = SheetDraft {
         order_type: Some(t),
-        // A reference that is not found counts as given here; its own message stands.
-        customer_id: id_of(r.customer).or(h.customer_id.map(|_| 0)),
-        supplier_id: id_of(r.supplier).or(h.supplier_id.map(|_| 0)),
-        warehouse_id: id_of(r.warehouse).or(h.warehouse_id.map(|_| 0)),
-        in_warehouse_id: id_of(r.in_warehouse).or(h.in_warehouse_id.map(|_| -1)),
+        customer_id: id_of(r.customer),
+        supplier_id: id_of(r.supplier),
+        warehouse_id: id_of(r.warehouse),
+        in_warehouse_id: id_of(r.in_warehouse),
         tax_type: h.tax_type,
         lines: lines.to_vec(),
     };
@@ -210,6 +208,8 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
     if h.date.is_none() {
         errors.insert("date".into(), crate::domain::validate::REQUIRED.into());
     }
+    // Last, so a reference that was sent but is not the company's says so rather than
+    // 'Please enter'.
     errors.extend(ref_errors);
     match valid {
         Some(v) if errors.is_empty() => Ok((r, v)),
