@@ -242,6 +242,12 @@ pub fn line_amount(qty: i64, price: Cents) -> Option<Cents> {
     qty.checked_mul(price.0).map(Cents)
 }
 
+/// A stored sheet whose lines add up beyond what money can hold; saved sheets never do
+/// (their totals were checked on save), so this is a damaged row.
+#[derive(Debug, thiserror::Error)]
+#[error("the lines of sheet {0} add up beyond the largest amount")]
+pub struct TotalsOverflow(pub String);
+
 /// The footer of a sheet's lines: Total Qty, Total Amount, Total Tax and SubTotal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Totals {

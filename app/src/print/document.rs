@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use super::pages::paginate;
 use super::rules::{self, WarehouseRole};
 use crate::domain::enums::{ShipType, TaxType};
-use crate::domain::money::{Cents, Totals, gst_of_inclusive};
+use crate::domain::money::{Cents, Totals, TotalsOverflow, gst_of_inclusive};
 
 /// Which document is printed (DESIGN §5: `variant=standard|noprice`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,12 +248,6 @@ fn day(d: NaiveDate) -> String {
 fn dollars(c: Cents) -> String {
     format!("${}", c.grouped())
 }
-
-/// The sheet's lines add up beyond what money can hold; saved sheets never do (their totals
-/// were checked on save), so this is a damaged row.
-#[derive(Debug, thiserror::Error)]
-#[error("the lines of sheet {0} add up beyond the largest amount")]
-pub struct TotalsOverflow(pub String);
 
 /// The document of `sheet` for `company` in `variant` (spec §2.7).
 pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Document, TotalsOverflow> {

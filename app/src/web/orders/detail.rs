@@ -21,7 +21,7 @@ use crate::db::orders::{self as order_db, Event, Line, Order};
 use crate::db::schema::{customers, products, suppliers};
 use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
 use crate::domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
-use crate::domain::money::{Cents, Totals};
+use crate::domain::money::{Cents, Totals, TotalsOverflow};
 use crate::domain::status::{Action, SheetState, allowed, clone_targets};
 use crate::error::{AppError, AppResult};
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
@@ -141,14 +141,10 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
                 Some(sid) => suppliers::table.filter(suppliers::org_id.eq(org)).find(sid).select(suppliers::name).first(c).optional()?,
                 None => None,
             };
-            let mut stock_now = HashMap::new();
-            if o.status == OrderStatus::Approved.as_i32() {
-                for l in &lines {
-                    if let (Some(p), Some(w)) = (l.product_id, o.warehouse_id) {
-                        stock_now.insert(p, crate::db::stock::on_hand(c, org, w, p)?);
-                    }
-                }
-            }
+            let stock_now = match o.warehouse_id {
+                Some(w) if o.status == OrderStatus::Approved.as_i32() => crate::db::stock::on_hand_in(c, org, w, &ids)?,
+                _ => HashMap::new(),
+            };
             Ok((o, lines, events, staff, warehouses, products_, customer, supplier, stock_now))
         })
         .await?;
@@ -252,7 +248,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
         })
         .collect();
     let tax = if t.has_tax() { TaxType::from_i32(o.tax_type).unwrap_or_default() } else { TaxType::NoTax };
-    let totals = Totals::from_lines(lines.iter().map(|l| (l.quantity, Cents(l.amount))), tax).ok_or_else(|| AppError::Internal(anyhow::anyhow!("the lines of sheet {} add up beyond the largest amount", o.no)))?;
+    let totals = Totals::from_lines(lines.iter().map(|l| (l.quantity, Cents(l.amount))), tax).ok_or_else(|| anyhow::Error::new(TotalsOverflow(o.no.clone())))?;
     let mut tags = vec![match state_.status {
         OrderStatus::Draft => ("Draft".to_string(), "tag-green"),
         OrderStatus::Approved => ("Approved".to_string(), "tag-grey"),

@@ -273,18 +273,19 @@ fn enrich(c: &mut DbConn, org: i64, warehouse: Option<i64>, lines: &mut [IslandL
         .into_iter()
         .map(|(i, a, b, u, ca, cost)| (i, (a, b, u, ca, cost)))
         .collect();
+    let stock = match warehouse {
+        Some(w) => Some(crate::db::stock::on_hand_in(c, org, w, &ids)?),
+        None => None,
+    };
     for l in lines.iter_mut() {
-        if let Some((code, name, unit, class_a, cost)) = l.product_id.and_then(|p| found.get(&p)) {
-            l.code = code.clone();
-            l.name = name.clone();
-            l.unit = unit.clone();
-            l.class_a = Some(*class_a);
-            l.cost_price = Some(*cost);
-            l.stock = match warehouse {
-                Some(w) => Some(crate::db::stock::on_hand(c, org, w, l.product_id.unwrap_or_default())?),
-                None => None,
-            };
-        }
+        let Some(p) = l.product_id else { continue };
+        let Some((code, name, unit, class_a, cost)) = found.get(&p) else { continue };
+        l.code = code.clone();
+        l.name = name.clone();
+        l.unit = unit.clone();
+        l.class_a = Some(*class_a);
+        l.cost_price = Some(*cost);
+        l.stock = stock.as_ref().map(|s| s.get(&p).copied().unwrap_or(0));
     }
     Ok(())
 }
