@@ -57,8 +57,8 @@ pub struct Config {
     pub database: DatabaseUrl,
     pub bind: String,
     pub data_dir: PathBuf,
-    /// How long a request may run before it answers 408 (uploads are exempt, see
-    /// `server::timeout`).
+    /// How long a read (GET, HEAD) may run before it answers 408; writes are never cut off
+    /// (`server::timeout` says why).
     pub request_timeout: std::time::Duration,
 }
 

@@ -11,9 +11,9 @@ use axum::http::StatusCode;
 use crate::domain::uploads::{FILE_TOO_LARGE, MAX_FILE_BYTES};
 use crate::error::{AppError, AppResult};
 
-/// How long the body of an upload may take to arrive. The upload routes are exempt from the
-/// server's 60 s request timeout (it must never answer failure for a write that then commits,
-/// see `server::timeout`), so a slow sender is cut off here, before anything is written.
+/// How long the body of an upload may take to arrive. Writes are exempt from the server's
+/// request timeout (it must never answer failure for a write that then commits, see
+/// `server::timeout`), so a slow sender is cut off here, before anything is written.
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
 /// Longest text field (ids and codes).
 const FIELD_LIMIT: usize = 256;

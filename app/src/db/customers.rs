@@ -275,4 +275,3 @@ pub fn ids_by_code_or_name(conn: &mut DbConn, org: i64, keys: &[String]) -> AppR
     }
     Ok(keys.iter().filter_map(|k| by_code.get(k).or_else(|| by_name.get(k)).map(|id| (k.clone(), *id))).collect())
 }
-

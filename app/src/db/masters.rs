@@ -408,4 +408,3 @@ pub fn is_empty(conn: &mut DbConn) -> AppResult<bool> {
 pub fn like_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }
-

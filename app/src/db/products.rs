@@ -347,23 +347,6 @@ pub fn code_taken(conn: &mut DbConn, org: i64, code: &str) -> AppResult<bool> {
     Ok(n > 0)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::ItemKey;
-
-    #[test]
-    fn item_key_understands_every_size_spelling() {
-        for q in ["2055516", "205/55R16", "205/55 R16", "205/55ZR16", "205 55 16", "205/55r16"] {
-            assert_eq!(ItemKey::parse(q).size_key.as_deref(), Some("2055516"), "{q}");
-        }
-        let k = ItemKey::parse("205/55R16 91V michelin");
-        assert_eq!(k.size_key.as_deref(), Some("2055516"));
-        assert!(k.words.contains(&"91v".to_string()) && k.words.contains(&"michelin".to_string()), "{k:?}");
-        let plain = ItemKey::parse("Primacy 4");
-        assert_eq!(plain, ItemKey { size_key: None, words: vec!["primacy".into(), "4".into()] });
-    }
-}
-
 /// What a line import needs of a product found by its item code.
 #[derive(Queryable, Clone, Debug)]
 pub struct CodedProduct {
@@ -388,4 +371,21 @@ pub fn by_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppResult<std:
         out.extend(rows.into_iter().map(|p| (p.code.clone(), p)));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ItemKey;
+
+    #[test]
+    fn item_key_understands_every_size_spelling() {
+        for q in ["2055516", "205/55R16", "205/55 R16", "205/55ZR16", "205 55 16", "205/55r16"] {
+            assert_eq!(ItemKey::parse(q).size_key.as_deref(), Some("2055516"), "{q}");
+        }
+        let k = ItemKey::parse("205/55R16 91V michelin");
+        assert_eq!(k.size_key.as_deref(), Some("2055516"));
+        assert!(k.words.contains(&"91v".to_string()) && k.words.contains(&"michelin".to_string()), "{k:?}");
+        let plain = ItemKey::parse("Primacy 4");
+        assert_eq!(plain, ItemKey { size_key: None, words: vec!["primacy".into(), "4".into()] });
+    }
 }

@@ -6,7 +6,6 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::ocop_import::row_errors;
 use super::pricing;
 use crate::db::refs::{self, Customer, Kind, Ref, Unchecked, Warehouse};
 use crate::db::{self, Db, DbConn};
@@ -14,7 +13,7 @@ use crate::domain::enums::OrderType;
 use crate::domain::money::Cents;
 use crate::domain::validate::{parse_line_price, parse_line_qty};
 use crate::error::{AppError, AppResult};
-use crate::xlsx::import::{Table, read_sheet};
+use crate::xlsx::import::{Table, read_sheet, row_errors};
 
 const CODE: usize = 0;
 const QTY: usize = 1;

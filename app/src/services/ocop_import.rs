@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::db::{self, Db, DbConn};
 use crate::domain::validate::parse_line_price;
 use crate::error::{AppError, AppResult};
-use crate::xlsx::import::{Table, read_sheet};
+use crate::xlsx::import::{Table, read_sheet, row_errors};
 
 /// The columns read, each with the header names it may have.
 const COLUMNS: &[&[&str]] = &[&["Item Code", "Code"], &["Customer Code", "CSR Code", "ABN", "Customer", "CSR"], &["Price", "OCOP", "OCOP Price"]];
@@ -34,7 +34,7 @@ pub async fn import(db: &Db, org: i64, user: i64, file: Vec<u8>) -> AppResult<us
 
 /// Resolves every row within the company; any bad row refuses the file with row messages.
 /// A later row for the same customer and product wins.
-pub fn resolve(conn: &mut DbConn, org: i64, table: &Table) -> AppResult<Vec<OcopPrice>> {
+fn resolve(conn: &mut DbConn, org: i64, table: &Table) -> AppResult<Vec<OcopPrice>> {
     let distinct = |k: usize| -> Vec<String> { table.rows.iter().map(|(_, r)| r[k].clone()).collect::<HashSet<_>>().into_iter().collect() };
     let products = db::products::by_codes(conn, org, &distinct(0))?;
     let customers = db::customers::ids_by_code_or_name(conn, org, &distinct(1))?;
@@ -58,18 +58,4 @@ pub fn resolve(conn: &mut DbConn, org: i64, table: &Table) -> AppResult<Vec<Ocop
         return Err(AppError::field("file", "The spreadsheet has no rows."));
     }
     Ok(prices.into_iter().map(|((cu, p), v)| (cu, p, v)).collect())
-}
-
-/// Row messages shown at most; a file of 100,000 bad rows must not answer megabytes.
-const SHOWN_ERRORS: usize = 50;
-
-/// The refusal of a file with bad rows: the first messages, each also under its own key.
-pub fn row_errors(mut errors: Vec<String>) -> AppError {
-    let more = errors.len().saturating_sub(SHOWN_ERRORS);
-    errors.truncate(SHOWN_ERRORS);
-    let mut message = errors.join(" ");
-    if more > 0 {
-        message.push_str(&format!(" …and {more} more rows with errors."));
-    }
-    AppError::Validation { message, errors: errors.into_iter().enumerate().map(|(i, e)| (format!("row{i}"), e)).collect() }
 }

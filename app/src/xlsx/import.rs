@@ -12,6 +12,7 @@ use std::io::Cursor;
 use calamine::{Data, DataRef, Reader, Xlsx};
 use zip::ZipArchive;
 
+use crate::error::{AppError, AppResult};
 use crate::domain::uploads::{self, EntrySize, FILE_TOO_LARGE, MAX_COLUMNS, MAX_ENTRIES, MAX_FILE_BYTES, MAX_ROWS};
 
 /// The start of an OLE compound file, the container of the older .xls format.
@@ -135,12 +136,25 @@ pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, Stri
 
 /// Reads an uploaded file on the blocking pool (inflating and parsing is CPU work); a
 /// refusal is an error on the field `file`.
-pub async fn read_sheet(bytes: Vec<u8>, columns: &'static [&'static [&'static str]]) -> crate::error::AppResult<Table> {
-    use crate::error::AppError;
+pub async fn read_sheet(bytes: Vec<u8>, columns: &'static [&'static [&'static str]]) -> AppResult<Table> {
     tokio::task::spawn_blocking(move || read_first_sheet(&bytes, columns))
         .await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("spreadsheet task failed: {e}")))?
         .map_err(|m| if m == FILE_TOO_LARGE { AppError::TooLarge(m) } else { AppError::field("file", m) })
+}
+
+/// Row messages shown at most; a file of 100,000 bad rows must not answer megabytes.
+const SHOWN_ERRORS: usize = 50;
+
+/// The refusal of a file with bad rows: the first messages, each also under its own key.
+pub fn row_errors(mut errors: Vec<String>) -> AppError {
+    let more = errors.len().saturating_sub(SHOWN_ERRORS);
+    errors.truncate(SHOWN_ERRORS);
+    let mut message = errors.join(" ");
+    if more > 0 {
+        message.push_str(&format!(" …and {more} more rows with errors."));
+    }
+    AppError::Validation { message, errors: errors.into_iter().enumerate().map(|(i, e)| (format!("row{i}"), e)).collect() }
 }
 
 /// Adds a data row (numbered as the spreadsheet shows it); rows out of order count too, so
