@@ -128,6 +128,8 @@ test('a transfer moves stock between warehouses and an adjustment sets the count
   page.once('dialog', (d) => d.accept());
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.getByText('Operation successful').waitFor();
+  // The toast of the save can still be showing: the tag appears only once the approved sheet has reloaded.
+  await page.locator('.tag', { hasText: 'Approved' }).first().waitFor();
   assert.equal(await stockOf(page, product, out), a - 3);
   assert.equal(await stockOf(page, product, into), b + 3);
 
@@ -144,6 +146,7 @@ test('a transfer moves stock between warehouses and an adjustment sets the count
   page.once('dialog', (d) => d.accept());
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.getByText('Operation successful').waitFor();
+  await page.locator('.tag', { hasText: 'Approved' }).first().waitFor();
   assert.equal(await stockOf(page, product, out), 40, 'the counted quantity is the new stock');
   await page.context().close();
 });

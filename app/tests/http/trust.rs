@@ -117,6 +117,14 @@ fn lines_json(product: i64) -> String {
     json!([{"key": "a", "productId": product, "qty": "2", "price": "120", "description": "", "taxType": 3, "inWarehouseQty": "", "inSystemQty": ""}]).to_string()
 }
 
+/// Form fields with `field` set to `value`.
+fn with_field(mut pairs: Vec<(&'static str, String)>, field: &str, value: String) -> Vec<(&'static str, String)> {
+    if let Some(pair) = pairs.iter_mut().find(|(k, _)| *k == field) {
+        pair.1 = value;
+    }
+    pairs
+}
+
 async fn form(app: &TestApp, s: &Session, path: &str, pairs: &[(&str, String)]) -> TestResponse {
     let borrowed: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
     app.post_form(path, s, &borrowed).await
@@ -238,9 +246,9 @@ async fn another_companys_ids_are_not_found_on_every_write_route_and_nothing_is_
     assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.body);
 
     // HTML forms: new and edit pages, and the detail page's actions.
-    let base_invoice = |field: &str, value: i64| -> Vec<(&'static str, String)> {
-        let mut p: Vec<(&'static str, String)> = vec![
-            ("date", "2026-11-20".into()),
+    let base_invoice = |field: &str, value: i64| {
+        let base = vec![
+            ("date", "2026-11-20".to_string()),
             ("tax_type", "3".into()),
             ("tag_id", "1".into()),
             ("customer_id", own.customer.to_string()),
@@ -249,16 +257,7 @@ async fn another_companys_ids_are_not_found_on_every_write_route_and_nothing_is_
             ("csr_bd_id", own.business_staff.to_string()),
             ("lines_json", lines_json(own.product)),
         ];
-        for (k, v) in p.iter_mut() {
-            if *k == field {
-                *v = value.to_string();
-            }
-        }
-        if field == "product" {
-            p.retain(|(k, _)| *k != "lines_json");
-            p.push(("lines_json", lines_json(value)));
-        }
-        p
+        if field == "product" { with_field(base, "lines_json", lines_json(value)) } else { with_field(base, field, value.to_string()) }
     };
     for (field, value, message) in [
         ("customer_id", far.customer, "This customer does not exist in this company."),
@@ -274,9 +273,9 @@ async fn another_companys_ids_are_not_found_on_every_write_route_and_nothing_is_
             answers.push((format!("{path} {field}"), res));
         }
     }
-    let bill_form = |field: &str, value: i64| -> Vec<(&'static str, String)> {
-        let mut p: Vec<(&'static str, String)> = vec![
-            ("date", "2026-11-20".into()),
+    let bill_form = |field: &str, value: i64| {
+        let base = vec![
+            ("date", "2026-11-20".to_string()),
             ("tax_type", "3".into()),
             ("tag_id", "1".into()),
             ("supplier_id", own.supplier.to_string()),
@@ -284,12 +283,7 @@ async fn another_companys_ids_are_not_found_on_every_write_route_and_nothing_is_
             ("related_order_id", own.purchase_order.to_string()),
             ("lines_json", lines_json(own.product)),
         ];
-        for (k, v) in p.iter_mut() {
-            if *k == field {
-                *v = value.to_string();
-            }
-        }
-        p
+        with_field(base, field, value.to_string())
     };
     for (field, value) in [("supplier_id", far.supplier), ("related_order_id", far.purchase_order)] {
         let res = form(&app, &s, "/order_add/bills", &bill_form(field, value)).await;
