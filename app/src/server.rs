@@ -98,6 +98,7 @@ pub fn open(config: &Config) -> Result<Db, String> {
     }
     let mut conn = db.get().map_err(|e| e.to_string())?;
     db::migrate(&mut conn)?;
+    db::optimize(&mut conn).map_err(|e| format!("cannot refresh the database statistics: {e}"))?;
     Ok(db)
 }
 
@@ -125,9 +126,23 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}. Choose another address with TYREDESK_BIND", config.bind))?;
     println!("TyreDesk is running on http://{} (database: {})", config.bind, config.database.redacted());
-    let state = AppState::new(config, db)?;
+    let state = AppState::new(config, db.clone())?;
+    tokio::spawn(keep_statistics_fresh(db));
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())
+}
+
+/// Refreshes the planner's statistics every hour (`db::optimize`), so plans follow the data
+/// as it grows; a failure is logged and tried again at the next tick.
+async fn keep_statistics_fresh(db: Db) {
+    let mut every = tokio::time::interval(Duration::from_secs(3600));
+    every.tick().await; // the first tick is immediate; `open` has just optimised
+    loop {
+        every.tick().await;
+        if let Err(e) = db.run(db::optimize).await {
+            tracing::warn!("refreshing the database statistics failed: {e}");
+        }
+    }
 }
 
 /// How long a client may take to send its request, so slow clients cannot hold connections.

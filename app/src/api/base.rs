@@ -65,7 +65,7 @@ pub async fn brands(State(state): State<AppState>, auth: Auth, Query(paging): Qu
     }
     let req = paging.resolve(20);
     let page = state.db.run(move |c| masters::brands_page(c, org, req.offset(), req.per_page)).await?;
-    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }))
 }
 
 /// `GET /api/warehouses`.

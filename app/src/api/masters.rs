@@ -50,7 +50,7 @@ pub async fn customers(State(state): State<AppState>, auth: Auth, Query(q): Quer
     let org = auth.org_id;
     let filter = CustomerFilter { key: q.name.clone(), ids: q.ids.clone(), ..Default::default() };
     let page = state.db.run(move |c| customers::list(c, org, &filter, req.offset(), req.per_page)).await?;
-    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }))
 }
 
 /// `GET /api/customers/{id}`.
@@ -109,7 +109,7 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
             Ok((hits(c, org, page.rows, customer, warehouse)?, page.total))
         })
         .await?;
-    Ok(Json(ListAnswer { data: rows, meta: Meta { total, current_page: req.page, per_page: req.per_page } }))
+    Ok(Json(ListAnswer { data: rows, meta: Meta::page(total, &req) }))
 }
 
 /// `GET /api/products/{id}`.
@@ -152,7 +152,7 @@ pub async fn suppliers(State(state): State<AppState>, auth: Auth, Query(q): Quer
     let req = Paging { page: q.page, per_page: q.per_page }.resolve(20);
     let (org, name) = (auth.org_id, q.name.unwrap_or_default());
     let page = state.db.run(move |c| master_db::suppliers_by_name(c, org, &name, req.offset(), req.per_page)).await?;
-    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }))
 }
 
 /// A customer's credit limit and accounting balance, in cents.

@@ -86,8 +86,19 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 #[derive(Serialize, Debug)]
 pub struct Meta {
     pub total: i64,
+    /// True when `total` is the count cap and more rows match (issue 10).
+    #[serde(rename = "totalCapped")]
+    pub total_capped: bool,
     pub current_page: i64,
     pub per_page: i64,
+}
+
+impl Meta {
+    /// The meta of one page; `counted` is the list's count (up to the count cap + 1).
+    pub fn page(counted: i64, req: &crate::web::list::PageReq) -> Self {
+        let capped = counted > crate::domain::limits::COUNT_CAP;
+        Self { total: if capped { crate::domain::limits::COUNT_CAP } else { counted }, total_capped: capped, current_page: req.page, per_page: req.per_page }
+    }
 }
 
 /// `{data, meta}` list answer (spec §7).
@@ -101,7 +112,7 @@ impl<T: Serialize> ListAnswer<T> {
     /// An unpaged list: everything on page 1.
     pub fn all(data: Vec<T>) -> Self {
         let total = data.len() as i64;
-        Self { data, meta: Meta { total, current_page: 1, per_page: total } }
+        Self { data, meta: Meta { total, total_capped: false, current_page: 1, per_page: total } }
     }
 }
 

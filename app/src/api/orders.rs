@@ -48,7 +48,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFil
     let filter = f.value;
     let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;
     let data = page.rows.into_iter().map(|r| OrderListRow { order: r.order, csr_name: r.customer, supplier_name: r.supplier }).collect();
-    Ok(Json(ListAnswer { data, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+    Ok(Json(ListAnswer { data, meta: Meta::page(page.total, &req) }))
 }
 
 /// The customer block of a sheet (spec §3 `csr`).

@@ -71,7 +71,7 @@ pub async fn quotings(State(state): State<AppState>, auth: Auth, f: Filters<Quot
             }
         })
         .collect();
-    Ok(Json(ListAnswer { data, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+    Ok(Json(ListAnswer { data, meta: Meta::page(page.total, &req) }))
 }
 
 #[derive(Deserialize)]
@@ -94,7 +94,7 @@ pub async fn by_customer(State(state): State<AppState>, auth: Auth, Query(q): Qu
             ocops::for_customer(c, org, customer, req.offset(), req.per_page)
         })
         .await?;
-    Ok(Json(ListAnswer { data: page.rows, meta: Meta { total: page.total, current_page: req.page, per_page: req.per_page } }))
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }))
 }
 
 #[derive(Serialize, Queryable)]

@@ -5,7 +5,9 @@ use diesel::prelude::*;
 
 use super::refs::{BusinessStaff, Ref, ServiceStaff};
 use super::DbConn;
-use super::masters::{Paged, like_escape};
+use super::masters::Paged;
+use super::search::{self, Searchable};
+use super::Backend;
 use super::schema::customers;
 use crate::error::AppResult;
 
@@ -86,11 +88,11 @@ pub struct CustomerFilter {
 
 type BoxedCustomers<'a> = customers::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
 
-fn filtered(org: i64, f: &CustomerFilter) -> BoxedCustomers<'static> {
+fn filtered(backend: Backend, org: i64, f: &CustomerFilter) -> BoxedCustomers<'static> {
     let mut q = customers::table.filter(customers::org_id.eq(org)).into_boxed();
     if let Some(key) = f.key.as_deref() {
         for w in key.split_whitespace() {
-            q = q.filter(customers::search_text.like(format!("%{}%", like_escape(&w.to_lowercase()))).escape('\\'));
+            q = q.filter(search::contains(backend, Searchable::Customers, &w.to_lowercase()));
         }
     }
     let modified = f.date_type.as_deref() == Some("modified");
@@ -126,14 +128,14 @@ fn filtered(org: i64, f: &CustomerFilter) -> BoxedCustomers<'static> {
 
 /// One page of the customer list, by name.
 pub fn list(conn: &mut DbConn, org: i64, f: &CustomerFilter, offset: i64, limit: i64) -> AppResult<Paged<Customer>> {
-    let total = filtered(org, f).count().get_result(conn)?;
-    let rows = filtered(org, f).order((customers::name.asc(), customers::id.asc())).offset(offset).limit(limit).select(Customer::as_select()).load(conn)?;
+    let total = super::CountOf(filtered(conn.backend(), org, f).select(customers::id).limit(super::COUNTED)).get_result(conn)?;
+    let rows = filtered(conn.backend(), org, f).order((customers::name.asc(), customers::id.asc())).offset(offset).limit(limit).select(Customer::as_select()).load(conn)?;
     Ok(Paged { rows, total })
 }
 
 /// Every customer matching the filter (export).
 pub fn all_matching(conn: &mut DbConn, org: i64, f: &CustomerFilter) -> AppResult<Vec<Customer>> {
-    Ok(filtered(org, f).order((customers::name.asc(), customers::id.asc())).select(Customer::as_select()).load(conn)?)
+    Ok(filtered(conn.backend(), org, f).order((customers::name.asc(), customers::id.asc())).select(Customer::as_select()).load(conn)?)
 }
 
 use crate::domain::masters::{CreditTerms, CustomerFields, CustomerIdentity};

@@ -92,10 +92,11 @@ pub struct SupplierRef {
 
 /// Suppliers whose code or name contains every word of `name`, by name.
 pub fn suppliers_by_name(conn: &mut DbConn, org: i64, name: &str, offset: i64, limit: i64) -> AppResult<Paged<SupplierRef>> {
+    let backend = conn.backend();
     let filtered = || -> suppliers::BoxedQuery<'static, super::multi_connection_impl::MultiBackend> {
         let mut q = suppliers::table.filter(suppliers::org_id.eq(org)).into_boxed();
         for w in name.split_whitespace() {
-            q = q.filter(suppliers::search_text.like(format!("%{}%", like_escape(&w.to_lowercase()))).escape('\\'));
+            q = q.filter(super::search::contains(backend, super::search::Searchable::Suppliers, &w.to_lowercase()));
         }
         q
     };

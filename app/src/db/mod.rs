@@ -10,6 +10,7 @@ pub mod products;
 pub mod stock;
 pub mod orders;
 pub mod refs;
+pub mod search;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -114,6 +115,30 @@ impl ManageConnection for Manager {
 
 pub type Conn = PooledConnection<Manager>;
 
+/// How long a request waits for a free connection before it is answered 503 (with
+/// Retry-After): requests queue through a burst instead of failing at once.
+pub const POOL_WAIT: Duration = Duration::from_secs(10);
+
+/// The message of a request that waited [`POOL_WAIT`] in vain.
+pub const BUSY: &str = "The server is busy; try again in a few seconds.";
+
+/// Connections per process, from the machine's cores: enough to keep every core busy while
+/// some connections wait on disk or on the network (PostgreSQL), without letting dozens of
+/// queries compete for two cores. SQLite has one writer and caches pages per connection, so
+/// it gets fewer.
+fn pool_size(backend: Backend) -> u32 {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
+    match backend {
+        Backend::Sqlite => (cores * 2 + 4).clamp(8, 16),
+        Backend::Postgres => (cores * 4).clamp(8, 32),
+    }
+}
+
+fn busy(e: diesel::r2d2::PoolError) -> AppError {
+    tracing::warn!("no database connection within {POOL_WAIT:?}: {e}");
+    AppError::Unavailable(BUSY.into())
+}
+
 /// The shared database handle kept in the application state.
 #[derive(Clone)]
 pub struct Db {
@@ -134,9 +159,9 @@ impl Db {
         // Fail fast with the driver's message instead of r2d2's generic timeout.
         drop(connect(url)?);
         let pool = Pool::builder()
-            .max_size(if backend == Backend::Sqlite { 8 } else { 12 })
+            .max_size(pool_size(backend))
             .min_idle(Some(1))
-            .connection_timeout(Duration::from_secs(5))
+            .connection_timeout(POOL_WAIT)
             .build(Manager { url: url.clone() })
             .map_err(|e| format!("cannot open database pool: {e}"))?;
         Ok(Self { pool, backend, write_lock: Arc::new(tokio::sync::Mutex::new(())) })
@@ -149,7 +174,7 @@ impl Db {
 
     /// A connection for blocking code (CLI, seeding).
     pub fn get(&self) -> AppResult<Conn> {
-        self.pool.get().map_err(|e| AppError::Unavailable(format!("database busy: {e}")))
+        self.pool.get().map_err(busy)
     }
 
     /// Runs `f` on the blocking pool with a pooled connection, keeping the tracing span.
@@ -162,7 +187,7 @@ impl Db {
         let span = tracing::Span::current();
         tokio::task::spawn_blocking(move || {
             span.in_scope(|| {
-                let mut conn = pool.get().map_err(|e| AppError::Unavailable(format!("database busy: {e}")))?;
+                let mut conn = pool.get().map_err(busy)?;
                 f(&mut conn)
             })
         })
@@ -227,6 +252,58 @@ pub fn sync_sequences(conn: &mut DbConn, tables: &[&str]) -> AppResult<()> {
                 "SELECT setval(pg_get_serial_sequence('{t}', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM {t}), 1))"
             ))?;
         }
+    }
+    Ok(())
+}
+
+/// `SELECT COUNT(*) FROM (<query>) AS counted`: with a `LIMIT` inside, a count that stops at
+/// the limit instead of visiting every match (list totals, issue 10).
+#[derive(Debug, Clone, Copy, diesel::query_builder::QueryId)]
+pub struct CountOf<Q>(pub Q);
+
+impl<Q> diesel::query_builder::Query for CountOf<Q> {
+    type SqlType = diesel::sql_types::BigInt;
+}
+
+impl<Q, DB> diesel::query_builder::QueryFragment<DB> for CountOf<Q>
+where
+    DB: diesel::backend::Backend,
+    Q: diesel::query_builder::QueryFragment<DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: diesel::query_builder::AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("SELECT COUNT(*) FROM (");
+        self.0.walk_ast(out.reborrow())?;
+        out.push_sql(") AS counted");
+        Ok(())
+    }
+}
+
+impl<Q, C> RunQueryDsl<C> for CountOf<Q> {}
+
+/// The rows a list query's count reads: up to the cap and one more, to tell 'more'.
+pub const COUNTED: i64 = crate::domain::limits::COUNT_CAP + 1;
+
+/// Refreshes the planner's statistics where they are missing or stale (issue 10). Cheap: on
+/// SQLite `PRAGMA optimize` analyses only tables that need it, reading at most about a
+/// thousand rows per index; PostgreSQL's autovacuum does the same on its own. Run at start-up
+/// and every hour by the server.
+pub fn optimize(conn: &mut DbConn) -> AppResult<()> {
+    if conn.backend() == Backend::Sqlite {
+        conn.batch_execute("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;")?;
+    }
+    Ok(())
+}
+
+/// Tables whose statistics steer the list and search plans.
+pub const PLANNED_TABLES: [&str; 6] = ["orders", "order_lines", "products", "customers", "suppliers", "ocop_prices"];
+
+/// Statistics of `tables`, gathered now: after seeding and after a large import, so the
+/// first query after them is planned with the new row counts (SQLite never analyses on its
+/// own; PostgreSQL's autovacuum would, but only some time later).
+pub fn analyze(conn: &mut DbConn, tables: &[&str]) -> AppResult<()> {
+    for t in tables {
+        debug_assert!(t.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "table names are ours");
+        conn.batch_execute(&format!("ANALYZE {t}"))?;
     }
     Ok(())
 }

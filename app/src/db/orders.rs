@@ -299,6 +299,8 @@ crate::batch_insert_fn!(insert_sequences, order_sequences::table, NewSequence);
 
 
 use super::masters::{Paged, like_escape};
+use super::search::{self, Searchable};
+use super::Backend;
 use super::schema::{customers, products, suppliers};
 use crate::db::multi_connection_impl::MultiBackend;
 use crate::domain::enums::{OrderSort, OrderSortKey, SortDirection};
@@ -348,11 +350,12 @@ pub struct OrderRow {
 
 type BoxedOrders = orders::BoxedQuery<'static, MultiBackend>;
 
-fn contains(s: &str) -> String {
-    format!("%{}%", like_escape(&s.trim().to_lowercase()))
+/// A counterparty or product filter matches its whole text as one phrase.
+fn phrase(s: &str) -> String {
+    s.trim().to_lowercase()
 }
 
-fn filtered(org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
+fn filtered(backend: Backend, org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
     // Orders only: counterparties filter through subqueries, so counting never joins.
     let mut q = orders::table.filter(orders::org_id.eq(org)).into_boxed();
     match f.order_type.as_deref().and_then(|t| t.parse::<i32>().ok()).filter(|t| types.contains(t)) {
@@ -384,11 +387,13 @@ fn filtered(org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
         q = q.filter(orders::no.like(format!("%{}%", like_escape(no.trim()))).escape('\\'));
     }
     if let Some(c) = f.csr.as_deref() {
-        let matching = customers::table.filter(customers::org_id.eq(org)).filter(customers::search_text.like(contains(c)).escape('\\')).select(customers::id);
+        let matching = customers::table.filter(customers::org_id.eq(org)).select(customers::id)
+            .filter(search::contains(backend, Searchable::Customers, &phrase(c)));
         q = q.filter(orders::customer_id.eq_any(matching.nullable()));
     }
     if let Some(s) = f.supplier.as_deref() {
-        let matching = suppliers::table.filter(suppliers::org_id.eq(org)).filter(suppliers::search_text.like(contains(s)).escape('\\')).select(suppliers::id);
+        let matching = suppliers::table.filter(suppliers::org_id.eq(org)).select(suppliers::id)
+            .filter(search::contains(backend, Searchable::Suppliers, &phrase(s)));
         q = q.filter(orders::supplier_id.eq_any(matching.nullable()));
     }
     if let Some(r) = f.reference.as_deref() {
@@ -401,7 +406,7 @@ fn filtered(org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
         let inside = order_lines::table
             .inner_join(products::table)
             .filter(order_lines::org_id.eq(org))
-            .filter(products::search_text.like(contains(p)).escape('\\'))
+            .filter(search::contains(backend, Searchable::Products, &phrase(p)))
             .select(order_lines::order_id);
         q = q.filter(orders::id.eq_any(inside));
     }
@@ -475,14 +480,14 @@ fn with_names(conn: &mut DbConn, org: i64, orders_: Vec<Order>) -> AppResult<Vec
 
 /// One page of a sheet list limited to `types`.
 pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
-    let total = filtered(org, types, f).count().get_result(conn)?;
-    let page: Vec<Order> = sorted(filtered(org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
+    let total = super::CountOf(filtered(conn.backend(), org, types, f).select(orders::id).limit(super::COUNTED)).get_result(conn)?;
+    let page: Vec<Order> = sorted(filtered(conn.backend(), org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
     Ok(Paged { rows: with_names(conn, org, page)?, total })
 }
 
 /// Every sheet matching (export), in list order.
 pub fn all_matching(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<OrderRow>> {
-    let all: Vec<Order> = sorted(filtered(org, types, f), f.sort).select(Order::as_select()).load(conn)?;
+    let all: Vec<Order> = sorted(filtered(conn.backend(), org, types, f), f.sort).select(Order::as_select()).load(conn)?;
     with_names(conn, org, all)
 }
 

@@ -7,6 +7,8 @@ use diesel::prelude::*;
 use super::refs::{Brand, Ref};
 use super::DbConn;
 use super::masters::{Paged, like_escape};
+use super::search::{self, Searchable};
+use super::Backend;
 use super::schema::products;
 use crate::error::AppResult;
 
@@ -135,7 +137,7 @@ pub struct ProductFilter {
 
 type BoxedProducts<'a> = products::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
 
-fn filtered(org: i64, f: &ProductFilter) -> BoxedProducts<'static> {
+fn filtered(backend: Backend, org: i64, f: &ProductFilter) -> BoxedProducts<'static> {
     let mut q = products::table.filter(products::org_id.eq(org)).into_boxed();
     if let Some(key) = f.key.as_deref() {
         let key = ItemKey::parse(key);
@@ -143,7 +145,7 @@ fn filtered(org: i64, f: &ProductFilter) -> BoxedProducts<'static> {
             q = q.filter(products::size_key.eq(size));
         }
         for w in key.words {
-            q = q.filter(products::search_text.like(format!("%{}%", like_escape(&w))).escape('\\'));
+            q = q.filter(search::contains(backend, Searchable::Products, &w));
         }
     }
     if let Some(b) = f.brand {
@@ -201,14 +203,14 @@ fn sorted(q: BoxedProducts<'static>, sort: Option<i32>) -> BoxedProducts<'static
 
 /// One page of the product list.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
-    let total = filtered(org, f).count().get_result(conn)?;
-    let rows = sorted(filtered(org, f), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
+    let total = super::CountOf(filtered(conn.backend(), org, f).select(products::id).limit(super::COUNTED)).get_result(conn)?;
+    let rows = sorted(filtered(conn.backend(), org, f), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
     Ok(Paged { rows, total })
 }
 
 /// Every product matching the filter (export), in list order.
 pub fn all_matching(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<Product>> {
-    Ok(sorted(filtered(org, f), f.sort).select(Product::as_select()).load(conn)?)
+    Ok(sorted(filtered(conn.backend(), org, f), f.sort).select(Product::as_select()).load(conn)?)
 }
 
 /// On-hand stock summed over the organisation's warehouses, for the given products.

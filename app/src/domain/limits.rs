@@ -26,6 +26,9 @@ pub const SHORT_MAX: usize = 100;
 pub const DESCRIPTION_MAX: usize = 500;
 /// The highest page number a list answers.
 pub const PAGE_MAX: i64 = 100_000;
+/// Lists count their matches up to this many: a page costs the same whether its filter
+/// matches 150 sheets or 500,000, and the pager shows 'Total 10,000+' beyond it.
+pub const COUNT_CAP: i64 = 10_000;
 
 /// A date outside [`DATE_MIN`]..=[`DATE_MAX`].
 pub const DATE_OUT_OF_RANGE: &str = "Enter a date between 01 Jan 2000 and 31 Dec 2099.";

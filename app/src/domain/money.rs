@@ -122,15 +122,7 @@ impl Cents {
     /// Formats with thousands separators, e.g. "1,234.56" and "-0.05".
     pub fn grouped(self) -> String {
         let (sign, dollars, cents) = self.parts();
-        let digits = dollars.to_string();
-        let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-        for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                grouped.push(',');
-            }
-            grouped.push(ch);
-        }
-        format!("{sign}{grouped}.{cents:02}")
+        format!("{sign}{}.{cents:02}", thousands(dollars))
     }
 
     /// Formats without separators, e.g. "1234.56", for inputs, exports and the accounting system.
@@ -215,6 +207,21 @@ pub(crate) fn div_round_half_away(numer: i128, denom: i128) -> i128 {
 /// Narrows a wide intermediate result back to cents, saturating at the `i64` limits.
 pub(crate) fn saturate(value: i128) -> i64 {
     i64::try_from(value).unwrap_or(if value < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// A whole number with thousands separators, e.g. "10,000".
+pub fn thousands(n: impl std::fmt::Display) -> String {
+    let digits = n.to_string();
+    let (sign, digits) = digits.strip_prefix('-').map_or(("", digits.as_str()), |d| ("-", d));
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    grouped.push_str(sign);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    grouped
 }
 
 /// The GST inside a tax-inclusive amount: 1/11 for tax types 2 and 3, nothing for No Tax.

@@ -15,6 +15,9 @@ use crate::xlsx::import::{Table, read_sheet, row_errors};
 const COLUMNS: &[&[&str]] = &[&["Item Code", "Code"], &["Customer Code", "CSR Code", "ABN", "Customer", "CSR"], &["Price", "OCOP", "OCOP Price"]];
 const NAMES: [&str; 3] = ["Item Code", "Customer Code", "Price"];
 
+/// Imports of at least this many rows refresh the table's statistics.
+const LARGE_IMPORT: usize = 10_000;
+
 /// One price to set: customer, product, cents.
 pub type OcopPrice = (i64, i64, i64);
 
@@ -29,6 +32,10 @@ pub async fn import(db: &Db, org: i64, user: i64, file: Vec<u8>) -> AppResult<us
     // The blocking task runs to the end even if this future is dropped (the client went
     // away), so the answer, when there is one, is always what happened.
     db.write(move |c| db::ocops::upsert_many(c, org, user, &prices)).await?;
+    if count >= LARGE_IMPORT {
+        // New row counts reach the planner now, not at the next periodic optimize.
+        db.run(|c| db::analyze(c, &["ocop_prices"])).await?;
+    }
     Ok(count)
 }
 

@@ -24,6 +24,18 @@ struct ErrorPage {
 
 /// Middleware turning error responses into the right representation.
 pub async fn render(req: Request, next: Next) -> Response {
+    let mut res = render_error(req, next).await;
+    if res.status() == StatusCode::SERVICE_UNAVAILABLE {
+        // Busy, not broken: clients and proxies may retry after a short pause.
+        res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER_SECONDS));
+    }
+    res
+}
+
+/// Seconds a client should wait before retrying a 503.
+pub const RETRY_AFTER_SECONDS: &str = "2";
+
+async fn render_error(req: Request, next: Next) -> Response {
     let path = req.uri().path().to_string();
     let is_upload = [crate::api::LINE_IMPORT, crate::api::OCOP_IMPORT].contains(&path.as_str());
     let is_htmx = req.headers().contains_key("hx-request");

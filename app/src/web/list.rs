@@ -7,6 +7,7 @@ use axum::http::request::Parts;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::domain::limits::{COUNT_CAP, PAGE_MAX};
 use crate::error::AppError;
 
 /// Page sizes offered (spec §9).
@@ -43,7 +44,7 @@ impl Paging {
     /// `PAGE_MAX` it is that page (so the offset never overflows).
     pub fn resolve(self, default_size: i64) -> PageReq {
         let per_page = self.per_page.filter(|p| PAGE_SIZES.contains(p)).unwrap_or(default_size);
-        PageReq { page: self.page.unwrap_or(1).clamp(1, crate::domain::limits::PAGE_MAX), per_page }
+        PageReq { page: self.page.unwrap_or(1).clamp(1, PAGE_MAX), per_page }
     }
 }
 
@@ -70,7 +71,10 @@ pub enum PagerItem {
 /// Pagination with layout total, sizes, previous, pager, next, jumper.
 #[derive(Debug, Clone)]
 pub struct Pager {
+    /// Matches counted, at most the count cap.
     pub total: i64,
+    /// More rows match than were counted: the total shows as '10,000+' and Next stays on.
+    pub capped: bool,
     pub page: i64,
     pub per_page: i64,
     pub last_page: i64,
@@ -80,9 +84,25 @@ pub struct Pager {
 }
 
 impl Pager {
-    pub fn new(path: &str, filters: Vec<(String, String)>, req: PageReq, total: i64) -> Self {
-        let last_page = ((total + req.per_page - 1) / req.per_page).max(1);
-        Self { total, page: req.page, per_page: req.per_page, last_page, path: path.to_string(), filters }
+    /// `counted` is the list's count, up to the count cap + 1 (see `limits::COUNT_CAP`).
+    pub fn new(path: &str, filters: Vec<(String, String)>, req: PageReq, counted: i64) -> Self {
+        let capped = counted > COUNT_CAP;
+        let total = counted.min(COUNT_CAP);
+        let mut last_page = ((total + req.per_page - 1) / req.per_page).max(1);
+        if capped {
+            last_page = last_page.max(req.page);
+        }
+        Self { total, capped, page: req.page, per_page: req.per_page, last_page, path: path.to_string(), filters }
+    }
+
+    /// 'Total 45', or 'Total 10,000+' when the count stopped at the cap.
+    pub fn total_label(&self) -> String {
+        if self.capped { format!("{}+", crate::domain::money::thousands(self.total)) } else { self.total.to_string() }
+    }
+
+    /// The highest page the jumper offers.
+    pub fn jump_max(&self) -> i64 {
+        if self.capped { PAGE_MAX } else { self.last_page }
     }
 
     /// URL of `page` with the current size and filters.
@@ -113,7 +133,7 @@ impl Pager {
     }
 
     pub fn next_url(&self) -> Option<String> {
-        (self.page < self.last_page).then(|| self.url(self.page + 1))
+        (self.page < self.last_page || self.capped).then(|| self.url(self.page + 1))
     }
 
     pub fn sizes(&self) -> &'static [i64] {
@@ -133,6 +153,9 @@ impl Pager {
                 out.push(PagerItem::Page { n, current: n == self.page, url: self.url(n) });
                 prev = n;
             }
+        }
+        if self.capped {
+            out.push(PagerItem::Ellipsis);
         }
         out
     }
