@@ -86,7 +86,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 #[derive(Serialize, Debug)]
 pub struct Meta {
     pub total: i64,
-    /// True when `total` is the count cap and more rows match (issue 10).
+    /// True when more rows match than `total` (the count stopped at its cap; issue 10).
     #[serde(rename = "totalCapped")]
     pub total_capped: bool,
     pub current_page: i64,
@@ -94,10 +94,10 @@ pub struct Meta {
 }
 
 impl Meta {
-    /// The meta of one page; `counted` is the list's count (up to the count cap + 1).
-    pub fn page(counted: i64, req: &crate::web::list::PageReq) -> Self {
-        let capped = counted > crate::domain::limits::COUNT_CAP;
-        Self { total: if capped { crate::domain::limits::COUNT_CAP } else { counted }, total_capped: capped, current_page: req.page, per_page: req.per_page }
+    /// The meta of one page; `count` is the list's count (see `limits::count_limit`).
+    pub fn page(count: i64, req: &crate::web::list::PageReq) -> Self {
+        let (total, total_capped) = crate::domain::limits::counted(count, req.offset());
+        Self { total, total_capped, current_page: req.page, per_page: req.per_page }
     }
 }
 

@@ -8,6 +8,7 @@ use super::DbConn;
 use super::masters::Paged;
 use super::search::{self, Searchable};
 use super::Backend;
+use crate::domain::limits::count_limit;
 use super::schema::customers;
 use crate::error::AppResult;
 
@@ -128,7 +129,7 @@ fn filtered(backend: Backend, org: i64, f: &CustomerFilter) -> BoxedCustomers<'s
 
 /// One page of the customer list, by name.
 pub fn list(conn: &mut DbConn, org: i64, f: &CustomerFilter, offset: i64, limit: i64) -> AppResult<Paged<Customer>> {
-    let total = super::CountOf(filtered(conn.backend(), org, f).select(customers::id).limit(super::COUNTED)).get_result(conn)?;
+    let total = super::CountOf(filtered(conn.backend(), org, f).select(customers::id).limit(count_limit(offset))).get_result(conn)?;
     let rows = filtered(conn.backend(), org, f).order((customers::name.asc(), customers::id.asc())).offset(offset).limit(limit).select(Customer::as_select()).load(conn)?;
     Ok(Paged { rows, total })
 }

@@ -37,6 +37,16 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// The backend a URL selects.
+    pub fn of(url: &DatabaseUrl) -> Self {
+        match url {
+            DatabaseUrl::Sqlite(_) => Backend::Sqlite,
+            DatabaseUrl::Postgres(_) => Backend::Postgres,
+        }
+    }
+}
+
 impl DbConn {
     /// Which backend this connection talks to.
     pub fn backend(&self) -> Backend {
@@ -135,7 +145,7 @@ fn pool_size(backend: Backend) -> u32 {
 }
 
 fn busy(e: diesel::r2d2::PoolError) -> AppError {
-    tracing::warn!("no database connection within {POOL_WAIT:?}: {e}");
+    tracing::warn!("no database connection in time: {e}");
     AppError::Unavailable(BUSY.into())
 }
 
@@ -152,16 +162,18 @@ pub struct Db {
 impl Db {
     /// Opens the pool after checking that one connection works.
     pub fn open(url: &DatabaseUrl) -> Result<Self, String> {
-        let backend = match url {
-            DatabaseUrl::Sqlite(_) => Backend::Sqlite,
-            DatabaseUrl::Postgres(_) => Backend::Postgres,
-        };
+        Self::open_with(url, pool_size(Backend::of(url)), POOL_WAIT)
+    }
+
+    /// Opens a pool of `size` connections whose requests wait at most `wait` for one.
+    pub fn open_with(url: &DatabaseUrl, size: u32, wait: Duration) -> Result<Self, String> {
+        let backend = Backend::of(url);
         // Fail fast with the driver's message instead of r2d2's generic timeout.
         drop(connect(url)?);
         let pool = Pool::builder()
-            .max_size(pool_size(backend))
+            .max_size(size)
             .min_idle(Some(1))
-            .connection_timeout(POOL_WAIT)
+            .connection_timeout(wait)
             .build(Manager { url: url.clone() })
             .map_err(|e| format!("cannot open database pool: {e}"))?;
         Ok(Self { pool, backend, write_lock: Arc::new(tokio::sync::Mutex::new(())) })
@@ -280,9 +292,6 @@ where
 
 impl<Q, C> RunQueryDsl<C> for CountOf<Q> {}
 
-/// The rows a list query's count reads: up to the cap and one more, to tell 'more'.
-pub const COUNTED: i64 = crate::domain::limits::COUNT_CAP + 1;
-
 /// Refreshes the planner's statistics where they are missing or stale (issue 10). Cheap: on
 /// SQLite `PRAGMA optimize` analyses only tables that need it, reading at most about a
 /// thousand rows per index; PostgreSQL's autovacuum does the same on its own. Run at start-up
@@ -306,4 +315,42 @@ pub fn analyze(conn: &mut DbConn, tables: &[&str]) -> AppResult<()> {
         conn.batch_execute(&format!("ANALYZE {t}"))?;
     }
     Ok(())
+}
+
+/// `EXPLAIN [QUERY PLAN] <query>`: how the backend will run one of our queries.
+#[derive(Debug, Clone, Copy, diesel::query_builder::QueryId)]
+struct Explain<Q, ST>(Q, &'static str, std::marker::PhantomData<ST>);
+
+impl<Q, ST: 'static> diesel::query_builder::Query for Explain<Q, ST> {
+    type SqlType = ST;
+}
+
+impl<Q, ST, DB> diesel::query_builder::QueryFragment<DB> for Explain<Q, ST>
+where
+    DB: diesel::backend::Backend,
+    Q: diesel::query_builder::QueryFragment<DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: diesel::query_builder::AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql(self.1);
+        self.0.walk_ast(out.reborrow())
+    }
+}
+
+impl<Q, ST, C> RunQueryDsl<C> for Explain<Q, ST> {}
+
+/// The plan of `query`, one line per step (SQLite's `EXPLAIN QUERY PLAN` details, or
+/// PostgreSQL's `EXPLAIN` lines): for tests that pin which index drives a query.
+pub fn plan<Q>(conn: &mut DbConn, query: Q) -> AppResult<Vec<String>>
+where
+    Q: diesel::query_builder::QueryFragment<multi_connection_impl::MultiBackend> + diesel::query_builder::QueryId,
+{
+    use diesel::sql_types::{Integer, Text};
+    Ok(match conn.backend() {
+        Backend::Sqlite => Explain::<_, (Integer, Integer, Integer, Text)>(query, "EXPLAIN QUERY PLAN ", std::marker::PhantomData)
+            .load::<(i32, i32, i32, String)>(conn)?
+            .into_iter()
+            .map(|r| r.3)
+            .collect(),
+        Backend::Postgres => Explain::<_, Text>(query, "EXPLAIN ", std::marker::PhantomData).load::<String>(conn)?,
+    })
 }

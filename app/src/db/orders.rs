@@ -301,6 +301,7 @@ crate::batch_insert_fn!(insert_sequences, order_sequences::table, NewSequence);
 use super::masters::{Paged, like_escape};
 use super::search::{self, Searchable};
 use super::Backend;
+use crate::domain::limits::count_limit;
 use super::schema::{customers, products, suppliers};
 use crate::db::multi_connection_impl::MultiBackend;
 use crate::domain::enums::{OrderSort, OrderSortKey, SortDirection};
@@ -480,9 +481,15 @@ fn with_names(conn: &mut DbConn, org: i64, orders_: Vec<Order>) -> AppResult<Vec
 
 /// One page of a sheet list limited to `types`.
 pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
-    let total = super::CountOf(filtered(conn.backend(), org, types, f).select(orders::id).limit(super::COUNTED)).get_result(conn)?;
+    let total = super::CountOf(filtered(conn.backend(), org, types, f).select(orders::id).limit(count_limit(offset))).get_result(conn)?;
     let page: Vec<Order> = sorted(filtered(conn.backend(), org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
     Ok(Paged { rows: with_names(conn, org, page)?, total })
+}
+
+/// How the backend runs the page query of [`list`] (tests pin the index that drives it).
+pub fn list_plan(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<String>> {
+    let q = sorted(filtered(conn.backend(), org, types, f), f.sort).limit(150).select(Order::as_select());
+    super::plan(conn, q)
 }
 
 /// Every sheet matching (export), in list order.

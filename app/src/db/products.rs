@@ -9,6 +9,7 @@ use super::DbConn;
 use super::masters::{Paged, like_escape};
 use super::search::{self, Searchable};
 use super::Backend;
+use crate::domain::limits::count_limit;
 use super::schema::products;
 use crate::error::AppResult;
 
@@ -203,9 +204,15 @@ fn sorted(q: BoxedProducts<'static>, sort: Option<i32>) -> BoxedProducts<'static
 
 /// One page of the product list.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
-    let total = super::CountOf(filtered(conn.backend(), org, f).select(products::id).limit(super::COUNTED)).get_result(conn)?;
+    let total = super::CountOf(filtered(conn.backend(), org, f).select(products::id).limit(count_limit(offset))).get_result(conn)?;
     let rows = sorted(filtered(conn.backend(), org, f), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
     Ok(Paged { rows, total })
+}
+
+/// How the backend runs the page query of [`list`] (tests pin the index that drives it).
+pub fn list_plan(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<String>> {
+    let q = sorted(filtered(conn.backend(), org, f), f.sort).limit(20).select(Product::as_select());
+    super::plan(conn, q)
 }
 
 /// Every product matching the filter (export), in list order.

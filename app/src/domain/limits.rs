@@ -26,9 +26,22 @@ pub const SHORT_MAX: usize = 100;
 pub const DESCRIPTION_MAX: usize = 500;
 /// The highest page number a list answers.
 pub const PAGE_MAX: i64 = 100_000;
-/// Lists count their matches up to this many: a page costs the same whether its filter
-/// matches 150 sheets or 500,000, and the pager shows 'Total 10,000+' beyond it.
+/// Lists count their matches up to this many past the page's offset: a page costs the same
+/// whether its filter matches 150 sheets or 500,000, and the pager shows 'Total 10,000+'
+/// beyond it.
 pub const COUNT_CAP: i64 = 10_000;
+
+/// How many matches a list page at `offset` counts: the cap past the offset, and one more to
+/// tell that there are more.
+pub fn count_limit(offset: i64) -> i64 {
+    offset.saturating_add(COUNT_CAP + 1)
+}
+
+/// A count made with [`count_limit`] as shown: the number, and whether more rows match.
+pub fn counted(count: i64, offset: i64) -> (i64, bool) {
+    let cap = offset.saturating_add(COUNT_CAP);
+    if count > cap { (cap, true) } else { (count, false) }
+}
 
 /// A date outside [`DATE_MIN`]..=[`DATE_MAX`].
 pub const DATE_OUT_OF_RANGE: &str = "Enter a date between 01 Jan 2000 and 31 Dec 2099.";
@@ -108,6 +121,17 @@ pub fn check_texts<'a>(fields: impl IntoIterator<Item = (&'a str, &'a str, Text)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn list_counts_stop_at_the_cap_past_the_page() {
+        assert_eq!(count_limit(0), 10_001);
+        assert_eq!(counted(10_001, 0), (10_000, true));
+        assert_eq!(counted(10_000, 0), (10_000, false));
+        assert_eq!(counted(45, 0), (45, false));
+        assert_eq!(count_limit(150_000), 160_001);
+        assert_eq!(counted(160_001, 150_000), (160_000, true));
+        assert_eq!(count_limit(i64::MAX), i64::MAX, "never overflows");
+    }
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()

@@ -7,7 +7,7 @@ use axum::http::request::Parts;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::domain::limits::{COUNT_CAP, PAGE_MAX};
+use crate::domain::limits::{PAGE_MAX, counted};
 use crate::error::AppError;
 
 /// Page sizes offered (spec §9).
@@ -71,7 +71,7 @@ pub enum PagerItem {
 /// Pagination with layout total, sizes, previous, pager, next, jumper.
 #[derive(Debug, Clone)]
 pub struct Pager {
-    /// Matches counted, at most the count cap.
+    /// Matches counted (a lower bound when `capped`).
     pub total: i64,
     /// More rows match than were counted: the total shows as '10,000+' and Next stays on.
     pub capped: bool,
@@ -84,10 +84,9 @@ pub struct Pager {
 }
 
 impl Pager {
-    /// `counted` is the list's count, up to the count cap + 1 (see `limits::COUNT_CAP`).
-    pub fn new(path: &str, filters: Vec<(String, String)>, req: PageReq, counted: i64) -> Self {
-        let capped = counted > COUNT_CAP;
-        let total = counted.min(COUNT_CAP);
+    /// `count` is the list's count (see `limits::count_limit`).
+    pub fn new(path: &str, filters: Vec<(String, String)>, req: PageReq, count: i64) -> Self {
+        let (total, capped) = counted(count, req.offset());
         let mut last_page = ((total + req.per_page - 1) / req.per_page).max(1);
         if capped {
             last_page = last_page.max(req.page);
@@ -369,6 +368,24 @@ mod tests {
         let empty = Pager::new("/x", vec![], PageReq { page: 1, per_page: 20 }, 0);
         assert_eq!(empty.last_page, 1);
         assert!(empty.prev_url().is_none() && empty.next_url().is_none());
+    }
+
+    #[test]
+    fn a_capped_count_shows_a_lower_bound_and_keeps_next() {
+        // The list counted 10,001 rows from offset 0: more than the cap.
+        let p = Pager::new("/invoices", vec![], PageReq { page: 1, per_page: 150 }, 10_001);
+        assert_eq!((p.total_label(), p.last_page, p.jump_max()), ("10,000+".to_string(), 67, PAGE_MAX));
+        assert!(p.next_url().is_some());
+        assert_eq!(p.items().last(), Some(&PagerItem::Ellipsis), "the pages go on past the last number shown");
+        // Exactly at the cap is an exact count.
+        let p = Pager::new("/invoices", vec![], PageReq { page: 1, per_page: 150 }, 10_000);
+        assert_eq!((p.total_label(), p.last_page, p.jump_max()), ("10000".to_string(), 67, 67));
+        // Deep pages count from their offset: page 100 of 150 rows counted 9,000 past it.
+        let p = Pager::new("/invoices", vec![], PageReq { page: 100, per_page: 150 }, 14_850 + 9_000);
+        assert_eq!((p.total_label(), p.last_page), ("23850".to_string(), 159));
+        assert!(p.next_url().is_some());
+        let last = Pager::new("/invoices", vec![], PageReq { page: 159, per_page: 150 }, 23_850);
+        assert!(last.next_url().is_none());
     }
 
     #[test]

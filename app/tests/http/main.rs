@@ -12,6 +12,7 @@ mod master_lists;
 mod print;
 mod quoting;
 mod schema;
+mod search;
 mod shell;
 mod sheet_lists;
 mod sheets;

@@ -121,6 +121,15 @@ impl TestApp {
 
     /// A fresh app whose requests answer 408 after `timeout`.
     pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
+        Self::build(timeout, None).await
+    }
+
+    /// A fresh app with a database pool of `size` connections and a wait of `wait` for one.
+    pub async fn with_pool(size: u32, wait: std::time::Duration) -> Self {
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait))).await
+    }
+
+    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -137,7 +146,11 @@ impl TestApp {
             }
         };
         let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout };
-        let db = Db::open(&url).expect("open test db");
+        let db = match pool {
+            Some((size, wait)) => Db::open_with(&url, size, wait),
+            None => Db::open(&url),
+        }
+        .expect("open test db");
         let clock = Arc::new(ManualClock::default());
         let throttle = LoginThrottle::new(ThrottleLimits::default(), clock.clone());
         let state = AppState::with_throttle(config, db, throttle).expect("state");

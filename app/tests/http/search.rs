@@ -1,0 +1,315 @@
+//! Issue 10: word search through the text indexes answers exactly what `LIKE '%word%'` did,
+//! the indexes follow every write, lists count up to a cap, and the plans that a planner can
+//! get wrong are pinned.
+
+use std::collections::{BTreeSet, HashMap};
+
+use axum::http::StatusCode;
+use diesel::prelude::*;
+use serde_json::json;
+use tyredesk::db::customers::{self as customer_db, CustomerFilter};
+use tyredesk::db::orders::{self as order_db, OrderFilter};
+use tyredesk::db::products::{self as product_db, ItemKey, ProductFilter};
+use tyredesk::db::schema::{customers, orders, products, suppliers};
+use tyredesk::db::{Backend, DbConn};
+
+use crate::support::TestApp;
+
+const ORG: i64 = 4;
+
+/// What the old `LIKE '%word%'` over the lower-case `search_text` selected.
+fn old_matches(rows: &[(i64, String)], word: &str) -> BTreeSet<i64> {
+    rows.iter().filter(|(_, text)| text.contains(word)).map(|(id, _)| *id).collect()
+}
+
+/// Words to try: fixed ones (short, long, punctuation, quotes, LIKE wildcards, spaces) and
+/// pieces of the demo data of every length from 1 to 8 characters.
+fn words(texts: &[(i64, String)]) -> Vec<String> {
+    let mut out: Vec<String> = ["r16", "michelin", "205/55r16", "91v", "mic", "ti", "a", "%", "_", "\"", "o'", "tyre", "pty ltd", "zzzqqq", "55r1", "-"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for (i, (_, text)) in texts.iter().enumerate().step_by(7).take(40) {
+        let chars: Vec<char> = text.chars().collect();
+        let len = 1 + i % 8;
+        let start = (i * 3) % chars.len().max(1);
+        out.push(chars.iter().skip(start).take(len).collect::<String>().trim().to_string());
+    }
+    out.retain(|w| !w.is_empty());
+    out
+}
+
+fn texts(conn: &mut DbConn, table: &str) -> Vec<(i64, String)> {
+    match table {
+        "products" => products::table.filter(products::org_id.eq(ORG)).select((products::id, products::search_text)).load(conn).unwrap(),
+        "customers" => customers::table.filter(customers::org_id.eq(ORG)).select((customers::id, customers::search_text)).load(conn).unwrap(),
+        _ => suppliers::table.filter(suppliers::org_id.eq(ORG)).select((suppliers::id, suppliers::search_text)).load(conn).unwrap(),
+    }
+}
+
+#[tokio::test]
+async fn word_search_answers_what_like_answered_on_the_demo_data() {
+    let app = TestApp::new().await;
+    app.state
+        .db
+        .run(|c| {
+            let product_texts = texts(c, "products");
+            let mut tried = 0;
+            for w in words(&product_texts) {
+                if ItemKey::parse(&w).size_key.is_some() {
+                    continue; // a tyre size goes through its exact key, not the text index
+                }
+                let f = ProductFilter { key: Some(w.clone()), ..Default::default() };
+                let got: BTreeSet<i64> = product_db::list(c, ORG, &f, 0, 100_000)?.rows.iter().map(|p| p.id).collect();
+                let want: BTreeSet<i64> = w.split_whitespace().map(|x| old_matches(&product_texts, x)).reduce(|a, b| a.intersection(&b).copied().collect()).unwrap();
+                assert_eq!(got, want, "products matching {w:?}");
+                tried += 1;
+            }
+            assert!(tried >= 30, "only {tried} product words tried");
+
+            let customer_texts = texts(c, "customers");
+            for w in words(&customer_texts) {
+                let f = CustomerFilter { key: Some(w.clone()), ..Default::default() };
+                let got: BTreeSet<i64> = customer_db::list(c, ORG, &f, 0, 100_000)?.rows.iter().map(|p| p.id).collect();
+                let want: BTreeSet<i64> = w.split_whitespace().map(|x| old_matches(&customer_texts, x)).reduce(|a, b| a.intersection(&b).copied().collect()).unwrap();
+                assert_eq!(got, want, "customers matching {w:?}");
+            }
+
+            let supplier_texts = texts(c, "suppliers");
+            for w in words(&supplier_texts) {
+                let got: BTreeSet<i64> = tyredesk::db::masters::suppliers_by_name(c, ORG, &w, 0, 100_000)?.rows.iter().map(|s| s.id).collect();
+                let want: BTreeSet<i64> = w.split_whitespace().map(|x| old_matches(&supplier_texts, x)).reduce(|a, b| a.intersection(&b).copied().collect()).unwrap();
+                assert_eq!(got, want, "suppliers matching {w:?}");
+            }
+            Ok(())
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn sheet_lists_by_customer_and_product_text_answer_what_like_answered() {
+    let app = TestApp::new().await;
+    app.state
+        .db
+        .run(|c| {
+            let customer_texts: HashMap<i64, String> = texts(c, "customers").into_iter().collect();
+            let sheets: Vec<(i64, Option<i64>)> =
+                orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq_any([1, 2])).select((orders::id, orders::customer_id)).load(c)?;
+            let mut phrases: Vec<String> = customer_texts.values().take(12).map(|t| t.chars().skip(2).take(6).collect::<String>()).collect();
+            phrases.extend(["pty ltd", "ty", "zzzqqq"].map(String::from));
+            for p in phrases {
+                let f = OrderFilter { csr: Some(p.clone()), ..Default::default() };
+                let got: BTreeSet<i64> = order_db::list(c, ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
+                let want: BTreeSet<i64> = sheets
+                    .iter()
+                    .filter(|(_, cid)| cid.and_then(|id| customer_texts.get(&id)).is_some_and(|t| t.contains(p.trim())))
+                    .map(|(id, _)| *id)
+                    .collect();
+                assert_eq!(got, want, "sheets to customers matching {p:?}");
+            }
+
+            // 'Product Inside': sheets with a line whose product's text contains the phrase.
+            let product_texts: HashMap<i64, String> = texts(c, "products").into_iter().collect();
+            let lines: Vec<(i64, Option<i64>)> = tyredesk::db::schema::order_lines::table
+                .inner_join(orders::table)
+                .filter(orders::org_id.eq(ORG))
+                .filter(orders::order_type.eq_any([1, 2]))
+                .select((tyredesk::db::schema::order_lines::order_id, tyredesk::db::schema::order_lines::product_id))
+                .load(c)?;
+            for p in ["michelin", "r16", "bat", "zzzqqq"] {
+                let f = OrderFilter { product: Some(p.into()), ..Default::default() };
+                let got: BTreeSet<i64> = order_db::list(c, ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
+                let want: BTreeSet<i64> =
+                    lines.iter().filter(|(_, pid)| pid.and_then(|id| product_texts.get(&id)).is_some_and(|t| t.contains(p))).map(|(o, _)| *o).collect();
+                assert_eq!(got, want, "sheets with a product matching {p:?}");
+            }
+            Ok(())
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn the_index_follows_creating_and_editing_a_customer() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let found = |body: serde_json::Value| -> Vec<String> { body["data"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect() };
+
+    assert!(found(app.get("/api/customers?name=quokkaworks", Some(&s)).await.json()).is_empty());
+    let mut body = json!({
+        "name": "Quokkaworks Tyres Pty Ltd", "code": "12 345 678 901", "primary_person_last": "Lee", "address": "2 Api Rd", "phone": "02 9111 2233",
+        "city": "Mascot", "state": "NSW", "postal": "2020", "priceType": 6, "payment_type": 14, "area_type": 3
+    });
+    let res = app.post_json("/api/customers", &s, body.clone()).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let id = res.json()["data"]["id"].as_i64().unwrap();
+    assert_eq!(found(app.get("/api/customers?name=quokkaworks", Some(&s)).await.json()), ["Quokkaworks Tyres Pty Ltd"]);
+    assert_eq!(found(app.get("/api/customers?name=9111%202233", Some(&s)).await.json()), ["Quokkaworks Tyres Pty Ltd"]);
+
+    // A new phone is found at once; the old one no longer is.
+    body["version"] = json!(1);
+    body["phone"] = json!("02 9777 8899");
+    let res = app.put_json(&format!("/api/customers/{id}"), &s, body).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert_eq!(found(app.get("/api/customers?name=9777%208899", Some(&s)).await.json()), ["Quokkaworks Tyres Pty Ltd"]);
+    assert!(found(app.get("/api/customers?name=9111%202233", Some(&s)).await.json()).is_empty());
+    // The sheet lists' 'To CSR' filter sees the new customer through the same index.
+    let list = app.get("/invoices?csr=quokkaworks", Some(&s)).await;
+    assert_eq!((list.status, list.body.contains("Total 0")), (StatusCode::OK, true), "{}", list.body);
+}
+
+/// Adds `n` draft invoices to company 4 (plain rows; enough to pass the count cap).
+fn add_invoices(c: &mut DbConn, n: i64) -> diesel::QueryResult<()> {
+    let first: i64 = orders::table.select(diesel::dsl::max(orders::id)).first::<Option<i64>>(c)?.unwrap_or(0) + 1;
+    let template: tyredesk::db::orders::Order =
+        orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).select(tyredesk::db::orders::Order::as_select()).first(c)?;
+    let now = chrono::Utc::now().naive_utc();
+    let rows: Vec<tyredesk::db::orders::NewOrder> = (0..n)
+        .map(|i| tyredesk::db::orders::NewOrder {
+            id: first + i,
+            org_id: ORG,
+            no: format!("CAP{:06}", i),
+            order_type: 1,
+            uuid: format!("cap-{i}"),
+            tag_id: template.tag_id,
+            customer_id: template.customer_id,
+            supplier_id: None,
+            order_date: template.order_date,
+            due_date: template.due_date,
+            delivery_date: None,
+            address: String::new(),
+            phone: String::new(),
+            csr_service_id: None,
+            csr_bd_id: None,
+            driver_id: None,
+            delivery_status: 0,
+            actual_pay_type: 0,
+            csr_credit_limit: 0,
+            csr_xero_balance: 0,
+            reference: String::new(),
+            comments: String::new(),
+            warehouse_id: template.warehouse_id,
+            in_warehouse_id: None,
+            related_order_id: None,
+            tax_type: template.tax_type,
+            ship_type: template.ship_type,
+            payment_type: None,
+            area_type: None,
+            price_type: None,
+            status: 1,
+            closed: false,
+            xero_sent: 0,
+            printed: false,
+            drafter_type: 1,
+            drafter_id: None,
+            last_approver_id: None,
+            last_approved_at: None,
+            total_qty: 0,
+            total_amount: 0,
+            total_gst: 0,
+            created_at: now,
+            updated_at: now,
+        })
+        .collect();
+    tyredesk::db::orders::insert_orders(c, &rows).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))?;
+    tyredesk::db::sync_sequences(c, &["orders"]).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))
+}
+
+#[tokio::test]
+async fn a_list_counts_up_to_ten_thousand_and_keeps_paging_past_it() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    app.state.db.run(|c| add_invoices(c, 10_050).map_err(Into::into)).await.unwrap();
+
+    let page = app.get("/invoices?status=1&per_page=150", Some(&s)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Total 10,000+"), "{}", &page.body[page.body.find("pagination").unwrap_or(0)..][..400]);
+    assert!(page.body.contains(r#"rel="next""#));
+    // Deeper pages count from where they are: near the end the total is exact again, and
+    // the last page has no Next.
+    let drafts = app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).filter(orders::status.eq(1)).count().get_result::<i64>(c)?)).await.unwrap();
+    let last = (drafts + 149) / 150;
+    let deep = app.get(&format!("/invoices?status=1&per_page=150&page={last}"), Some(&s)).await;
+    assert_eq!(deep.status, StatusCode::OK);
+    assert!(deep.body.contains(&format!("Total {drafts}<")), "exact near the end");
+    assert!(!deep.body.contains(r#"rel="next""#));
+    assert_eq!(crate::support::body_rows(&deep.body) as i64, drafts - (last - 1) * 150);
+
+    let api = app.get("/api/orders?type=1&status=1&per_page=20", Some(&s)).await.json();
+    assert_eq!((api["meta"]["total"].as_i64(), api["meta"]["totalCapped"].as_bool()), (Some(10_000), Some(true)));
+    // A filter below the cap is counted exactly.
+    let api = app.get("/api/orders?type=1&status=2&per_page=20", Some(&s)).await.json();
+    assert_eq!(api["meta"]["totalCapped"].as_bool(), Some(false));
+    let exact = app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).filter(orders::status.eq(2)).count().get_result::<i64>(c)?)).await.unwrap();
+    assert_eq!(api["meta"]["total"].as_i64(), Some(exact));
+}
+
+/// Statistics as `ANALYZE` writes them for scale L (1M sheets of which 620k invoices,
+/// 5,000 customers, 20,000 products), so the plan is the one the planner picks there.
+const L_STATS: &str = "
+    DELETE FROM sqlite_stat1;
+    INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+      ('orders', 'orders_type_status_date', '1000000 500000 100000 30000 300 1'),
+      ('orders', 'orders_type_date', '1000000 500000 100000 300 1'),
+      ('orders', 'orders_type_due', '1000000 500000 100000 300'),
+      ('orders', 'orders_type_status', '1000000 500000 100000 30000'),
+      ('orders', 'orders_customer_type', '1000000 500000 200 120 2 1'),
+      ('orders', 'orders_supplier_type', '1000000 500000 400000 300000 100 1'),
+      ('orders', 'orders_drafter', '1000000 500000 300000 100000'),
+      ('orders', 'orders_no', '1000000 500000 1'),
+      ('customers', 'customers_name', '5060 2530 1'),
+      ('customers', 'customers_code', '5060 2530 1'),
+      ('products', 'products_size', '20400 10200 20'),
+      ('products', 'products_brand', '20400 10200 500');
+    ANALYZE sqlite_schema;";
+
+#[tokio::test]
+async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
+    let app = TestApp::new().await;
+    if app.state.db.backend() != Backend::Sqlite {
+        return; // PostgreSQL plans from its own statistics; the bench measures them at L.
+    }
+    let (words, csr, product_key) = app
+        .state
+        .db
+        .run(|c| {
+            use diesel::connection::SimpleConnection;
+            c.batch_execute("ANALYZE")?;
+            c.batch_execute(L_STATS)?;
+            let words = product_db::list_plan(c, ORG, &ProductFilter { key: Some("michelin".into()), ..Default::default() })?;
+            let csr = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), csr: Some("anderson".into()), ..Default::default() })?;
+            let size = product_db::list_plan(c, ORG, &ProductFilter { key: Some("2055516".into()), ..Default::default() })?;
+            Ok((words.join("\n"), csr.join("\n"), size.join("\n")))
+        })
+        .await
+        .unwrap();
+    assert!(words.contains("products_fts VIRTUAL TABLE INDEX"), "product words read the trigram index:\n{words}");
+    assert!(csr.contains("orders_customer_type") && csr.contains("customers_fts VIRTUAL TABLE INDEX"), "the customer filter drives the sheet list:\n{csr}");
+    assert!(product_key.contains("products_size"), "a tyre size keeps its exact index:\n{product_key}");
+}
+
+#[tokio::test]
+async fn a_request_waits_for_a_busy_pool_and_only_then_answers_503_with_retry_after() {
+    let app = TestApp::with_pool(2, std::time::Duration::from_millis(300)).await;
+    let s = app.session("sales@demo.test").await;
+    // Both connections are busy elsewhere (say, two long exports).
+    let held: Vec<_> = (0..2).map(|_| app.state.db.get().unwrap()).collect();
+    let started = std::time::Instant::now();
+    let res = app.get("/api/orders?type=1", Some(&s)).await;
+    assert!(started.elapsed() >= std::time::Duration::from_millis(300), "it queued before refusing");
+    assert_eq!(res.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(res.headers.get("retry-after").and_then(|v| v.to_str().ok()), Some("2"));
+    assert_eq!(res.json()["message"], tyredesk::db::BUSY);
+    // A connection freed while a request waits serves it.
+    let mut held = held;
+    let waiting = {
+        let router = app.router.clone();
+        let req = axum::http::Request::get("/api/orders?type=1").header("cookie", s.cookie.clone()).body(axum::body::Body::empty()).unwrap();
+        tokio::spawn(async move { tower::ServiceExt::oneshot(router, req).await.unwrap().status() })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    held.pop();
+    assert_eq!(waiting.await.unwrap(), StatusCode::OK);
+    drop(held);
+}
