@@ -11,6 +11,7 @@ mod lists;
 mod master_lists;
 mod print;
 mod quoting;
+mod scale_out;
 mod schema;
 mod search;
 mod shell;

@@ -1,0 +1,151 @@
+//! Issue 10, scale-out: two `tyredesk serve` processes on one PostgreSQL behave as one
+//! server. A user signs in through the first, saves and approves an invoice through the
+//! second, and reads the result back through the first. Runs on PostgreSQL only (SQLite is
+//! one process by design).
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::http::{Method, Request, StatusCode, header};
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::json;
+use tyredesk::config::DatabaseUrl;
+
+use crate::support::{TestApp, extract_input};
+
+/// One server process on a port of its own, stopped when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    fn start(database_url: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(env!("CARGO_BIN_EXE_tyredesk"))
+            .args(["serve", "--no-demo"])
+            .env("DATABASE_URL", database_url)
+            .env("TYREDESK_BIND", format!("127.0.0.1:{port}"))
+            .env("TYREDESK_DATA_DIR", dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tyredesk serve");
+        Self { child, base: format!("http://127.0.0.1:{port}"), _dir: dir }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+type Http = Client<HttpConnector, Full<Bytes>>;
+
+struct Answer {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: String,
+}
+
+async fn send(http: &Http, method: Method, url: &str, headers: &[(&str, &str)], body: Option<(&str, String)>) -> Answer {
+    let mut req = Request::builder().method(method).uri(url);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let bytes = match body {
+        Some((content_type, b)) => {
+            req = req.header(header::CONTENT_TYPE, content_type);
+            Bytes::from(b)
+        }
+        None => Bytes::new(),
+    };
+    let res = http.request(req.body(Full::new(bytes)).unwrap()).await.expect("request");
+    let status = res.status();
+    let headers = res.headers().clone();
+    let body = String::from_utf8_lossy(&res.into_body().collect().await.unwrap().to_bytes()).into_owned();
+    Answer { status, headers, body }
+}
+
+fn cookie(a: &Answer, name: &str) -> Option<String> {
+    a.headers.get_all(header::SET_COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(|v| {
+        let (k, val) = v.split(';').next()?.split_once('=')?;
+        (k == name).then(|| val.to_string())
+    })
+}
+
+async fn wait_until_up(http: &Http, s: &Server) {
+    let started = Instant::now();
+    loop {
+        let req = Request::get(format!("{}/login", s.base)).body(Full::new(Bytes::new())).unwrap();
+        if let Ok(res) = http.request(req).await {
+            if res.status() == StatusCode::OK {
+                return;
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "the server at {} did not start", s.base);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn two_processes_on_one_postgresql_serve_one_user() {
+    let app = TestApp::new().await;
+    let DatabaseUrl::Postgres(url) = app.state.config.database.clone() else {
+        return; // SQLite serves from one process.
+    };
+    let (a, b) = (Server::start(&url), Server::start(&url));
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    wait_until_up(&http, &a).await;
+    wait_until_up(&http, &b).await;
+
+    // Sign in through A with the real form.
+    let page = send(&http, Method::GET, &format!("{}/login", a.base), &[], None).await;
+    let pre = cookie(&page, "td_pre").expect("pre-session cookie");
+    let form = serde_urlencoded::to_string([("_csrf", extract_input(&page.body, "_csrf").as_str()), ("email", "approver@demo.test"), ("password", "tyredesk")]).unwrap();
+    let signed = send(&http, Method::POST, &format!("{}/login", a.base), &[("cookie", &format!("td_pre={pre}"))], Some(("application/x-www-form-urlencoded", form))).await;
+    assert_eq!(signed.status, StatusCode::SEE_OTHER, "{}", signed.body);
+    let session = cookie(&signed, "td_session").expect("session cookie");
+    let csrf = tyredesk::auth::csrf::token_for(&session);
+    let cookie_header = format!("td_session={session}");
+    let auth: [(&str, &str); 2] = [("cookie", &cookie_header), ("x-csrf-token", &csrf)];
+
+    // The session made by A is good on B: B saves and approves an invoice.
+    let options = send(&http, Method::GET, &format!("{}/api/warehouses", b.base), &auth, None).await;
+    assert_eq!(options.status, StatusCode::OK, "{}", options.body);
+    let warehouse = serde_json::from_str::<serde_json::Value>(&options.body).unwrap()["data"][0]["id"].as_i64().unwrap();
+    let customers = send(&http, Method::GET, &format!("{}/api/customers?per_page=20", b.base), &auth, None).await;
+    let customers: serde_json::Value = serde_json::from_str(&customers.body).unwrap();
+    let customer = customers["data"].as_array().unwrap().iter().find(|c| c["creditLimit"].as_i64() == Some(0)).expect("a customer without a credit limit")["id"].as_i64().unwrap();
+    let products = send(&http, Method::GET, &format!("{}/api/products?per_page=1&key=r16", b.base), &auth, None).await;
+    let product = serde_json::from_str::<serde_json::Value>(&products.body).unwrap()["data"][0].clone();
+    let invoice = json!({"type": 1, "customerId": customer, "warehouseId": warehouse, "lines": [{"seq": 1, "productId": product["id"], "quantity": 2, "price": 10_000}]});
+    let saved = send(&http, Method::POST, &format!("{}/api/orders", b.base), &auth, Some(("application/json", invoice.to_string()))).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    let id = serde_json::from_str::<serde_json::Value>(&saved.body).unwrap()["data"]["id"].as_i64().unwrap();
+    let approve = json!({"warehouseId": warehouse, "confirmed": true});
+    let approved = send(&http, Method::POST, &format!("{}/api/orders/{id}/approve", b.base), &auth, Some(("application/json", approve.to_string()))).await;
+    assert_eq!(approved.status, StatusCode::OK, "{}", approved.body);
+
+    // A reads the approved sheet back.
+    let read = send(&http, Method::GET, &format!("{}/api/orders/{id}", a.base), &auth, None).await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.body);
+    let sheet: serde_json::Value = serde_json::from_str(&read.body).unwrap();
+    assert_eq!(sheet["data"]["status"], 2, "approved through the other process: {sheet}");
+    let page = send(&http, Method::GET, &format!("{}/order_detail/invoices/{id}", a.base), &auth, None).await;
+    assert_eq!(page.status, StatusCode::OK);
+
+    // Signing out through B ends the session on A too.
+    let out = send(&http, Method::POST, &format!("{}/logout", b.base), &auth, Some(("application/x-www-form-urlencoded", format!("_csrf={csrf}")))).await;
+    assert!(out.status.is_redirection(), "{} {}", out.status, out.body);
+    let after = send(&http, Method::GET, &format!("{}/api/warehouses", a.base), &auth, None).await;
+    assert_eq!(after.status, StatusCode::UNAUTHORIZED);
+}
