@@ -127,20 +127,24 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}. Choose another address with TYREDESK_BIND", config.bind))?;
     println!("TyreDesk is running on http://{} (database: {})", config.bind, config.database.redacted());
     let state = AppState::new(config, db.clone())?;
-    tokio::spawn(keep_statistics_fresh(db));
+    tokio::spawn(housekeeping(db));
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())
 }
 
-/// Refreshes the planner's statistics every hour (`db::optimize`), so plans follow the data
-/// as it grows; a failure is logged and tried again at the next tick.
-async fn keep_statistics_fresh(db: Db) {
+/// Hourly upkeep: refreshes the planner's statistics (`db::optimize`), so plans follow the
+/// data as it grows, and forgets sign-in failure meters that no longer count. A failure is
+/// logged and tried again at the next tick.
+async fn housekeeping(db: Db) {
     let mut every = tokio::time::interval(Duration::from_secs(3600));
     every.tick().await; // the first tick is immediate; `open` has just optimised
     loop {
         every.tick().await;
         if let Err(e) = db.run(db::optimize).await {
             tracing::warn!("refreshing the database statistics failed: {e}");
+        }
+        if let Err(e) = db.write(|c| db::accounts::forget_failures_before(c, db::now())).await {
+            tracing::warn!("forgetting old sign-in failures failed: {e}");
         }
     }
 }

@@ -23,11 +23,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use chrono::NaiveDateTime;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 /// Where the failure meters read the time; tests move it by hand.
 pub trait Clock: Send + Sync {
     fn now(&self) -> Instant;
+    /// The same moment as UTC wall time, for the meters shared through the database.
+    fn utc(&self) -> NaiveDateTime;
 }
 
 /// The real monotonic clock.
@@ -37,17 +40,21 @@ impl Clock for SystemClock {
     fn now(&self) -> Instant {
         Instant::now()
     }
+    fn utc(&self) -> NaiveDateTime {
+        chrono::Utc::now().naive_utc()
+    }
 }
 
 /// A clock that only moves when told to, so tests need not sleep.
 pub struct ManualClock {
     start: Instant,
+    start_utc: NaiveDateTime,
     offset: Mutex<Duration>,
 }
 
 impl Default for ManualClock {
     fn default() -> Self {
-        Self { start: Instant::now(), offset: Mutex::new(Duration::ZERO) }
+        Self { start: Instant::now(), start_utc: chrono::Utc::now().naive_utc(), offset: Mutex::new(Duration::ZERO) }
     }
 }
 
@@ -61,6 +68,9 @@ impl ManualClock {
 impl Clock for ManualClock {
     fn now(&self) -> Instant {
         self.start + *self.offset.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+    fn utc(&self) -> NaiveDateTime {
+        self.start_utc + chrono::Duration::from_std(*self.offset.lock().unwrap_or_else(PoisonError::into_inner)).unwrap_or_default()
     }
 }
 
@@ -148,6 +158,16 @@ impl<K: Hash + Eq + Clone> FailureMeter<K> {
     fn clear(&self, key: &K) {
         self.tats.lock().unwrap_or_else(PoisonError::into_inner).remove(key);
     }
+
+    /// Takes in a time another process reached for this key, if it is further ahead.
+    fn raise(&self, key: K, tat: Instant, now: Instant) {
+        let cap = now + self.limit.every * self.limit.burst;
+        let mut tats = self.tats.lock().unwrap_or_else(PoisonError::into_inner);
+        let known = tats.get(&key).copied();
+        if tat > now && known.is_none_or(|t| t < tat) {
+            tats.insert(key, tat.min(cap));
+        }
+    }
 }
 
 /// The throttle in the application state.
@@ -168,7 +188,30 @@ pub struct Attempt {
     account_over: bool,
 }
 
+/// The database keys of the meters every process shares: the account, and the account at
+/// one address. (The per-address meters protect each process's own CPU and stay local.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedKeys {
+    pub account: String,
+    pub account_at_address: String,
+}
+
+impl SharedKeys {
+    fn of(account: &str, address: IpAddr) -> Self {
+        Self { account: format!("a:{account}"), account_at_address: format!("p:{account}|{address}") }
+    }
+
+    pub fn both(&self) -> [String; 2] {
+        [self.account.clone(), self.account_at_address.clone()]
+    }
+}
+
 impl Attempt {
+    /// Where this attempt's shared meters live in the database.
+    pub fn shared_keys(&self) -> SharedKeys {
+        SharedKeys::of(&self.account, self.address)
+    }
+
     /// A wrong password answers 429 rather than 'Login failed': the account is being
     /// guessed from many addresses, and only a right password gets through.
     pub fn wrong_password_is_throttled(&self) -> bool {
@@ -219,6 +262,48 @@ impl LoginThrottle {
             address_attempts: RateLimiter::keyed(quota(limits.address_attempts)),
             checks: AtomicU32::new(0),
         }
+    }
+
+    /// The shared meters' keys of a sign-in, read from the database before [`Self::admit`].
+    pub fn shared_keys(&self, email: &str, ip: Option<IpAddr>) -> SharedKeys {
+        SharedKeys::of(&account_key(email), address_key(ip))
+    }
+
+    /// Takes in the shared meters as the database holds them (failures other processes
+    /// counted), so the decision below sees every process's failures.
+    pub fn merge_shared(&self, keys: &SharedKeys, stored: &[(String, NaiveDateTime)]) {
+        let (now, utc) = (self.clock.now(), self.clock.utc());
+        let at = |t: NaiveDateTime| (t - utc).to_std().ok().map(|ahead| now + ahead);
+        for (key, tat) in stored {
+            let Some(tat) = at(*tat) else { continue };
+            if *key == keys.account {
+                if let Some(account) = keys.account.strip_prefix("a:") {
+                    self.account.raise(account.to_string(), tat, now);
+                }
+            } else if *key == keys.account_at_address {
+                if let Some((account, address)) = keys.account_at_address.strip_prefix("p:").and_then(|k| k.rsplit_once('|')) {
+                    if let Ok(address) = address.parse::<IpAddr>() {
+                        self.account_at_address.raise((account.to_string(), address), tat, now);
+                    }
+                }
+            }
+        }
+    }
+
+    /// This process's view of an attempt's shared meters, as UTC times to store after a
+    /// failure.
+    pub fn shared_tats(&self, attempt: &Attempt) -> Vec<(String, NaiveDateTime)> {
+        let (now, utc) = (self.clock.now(), self.clock.utc());
+        let wall = |t: Instant| utc + chrono::Duration::from_std(t.saturating_duration_since(now)).unwrap_or_default();
+        let keys = attempt.shared_keys();
+        let mut out = Vec::with_capacity(2);
+        if let Some(t) = self.account.tat(&attempt.account) {
+            out.push((keys.account, wall(t)));
+        }
+        if let Some(t) = self.account_at_address.tat(&(attempt.account.clone(), attempt.address)) {
+            out.push((keys.account_at_address, wall(t)));
+        }
+        out
     }
 
     /// Decides before the password is checked; `None` answers 429 unheard.

@@ -278,3 +278,39 @@ pub fn api_token(conn: &mut DbConn, token: &str) -> AppResult<Option<(i64, i64, 
         .first(conn)
         .optional()?)
 }
+
+use super::schema::login_failures;
+
+/// The shared sign-in failure meters of `keys` (see `auth::throttle`), as stored.
+pub fn failure_tats(conn: &mut DbConn, keys: &[String]) -> AppResult<Vec<(String, NaiveDateTime)>> {
+    Ok(login_failures::table.filter(login_failures::meter_key.eq_any(keys)).select((login_failures::meter_key, login_failures::tat)).load(conn)?)
+}
+
+/// Moves shared failure meters forward (never back: another process may have moved them
+/// further meanwhile).
+pub fn record_failure_tats(conn: &mut DbConn, tats: &[(String, NaiveDateTime)]) -> AppResult<()> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::Timestamp;
+    for (key, tat) in tats {
+        let row = (login_failures::meter_key.eq(key), login_failures::tat.eq(tat));
+        let later = sql::<Timestamp>("CASE WHEN excluded.tat > login_failures.tat THEN excluded.tat ELSE login_failures.tat END");
+        crate::per_backend!(&mut *conn, |c| diesel::insert_into(login_failures::table)
+            .values(row)
+            .on_conflict(login_failures::meter_key)
+            .do_update()
+            .set(login_failures::tat.eq(later))
+            .execute(c))?;
+    }
+    Ok(())
+}
+
+/// Forgets one shared failure meter (a successful sign-in from that address).
+pub fn clear_failures(conn: &mut DbConn, key: &str) -> AppResult<()> {
+    diesel::delete(login_failures::table.filter(login_failures::meter_key.eq(key))).execute(conn)?;
+    Ok(())
+}
+
+/// Deletes meters that no longer count anything.
+pub fn forget_failures_before(conn: &mut DbConn, t: NaiveDateTime) -> AppResult<usize> {
+    Ok(diesel::delete(login_failures::table.filter(login_failures::tat.lt(t))).execute(conn)?)
+}

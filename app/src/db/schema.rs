@@ -500,6 +500,13 @@ diesel::joinable!(accounting_outbox -> orders (order_id));
 diesel::joinable!(imports -> organisations (org_id));
 diesel::joinable!(imports -> users (user_id));
 
+diesel::table! {
+    login_failures (meter_key) {
+        meter_key -> Text,
+        tat -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     organisations,
     users,

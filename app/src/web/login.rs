@@ -108,6 +108,11 @@ fn dummy_hash() -> &'static str {
 /// Checks e-mail and password and picks the company; shared by the form and `/oauth/token`.
 /// The throttle decides first and learns the outcome (see `auth::throttle`).
 pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<(i64, i64)> {
+    // Failures counted by other server processes on the same database count here too.
+    let keys = state.throttle.shared_keys(email, ip);
+    let both = keys.both();
+    let stored = state.db.run(move |c| accounts::failure_tats(c, &both)).await?;
+    state.throttle.merge_shared(&keys, &stored);
     let attempt = state.throttle.admit(email, ip).ok_or(AppError::TooManyRequests)?;
     let email = email.trim().to_lowercase();
     let pass = pass.to_string();
@@ -127,9 +132,13 @@ pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<
         .await?;
     let Some((user_id, memberships)) = verified else {
         state.throttle.failed(&attempt);
+        let tats = state.throttle.shared_tats(&attempt);
+        state.db.write(move |c| accounts::record_failure_tats(c, &tats)).await?;
         return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(LOGIN_FAILED) });
     };
     state.throttle.succeeded(&attempt);
+    let forgiven = attempt.shared_keys().account_at_address;
+    state.db.write(move |c| accounts::clear_failures(c, &forgiven)).await?;
     let org = auth::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
     Ok((user_id, org.org_id))
 }

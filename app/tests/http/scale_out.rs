@@ -149,3 +149,50 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
     let after = send(&http, Method::GET, &format!("{}/api/warehouses", a.base), &auth, None).await;
     assert_eq!(after.status, StatusCode::UNAUTHORIZED);
 }
+
+/// A second server on the same database as `app`, with its own sign-in throttle and clock.
+fn second_process(app: &TestApp) -> axum::Router {
+    use std::sync::Arc;
+    use tyredesk::auth::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
+    let db = tyredesk::db::Db::open(&app.state.config.database).unwrap();
+    let throttle = LoginThrottle::new(ThrottleLimits::default(), Arc::new(ManualClock::default()));
+    tyredesk::router(tyredesk::state::AppState::with_throttle(app.state.config.clone(), db, throttle).unwrap())
+}
+
+async fn sign_in(router: &axum::Router, email: &str, password: &str) -> StatusCode {
+    use tower::ServiceExt;
+    let get = |r: &axum::Router| r.clone().oneshot(Request::get("/login").body(axum::body::Body::empty()).unwrap());
+    let page = get(router).await.unwrap();
+    let pre = page.headers().get_all(header::SET_COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(|v| v.strip_prefix("td_pre=")).unwrap().split(';').next().unwrap().to_string();
+    let html = String::from_utf8(page.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let form = serde_urlencoded::to_string([("_csrf", extract_input(&html, "_csrf").as_str()), ("email", email), ("password", password)]).unwrap();
+    let req = Request::post("/login")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::COOKIE, format!("td_pre={pre}"))
+        .body(axum::body::Body::from(form))
+        .unwrap();
+    router.clone().oneshot(req).await.unwrap().status()
+}
+
+#[tokio::test]
+async fn sign_in_failures_counted_by_one_process_slow_the_guesser_on_another() {
+    let app = TestApp::new().await;
+    let (a, b) = (app.router.clone(), second_process(&app));
+    // Five wrong passwords through A…
+    for _ in 0..5 {
+        assert_eq!(sign_in(&a, "sales@demo.test", "wrong").await, StatusCode::FORBIDDEN);
+    }
+    // …and B, which never saw them, slows the same guesser too.
+    assert_eq!(sign_in(&b, "sales@demo.test", "wrong").await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(sign_in(&b, "sales@demo.test", "tyredesk").await, StatusCode::TOO_MANY_REQUESTS, "unheard while slowed");
+    // Another account is not affected.
+    assert_eq!(sign_in(&b, "approver@demo.test", "tyredesk").await, StatusCode::SEE_OTHER);
+
+    // Once the pause is over (both clocks), the owner gets in and the slate is clean for all.
+    app.clock.advance(Duration::from_secs(31));
+    let keys = app.state.db.run(|c| Ok(tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])?)).await.unwrap();
+    assert_eq!(keys.len(), 1, "the account-and-address meter is stored: {keys:?}");
+    assert_eq!(sign_in(&a, "sales@demo.test", "tyredesk").await, StatusCode::SEE_OTHER);
+    let keys = app.state.db.run(|c| Ok(tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])?)).await.unwrap();
+    assert!(keys.is_empty(), "a right password forgives that address everywhere");
+}
