@@ -298,7 +298,7 @@ crate::batch_insert_fn!(insert_events, order_events::table, NewEvent);
 crate::batch_insert_fn!(insert_sequences, order_sequences::table, NewSequence);
 
 
-use super::masters::{Paged, like_escape};
+use super::masters::Paged;
 use super::search::{self, Searchable};
 use super::Backend;
 use crate::domain::limits::count_limit;
@@ -356,7 +356,24 @@ fn phrase(s: &str) -> String {
     s.trim().to_lowercase()
 }
 
-fn filtered(backend: Backend, org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
+/// Sheets found by number or reference before the list query, when they are few (see
+/// `search::few`).
+pub struct TextMatches {
+    backend: Backend,
+    no: Option<Vec<i64>>,
+    reference: Option<Vec<i64>>,
+}
+
+/// At most this many sheets found by number or reference drive a list by their ids.
+const FEW_SHEETS: i64 = 1_000;
+
+fn text_matches(conn: &mut DbConn, f: &OrderFilter) -> AppResult<TextMatches> {
+    let mut few = |what, text: Option<&str>| text.map_or(Ok(None), |t| search::few(conn, what, t.trim(), FEW_SHEETS));
+    Ok(TextMatches { no: few(Searchable::SheetNumbers, f.no.as_deref())?, reference: few(Searchable::SheetReferences, f.reference.as_deref())?, backend: conn.backend() })
+}
+
+fn filtered(m: &TextMatches, org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
+    let backend = m.backend;
     // Orders only: counterparties filter through subqueries, so counting never joins.
     let mut q = orders::table.filter(orders::org_id.eq(org)).into_boxed();
     match f.order_type.as_deref().and_then(|t| t.parse::<i32>().ok()).filter(|t| types.contains(t)) {
@@ -385,7 +402,10 @@ fn filtered(backend: Backend, org: i64, types: &[i32], f: &OrderFilter) -> Boxed
         q = q.filter(orders::tag_id.eq(t));
     }
     if let Some(no) = f.no.as_deref() {
-        q = q.filter(orders::no.like(format!("%{}%", like_escape(no.trim()))).escape('\\'));
+        q = match &m.no {
+            Some(ids) => q.filter(orders::id.eq_any(ids.clone())),
+            None => q.filter(search::contains(backend, Searchable::SheetNumbers, no.trim())),
+        };
     }
     if let Some(c) = f.csr.as_deref() {
         let matching = customers::table.filter(customers::org_id.eq(org)).select(customers::id)
@@ -398,7 +418,10 @@ fn filtered(backend: Backend, org: i64, types: &[i32], f: &OrderFilter) -> Boxed
         q = q.filter(orders::supplier_id.eq_any(matching.nullable()));
     }
     if let Some(r) = f.reference.as_deref() {
-        q = q.filter(orders::reference.like(format!("%{}%", like_escape(r.trim()))).escape('\\'));
+        q = match &m.reference {
+            Some(ids) => q.filter(orders::id.eq_any(ids.clone())),
+            None => q.filter(search::contains(backend, Searchable::SheetReferences, r.trim())),
+        };
     }
     if let Some(d) = f.drafter_type {
         q = q.filter(orders::drafter_type.eq(d));
@@ -481,20 +504,23 @@ fn with_names(conn: &mut DbConn, org: i64, orders_: Vec<Order>) -> AppResult<Vec
 
 /// One page of a sheet list limited to `types`.
 pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
-    let total = super::CountOf(filtered(conn.backend(), org, types, f).select(orders::id).limit(count_limit(offset))).get_result(conn)?;
-    let page: Vec<Order> = sorted(filtered(conn.backend(), org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
+    let m = text_matches(conn, f)?;
+    let total = super::CountOf(filtered(&m, org, types, f).select(orders::id).limit(count_limit(offset))).get_result(conn)?;
+    let page: Vec<Order> = sorted(filtered(&m, org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
     Ok(Paged { rows: with_names(conn, org, page)?, total })
 }
 
 /// How the backend runs the page query of [`list`] (tests pin the index that drives it).
 pub fn list_plan(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<String>> {
-    let q = sorted(filtered(conn.backend(), org, types, f), f.sort).limit(150).select(Order::as_select());
+    let m = text_matches(conn, f)?;
+    let q = sorted(filtered(&m, org, types, f), f.sort).limit(150).select(Order::as_select());
     super::plan(conn, q)
 }
 
 /// Every sheet matching (export), in list order.
 pub fn all_matching(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<OrderRow>> {
-    let all: Vec<Order> = sorted(filtered(conn.backend(), org, types, f), f.sort).select(Order::as_select()).load(conn)?;
+    let m = text_matches(conn, f)?;
+    let all: Vec<Order> = sorted(filtered(&m, org, types, f), f.sort).select(Order::as_select()).load(conn)?;
     with_names(conn, org, all)
 }
 

@@ -1,6 +1,6 @@
-//! Word search over `search_text` through each backend's text index (issue 10): SQLite's
-//! FTS5 trigram tables (`<table>_fts`, kept in step by triggers) and PostgreSQL's pg_trgm GIN
-//! indexes. A word matches wherever it occurs inside the text, exactly as `LIKE '%word%'`.
+//! Word search through each backend's text index (issue 10): SQLite's FTS5 trigram tables
+//! (`<table>_fts`, kept in step by triggers) and PostgreSQL's pg_trgm GIN indexes. A word
+//! matches wherever it occurs inside the text, exactly as `LIKE '%word%'`.
 
 use diesel::dsl::{AsExprOf, sql};
 use diesel::expression::{SqlLiteral, UncheckedBind};
@@ -9,20 +9,30 @@ use diesel::sql_types::{Bool, Text};
 use super::Backend;
 use super::masters::like_escape;
 
-/// The tables with a `search_text` column and a text index over it.
+/// The text columns with a text index over them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Searchable {
+    /// `products.search_text`
     Products,
+    /// `customers.search_text`
     Customers,
+    /// `suppliers.search_text`
     Suppliers,
+    /// `orders.no`
+    SheetNumbers,
+    /// `orders.reference`
+    SheetReferences,
 }
 
 impl Searchable {
-    fn table(self) -> &'static str {
+    /// Table, column, and the column's name inside the table's FTS5 index.
+    fn parts(self) -> (&'static str, &'static str) {
         match self {
-            Searchable::Products => "products",
-            Searchable::Customers => "customers",
-            Searchable::Suppliers => "suppliers",
+            Searchable::Products => ("products", "search_text"),
+            Searchable::Customers => ("customers", "search_text"),
+            Searchable::Suppliers => ("suppliers", "search_text"),
+            Searchable::SheetNumbers => ("orders", "no"),
+            Searchable::SheetReferences => ("orders", "reference"),
         }
     }
 }
@@ -32,16 +42,46 @@ const TRIGRAM: usize = 3;
 
 type Condition = SqlLiteral<Bool, UncheckedBind<SqlLiteral<Bool>, AsExprOf<String, Text>>>;
 
-/// The condition "`table.search_text` contains `word`" (`word` already lower-cased).
+/// The condition "the column contains `word`" (the search texts are lower case, so their
+/// words come lower-cased).
 ///
-/// SQLite: the row is among the FTS5 matches of the quoted phrase; a phrase of trigrams
-/// matches exactly the texts containing it. PostgreSQL: `LIKE`, which the GIN index serves.
-pub fn contains(backend: Backend, table: Searchable, word: &str) -> Condition {
-    let t = table.table();
+/// SQLite: the row is among the FTS5 matches of the quoted phrase in that column; a phrase of
+/// trigrams matches exactly the texts containing it, ignoring case as SQLite's `LIKE` did.
+/// PostgreSQL: `LIKE`, which the GIN index serves.
+pub fn contains(backend: Backend, what: Searchable, word: &str) -> Condition {
+    let (t, col) = what.parts();
     if backend == Backend::Sqlite && word.chars().count() >= TRIGRAM {
-        let phrase = format!("\"{}\"", word.replace('"', "\"\""));
+        let phrase = format!("{col} : \"{}\"", word.replace('"', "\"\""));
         sql::<Bool>(&format!("{t}.id IN (SELECT rowid FROM {t}_fts WHERE {t}_fts MATCH ")).bind::<Text, _>(phrase).sql(")")
     } else {
-        sql::<Bool>(&format!("{t}.search_text LIKE ")).bind::<Text, _>(format!("%{}%", like_escape(word))).sql(" ESCAPE '\\'")
+        sql::<Bool>(&format!("{t}.{col} LIKE ")).bind::<Text, _>(format!("%{}%", like_escape(word))).sql(" ESCAPE '\\'")
     }
+}
+
+#[derive(diesel::QueryableByName)]
+struct RowId {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    id: i64,
+}
+
+/// The ids of the rows (of every company) whose column contains `word`, when there are at
+/// most `max` of them; `None` when there are more or the index cannot answer.
+///
+/// SQLite only: there a sheet list filtered by a rare number or reference must be driven by
+/// the few matching ids, but the planner cannot see how few an FTS5 match returns and walks
+/// the list's date index instead (600k rows at scale L). Given the ids as a list it looks
+/// them up. Many matches are better served by that walk, which soon finds a page's worth.
+/// PostgreSQL's planner estimates the GIN index itself.
+pub fn few(conn: &mut super::DbConn, what: Searchable, word: &str, max: i64) -> crate::error::AppResult<Option<Vec<i64>>> {
+    use diesel::RunQueryDsl;
+    if conn.backend() != Backend::Sqlite || word.chars().count() < TRIGRAM {
+        return Ok(None);
+    }
+    let (t, col) = what.parts();
+    let phrase = format!("{col} : \"{}\"", word.replace('"', "\"\""));
+    let ids: Vec<RowId> = diesel::sql_query(format!("SELECT rowid AS id FROM {t}_fts WHERE {t}_fts MATCH ? LIMIT ?"))
+        .bind::<Text, _>(phrase)
+        .bind::<diesel::sql_types::BigInt, _>(max + 1)
+        .load(conn)?;
+    Ok((ids.len() as i64 <= max).then(|| ids.into_iter().map(|r| r.id).collect()))
 }

@@ -131,6 +131,37 @@ async fn sheet_lists_by_customer_and_product_text_answer_what_like_answered() {
 }
 
 #[tokio::test]
+async fn sheet_numbers_and_references_are_found_as_like_found_them() {
+    let app = TestApp::new().await;
+    let backend = app.state.db.backend();
+    app.state
+        .db
+        .run(move |c| {
+            let sheets: Vec<(i64, String, String)> =
+                orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq_any([1, 2])).select((orders::id, orders::no, orders::reference)).load(c)?;
+            // SQLite's LIKE ignored ASCII case; PostgreSQL's did not. Both stay as they were.
+            let like = |text: &str, piece: &str| if backend == Backend::Sqlite { text.to_lowercase().contains(&piece.to_lowercase()) } else { text.contains(piece) };
+            let mut pieces: Vec<(bool, String)> = vec![(true, "zzz".into()), (false, "zzz".into()), (true, "0".into()), (false, "PO1".into()), (false, "po1".into())];
+            for (i, (_, no, reference)) in sheets.iter().enumerate().step_by(17).take(12) {
+                let len = 2 + i % 6;
+                pieces.push((true, no.chars().skip(i % 4).take(len).collect()));
+                if !reference.is_empty() {
+                    pieces.push((false, reference.chars().skip(1).take(len).collect()));
+                }
+            }
+            for (number, piece) in pieces {
+                let f = if number { OrderFilter { no: Some(piece.clone()), ..Default::default() } } else { OrderFilter { reference: Some(piece.clone()), ..Default::default() } };
+                let got: BTreeSet<i64> = order_db::list(c, ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
+                let want: BTreeSet<i64> = sheets.iter().filter(|(_, no, r)| like(if number { no } else { r }, &piece)).map(|(id, _, _)| *id).collect();
+                assert_eq!(got, want, "{} containing {piece:?}", if number { "numbers" } else { "references" });
+            }
+            Ok(())
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
 async fn the_index_follows_creating_and_editing_a_customer() {
     let app = TestApp::new().await;
     let s = app.session("sales@demo.test").await;
@@ -270,7 +301,7 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
     if app.state.db.backend() != Backend::Sqlite {
         return; // PostgreSQL plans from its own statistics; the bench measures them at L.
     }
-    let (words, csr, product_key) = app
+    let (words, csr, product_key, no, reference) = app
         .state
         .db
         .run(|c| {
@@ -280,13 +311,20 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
             let words = product_db::list_plan(c, ORG, &ProductFilter { key: Some("michelin".into()), ..Default::default() })?;
             let csr = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), csr: Some("anderson".into()), ..Default::default() })?;
             let size = product_db::list_plan(c, ORG, &ProductFilter { key: Some("2055516".into()), ..Default::default() })?;
-            Ok((words.join("\n"), csr.join("\n"), size.join("\n")))
+            let number: String = orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).select(orders::no).first(c)?;
+            let no = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), no: Some(number), ..Default::default() })?;
+            let existing: String = orders::table.filter(orders::org_id.eq(ORG)).filter(orders::reference.ne("")).select(orders::reference).first(c)?;
+            let reference = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), reference: Some(existing), ..Default::default() })?;
+            Ok((words.join("\n"), csr.join("\n"), size.join("\n"), no.join("\n"), reference.join("\n")))
         })
         .await
         .unwrap();
     assert!(words.contains("products_fts VIRTUAL TABLE INDEX"), "product words read the trigram index:\n{words}");
     assert!(csr.contains("orders_customer_type") && csr.contains("customers_fts VIRTUAL TABLE INDEX"), "the customer filter drives the sheet list:\n{csr}");
     assert!(product_key.contains("products_size"), "a tyre size keeps its exact index:\n{product_key}");
+    for (what, plan) in [("a number", &no), ("a reference", &reference)] {
+        assert!(plan.contains("SEARCH orders USING INTEGER PRIMARY KEY"), "{what} found by the trigram index drives the list by its ids:\n{plan}");
+    }
 }
 
 #[tokio::test]

@@ -5,3 +5,5 @@ DROP INDEX orders_supplier_type;
 DROP INDEX products_search_trgm;
 DROP INDEX customers_search_trgm;
 DROP INDEX suppliers_search_trgm;
+DROP INDEX orders_no_trgm;
+DROP INDEX orders_reference_trgm;

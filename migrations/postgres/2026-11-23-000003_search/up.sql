@@ -5,6 +5,8 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX products_search_trgm ON products USING gin (search_text gin_trgm_ops);
 CREATE INDEX customers_search_trgm ON customers USING gin (search_text gin_trgm_ops);
 CREATE INDEX suppliers_search_trgm ON suppliers USING gin (search_text gin_trgm_ops);
+CREATE INDEX orders_no_trgm ON orders USING gin (no gin_trgm_ops);
+CREATE INDEX orders_reference_trgm ON orders USING gin (reference gin_trgm_ops);
 
 -- Sheets of one customer or supplier of a type, newest first (see the SQLite migration).
 CREATE INDEX orders_customer_type ON orders (org_id, customer_id, order_type, order_date, id);

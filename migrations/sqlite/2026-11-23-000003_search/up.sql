@@ -44,6 +44,21 @@ CREATE TRIGGER suppliers_fts_update AFTER UPDATE OF search_text ON suppliers BEG
 END;
 INSERT INTO suppliers_fts (suppliers_fts) VALUES ('rebuild');
 
+-- Sheet numbers and references are searched anywhere inside them too ('No.' and 'Reference'
+-- filters), through one trigram index over both columns.
+CREATE VIRTUAL TABLE orders_fts USING fts5(no, reference, content='orders', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER orders_fts_insert AFTER INSERT ON orders BEGIN
+    INSERT INTO orders_fts (rowid, no, reference) VALUES (new.id, new.no, new.reference);
+END;
+CREATE TRIGGER orders_fts_delete AFTER DELETE ON orders BEGIN
+    INSERT INTO orders_fts (orders_fts, rowid, no, reference) VALUES ('delete', old.id, old.no, old.reference);
+END;
+CREATE TRIGGER orders_fts_update AFTER UPDATE OF no, reference ON orders BEGIN
+    INSERT INTO orders_fts (orders_fts, rowid, no, reference) VALUES ('delete', old.id, old.no, old.reference);
+    INSERT INTO orders_fts (rowid, no, reference) VALUES (new.id, new.no, new.reference);
+END;
+INSERT INTO orders_fts (orders_fts) VALUES ('rebuild');
+
 -- Sheets of one customer or supplier of a type, newest first: the index that drives a list
 -- filtered by 'To CSR' / supplier whichever way the planner's statistics lean.
 CREATE INDEX orders_customer_type ON orders (org_id, customer_id, order_type, order_date, id);
