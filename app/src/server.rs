@@ -125,6 +125,8 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}. Choose another address with TYREDESK_BIND", config.bind))?;
     println!("TyreDesk is running on http://{} (database: {})", config.bind, config.database.redacted());
+    // Exports left by a crash; a running export's file is younger, and open files survive.
+    crate::xlsx::export::sweep(&crate::xlsx::export::temp_dir(&config.data_dir), crate::xlsx::export::LEFTOVER_AGE);
     let state = AppState::new(config, db)?;
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())

@@ -121,6 +121,15 @@ impl TestApp {
 
     /// A fresh app whose requests answer 408 after `timeout`.
     pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
+        Self::build(timeout, tyredesk::config::EXPORT_CHUNK).await
+    }
+
+    /// A fresh app whose exports read `chunk` rows at a time (small, to cross chunk boundaries).
+    pub async fn with_export_chunk(chunk: usize) -> Self {
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, chunk).await
+    }
+
+    async fn build(timeout: std::time::Duration, export_chunk: usize) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -136,7 +145,7 @@ impl TestApp {
                 DatabaseUrl::Postgres(with_db(admin, &db))
             }
         };
-        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout, export_chunk };
         let db = Db::open(&url).expect("open test db");
         let clock = Arc::new(ManualClock::default());
         let throttle = LoginThrottle::new(ThrottleLimits::default(), clock.clone());
