@@ -60,10 +60,16 @@ pub struct Config {
     /// How long a read (GET, HEAD) may run before it answers 408; writes are never cut off
     /// (`server::timeout` says why).
     pub request_timeout: std::time::Duration,
+    /// Rows per database read of an export ([`EXPORT_CHUNK`]; tests use a small one).
+    pub export_chunk: usize,
 }
 
 /// The request timeout of a server started from the command line.
 pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Rows an export reads from the database at a time: large enough that per-query overhead
+/// is small, small enough that a chunk stays a few MB (docs/decisions.md, Scale).
+pub const EXPORT_CHUNK: usize = 2_000;
 
 impl Config {
     /// Builds the configuration; `database_url` `None` means the SQLite file in the data directory.
@@ -76,7 +82,7 @@ impl Config {
         let bind = bind.unwrap_or("127.0.0.1:8080").to_string();
         bind.parse::<std::net::SocketAddr>()
             .map_err(|_| format!("bind address '{bind}' is not host:port, e.g. 127.0.0.1:8080 (TYREDESK_BIND)"))?;
-        Ok(Self { database, bind, data_dir, request_timeout: REQUEST_TIMEOUT })
+        Ok(Self { database, bind, data_dir, request_timeout: REQUEST_TIMEOUT, export_chunk: EXPORT_CHUNK })
     }
 
     /// Makes sure the data directory exists and is writable, without leaving anything behind.

@@ -37,6 +37,10 @@ pub enum AppError {
     TooManyRequests,
     #[error("{0}")]
     Unavailable(String),
+    /// The server could not write a file it needed (an export on a full disk); the message
+    /// says so, since retrying later or freeing space is what helps.
+    #[error("{0}")]
+    Storage(String),
     #[error("Internal error")]
     Internal(#[from] anyhow::Error),
 }
@@ -83,7 +87,7 @@ impl AppError {
             Self::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Storage(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

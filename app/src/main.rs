@@ -8,6 +8,11 @@ use tyredesk::config::Config;
 use tyredesk::db::accounts::{self, NewMembership, NewUser};
 use tyredesk::{auth, seed, server};
 
+/// mimalloc returns freed memory to the OS, so a large export's buffers do not stay with the
+/// process afterwards as they did with the system allocator (docs/decisions.md, Scale).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "tyredesk", version, about = "TyreDesk back office")]
 struct Cli {

@@ -16,6 +16,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutBody;
@@ -72,7 +73,9 @@ pub fn router(state: AppState) -> Router {
         // Pages and API answers hold one company's data and a CSRF token: no cache keeps them.
         // Static files set their own caching first, so `if_not_present` leaves theirs.
         .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
-        .layer(CompressionLayer::new())
+        // Spreadsheets are zip files already: compressing them again costs CPU for nothing and
+        // would drop their Content-Length.
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(NotForContentType::const_new("application/vnd.openxmlformats"))))
         .layer(middleware::from_fn_with_state(state.clone(), timeout))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
@@ -126,6 +129,8 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}. Choose another address with TYREDESK_BIND", config.bind))?;
     println!("TyreDesk is running on http://{} (database: {})", config.bind, config.database.redacted());
+    // Exports left by a crash; a running export's file is younger, and open files survive.
+    crate::xlsx::export::sweep(&crate::xlsx::export::temp_dir(&config.data_dir), crate::xlsx::export::LEFTOVER_AGE);
     let state = AppState::new(config, db.clone())?;
     tokio::spawn(housekeeping(db));
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;

@@ -5,6 +5,7 @@
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
@@ -17,7 +18,8 @@ use crate::error::AppResult;
 use crate::services::pricing::{self, LabelledPrice};
 use crate::services::masters as service;
 use crate::state::AppState;
-use crate::web::list::Paging;
+use crate::web;
+use crate::web::list::{Paging, wants_xlsx};
 
 #[derive(Deserialize, Default)]
 pub struct SearchQuery {
@@ -33,6 +35,8 @@ pub struct SearchQuery {
     ids: Option<String>,
     page: Option<i64>,
     per_page: Option<i64>,
+    /// `xlsx` answers the list screen's spreadsheet of every match instead of a JSON page.
+    format: Option<String>,
 }
 
 impl SearchQuery {
@@ -44,13 +48,16 @@ impl SearchQuery {
     }
 }
 
-/// `GET /api/customers?name=&ids=&page=&per_page=`.
-pub async fn customers(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Json<ListAnswer<Customer>>> {
+/// `GET /api/customers?name=&ids=&page=&per_page=&format=`.
+pub async fn customers(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Response> {
     let req = q.paging().resolve(20);
     let org = auth.org_id;
     let filter = CustomerFilter { key: q.name.clone(), ids: q.ids.clone(), ..Default::default() };
+    if wants_xlsx(q.format.as_deref())? {
+        return web::customers::export(&state, org, filter).await;
+    }
     let page = state.db.run(move |c| customers::list(c, org, &filter, req.offset(), req.per_page)).await?;
-    Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }))
+    Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }).into_response())
 }
 
 /// `GET /api/customers/{id}`.
@@ -91,17 +98,25 @@ fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Optio
         .collect())
 }
 
-/// `GET /api/products?name=|code=&ids=&customerId=&warehouseId=&page=&per_page=` (name and
-/// code use the Item Key search that understands tyre sizes).
-pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Json<ListAnswer<ProductHit>>> {
+/// `GET /api/products?name=|code=&ids=&customerId=&warehouseId=&page=&per_page=&format=` (name
+/// and code use the Item Key search that understands tyre sizes; `format=xlsx` answers the
+/// product screen's spreadsheet of every match).
+pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Response> {
     let org = auth.org_id;
     let (customer, warehouse) = (q.customer_id, q.warehouse_id);
+    let xlsx = wants_xlsx(q.format.as_deref())?;
     if let Some(ids) = q.ids() {
+        if xlsx {
+            return web::products::export_ids(&state, org, ids).await;
+        }
         let rows = state.db.run(move |c| { let rows = products::by_ids(c, org, &ids)?; hits(c, org, rows, customer, warehouse) }).await?;
-        return Ok(Json(ListAnswer::all(rows)));
+        return Ok(Json(ListAnswer::all(rows)).into_response());
+    }
+    let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() };
+    if xlsx {
+        return web::products::export(&state, org, filter).await;
     }
     let req = q.paging().resolve(20);
-    let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() };
     let (rows, total) = state
         .db
         .run(move |c| {
@@ -109,7 +124,7 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
             Ok((hits(c, org, page.rows, customer, warehouse)?, page.total))
         })
         .await?;
-    Ok(Json(ListAnswer { data: rows, meta: Meta::page(total, &req) }))
+    Ok(Json(ListAnswer { data: rows, meta: Meta::page(total, &req) }).into_response())
 }
 
 /// `GET /api/products/{id}`.

@@ -3,6 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
+use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -26,7 +27,8 @@ use crate::services::print::{self as print_svc, PRINT_SUCCESSFUL};
 use crate::services::line_import::{self, ImportedLine, Target};
 use crate::services::pricing;
 use crate::state::AppState;
-use crate::web::list::Filters;
+use crate::web::list::{Filters, wants_xlsx};
+use crate::web::orders::list as order_list;
 
 /// A list row: the sheet with its counterparty's name.
 #[derive(Serialize)]
@@ -41,14 +43,18 @@ pub struct OrderListRow {
 
 const ALL_TYPES: [i32; 7] = [1, 2, 3, 4, 5, 6, 7];
 
-/// `GET /api/orders` with the list filters and paging.
-pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFilter>) -> AppResult<Json<ListAnswer<OrderListRow>>> {
-    let req = f.paging.resolve(20);
+/// `GET /api/orders` with the list filters and paging; `format=xlsx` answers every matching
+/// sheet as the list screens' `orders.xlsx`.
+pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFilter>) -> AppResult<Response> {
     let org = auth.org_id;
     let filter = f.value;
+    if wants_xlsx(f.format.as_deref())? {
+        return order_list::export(&state, org, ALL_TYPES.to_vec(), filter).await;
+    }
+    let req = f.paging.resolve(20);
     let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;
     let data = page.rows.into_iter().map(|r| OrderListRow { order: r.order, csr_name: r.customer, supplier_name: r.supplier }).collect();
-    Ok(Json(ListAnswer { data, meta: Meta::page(page.total, &req) }))
+    Ok(Json(ListAnswer { data, meta: Meta::page(page.total, &req) }).into_response())
 }
 
 /// The customer block of a sheet (spec §3 `csr`).

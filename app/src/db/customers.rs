@@ -134,11 +134,6 @@ pub fn list(conn: &mut DbConn, org: i64, f: &CustomerFilter, offset: i64, limit:
     Ok(Paged { rows, total })
 }
 
-/// Every customer matching the filter (export).
-pub fn all_matching(conn: &mut DbConn, org: i64, f: &CustomerFilter) -> AppResult<Vec<Customer>> {
-    Ok(filtered(conn.backend(), org, f).order((customers::name.asc(), customers::id.asc())).select(Customer::as_select()).load(conn)?)
-}
-
 use crate::domain::masters::{CreditTerms, CustomerFields, CustomerIdentity};
 
 /// Columns set once when a customer is created; they lock afterwards.
@@ -277,4 +272,17 @@ pub fn ids_by_code_or_name(conn: &mut DbConn, org: i64, keys: &[String]) -> AppR
         }
     }
     Ok(keys.iter().filter_map(|k| by_code.get(k).or_else(|| by_name.get(k)).map(|id| (k.clone(), *id))).collect())
+}
+
+/// Visits every customer matching the list filter, by name as the list shows them, `chunk`
+/// customers at a time (exports). Keyset paging on name and id.
+pub fn for_each_chunk(conn: &mut DbConn, org: i64, f: &CustomerFilter, chunk: usize, mut visit: impl FnMut(Vec<Customer>) -> AppResult<()>) -> AppResult<()> {
+    let page = |c: &mut DbConn, after: Option<&Customer>, limit: i64| -> AppResult<Vec<Customer>> {
+        let mut q = filtered(c.backend(), org, f).order((customers::name.asc(), customers::id.asc()));
+        if let Some(last) = after {
+            q = q.filter(super::after_key::<_, diesel::sql_types::Text, _>("customers.name", "customers.id", false, last.name.clone(), last.id));
+        }
+        Ok(q.limit(limit).select(Customer::as_select()).load(c)?)
+    };
+    super::keyset_chunks(conn, chunk, page, &mut |_, rows| visit(rows))
 }

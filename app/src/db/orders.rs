@@ -517,13 +517,6 @@ pub fn list_plan(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) ->
     super::plan(conn, q)
 }
 
-/// Every sheet matching (export), in list order.
-pub fn all_matching(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<OrderRow>> {
-    let m = text_matches(conn, f)?;
-    let all: Vec<Order> = sorted(filtered(&m, org, types, f), f.sort).select(Order::as_select()).load(conn)?;
-    with_names(conn, org, all)
-}
-
 /// A past sheet line of a product (the 'CHK' price history, spec §3 Price-history row).
 #[derive(Queryable, Clone, Debug, serde::Serialize)]
 pub struct PriceHistoryRow {
@@ -570,4 +563,67 @@ pub fn price_history(conn: &mut DbConn, org: i64, product_id: i64, customer: Opt
             orders::order_type,
         ))
         .load(conn)?)
+}
+
+/// Visits every sheet matching the list filter, in list order, `chunk` sheets at a time with
+/// their counterparties' names (exports). Keyset paging on the sort key and id; a due-date
+/// sort walks the sheets without a due date as their own run, where the backend sorts them.
+pub fn for_each_chunk(
+    conn: &mut DbConn,
+    org: i64,
+    types: &[i32],
+    f: &OrderFilter,
+    chunk: usize,
+    mut visit: impl FnMut(Vec<OrderRow>) -> AppResult<()>,
+) -> AppResult<()> {
+    let order = f.sort.and_then(OrderSort::from_i32).and_then(OrderSort::order);
+    let desc = order.is_none_or(|(_, dir)| dir == SortDirection::Desc);
+    let runs: &[Run] = match order {
+        Some((OrderSortKey::DueDate, _)) if super::nulls_first(conn.backend(), desc) => &[Run::NoDueDate, Run::DueDate],
+        Some((OrderSortKey::DueDate, _)) => &[Run::DueDate, Run::NoDueDate],
+        _ => &[Run::All],
+    };
+    let m = text_matches(conn, f)?;
+    let mut named = |c: &mut DbConn, rows: Vec<Order>| visit(with_names(c, org, rows)?);
+    for run in runs {
+        let page = |c: &mut DbConn, after: Option<&Order>, limit: i64| -> AppResult<Vec<Order>> {
+            let mut q = sorted(filtered(&m, org, types, f), f.sort);
+            q = match run {
+                Run::All => q,
+                Run::DueDate => q.filter(orders::due_date.is_not_null()),
+                Run::NoDueDate => q.filter(orders::due_date.is_null()),
+            };
+            if let Some(last) = after {
+                q = q.filter(after_order(order, *run, desc, last));
+            }
+            Ok(q.limit(limit).select(Order::as_select()).load(c)?)
+        };
+        super::keyset_chunks(conn, chunk, page, &mut named)?;
+    }
+    Ok(())
+}
+
+/// One stretch of an export's keyset walk.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Run {
+    All,
+    /// Sheets with a due date (due-date sorts).
+    DueDate,
+    /// Sheets without one, ordered by id alone.
+    NoDueDate,
+}
+
+/// The sheets after `last` in the order of [`sorted`].
+fn after_order(order: Option<(OrderSortKey, SortDirection)>, run: Run, desc: bool, last: &Order) -> super::Predicate<orders::table> {
+    use diesel::sql_types::{BigInt, Date, Nullable, Text};
+    let id = last.id;
+    match (order, run) {
+        (_, Run::NoDueDate) if desc => Box::new(orders::id.lt(id)),
+        (_, Run::NoDueDate) => Box::new(orders::id.gt(id)),
+        (Some((OrderSortKey::Number, _)), _) => super::after_key::<_, Text, _>("orders.no", "orders.id", desc, last.no.clone(), id),
+        (Some((OrderSortKey::Amount, _)), _) => super::after_key::<_, BigInt, _>("orders.total_amount", "orders.id", desc, last.total_amount, id),
+        // This run holds only dated sheets, so the bound key is never NULL.
+        (Some((OrderSortKey::DueDate, _)), _) => super::after_key::<_, Nullable<Date>, _>("orders.due_date", "orders.id", desc, last.due_date, id),
+        (None, _) => super::after_key::<_, Date, _>("orders.order_date", "orders.id", desc, last.order_date, id),
+    }
 }

@@ -215,7 +215,8 @@ pub fn list_plan(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Ve
     super::plan(conn, q)
 }
 
-/// Every product matching the filter (export), in list order.
+/// Every product matching the filter, in list order (the quoting and OCOP lookups, which
+/// filter further in memory; exports read in chunks with [`for_each_chunk`]).
 pub fn all_matching(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<Product>> {
     Ok(sorted(filtered(conn.backend(), org, f), f.sort).select(Product::as_select()).load(conn)?)
 }
@@ -380,6 +381,31 @@ pub fn by_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppResult<std:
         out.extend(rows.into_iter().map(|p| (p.code.clone(), p)));
     }
     Ok(out)
+}
+
+/// Visits every product matching the list filter, in list order, `chunk` products at a time
+/// (exports). Keyset paging on the sort key and id.
+pub fn for_each_chunk(conn: &mut DbConn, org: i64, f: &ProductFilter, chunk: usize, mut visit: impl FnMut(&mut DbConn, Vec<Product>) -> AppResult<()>) -> AppResult<()> {
+    let order = f.sort.and_then(ProductSort::from_i32).and_then(ProductSort::order);
+    let page = |c: &mut DbConn, after: Option<&Product>, limit: i64| -> AppResult<Vec<Product>> {
+        let mut q = sorted(filtered(c.backend(), org, f), f.sort);
+        if let Some(last) = after {
+            q = q.filter(after_product(order, last));
+        }
+        Ok(q.limit(limit).select(Product::as_select()).load(c)?)
+    };
+    super::keyset_chunks(conn, chunk, page, &mut visit)
+}
+
+/// The products after `last` in the order of [`sorted`].
+fn after_product(order: Option<(ProductSortKey, SortDirection)>, last: &Product) -> super::Predicate<products::table> {
+    use diesel::sql_types::{Text, Timestamp};
+    let (id, desc) = (last.id, order.is_some_and(|(_, dir)| dir == SortDirection::Desc));
+    match order {
+        Some((ProductSortKey::Created, _)) => super::after_key::<_, Timestamp, _>("products.created_at", "products.id", desc, last.created_at, id),
+        Some((ProductSortKey::Modified, _)) => super::after_key::<_, Timestamp, _>("products.updated_at", "products.id", desc, last.updated_at, id),
+        Some((ProductSortKey::Code, _)) | None => super::after_key::<_, Text, _>("products.code", "products.id", desc, last.code.clone(), id),
+    }
 }
 
 #[cfg(test)]

@@ -11,9 +11,9 @@ use crate::auth::Auth;
 use crate::db::customers::{self, Customer, CustomerFilter};
 use crate::domain::enums::{AreaType, BusinessType, PaymentType, PriceStrategy, XeroState};
 use crate::domain::money::Cents;
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::state::AppState;
-use crate::xlsx::export::{self, Col, Kind, Val};
+use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
 
 const PATH: &str = "/customers";
 
@@ -119,12 +119,12 @@ const EXPORT_COLUMNS: [Col; 17] = [
     Col::new("Created", 12.0, Kind::Date),
 ];
 
-async fn export(state: &AppState, org: i64, filter: CustomerFilter) -> AppResult<Response> {
-    let bytes = state
-        .db
-        .run(move |c| {
-            let rows = customers::all_matching(c, org, &filter)?;
-            let data = rows.into_iter().map(|c| {
+/// The customers of a search as `csr.xlsx` (the screen's export and the API's).
+pub async fn export(state: &AppState, org: i64, filter: CustomerFilter) -> AppResult<Response> {
+    let chunk = state.config.export_chunk;
+    export::stream(state, "csr.xlsx", Sheet { name: "Customers", cols: &EXPORT_COLUMNS }, move |c, out| {
+        customers::for_each_chunk(c, org, &filter, chunk, |rows| {
+            out.append(rows.into_iter().map(|c| {
                 use chrono::TimeZone;
                 vec![
                     Val::Text(c.name.clone()),
@@ -145,9 +145,8 @@ async fn export(state: &AppState, org: i64, filter: CustomerFilter) -> AppResult
                     Val::Text(XeroState::from_i32(c.xero_sent).unwrap_or_default().label().to_string()),
                     Val::Date(Some(crate::domain::dates::DEFAULT_ZONE.from_utc_datetime(&c.created_at).date_naive())),
                 ]
-            });
-            export::write("Customers", &EXPORT_COLUMNS, data).map_err(|e| AppError::Internal(anyhow::anyhow!("xlsx export failed: {e}")))
+            }))
         })
-        .await?;
-    Ok(export::download("csr.xlsx", bytes))
+    })
+    .await
 }

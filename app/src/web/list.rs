@@ -277,6 +277,8 @@ pub struct Filters<T> {
     pub paging: Paging,
     /// `format=xlsx` asks for the export.
     pub export: bool,
+    /// The raw `format` value; the API refuses values it does not know ([`wants_xlsx`]).
+    pub format: Option<String>,
 }
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Filters<T> {
@@ -286,20 +288,30 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Filters<T> {
         let raw: Vec<(String, String)> = serde_urlencoded::from_str(parts.uri.query().unwrap_or(""))
             .map_err(|e| AppError::bad_request(format!("Invalid search: {e}")))?;
         let mut paging = Paging::default();
-        let mut export = false;
+        let mut format = None;
         let mut kept = Vec::new();
         for (k, v) in &raw {
             match k.as_str() {
                 "page" => paging.page = v.trim().parse().ok(),
                 "per_page" => paging.per_page = v.trim().parse().ok(),
-                "format" => export = v == "xlsx",
+                "format" => format = Some(v.clone()),
                 _ => kept.push((k.as_str(), v.as_str())),
             }
         }
         let pairs = clean_pairs(kept);
         let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
         let value = serde_urlencoded::from_str(&encoded).map_err(|e| AppError::bad_request(format!("Invalid search: {e}")))?;
-        Ok(Self { value, pairs, paging, export })
+        Ok(Self { value, pairs, paging, export: format.as_deref() == Some("xlsx"), format })
+    }
+}
+
+/// Whether an API list answers the xlsx file (`format=xlsx`) or JSON (no `format`, or an
+/// empty one, dropped like any empty filter); any other value is refused by name.
+pub fn wants_xlsx(format: Option<&str>) -> Result<bool, AppError> {
+    match format.map(str::trim) {
+        None | Some("") => Ok(false),
+        Some("xlsx") => Ok(true),
+        Some(other) => Err(AppError::field("format", format!("format '{other}' is not offered: use format=xlsx for a spreadsheet, or leave format out for JSON."))),
     }
 }
 

@@ -14,9 +14,9 @@ use crate::db::products::{self, Product, ProductFilter};
 use crate::domain::enums::{ProductCategory, ProductSort, XeroState};
 use crate::domain::money::Cents;
 use crate::domain::tyre_size::COMMON_SIZES;
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::state::AppState;
-use crate::xlsx::export::{self, Col, Kind, Val};
+use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
 
 const PATH: &str = "/products";
 
@@ -175,40 +175,53 @@ const EXPORT_COLUMNS: [Col; 16] = [
     Col::new("Modified", 12.0, Kind::Date),
 ];
 
-async fn export(state: &AppState, org: i64, filter: ProductFilter) -> AppResult<Response> {
-    let bytes = state
-        .db
-        .run(move |c| {
-            let rows = products::all_matching(c, org, &filter)?;
+/// The products of a search as `products.xlsx` (the screen's export and the API's).
+pub async fn export(state: &AppState, org: i64, filter: ProductFilter) -> AppResult<Response> {
+    let chunk = state.config.export_chunk;
+    export::stream(state, "products.xlsx", Sheet { name: "Products", cols: &EXPORT_COLUMNS }, move |c, out| {
+        let brands = master_db::all_brands(c, org)?;
+        products::for_each_chunk(c, org, &filter, chunk, |c, rows| {
             let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
             let stock = products::stock_totals(c, org, &ids)?;
-            let brands = master_db::all_brands(c, org)?;
-            let local = |t: chrono::NaiveDateTime| {
-                use chrono::TimeZone;
-                Some(crate::domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
-            };
-            let data = rows.into_iter().map(|p| {
-                vec![
-                    Val::Text(p.code),
-                    Val::Text(p.helper_code),
-                    Val::Text(p.name),
-                    Val::Text(brand_name(&brands, p.brand_id)),
-                    Val::Text(category_label(&p.tag1)),
-                    Val::Text(p.tag2),
-                    Val::Text(p.tag3),
-                    Val::Text(p.tag4),
-                    Val::Text(p.unit),
-                    Val::Int(stock.get(&p.id).copied().unwrap_or(0)),
-                    Val::Cents(p.standard_price),
-                    Val::Cents(p.class_a_price),
-                    Val::Cents(p.special_price),
-                    Val::Text(XeroState::from_i32(p.xero_sent).unwrap_or_default().label().to_string()),
-                    Val::Date(local(p.created_at)),
-                    Val::Date(local(p.updated_at)),
-                ]
-            });
-            export::write("Products", &EXPORT_COLUMNS, data).map_err(|e| AppError::Internal(anyhow::anyhow!("xlsx export failed: {e}")))
+            out.append(rows.into_iter().map(|p| export_row(p, &brands, &stock)))
         })
-        .await?;
-    Ok(export::download("products.xlsx", bytes))
+    })
+    .await
+}
+
+/// The products given by id (API `ids=`), in the order the JSON list has them, as `products.xlsx`.
+pub async fn export_ids(state: &AppState, org: i64, ids: Vec<i64>) -> AppResult<Response> {
+    export::stream(state, "products.xlsx", Sheet { name: "Products", cols: &EXPORT_COLUMNS }, move |c, out| {
+        let brands = master_db::all_brands(c, org)?;
+        let rows = products::by_ids(c, org, &ids)?;
+        let stock = products::stock_totals(c, org, &ids)?;
+        out.append(rows.into_iter().map(|p| export_row(p, &brands, &stock)))
+    })
+    .await
+}
+
+fn export_row(p: Product, brands: &[Brand], stock: &std::collections::HashMap<i64, i64>) -> Vec<Val> {
+    let local = |t: chrono::NaiveDateTime| {
+        use chrono::TimeZone;
+        Some(crate::domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
+    };
+    let (brand, category) = (brand_name(brands, p.brand_id), category_label(&p.tag1));
+    vec![
+        Val::Text(p.code),
+        Val::Text(p.helper_code),
+        Val::Text(p.name),
+        Val::Text(brand),
+        Val::Text(category),
+        Val::Text(p.tag2),
+        Val::Text(p.tag3),
+        Val::Text(p.tag4),
+        Val::Text(p.unit),
+        Val::Int(stock.get(&p.id).copied().unwrap_or(0)),
+        Val::Cents(p.standard_price),
+        Val::Cents(p.class_a_price),
+        Val::Cents(p.special_price),
+        Val::Text(XeroState::from_i32(p.xero_sent).unwrap_or_default().label().to_string()),
+        Val::Date(local(p.created_at)),
+        Val::Date(local(p.updated_at)),
+    ]
 }

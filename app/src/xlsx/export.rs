@@ -1,9 +1,25 @@
-//! Writes list exports as formatted xlsx: a bold frozen header row, sensible widths, money
-//! as AUD with cents, dates as real dates. Rows stream to disk (constant memory), so
-//! 20k-row exports stay small in RAM.
+//! Writes exports as formatted xlsx: a bold frozen header row, sensible widths, money as AUD
+//! with cents, dates as real dates. Rows stream from the database in chunks to a file on
+//! disk (constant memory), and the file streams to the client, so memory stays flat for any
+//! size (docs/decisions.md, Scale).
 
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use rust_xlsxwriter::{Color, Format, FormatBorder, Workbook, XlsxError};
+use tokio_util::io::ReaderStream;
+
+use crate::db::{self, DbConn};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
 
 /// How a column's cells are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,60 +71,207 @@ pub fn fit_cell(s: String) -> String {
     cut
 }
 
-/// Builds the workbook in memory and returns its bytes.
-pub fn write(sheet_name: &str, cols: &[Col], rows: impl IntoIterator<Item = Vec<Val>>) -> Result<Vec<u8>, XlsxError> {
-    let mut wb = Workbook::new();
-    let header = Format::new().set_bold().set_background_color(Color::RGB(0xE8EEF6)).set_border_bottom(FormatBorder::Thin);
-    let money = Format::new().set_num_format("#,##0.00");
-    let date = Format::new().set_num_format("dd mmm yyyy");
-    let ws = wb.add_worksheet_with_constant_memory()?;
-    ws.set_name(sheet_name)?;
-    for (c, col) in cols.iter().enumerate() {
-        let c = c as u16;
-        ws.set_column_width(c, col.width)?;
-        ws.write_string_with_format(0, c, col.header, &header)?;
-    }
-    ws.set_freeze_panes(1, 0)?;
-    let mut r: u32 = 0;
-    for row in rows {
-        r += 1;
-        for (c, v) in row.into_iter().enumerate() {
-            let c = c as u16;
-            match v {
-                Val::Text(s) if s.is_empty() => {}
-                Val::Text(s) => {
-                    ws.write_string(r, c, fit_cell(s))?;
-                }
-                Val::Cents(cents) => {
-                    ws.write_number_with_format(r, c, cents as f64 / 100.0, &money)?;
-                }
-                Val::Int(n) => {
-                    ws.write_number(r, c, n as f64)?;
-                }
-                Val::Date(Some(d)) => {
-                    ws.write_datetime_with_format(r, c, d, &date)?;
-                }
-                Val::Date(None) => {}
-            }
-        }
-    }
-    if r > 0 {
-        ws.autofilter(0, 0, r, cols.len().saturating_sub(1) as u16)?;
-    }
-    wb.save_to_buffer()
+/// What one export writes: the worksheet's name and its columns.
+#[derive(Clone, Copy, Debug)]
+pub struct Sheet {
+    pub name: &'static str,
+    pub cols: &'static [Col],
 }
 
-/// The response headers of a download named `file_name`.
-pub fn download(file_name: &str, bytes: Vec<u8>) -> axum::response::Response {
-    use axum::http::header;
-    use axum::response::IntoResponse;
+/// Excel's last row (1,048,576 rows including the header).
+const MAX_DATA_ROWS: u32 = 1_048_575;
+
+/// Writes one worksheet row by row. Rows go straight to a temporary file (rust_xlsxwriter's
+/// constant-memory mode), so memory stays flat however many rows come.
+pub struct SheetWriter {
+    book: Workbook,
+    cols: usize,
+    money: Format,
+    date: Format,
+    rows: u32,
+    cancelled: Arc<AtomicBool>,
+}
+
+impl SheetWriter {
+    /// A workbook with the sheet's header written; its row data is buffered in `tempdir`.
+    pub fn new(sheet: Sheet, tempdir: &Path) -> Result<Self, XlsxError> {
+        let mut book = Workbook::new();
+        book.set_tempdir(tempdir)?;
+        let header = Format::new().set_bold().set_background_color(Color::RGB(0xE8EEF6)).set_border_bottom(FormatBorder::Thin);
+        let ws = book.add_worksheet_with_constant_memory()?;
+        ws.set_name(sheet.name)?;
+        for (c, col) in sheet.cols.iter().enumerate() {
+            let c = c as u16;
+            ws.set_column_width(c, col.width)?;
+            ws.write_string_with_format(0, c, col.header, &header)?;
+        }
+        ws.set_freeze_panes(1, 0)?;
+        Ok(Self {
+            book,
+            cols: sheet.cols.len(),
+            money: Format::new().set_num_format("#,##0.00"),
+            date: Format::new().set_num_format("dd mmm yyyy"),
+            rows: 0,
+            cancelled: Arc::default(),
+        })
+    }
+
+    /// Appends rows below those written. Fails once the client has gone, so the row source
+    /// stops reading the database.
+    pub fn append(&mut self, rows: impl IntoIterator<Item = Vec<Val>>) -> AppResult<()> {
+        if self.cancelled.load(Ordering::Relaxed) {
+            return Err(AppError::Timeout("The download was abandoned; the export stopped.".into()));
+        }
+        let ws = self.book.worksheet_from_index(0).map_err(write_failed)?;
+        for row in rows {
+            if self.rows == MAX_DATA_ROWS {
+                return Err(AppError::bad_request(format!(
+                    "The export has more than {MAX_DATA_ROWS} rows, the most a spreadsheet holds: narrow the search and export in parts."
+                )));
+            }
+            self.rows += 1;
+            let r = self.rows;
+            for (c, v) in row.into_iter().enumerate() {
+                let c = c as u16;
+                match v {
+                    Val::Text(s) if s.is_empty() => None,
+                    Val::Text(s) => Some(ws.write_string(r, c, fit_cell(s))),
+                    Val::Cents(cents) => Some(ws.write_number_with_format(r, c, cents as f64 / 100.0, &self.money)),
+                    Val::Int(n) => Some(ws.write_number(r, c, n as f64)),
+                    Val::Date(Some(d)) => Some(ws.write_datetime_with_format(r, c, d, &self.date)),
+                    Val::Date(None) => None,
+                }
+                .transpose()
+                .map_err(write_failed)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the header's filter buttons and writes the finished file at `path`.
+    pub fn save(mut self, path: &Path) -> AppResult<()> {
+        let (rows, cols) = (self.rows, self.cols);
+        let ws = self.book.worksheet_from_index(0).map_err(write_failed)?;
+        if rows > 0 {
+            ws.autofilter(0, 0, rows, cols.saturating_sub(1) as u16).map_err(write_failed)?;
+        }
+        self.book.save(path).map_err(write_failed)
+    }
+}
+
+/// A failed write, in words that say what to do; the detail goes to the log.
+fn write_failed(e: XlsxError) -> AppError {
+    tracing::error!(error = %e, "writing an export failed");
+    AppError::Storage(format!(
+        "The export could not be written on the server ({e}). Nothing was downloaded; try again later or ask an administrator to check the free space of the data folder."
+    ))
+}
+
+/// Where exports are written before they are sent: `tmp/` in the data folder, not the
+/// system's temp folder, which may be a RAM disk (tmpfs).
+pub fn temp_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("tmp")
+}
+
+/// The name prefix of export files, so the sweep removes only ours.
+const FILE_PREFIX: &str = "export-";
+
+/// Export files older than this are left over from a crash (a download is over long before).
+pub const LEFTOVER_AGE: Duration = Duration::from_secs(60 * 60);
+
+/// Removes export files older than `max_age` from `dir`: what a crash left behind. A file
+/// still being sent is open, and removing it does not cut its download short on Unix.
+pub fn sweep(dir: &Path, max_age: Duration) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let ours = entry.file_name().to_str().is_some_and(|n| n.starts_with(FILE_PREFIX));
+        let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= max_age));
+        if ours && old && let Err(e) = std::fs::remove_file(entry.path()) {
+            tracing::warn!(error = %e, file = %entry.path().display(), "cannot remove a leftover export");
+        }
+    }
+}
+
+/// An export file on disk, removed when dropped: after its download, when the client went
+/// away mid-way, or when writing it failed.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if let Err(e) = std::fs::remove_file(&self.0)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(error = %e, file = %self.0.display(), "cannot remove an export file");
+        }
+    }
+}
+
+/// The open export being sent; the file goes when the body is dropped.
+struct Sending {
+    file: tokio::fs::File,
+    _temp: TempFile,
+}
+
+impl tokio::io::AsyncRead for Sending {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().file).poll_read(cx, buf)
+    }
+}
+
+/// Sets the writer's cancel flag when the request is dropped before the file is written
+/// (client gone, request timeout), so the export stops and frees its connection.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The one way every export is answered: `rows(conn, writer)` appends the rows, chunk by
+/// chunk, on the blocking pool with one database connection inside one read snapshot; the
+/// workbook is written to a temporary file in the data folder and streamed to the client as
+/// `file_name`, then removed. Memory stays flat whatever the size; a failed write answers
+/// an error, never a partial file.
+pub async fn stream<F>(state: &AppState, file_name: &str, sheet: Sheet, rows: F) -> AppResult<Response>
+where
+    F: FnOnce(&mut DbConn, &mut SheetWriter) -> AppResult<()> + Send + 'static,
+{
+    let dir = temp_dir(&state.config.data_dir);
+    let path = dir.join(format!("{FILE_PREFIX}{:016x}.xlsx", rand::random::<u64>()));
+    let cancel = CancelOnDrop(Arc::default());
+    let cancelled = cancel.0.clone();
+    let temp = state
+        .db
+        .run(move |conn| {
+            std::fs::create_dir_all(&dir).map_err(|e| write_failed(XlsxError::IoError(e)))?;
+            sweep(&dir, LEFTOVER_AGE);
+            let temp = TempFile(path);
+            let mut writer = SheetWriter::new(sheet, &dir).map_err(write_failed)?;
+            writer.cancelled = cancelled;
+            db::read_snapshot(conn, |c| rows(c, &mut writer))?;
+            writer.save(&temp.0)?;
+            Ok(temp)
+        })
+        .await?;
+    drop(cancel);
+    let file = tokio::fs::File::open(&temp.0).await.map_err(|e| write_failed(XlsxError::IoError(e)))?;
+    let len = file.metadata().await.map_err(|e| write_failed(XlsxError::IoError(e)))?.len();
+    let body = Body::from_stream(ReaderStream::with_capacity(Sending { file, _temp: temp }, 64 * 1024));
+    let mut res = download(file_name, body);
+    res.headers_mut().insert(header::CONTENT_LENGTH, len.into());
+    Ok(res)
+}
+
+/// A download named `file_name`: the xlsx content type and attachment headers.
+pub fn download(file_name: &str, body: impl Into<Body>) -> Response {
     (
         [
             (header::CONTENT_TYPE, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet".to_string()),
             (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{file_name}\"")),
             (header::CACHE_CONTROL, "no-store".to_string()),
         ],
-        bytes,
+        body.into(),
     )
         .into_response()
 }
@@ -119,12 +282,24 @@ mod tests {
     use calamine::{Data, Reader, Xlsx};
     use std::io::Cursor;
 
+    /// Writes `rows` in two appends through the streaming writer and returns the file.
+    fn write(name: &'static str, cols: &'static [Col], mut rows: Vec<Vec<Val>>) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = SheetWriter::new(Sheet { name, cols }, dir.path()).unwrap();
+        let rest = rows.split_off(rows.len() / 2);
+        w.append(rows).unwrap();
+        w.append(rest).unwrap();
+        let path = dir.path().join("out.xlsx");
+        w.save(&path).unwrap();
+        std::fs::read(path).unwrap()
+    }
+
     #[test]
     fn writes_headers_money_and_dates() {
-        let cols = [Col::new("Code", 12.0, Kind::Text), Col::new("Price", 10.0, Kind::Money), Col::new("Qty", 6.0, Kind::Int), Col::new("Date", 12.0, Kind::Date)];
+        const COLS: [Col; 4] = [Col::new("Code", 12.0, Kind::Text), Col::new("Price", 10.0, Kind::Money), Col::new("Qty", 6.0, Kind::Int), Col::new("Date", 12.0, Kind::Date)];
         let d = NaiveDate::from_ymd_opt(2026, 3, 5).unwrap();
-        let rows = vec![vec![Val::Text("A1".into()), Val::Cents(123_456), Val::Int(7), Val::Date(Some(d))]];
-        let bytes = write("Products", &cols, rows).unwrap();
+        let rows = vec![vec![Val::Text("A1".into()), Val::Cents(123_456), Val::Int(7), Val::Date(Some(d))], vec![Val::Text("B2".into()), Val::Cents(5), Val::Int(0), Val::Date(None)]];
+        let bytes = write("Products", &COLS, rows);
         let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).unwrap();
         let range = book.worksheet_range("Products").unwrap();
         assert_eq!(range.get((0, 0)), Some(&Data::String("Code".into())));
@@ -134,12 +309,15 @@ mod tests {
             Some(Data::DateTime(dt)) => assert_eq!(dt.as_datetime().unwrap().date(), d),
             other => panic!("date cell is {other:?}"),
         }
+        assert_eq!(range.get((2, 0)), Some(&Data::String("B2".into())), "the second append follows the first");
+        assert_eq!(range.height(), 3);
     }
 
     #[test]
     fn a_cell_beyond_excels_limit_is_cut_with_a_marker_not_an_error() {
+        const COLS: [Col; 1] = [Col::new("Name", 20.0, Kind::Text)];
         let long = "x".repeat(1_000_000);
-        let bytes = write("T", &[Col::new("Name", 20.0, Kind::Text)], [vec![Val::Text(long)], vec![Val::Text("short".into())]]).expect("export never fails on one cell");
+        let bytes = write("T", &COLS, vec![vec![Val::Text(long)], vec![Val::Text("short".into())]]);
         let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).unwrap();
         let range = book.worksheet_range("T").unwrap();
         let cut = range.get((1, 0)).unwrap().to_string();
@@ -147,5 +325,27 @@ mod tests {
         assert!(cut.ends_with(TRUNCATED));
         assert_eq!(range.get((2, 0)), Some(&Data::String("short".into())));
         assert_eq!(fit_cell("é".repeat(CELL_MAX)), "é".repeat(CELL_MAX), "exactly the limit stays whole");
+    }
+
+    #[test]
+    fn an_abandoned_export_stops_at_the_next_chunk() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = SheetWriter::new(Sheet { name: "T", cols: &[] }, dir.path()).unwrap();
+        w.cancelled.store(true, Ordering::Relaxed);
+        assert!(w.append([vec![]]).is_err());
+    }
+
+    #[test]
+    fn the_sweep_removes_only_old_exports() {
+        let dir = tempfile::tempdir().unwrap();
+        let ours = dir.path().join(format!("{FILE_PREFIX}1.xlsx"));
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&ours, b"x").unwrap();
+        std::fs::write(&other, b"x").unwrap();
+        sweep(dir.path(), Duration::from_secs(3600));
+        assert!(ours.exists(), "a fresh export may still be downloading");
+        sweep(dir.path(), Duration::ZERO);
+        assert!(!ours.exists() && other.exists());
+        sweep(&dir.path().join("missing"), Duration::ZERO);
     }
 }

@@ -5,6 +5,7 @@ mod support;
 mod api_base;
 mod auth;
 mod baseinfo;
+mod exports;
 mod hardening;
 mod isolation;
 mod lists;

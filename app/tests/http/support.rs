@@ -121,15 +121,20 @@ impl TestApp {
 
     /// A fresh app whose requests answer 408 after `timeout`.
     pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
-        Self::build(timeout, None).await
+        Self::build(timeout, None, tyredesk::config::EXPORT_CHUNK).await
     }
 
     /// A fresh app with a database pool of `size` connections and a wait of `wait` for one.
     pub async fn with_pool(size: u32, wait: std::time::Duration) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait))).await
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait)), tyredesk::config::EXPORT_CHUNK).await
     }
 
-    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>) -> Self {
+    /// A fresh app whose exports read `chunk` rows at a time (small, to cross chunk boundaries).
+    pub async fn with_export_chunk(chunk: usize) -> Self {
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, chunk).await
+    }
+
+    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -145,7 +150,7 @@ impl TestApp {
                 DatabaseUrl::Postgres(with_db(admin, &db))
             }
         };
-        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout, export_chunk };
         let db = match pool {
             Some((size, wait)) => Db::open_with(&url, size, wait),
             None => Db::open(&url),

@@ -21,7 +21,7 @@ use crate::web::fmt_date;
 use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, Selection, current, export_url, options_with_all};
 use crate::web::masters::respond;
 use crate::web::products::{xero_options, xero_tag};
-use crate::xlsx::export::{self, Col, Kind, Val};
+use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
 
 /// Which set of filters and columns a list uses.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -366,7 +366,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     }
     let org = auth.org_id;
     if f.export {
-        return export(&state, org, types, f.value, fam).await;
+        return export(&state, org, types, f.value).await;
     }
     let req = f.paging.resolve(r.page_size);
     let names = names(&state, org).await?;
@@ -418,13 +418,13 @@ const EXPORT_COLUMNS: [Col; 17] = [
     Col::new("Closure", 9.0, Kind::Text),
 ];
 
-async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFilter, _fam: Family) -> AppResult<Response> {
+/// The sheets of a list as `orders.xlsx` (the screen's export and `GET /api/orders?format=xlsx`).
+pub async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFilter) -> AppResult<Response> {
     let names = names(state, org).await?;
-    let bytes = state
-        .db
-        .run(move |c| {
-            let rows = orders::all_matching(c, org, &types, &filter)?;
-            let data = rows.into_iter().map(|r| {
+    let chunk = state.config.export_chunk;
+    export::stream(state, "orders.xlsx", Sheet { name: "Orders", cols: &EXPORT_COLUMNS }, move |c, out| {
+        orders::for_each_chunk(c, org, &types, &filter, chunk, |rows| {
+            out.append(rows.into_iter().map(|r| {
                 let o = &r.order;
                 vec![
                     Val::Text(o.no.clone()),
@@ -445,9 +445,8 @@ async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFilter
                     Val::Text(DrafterType::label_for_code(o.drafter_type).into()),
                     Val::Text(closure_label(o.closed).into()),
                 ]
-            });
-            export::write("Orders", &EXPORT_COLUMNS, data).map_err(|e| AppError::Internal(anyhow::anyhow!("xlsx export failed: {e}")))
+            }))
         })
-        .await?;
-    Ok(export::download("orders.xlsx", bytes))
+    })
+    .await
 }
