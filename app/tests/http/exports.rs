@@ -10,27 +10,12 @@ use calamine::{Data, Reader, Xlsx};
 use diesel::prelude::*;
 use tower::ServiceExt;
 use tyredesk::db::schema::{customers, orders, products};
-use tyredesk::db::{accounts, products as product_db};
+use tyredesk::db::products as product_db;
 
 use crate::support::{Session, TestApp};
 
 /// Small enough that every export below crosses many chunk boundaries.
 const CHUNK: usize = 7;
-
-/// A session of a demo account in company `org`.
-async fn session_in(app: &TestApp, email: &str, org: i64) -> Session {
-    let email = email.to_string();
-    let token = app
-        .state
-        .db
-        .write(move |c| {
-            let user = accounts::user_by_email(c, &email)?.expect("demo user");
-            Ok(accounts::create_session(c, user.id, org)?.0)
-        })
-        .await
-        .unwrap();
-    Session { csrf: tyredesk::auth::csrf::token_for(&token), cookie: format!("td_session={token}") }
-}
 
 /// The rows of the only sheet of an xlsx download, header first.
 fn sheet_rows(bytes: &[u8], sheet: &str) -> Vec<Vec<Data>> {
@@ -109,7 +94,7 @@ async fn make_ties(app: &TestApp) {
 async fn api_orders_xlsx_equals_the_json_list_for_every_sort() {
     let app = TestApp::with_export_chunk(CHUNK).await;
     make_ties(&app).await;
-    let s = session_in(&app, "sales@demo.test", 4).await;
+    let s = app.session_in("sales@demo.test", 4).await;
     for path in ["/api/orders", "/api/orders?sort=1", "/api/orders?sort=2", "/api/orders?sort=3", "/api/orders?sort=4", "/api/orders?sort=5", "/api/orders?sort=6"] {
         let json = json_all(&app, &s, path).await;
         assert!(json.len() > 10 * CHUNK, "enough sheets to cross chunks: {}", json.len());
@@ -140,7 +125,7 @@ async fn api_orders_xlsx_equals_the_json_list_for_every_sort() {
 async fn product_exports_follow_the_list_for_every_sort() {
     let app = TestApp::with_export_chunk(CHUNK).await;
     make_ties(&app).await;
-    let s = session_in(&app, "sales@demo.test", 4).await;
+    let s = app.session_in("sales@demo.test", 4).await;
     // The API: its JSON list (code order) and the same search as a file.
     let json = json_all(&app, &s, "/api/products").await;
     let rows = sheet_rows(&download(&app, &s, "/api/products?format=xlsx", "products.xlsx").await, "Products");
@@ -169,7 +154,7 @@ async fn product_exports_follow_the_list_for_every_sort() {
 async fn api_customers_xlsx_equals_the_json_list() {
     let app = TestApp::with_export_chunk(CHUNK).await;
     make_ties(&app).await;
-    let s = session_in(&app, "sales@demo.test", 4).await;
+    let s = app.session_in("sales@demo.test", 4).await;
     let first = json_all(&app, &s, "/api/customers").await[0]["code"].as_str().unwrap().to_string();
     let some = app.state.db.run(|c| Ok(tyredesk::db::customers::list(c, 4, &Default::default(), 0, 3)?.rows)).await.unwrap();
     let ids = some.iter().map(|c| c.id.to_string()).collect::<Vec<_>>().join(",");
@@ -189,7 +174,7 @@ async fn api_customers_xlsx_equals_the_json_list() {
 #[tokio::test]
 async fn an_unknown_format_is_refused_by_name() {
     let app = TestApp::new().await;
-    let s = session_in(&app, "sales@demo.test", 4).await;
+    let s = app.session_in("sales@demo.test", 4).await;
     for path in ["/api/orders?format=csv", "/api/products?format=pdf", "/api/customers?format=XLSX", "/api/products?ids=1&format=json"] {
         let res = app.get(path, Some(&s)).await;
         assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
@@ -214,8 +199,8 @@ async fn another_companys_rows_never_appear() {
         })
         .await
         .unwrap();
-    let mine = session_in(&app, "sales@demo.test", 4).await;
-    let theirs = session_in(&app, "sales@demo.test", 9).await;
+    let mine = app.session_in("sales@demo.test", 4).await;
+    let theirs = app.session_in("sales@demo.test", 9).await;
     for (path, file, sheet) in [("/api/orders?format=xlsx", "orders.xlsx", "Orders"), ("/api/customers?format=xlsx", "csr.xlsx", "Customers"), ("/api/products?format=xlsx", "products.xlsx", "Products")] {
         let cells = |bytes: Vec<u8>| sheet_rows(&bytes, sheet).into_iter().flatten().map(|d| text(&d)).collect::<Vec<_>>();
         let own = cells(download(&app, &mine, path, file).await);
@@ -228,7 +213,7 @@ async fn another_companys_rows_never_appear() {
 #[tokio::test]
 async fn the_temporary_file_goes_with_the_download_even_when_abandoned() {
     let app = TestApp::with_export_chunk(CHUNK).await;
-    let s = session_in(&app, "sales@demo.test", 4).await;
+    let s = app.session_in("sales@demo.test", 4).await;
     let whole = app.get("/api/orders?format=xlsx", Some(&s)).await;
     assert_eq!(whole.status, StatusCode::OK);
     let len: usize = whole.headers["content-length"].to_str().unwrap().parse().unwrap();
@@ -247,7 +232,7 @@ async fn the_temporary_file_goes_with_the_download_even_when_abandoned() {
 #[tokio::test]
 async fn a_failed_write_answers_a_clear_500_and_no_file() {
     let app = TestApp::new().await;
-    let s = session_in(&app, "sales@demo.test", 4).await;
+    let s = app.session_in("sales@demo.test", 4).await;
     // A plain file where the temporary folder should be: nothing can be written there.
     std::fs::write(app.state.config.data_dir.join("tmp"), b"in the way").unwrap();
     let res = app.get("/api/orders?format=xlsx", Some(&s)).await;

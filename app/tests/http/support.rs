@@ -190,14 +190,25 @@ impl TestApp {
 
     /// A session for a demo account, created directly (no password hashing in every test).
     pub async fn session(&self, email: &str) -> Session {
+        self.session_at(email, None).await
+    }
+
+    /// A session for a demo account in company `org`.
+    pub async fn session_in(&self, email: &str, org: i64) -> Session {
+        self.session_at(email, Some(org)).await
+    }
+
+    async fn session_at(&self, email: &str, org: Option<i64>) -> Session {
         let email = email.to_string();
         let token = self
             .state
             .db
             .write(move |c| {
                 let user = accounts::user_by_email(c, &email)?.expect("demo user");
-                let ms = accounts::memberships_of(c, user.id)?;
-                let org = tyredesk::auth::choose_org(&ms, None).expect("usable org").org_id;
+                let org = match org {
+                    Some(org) => org,
+                    None => tyredesk::auth::choose_org(&accounts::memberships_of(c, user.id)?, None).expect("usable org").org_id,
+                };
                 Ok(accounts::create_session(c, user.id, org)?.0)
             })
             .await
