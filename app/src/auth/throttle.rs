@@ -188,28 +188,34 @@ pub struct Attempt {
     account_over: bool,
 }
 
-/// The database keys of the meters every process shares: the account, and the account at
+/// The meters every process shares through the database: the account, and the account at
 /// one address. (The per-address meters protect each process's own CPU and stay local.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedKeys {
-    pub account: String,
-    pub account_at_address: String,
+    account: String,
+    address: IpAddr,
 }
 
 impl SharedKeys {
-    fn of(account: &str, address: IpAddr) -> Self {
-        Self { account: format!("a:{account}"), account_at_address: format!("p:{account}|{address}") }
+    /// The database key of the account's meter.
+    pub fn account_key(&self) -> String {
+        format!("a:{}", self.account)
+    }
+
+    /// The database key of the account-at-this-address meter.
+    pub fn pair_key(&self) -> String {
+        format!("p:{}|{}", self.account, self.address)
     }
 
     pub fn both(&self) -> [String; 2] {
-        [self.account.clone(), self.account_at_address.clone()]
+        [self.account_key(), self.pair_key()]
     }
 }
 
 impl Attempt {
     /// Where this attempt's shared meters live in the database.
     pub fn shared_keys(&self) -> SharedKeys {
-        SharedKeys::of(&self.account, self.address)
+        SharedKeys { account: self.account.clone(), address: self.address }
     }
 
     /// A wrong password answers 429 rather than 'Login failed': the account is being
@@ -266,7 +272,7 @@ impl LoginThrottle {
 
     /// The shared meters' keys of a sign-in, read from the database before [`Self::admit`].
     pub fn shared_keys(&self, email: &str, ip: Option<IpAddr>) -> SharedKeys {
-        SharedKeys::of(&account_key(email), address_key(ip))
+        SharedKeys { account: account_key(email), address: address_key(ip) }
     }
 
     /// Takes in the shared meters as the database holds them (failures other processes
@@ -274,18 +280,13 @@ impl LoginThrottle {
     pub fn merge_shared(&self, keys: &SharedKeys, stored: &[(String, NaiveDateTime)]) {
         let (now, utc) = (self.clock.now(), self.clock.utc());
         let at = |t: NaiveDateTime| (t - utc).to_std().ok().map(|ahead| now + ahead);
+        let (account, pair) = (keys.account_key(), keys.pair_key());
         for (key, tat) in stored {
             let Some(tat) = at(*tat) else { continue };
-            if *key == keys.account {
-                if let Some(account) = keys.account.strip_prefix("a:") {
-                    self.account.raise(account.to_string(), tat, now);
-                }
-            } else if *key == keys.account_at_address {
-                if let Some((account, address)) = keys.account_at_address.strip_prefix("p:").and_then(|k| k.rsplit_once('|')) {
-                    if let Ok(address) = address.parse::<IpAddr>() {
-                        self.account_at_address.raise((account.to_string(), address), tat, now);
-                    }
-                }
+            if *key == account {
+                self.account.raise(keys.account.clone(), tat, now);
+            } else if *key == pair {
+                self.account_at_address.raise((keys.account.clone(), keys.address), tat, now);
             }
         }
     }
@@ -298,10 +299,10 @@ impl LoginThrottle {
         let keys = attempt.shared_keys();
         let mut out = Vec::with_capacity(2);
         if let Some(t) = self.account.tat(&attempt.account) {
-            out.push((keys.account, wall(t)));
+            out.push((keys.account_key(), wall(t)));
         }
         if let Some(t) = self.account_at_address.tat(&(attempt.account.clone(), attempt.address)) {
-            out.push((keys.account_at_address, wall(t)));
+            out.push((keys.pair_key(), wall(t)));
         }
         out
     }

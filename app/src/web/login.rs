@@ -137,7 +137,7 @@ pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<
         return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(LOGIN_FAILED) });
     };
     state.throttle.succeeded(&attempt);
-    let forgiven = attempt.shared_keys().account_at_address;
+    let forgiven = attempt.shared_keys().pair_key();
     state.db.write(move |c| accounts::clear_failures(c, &forgiven)).await?;
     let org = auth::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
     Ok((user_id, org.org_id))

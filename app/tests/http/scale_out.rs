@@ -86,10 +86,8 @@ async fn wait_until_up(http: &Http, s: &Server) {
     let started = Instant::now();
     loop {
         let req = Request::get(format!("{}/login", s.base)).body(Full::new(Bytes::new())).unwrap();
-        if let Ok(res) = http.request(req).await {
-            if res.status() == StatusCode::OK {
-                return;
-            }
+        if http.request(req).await.is_ok_and(|res| res.status() == StatusCode::OK) {
+            return;
         }
         assert!(started.elapsed() < Duration::from_secs(60), "the server at {} did not start", s.base);
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -190,9 +188,9 @@ async fn sign_in_failures_counted_by_one_process_slow_the_guesser_on_another() {
 
     // Once the pause is over (both clocks), the owner gets in and the slate is clean for all.
     app.clock.advance(Duration::from_secs(31));
-    let keys = app.state.db.run(|c| Ok(tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])?)).await.unwrap();
+    let keys = app.state.db.run(|c| tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])).await.unwrap();
     assert_eq!(keys.len(), 1, "the account-and-address meter is stored: {keys:?}");
     assert_eq!(sign_in(&a, "sales@demo.test", "tyredesk").await, StatusCode::SEE_OTHER);
-    let keys = app.state.db.run(|c| Ok(tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])?)).await.unwrap();
+    let keys = app.state.db.run(|c| tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])).await.unwrap();
     assert!(keys.is_empty(), "a right password forgives that address everywhere");
 }
