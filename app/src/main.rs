@@ -45,18 +45,36 @@ enum Command {
         scale: seed::Scale,
     },
     /// Generate a data set, serve it on loopback and time the scenarios of DESIGN §10.
-    Bench {
-        #[arg(long, value_enum, default_value = "S")]
-        scale: seed::Scale,
-        /// Requests per scenario.
-        #[arg(long, default_value_t = 200)]
-        requests: usize,
-    },
+    Bench(BenchArgs),
     /// Manage sign-ins.
     User {
         #[command(subcommand)]
         command: UserCommand,
     },
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    #[arg(long, value_enum, default_value = "S")]
+    scale: seed::Scale,
+    /// Timed requests per scenario at one client.
+    #[arg(long, default_value_t = 200)]
+    requests: usize,
+    /// A one-client scenario stops after this many seconds even if it has not sent all its requests.
+    #[arg(long, default_value_t = 10.0)]
+    max_seconds: f64,
+    /// Concurrent clients, each on its own connection, for the load rows (1: none).
+    #[arg(long, default_value_t = 32)]
+    clients: usize,
+    /// Seconds the concurrent clients send requests per scenario.
+    #[arg(long, default_value_t = 4.0)]
+    concurrent_seconds: f64,
+    /// Run only scenarios whose name contains this text; repeat or separate with commas.
+    #[arg(long = "scenario", value_delimiter = ',')]
+    scenarios: Vec<String>,
+    /// Also write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -125,7 +143,7 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", seed::demo_signins());
             Ok(())
         }
-        Command::Bench { scale, requests } => {
+        Command::Bench(b) => {
             // A throwaway folder unless DATABASE_URL names a (fresh) PostgreSQL database.
             let config = match &config.database {
                 tyredesk::config::DatabaseUrl::Postgres(_) => config,
@@ -134,8 +152,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     Config::new(Some(dir.join("bench.sqlite3").to_string_lossy().as_ref()), None, Some(&dir))?
                 }
             };
+            let seconds = |s: f64, what: &str| std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what} must be a number of seconds, not {s}"));
+            let limits = tyredesk::bench::Limits { requests: b.requests, max_single: seconds(b.max_seconds, "--max-seconds")?, concurrent: seconds(b.concurrent_seconds, "--concurrent-seconds")? };
+            let opts = tyredesk::bench::Options { scale: b.scale, limits, clients: b.clients.max(1), scenarios: b.scenarios, json: b.json };
             let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-            let ok = rt.block_on(tyredesk::bench::run(config, scale, requests)).map_err(|e| e.to_string())?;
+            let ok = rt.block_on(tyredesk::bench::run(config, opts)).map_err(|e| e.to_string())?;
             if ok { Ok(()) } else { Err("some scenarios were over their budget".into()) }
         }
         Command::User { command: UserCommand::Add(u) } => add_user(&config, u),

@@ -60,6 +60,14 @@ impl DbConn {
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
 const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
 
+/// SQLite page cache per connection, in KiB.
+const CACHE_KIB: u32 = 32_000;
+/// SQLite page cache of a connection that bulk-loads: at scale L the index pages that
+/// inserts touch (a leaf per product, per customer, per type and status) exceed 32 MB, and
+/// every miss is a read from the OS and a spill to the log (docs/decisions.md, "Seeding at
+/// scale L").
+const BULK_CACHE_KIB: u32 = 512 * 1024;
+
 /// Opens one connection, choosing the backend from the URL (never by trial) and keeping the
 /// driver's own error message.
 pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
@@ -79,8 +87,9 @@ pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
             // from a second process such as the CLI.
             conn.batch_execute(
                 "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; \
-                 PRAGMA foreign_keys = ON; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY;",
+                 PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
             )
+            .and_then(|()| conn.batch_execute(&format!("PRAGMA cache_size = -{CACHE_KIB}")))
             .map_err(|e| format!("cannot configure SQLite database {}: {e}", path.display()))?;
             Ok(DbConn::Sqlite(conn))
         }
@@ -466,4 +475,27 @@ mod keyset_tests {
         assert!(nulls_first(Backend::Sqlite, false) && !nulls_first(Backend::Sqlite, true));
         assert!(!nulls_first(Backend::Postgres, false) && nulls_first(Backend::Postgres, true));
     }
+}
+
+/// Gives a SQLite connection the page cache of a bulk load (`true`) or its usual one back.
+pub fn bulk_load_cache(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
+    if conn.backend() == Backend::Sqlite {
+        conn.batch_execute(&format!("PRAGMA cache_size = -{}", if bulk { BULK_CACHE_KIB } else { CACHE_KIB }))?;
+    }
+    Ok(())
+}
+
+/// Copies SQLite's write-ahead log into the database file and truncates it, so a bulk load
+/// that commits as it goes keeps the log small; PostgreSQL needs nothing.
+pub fn checkpoint(conn: &mut DbConn) -> AppResult<()> {
+    if conn.backend() == Backend::Sqlite {
+        conn.batch_execute("PRAGMA wal_checkpoint(TRUNCATE)")?;
+    }
+    Ok(())
+}
+
+/// Statistics of every table, after a bulk load such as seeding.
+pub fn analyze_all(conn: &mut DbConn) -> AppResult<()> {
+    conn.batch_execute("ANALYZE")?;
+    Ok(())
 }

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::Connection;
+use diesel::connection::TransactionManager;
 
 use crate::auth::password;
 use crate::db::accounts::{self, NewMembership, NewUser, Organisation};
@@ -91,27 +92,111 @@ pub fn demo_signins() -> String {
     s
 }
 
-/// Seeds an empty database; refuses one that already has data.
-pub fn seed(conn: &mut DbConn, scale: Scale, today: NaiveDate) -> AppResult<()> {
-    if !masters::is_empty(conn)? {
-        return Err(AppError::bad_request("the database already has data; seed only into an empty database"));
+/// Sheets per transaction at scales that commit as they go (M, L); S and Demo are written in
+/// one transaction.
+const SHEETS_PER_COMMIT: usize = 10_000;
+
+/// Why seeding stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SeedError {
+    #[error("the database already has data; seed only into an empty database")]
+    NotEmpty,
+    #[error("{0}; nothing was written")]
+    RolledBack(String),
+    #[error(
+        "{cause}; {sheets} sheets had been committed, so the database holds part of the data set: \
+         start again from an empty database (delete the SQLite file, or drop and create the PostgreSQL database)"
+    )]
+    Partial { cause: String, sheets: usize },
+    #[error("the data set was written, but refreshing the planner's statistics failed: {0}; run ANALYZE on the database")]
+    Statistics(String),
+}
+
+/// An error's whole story (an internal error's own `Display` hides its cause from web users).
+fn cause(e: &AppError) -> String {
+    match e {
+        AppError::Internal(inner) => format!("{inner:#}"),
+        other => other.to_string(),
+    }
+}
+
+/// Seeds an empty database; refuses one that already has data. Up to S everything is one
+/// transaction; larger scales commit every [`SHEETS_PER_COMMIT`] sheets and, on SQLite,
+/// checkpoint the write-ahead log after each commit so it stays small (docs/decisions.md,
+/// "Seeding at scale L"). Ends with `ANALYZE` so the planner knows the new data.
+pub fn seed(conn: &mut DbConn, scale: Scale, today: NaiveDate) -> Result<(), SeedError> {
+    seed_committing(conn, scale, today, (scale.main_org().sheets > SHEETS_PER_COMMIT).then_some(SHEETS_PER_COMMIT))
+}
+
+/// [`seed`], committing every `every` sheets (`None`: one transaction).
+fn seed_committing(conn: &mut DbConn, scale: Scale, today: NaiveDate, every: Option<usize>) -> Result<(), SeedError> {
+    if !masters::is_empty(conn).map_err(|e| SeedError::RolledBack(cause(&e)))? {
+        return Err(SeedError::NotEmpty);
     }
     let started = Instant::now();
-    conn.transaction(|conn| {
-        let now = crate::db::now();
-        let hash = password::hash(DEMO_PASSWORD)?;
-        insert_orgs(conn, now)?;
-        let mut ids = IdGen::default();
-        let staff = insert_users(conn, &hash, now)?;
-        accounts::insert_client(conn, DEMO_CLIENT_ID, &hash_client_secret()?, "TyreDesk web and shop")?;
-        for (org, size) in [(4, scale.main_org()), (9, Scale::Demo.main_org())] {
-            seed_org(conn, &mut ids, org, &size, &staff, today, now)?;
-        }
-        sync_sequences(conn, &["warehouses", "brands", "suppliers", "customers", "products", "orders", "order_lines"])?;
-        Ok::<_, AppError>(())
-    })?;
+    let mut commits = Commits { every, pending: 0, committed: 0 };
+    let written = crate::db::bulk_load_cache(conn, true)
+        .and_then(|()| commits.begin(conn))
+        .and_then(|()| write_all(conn, scale, today, &mut commits))
+        .and_then(|()| commits.commit(conn));
+    if let Err(e) = written {
+        // The open transaction (if any) is rolled back; earlier commits stay.
+        let _ = <DbConn as Connection>::TransactionManager::rollback_transaction(conn);
+        let _ = crate::db::bulk_load_cache(conn, false);
+        let cause = cause(&e);
+        return Err(if commits.committed == 0 { SeedError::RolledBack(cause) } else { SeedError::Partial { cause, sheets: commits.committed } });
+    }
+    let finished = crate::db::bulk_load_cache(conn, false).and_then(|()| crate::db::analyze_all(conn)).and_then(|()| crate::db::checkpoint(conn));
+    finished.map_err(|e| SeedError::Statistics(cause(&e)))?;
     tracing::info!(?scale, elapsed_ms = started.elapsed().as_millis() as u64, "seeded");
     Ok(())
+}
+
+/// The transactions of one seed: one in all, or a new one every `every` sheets.
+struct Commits {
+    every: Option<usize>,
+    /// Sheets written in the open transaction.
+    pending: usize,
+    /// Sheets committed so far.
+    committed: usize,
+}
+
+impl Commits {
+    fn begin(&mut self, conn: &mut DbConn) -> AppResult<()> {
+        Ok(<DbConn as Connection>::TransactionManager::begin_transaction(conn)?)
+    }
+
+    fn commit(&mut self, conn: &mut DbConn) -> AppResult<()> {
+        <DbConn as Connection>::TransactionManager::commit_transaction(conn)?;
+        self.committed += std::mem::take(&mut self.pending);
+        Ok(())
+    }
+
+    /// Counts written sheets; when a batch is full, commits it, checkpoints and begins the next.
+    fn wrote(&mut self, conn: &mut DbConn, sheets: usize) -> AppResult<()> {
+        self.pending += sheets;
+        match self.every {
+            Some(every) if self.pending >= every => {
+                self.commit(conn)?;
+                crate::db::checkpoint(conn)?;
+                self.begin(conn)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+fn write_all(conn: &mut DbConn, scale: Scale, today: NaiveDate, commits: &mut Commits) -> AppResult<()> {
+    let now = crate::db::now();
+    let hash = password::hash(DEMO_PASSWORD)?;
+    insert_orgs(conn, now)?;
+    let mut ids = IdGen::default();
+    let staff = insert_users(conn, &hash, now)?;
+    accounts::insert_client(conn, DEMO_CLIENT_ID, &hash_client_secret()?, "TyreDesk web and shop")?;
+    for (org, size) in [(4, scale.main_org()), (9, Scale::Demo.main_org())] {
+        seed_org(conn, &mut ids, org, &size, &staff, today, now, commits)?;
+    }
+    sync_sequences(conn, &["warehouses", "brands", "suppliers", "customers", "products", "orders", "order_lines"])
 }
 
 fn hash_client_secret() -> AppResult<String> {
@@ -241,8 +326,8 @@ fn search_text(parts: &[&str]) -> String {
     parts.join(" ").to_lowercase()
 }
 
-#[allow(clippy::too_many_lines)]
-fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &Staff, today: NaiveDate, now: NaiveDateTime) -> AppResult<()> {
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &Staff, today: NaiveDate, now: NaiveDateTime, commits: &mut Commits) -> AppResult<()> {
     let mut rng = Rng::new(0x7172_6564 ^ org as u64);
     // Enumeration tables.
     let areas: Vec<NewCodeName> = AreaType::ALL.iter().map(|a| NewCodeName { org_id: org, code: a.as_i32(), name: a.label() }).collect();
@@ -437,7 +522,7 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
     masters::insert_ocop_prices(conn, &ocops)?;
 
     let ctx = SheetCtx { org, today, now, years: size.years, own_wh: &own_wh, customers: &customers, suppliers: &suppliers, products: &products, staff: &css, drivers: &drivers, approvers: &approvers };
-    seed_sheets(conn, ids, &mut rng, &ctx, size.sheets)
+    seed_sheets(conn, ids, &mut rng, &ctx, size.sheets, commits)
 }
 
 struct SheetCtx<'a> {
@@ -476,7 +561,7 @@ fn pick_type(rng: &mut Rng) -> OrderType {
     OrderType::Invoice
 }
 
-fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx, count: usize) -> AppResult<()> {
+fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx, count: usize, commits: &mut Commits) -> AppResult<()> {
     let mut seqs = [0i64; 8];
     let span_days = (ctx.years * 365).max(60);
     let physical: Vec<&NewProduct> = ctx.products.iter().filter(|p| p.category == 1).collect();
@@ -631,18 +716,19 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
             events_buf.push(NewEvent { org_id: ctx.org, order_id: id, user_id: approver, operator: "Approver".into(), action: "Approved".into(), created_at: created + Duration::hours(2) });
         }
         if orders_buf.len() >= batch {
-            flush(conn, &mut orders_buf, &mut lines_buf, &mut events_buf)?;
+            flush(conn, &mut orders_buf, &mut lines_buf, &mut events_buf, commits)?;
         }
     }
-    flush(conn, &mut orders_buf, &mut lines_buf, &mut events_buf)?;
+    flush(conn, &mut orders_buf, &mut lines_buf, &mut events_buf, commits)?;
     let seq_rows: Vec<NewSequence> = OrderType::ALL.iter().map(|t| NewSequence { org_id: ctx.org, order_type: t.as_i32(), next_value: seqs[t.as_i32() as usize] + 1 }).collect();
     orders::insert_sequences(conn, &seq_rows)
 }
 
-fn flush(conn: &mut DbConn, o: &mut Vec<NewOrder>, l: &mut Vec<NewLine>, e: &mut Vec<NewEvent>) -> AppResult<()> {
+fn flush(conn: &mut DbConn, o: &mut Vec<NewOrder>, l: &mut Vec<NewLine>, e: &mut Vec<NewEvent>, commits: &mut Commits) -> AppResult<()> {
     orders::insert_orders(conn, o)?;
     orders::insert_lines(conn, l)?;
     orders::insert_events(conn, e)?;
+    commits.wrote(conn, o.len())?;
     o.clear();
     l.clear();
     e.clear();
@@ -657,4 +743,40 @@ fn tier_price(p: &NewProduct, strategy: i32) -> i64 {
     use crate::domain::price_tiers::{ProductPrices, TierOverrides, TierUplifts, price_for_strategy, tier_prices};
     let prices = ProductPrices { tiers: tier_prices(Cents(p.class_a_price), TierUplifts::default(), TierOverrides::default()), standard: Cents(p.standard_price) };
     PriceStrategy::from_i32(strategy).map(|s| price_for_strategy(s, &prices, None)).unwrap_or(prices.tiers.a).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::DatabaseUrl;
+    use crate::db::schema::{order_events, order_lines, orders};
+    use diesel::prelude::*;
+
+    /// Rows and a digest of the sheets, enough to tell two data sets apart.
+    fn fingerprint(conn: &mut DbConn) -> (i64, i64, i64, i64, Vec<String>) {
+        let n: i64 = orders::table.count().get_result(conn).unwrap();
+        let l: i64 = order_lines::table.count().get_result(conn).unwrap();
+        let e: i64 = order_events::table.count().get_result(conn).unwrap();
+        let amounts: Vec<i64> = orders::table.select(orders::total_amount).load(conn).unwrap();
+        let uuids = orders::table.order(orders::id.desc()).limit(5).select(orders::uuid).load(conn).unwrap();
+        (n, l, e, amounts.iter().sum(), uuids)
+    }
+
+    fn fresh(dir: &std::path::Path, name: &str) -> DbConn {
+        let mut conn = crate::db::connect(&DatabaseUrl::Sqlite(dir.join(name))).unwrap();
+        crate::db::migrate(&mut conn).unwrap();
+        conn
+    }
+
+    #[test]
+    fn committing_in_batches_writes_the_same_data_as_one_transaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let today = NaiveDate::from_ymd_opt(2026, 3, 2).unwrap();
+        let mut whole = fresh(dir.path(), "whole.sqlite3");
+        seed_committing(&mut whole, Scale::Demo, today, None).unwrap();
+        let mut batched = fresh(dir.path(), "batched.sqlite3");
+        seed_committing(&mut batched, Scale::Demo, today, Some(100)).unwrap();
+        assert_eq!(fingerprint(&mut whole), fingerprint(&mut batched));
+        assert!(matches!(seed(&mut batched, Scale::Demo, today), Err(SeedError::NotEmpty)));
+    }
 }

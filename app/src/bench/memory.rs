@@ -1,0 +1,157 @@
+//! Scenarios judged by time and peak memory: the invoice exports, and the uploads of issue 9
+//! (a zip bomb, a 100,000-row OCOP import with sheets saved beside it).
+
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use diesel::prelude::*;
+
+use super::client::Client;
+use super::report::{Budget, MemoryRow, Timings};
+use crate::db::Db;
+use crate::db::schema::{customers, products};
+
+/// A field of `/proc/self/status` in MB (Linux only; 0 elsewhere).
+fn proc_status_mb(field: &str) -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with(field)).and_then(|l| l.split_whitespace().nth(1)).and_then(|kb| kb.parse::<f64>().ok()))
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Resets the peak RSS (VmHWM) to the current RSS, so the next reading is one scenario's peak.
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// RSS now, after resetting the peak.
+fn start_watch() -> f64 {
+    reset_peak();
+    proc_status_mb("VmRSS:")
+}
+
+fn peak() -> f64 {
+    proc_status_mb("VmHWM:")
+}
+
+/// Downloads `path` (the body is counted, not kept) and reports its time and peak memory.
+pub async fn download(name: &str, client: &Client, path: &str, budget: Budget) -> anyhow::Result<MemoryRow> {
+    let before = start_watch();
+    let t = Instant::now();
+    let (status, bytes) = client.get_counting(path).await?;
+    let took = t.elapsed();
+    if !status.is_success() {
+        eprintln!("{name}: answered {status}");
+    }
+    Ok(MemoryRow::new(name, status.as_u16(), bytes, took, before, peak(), budget))
+}
+
+fn multipart(file: &[u8]) -> Bytes {
+    let mut body = b"--B0UND\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.xlsx\"\r\nContent-Type: application/octet-stream\r\n\r\n".to_vec();
+    body.extend_from_slice(file);
+    body.extend_from_slice(b"\r\n--B0UND--\r\n");
+    Bytes::from(body)
+}
+
+const MULTIPART: &str = "multipart/form-data; boundary=B0UND";
+
+/// A ~1.2 MB xlsx whose sheet inflates to 1.2 GB, as in the issue: one cell holding 1.2 GB
+/// of text, which an XML reader keeps whole in memory.
+fn zip_bomb() -> anyhow::Result<Vec<u8>> {
+    use std::io::{Cursor, Write};
+    use zip::write::SimpleFileOptions;
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    wb.add_worksheet().write_string(0, 0, "Item Code")?;
+    let base = wb.save_to_buffer()?;
+    let mut src = zip::ZipArchive::new(Cursor::new(base))?;
+    let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for i in 0..src.len() {
+        let f = src.by_index_raw(i)?;
+        if f.name()? != "xl/worksheets/sheet1.xml" {
+            out.raw_copy_file(f)?;
+        }
+    }
+    out.start_file("xl/worksheets/sheet1.xml", SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated).large_file(true))?;
+    out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>")?;
+    out.write_all(b"<row r=\"2\"><c r=\"A2\" t=\"inlineStr\"><is><t>")?;
+    let text = vec![b'A'; 1 << 20];
+    for _ in 0..1_200 {
+        out.write_all(&text)?;
+    }
+    out.write_all(b"</t></is></c></row></sheetData></worksheet>")?;
+    Ok(out.finish()?.into_inner())
+}
+
+/// An OCOP file of `rows` rows over the company's products and customers.
+fn ocop_file(products: &[String], customers: &[String], rows: usize) -> anyhow::Result<Vec<u8>> {
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet();
+    for (c, h) in ["Item Code", "Customer Code", "Price"].iter().enumerate() {
+        ws.write_string(0, c as u16, *h)?;
+    }
+    let p = products.len().max(1);
+    for i in 0..rows {
+        let r = i as u32 + 1;
+        ws.write_string(r, 0, products.get(i % p).map_or("", String::as_str))?;
+        ws.write_string(r, 1, customers.get((i / p) % customers.len().max(1)).map_or("", String::as_str))?;
+        ws.write_number(r, 2, 100.0 + (i % 50) as f64)?;
+    }
+    Ok(wb.save_to_buffer()?)
+}
+
+/// Issue 9: the zip bomb upload, which must be refused (422); time and peak memory reported.
+pub async fn zip_bomb_upload(name: &str, client: &Client) -> anyhow::Result<MemoryRow> {
+    let bomb = tokio::task::spawn_blocking(zip_bomb).await??;
+    let body = multipart(&bomb);
+    let size = bomb.len() as u64;
+    drop(bomb);
+    let before = start_watch();
+    let t = Instant::now();
+    let answer = client.post("/api/ag/lines", MULTIPART, body).await?;
+    Ok(MemoryRow::new(name, answer.status.as_u16(), size, t.elapsed(), before, peak(), Budget::Status(422)))
+}
+
+/// Issue 9: a 100,000-row OCOP import on one connection while `saver` saves sheets on
+/// another until the import answers; returns the import's row and the saves' timings.
+pub async fn ocop_import(name: &str, db: &Db, importer: Client, saver: &Client, save_body: &str) -> anyhow::Result<(MemoryRow, Timings)> {
+    let (products, customers): (Vec<String>, Vec<String>) = db
+        .run(|c| {
+            let p = products::table.filter(products::org_id.eq(4)).order(products::id.asc()).limit(2_000).select(products::code).load(c)?;
+            let cu = customers::table.filter(customers::org_id.eq(4)).order(customers::id.asc()).limit(50).select(customers::code).load(c)?;
+            Ok((p, cu))
+        })
+        .await?;
+    let file = tokio::task::spawn_blocking(move || ocop_file(&products, &customers, 100_000)).await??;
+    let body = multipart(&file);
+    let size = file.len() as u64;
+    drop(file);
+
+    let before = start_watch();
+    let t = Instant::now();
+    let import = tokio::spawn(async move {
+        let res = importer.post("/api/ag/ocops", MULTIPART, body).await;
+        (res, Instant::now())
+    });
+    let mut saves = Timings::default();
+    let started = Instant::now();
+    while !import.is_finished() {
+        let s = Instant::now();
+        let answer = saver.post_json("/api/orders", save_body).await?;
+        if answer.status.is_success() {
+            saves.http.push(s.elapsed());
+        } else {
+            if saves.errors == 0 {
+                eprintln!("saving during the import answered {}: {}", answer.status, answer.snippet());
+            }
+            saves.errors += 1;
+        }
+    }
+    saves.wall = started.elapsed();
+    let (res, done) = import.await?;
+    let answer = res?;
+    if !answer.status.is_success() {
+        eprintln!("the 100,000-row OCOP import answered {}: {}", answer.status, answer.snippet());
+    }
+    let took: Duration = done - t;
+    Ok((MemoryRow::new(name, answer.status.as_u16(), size, took, before, peak(), Budget::Status(200)), saves))
+}

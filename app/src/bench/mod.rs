@@ -1,0 +1,353 @@
+//! `tyredesk bench`: generates a data set deterministically, serves it on loopback with the
+//! production server loop, runs the scenarios of DESIGN §10 and issue 10 over real HTTP, and
+//! prints p50/p95/p99 beside the raw database time of the same queries (docs/decisions.md,
+//! "Benchmark").
+
+mod client;
+mod measure;
+mod memory;
+mod report;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{Duration as Days, NaiveDate};
+use diesel::prelude::*;
+
+use crate::config::{Config, DatabaseUrl};
+use crate::db::accounts;
+use crate::db::customers::{self as customer_db, CustomerFilter};
+use crate::db::orders::{self as order_db, OrderFilter};
+use crate::db::products::{self as product_db, ProductFilter};
+use crate::db::schema::{customers, orders, products, warehouses};
+use crate::domain::enums::OrderType;
+use crate::seed::{self, Scale};
+use crate::services::quoting::{self, QuoteFilter};
+use crate::state::AppState;
+use client::{Client, Session};
+pub use measure::Limits;
+use measure::{PathFn, SqlFn};
+use report::{Budget, Entry, LatencyRow, Report};
+
+/// What to run and for how long.
+pub struct Options {
+    pub scale: Scale,
+    pub limits: Limits,
+    /// Concurrent clients of the load rows.
+    pub clients: usize,
+    /// Run only scenarios whose name contains one of these (any case); all when empty.
+    pub scenarios: Vec<String>,
+    /// Where to write the report as JSON.
+    pub json: Option<PathBuf>,
+}
+
+impl Options {
+    fn selected(&self, name: &str) -> bool {
+        let name = name.to_lowercase();
+        self.scenarios.is_empty() || self.scenarios.iter().any(|s| name.contains(&s.trim().to_lowercase()))
+    }
+}
+
+/// Budgets of DESIGN §10 and issue 10.
+const LIST_P95_MS: f64 = 30.0;
+const PRICE_P95_MS: f64 = 15.0;
+const DETAIL_P95_MS: f64 = 10.0;
+const SAVE_P95_MS: f64 = 25.0;
+const CONCURRENT_MIN_RPS: f64 = 300.0;
+const EXPORT_ALL: Budget = Budget::Memory { seconds: 8.0, growth_mb: 150.0 };
+/// Rows of the partial export.
+const EXPORT_ROWS: i64 = 100_000;
+/// The company the data set is generated for.
+const ORG: i64 = 4;
+
+/// Rows and values the scenarios use, read from the generated data.
+struct Fixture {
+    user: i64,
+    email: String,
+    customer: i64,
+    lines: Vec<(i64, i64)>,
+    warehouse: i64,
+    detail_ids: Vec<i64>,
+    /// A word of a real customer's name.
+    word: String,
+    /// A 30-day range that ends two weeks ago.
+    month: (NaiveDate, NaiveDate),
+    /// The first date of the newest ~100k invoices (`None`: fewer invoices than that).
+    export_from: Option<NaiveDate>,
+    export_rows: i64,
+    invoices: i64,
+}
+
+fn load_fixture(c: &mut crate::db::DbConn, today: NaiveDate) -> crate::error::AppResult<Fixture> {
+    let (user, email) = accounts::user_by_email(c, "approver@demo.test")?.map(|u| (u.id, u.email)).unwrap_or_default();
+    let customer: i64 = customers::table.filter(customers::org_id.eq(ORG)).filter(customers::payment_type.ne(10)).filter(customers::credit_limit.eq(0)).select(customers::id).first(c)?;
+    let lines = products::table.filter(products::org_id.eq(ORG)).filter(products::category.eq(1)).select((products::id, products::class_a_price)).limit(20).load(c)?;
+    let warehouse: i64 = warehouses::table.filter(warehouses::org_id.eq(ORG)).select(warehouses::id).first(c)?;
+    let invoice = OrderType::Invoice.as_i32();
+    let invoices_q = || orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(invoice));
+    let detail_ids = invoices_q().order(orders::id.desc()).limit(200).select(orders::id).load(c)?;
+    let name: String = customers::table.filter(customers::org_id.eq(ORG)).order(customers::id.asc()).select(customers::name).first(c)?;
+    // The longest word: a search a person would type, not a stop word like "The".
+    let word = name.split(|ch: char| !ch.is_alphabetic()).max_by_key(|w| w.chars().count()).unwrap_or_default().to_lowercase();
+    let to = today - Days::days(15);
+    let export_from: Option<NaiveDate> = invoices_q().order(orders::order_date.desc()).offset(EXPORT_ROWS - 1).select(orders::order_date).first(c).optional()?;
+    let invoices: i64 = invoices_q().count().get_result(c)?;
+    let export_rows = match export_from {
+        Some(d) => invoices_q().filter(orders::order_date.ge(d)).count().get_result(c)?,
+        None => invoices,
+    };
+    Ok(Fixture { user, email, customer, lines, warehouse, detail_ids, word, month: (to - Days::days(29), to), export_from, export_rows, invoices })
+}
+
+/// A read scenario: the request, the query behind it, its budget at one client, and whether
+/// it also runs at many.
+struct Read {
+    name: String,
+    budget_ms: f64,
+    path: PathFn,
+    sql: SqlFn,
+    concurrent: bool,
+}
+
+fn fixed(path: String) -> PathFn {
+    Arc::new(move |_| path.clone())
+}
+
+fn invoice_list(name: &str, query: String, filter: OrderFilter) -> Read {
+    let types = [OrderType::Invoice.as_i32(), OrderType::CreditNote.as_i32()];
+    let filter = OrderFilter { order_type: Some(OrderType::Invoice.as_i32().to_string()), ..filter };
+    Read {
+        name: name.into(),
+        budget_ms: LIST_P95_MS,
+        path: fixed(format!("/invoices?{query}&per_page=150")),
+        sql: Arc::new(move |c, _| order_db::list(c, ORG, &types, &filter, 0, 150).map(|_| ())),
+        concurrent: true,
+    }
+}
+
+fn product_search(name: &str, path: String, key: &'static str) -> Read {
+    let filter = ProductFilter { key: Some(key.into()), ..Default::default() };
+    Read { name: name.into(), budget_ms: LIST_P95_MS, path: fixed(path), sql: Arc::new(move |c, _| product_db::list(c, ORG, &filter, 0, 20).map(|_| ())), concurrent: true }
+}
+
+fn customer_search(name: &str, path: String, word: &str) -> Read {
+    let filter = CustomerFilter { key: Some(word.into()), ..Default::default() };
+    Read { name: name.into(), budget_ms: LIST_P95_MS, path: fixed(path), sql: Arc::new(move |c, _| customer_db::list(c, ORG, &filter, 0, 20).map(|_| ())), concurrent: true }
+}
+
+fn reads(fx: &Fixture) -> Vec<Read> {
+    let (from, to) = fx.month;
+    let w = &fx.word;
+    let picker = format!("per_page=20&customerId={}&warehouseId={}", fx.customer, fx.warehouse);
+    let ids = Arc::new(fx.detail_ids.clone());
+    let at = move |i: usize| ids[i % ids.len().max(1)];
+    let at_sql = at.clone();
+    vec![
+        Read {
+            name: "price lookup 2055516".into(),
+            budget_ms: PRICE_P95_MS,
+            path: fixed("/api/quotings?key=2055516&per_page=20".into()),
+            sql: Arc::new(|c, _| quoting::lookup(c, ORG, &QuoteFilter { key: Some("2055516".into()), ..Default::default() }, 0, 20).map(|_| ())),
+            concurrent: true,
+        },
+        invoice_list("invoice list, status=2", "status=2".into(), OrderFilter { status: Some(2), ..Default::default() }),
+        invoice_list(&format!("invoice list, customer '{w}'"), format!("csr={w}"), OrderFilter { csr: Some(w.clone()), ..Default::default() }),
+        invoice_list("invoice list, 30 days", format!("from={from}&to={to}"), OrderFilter { from: Some(from), to: Some(to), ..Default::default() }),
+        product_search("product search r16, HTML", "/products?key=r16".into(), "r16"),
+        product_search("product search michelin, HTML", "/products?key=michelin".into(), "michelin"),
+        product_search("product search r16, JSON", format!("/api/products?name=r16&{picker}"), "r16"),
+        product_search("product search michelin, JSON", format!("/api/products?name=michelin&{picker}"), "michelin"),
+        customer_search(&format!("customer search '{w}', HTML"), format!("/customers?key={w}"), w),
+        customer_search(&format!("customer picker '{w}', JSON"), format!("/api/customers?per_page=20&name={w}"), w),
+        Read {
+            name: "order detail".into(),
+            budget_ms: DETAIL_P95_MS,
+            path: Arc::new(move |i| format!("/order_detail/invoices/{}", at(i))),
+            sql: Arc::new(move |c, i| {
+                let id = at_sql(i);
+                order_db::get(c, ORG, id)?;
+                order_db::lines_of(c, id)?;
+                order_db::events_of(c, id).map(|_| ())
+            }),
+            concurrent: false,
+        },
+    ]
+}
+
+/// Starts the production server loop on a loopback port; dropping the sender stops it.
+async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let app = crate::router(state);
+    tokio::spawn(crate::server::serve_on(listener, app, crate::server::ConnLimits::default(), async move {
+        let _ = stopped.await;
+    }));
+    Ok((addr, stop))
+}
+
+/// Runs the benchmark; prints the tables, writes the JSON when asked, and returns whether
+/// every scenario met its budget.
+pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
+    let run_started = Instant::now();
+    let cleanup = match &config.database {
+        DatabaseUrl::Sqlite(path) => {
+            let _ = std::fs::remove_file(path);
+            Some(config.data_dir.clone())
+        }
+        DatabaseUrl::Postgres(_) => None,
+    };
+    let backend = match config.database {
+        DatabaseUrl::Sqlite(_) => "sqlite",
+        DatabaseUrl::Postgres(_) => "postgresql",
+    };
+    let db = crate::server::open(&config).map_err(anyhow::Error::msg)?;
+    let today = crate::domain::dates::today(crate::domain::dates::DEFAULT_ZONE);
+    let started = Instant::now();
+    {
+        // Seeding ends with ANALYZE on both backends, so the planner knows the data it serves.
+        let mut conn = db.get()?;
+        seed::seed(&mut conn, opts.scale, today).map_err(|e| anyhow::anyhow!("seeding failed: {e}"))?;
+    }
+    let seed_seconds = started.elapsed().as_secs_f64();
+    println!("Seeded {:?} in {seed_seconds:.1} s on {}", opts.scale, config.database.redacted());
+    let state = AppState::new(config, db.clone())?;
+    let (addr, stop) = start_server(state).await?;
+    let fx = db.run(move |c| load_fixture(c, today)).await?;
+    let user = fx.user;
+    let (token, _) = db.run(move |c| accounts::create_session(c, user, ORG)).await?;
+    let session = Session { cookie: format!("{}={token}", crate::auth::SESSION_COOKIE), csrf: crate::auth::csrf::token_for(&token) };
+    let client = Client::new(addr, session);
+    let crowd: Vec<Arc<Client>> = (0..opts.clients).map(|_| Arc::new(client.another())).collect();
+    let l = opts.limits;
+    println!(
+        "Signed in as {}; up to {} requests (at most {:.0} s) per scenario at 1 client, {:.0} s at {} clients, over http://{addr}\n",
+        fx.email,
+        l.requests,
+        l.max_single.as_secs_f64(),
+        l.concurrent.as_secs_f64(),
+        opts.clients
+    );
+    let mut entries = Vec::new();
+    let mut notes = Vec::new();
+
+    for read in reads(&fx).into_iter().filter(|r| opts.selected(&r.name)) {
+        let t = measure::single(&read.name, &client, &db, &read.path, Some(&read.sql), l).await?;
+        let row = LatencyRow::new(&read.name, 1, t, Budget::P95Ms(read.budget_ms));
+        println!("  {:<40} 1 client: p95 {:.2} ms", row.name, row.p95_ms);
+        entries.push(Entry::Latency(row));
+        if read.concurrent && opts.clients > 1 {
+            let t = measure::concurrent(&read.name, &crowd, &read.path, l).await;
+            let row = LatencyRow::new(&read.name, opts.clients, t, Budget::MinRps(CONCURRENT_MIN_RPS));
+            println!("  {:<40} {} clients: {:.0} req/s, p95 {:.2} ms", row.name, opts.clients, row.rps, row.p95_ms);
+            entries.push(Entry::Latency(row));
+        }
+    }
+
+    let body_lines: Vec<serde_json::Value> =
+        fx.lines.iter().enumerate().map(|(i, (p, price))| serde_json::json!({"seq": i + 1, "productId": p, "quantity": 1, "price": price})).collect();
+    let save_body = serde_json::json!({"type": 1, "customerId": fx.customer, "warehouseId": fx.warehouse, "lines": body_lines}).to_string();
+    let name = "save + approve a 20-line invoice";
+    if opts.selected(name) {
+        let t = save_and_approve(&client, &save_body, fx.warehouse, l).await?;
+        entries.push(Entry::Latency(LatencyRow::new(name, 1, t, Budget::P95Ms(SAVE_P95_MS))));
+    }
+
+    let name = "export 100k invoices";
+    if opts.selected(name) {
+        let path = match fx.export_from {
+            Some(d) => format!("/invoices?from={d}&format=xlsx"),
+            None => "/invoices?format=xlsx".into(),
+        };
+        notes.push(format!("{name}: {} invoices ({path})", fx.export_rows));
+        entries.push(Entry::Memory(memory::download(name, &client, &path, Budget::None).await?));
+    }
+    let name = "export all invoices";
+    if opts.selected(name) {
+        notes.push(format!("{name}: {} invoices", fx.invoices));
+        entries.push(Entry::Memory(memory::download(name, &client, "/invoices?format=xlsx", EXPORT_ALL).await?));
+    }
+
+    let name = "upload zip bomb, 1.2 GB inflated";
+    if opts.selected(name) {
+        entries.push(Entry::Memory(memory::zip_bomb_upload(name, &client.another()).await?));
+    }
+    let name = "OCOP import, 100,000 rows";
+    if opts.selected(name) || opts.selected("save a sheet during") {
+        let (row, saves) = memory::ocop_import(name, &db, client.another(), &client, &save_body).await?;
+        notes.push(format!("{} sheets saved during the import", saves.http.len()));
+        entries.push(Entry::Latency(LatencyRow::new("save a sheet during the OCOP import", 1, saves, Budget::P95Ms(SAVE_P95_MS))));
+        entries.push(Entry::Memory(row));
+    }
+
+    let _ = stop.send(());
+    let mut report = Report {
+        scale: format!("{:?}", opts.scale),
+        backend: backend.into(),
+        seed_seconds,
+        scenarios: entries,
+        notes,
+        total_seconds: run_started.elapsed().as_secs_f64(),
+        ok: false,
+    };
+    report.ok = report.all_ok();
+    println!("\n{}", report.table());
+    println!("Whole run {:.1} s (seeding {:.1} s).", report.total_seconds, report.seed_seconds);
+    if let Some(path) = &opts.json {
+        std::fs::write(path, serde_json::to_vec_pretty(&report)?).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        println!("Wrote {}", path.display());
+    }
+    if let Some(dir) = cleanup {
+        drop(db);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    Ok(report.ok)
+}
+
+/// Saves a 20-line invoice and approves it, timed together as one user action.
+async fn save_and_approve(client: &Client, body: &str, warehouse: i64, l: Limits) -> anyhow::Result<report::Timings> {
+    let mut t = report::Timings::default();
+    let approve = format!("{{\"warehouseId\":{warehouse},\"confirmed\":true}}");
+    let started = Instant::now();
+    for _ in 0..l.requests {
+        if started.elapsed() > l.max_single {
+            break;
+        }
+        let s = Instant::now();
+        let created = client.post_json("/api/orders", body).await?;
+        if !created.status.is_success() {
+            eprintln!("saving answered {}: {}", created.status, created.snippet());
+            t.errors += 1;
+            continue;
+        }
+        let id = serde_json::from_slice::<serde_json::Value>(&created.body)?["data"]["id"].as_i64().unwrap_or(0);
+        let answer = client.post_json(&format!("/api/orders/{id}/approve"), &approve).await?;
+        if answer.status.is_success() {
+            t.http.push(s.elapsed());
+        } else {
+            eprintln!("approving answered {}: {}", answer.status, answer.snippet());
+            t.errors += 1;
+        }
+    }
+    t.wall = started.elapsed();
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(scenarios: &[&str]) -> Options {
+        let limits = Limits { requests: 1, max_single: std::time::Duration::from_secs(1), concurrent: std::time::Duration::from_secs(1) };
+        Options { scale: Scale::S, limits, clients: 2, scenarios: scenarios.iter().map(|s| s.to_string()).collect(), json: None }
+    }
+
+    #[test]
+    fn scenarios_are_chosen_by_any_substring_in_any_case() {
+        assert!(opts(&[]).selected("order detail"));
+        assert!(opts(&["Invoice List", "detail"]).selected("order detail"));
+        assert!(opts(&["invoice list"]).selected("invoice list, 30 days"));
+        assert!(!opts(&["export"]).selected("invoice list, 30 days"));
+    }
+}
