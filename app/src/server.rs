@@ -145,7 +145,8 @@ async fn housekeeping(db: Db) {
     every.tick().await; // the first tick is immediate; `open` has just optimised
     loop {
         every.tick().await;
-        if let Err(e) = db.run(db::optimize).await {
+        // It may write statistics, so on SQLite it queues with the other writers.
+        if let Err(e) = db.write(db::optimize).await {
             tracing::warn!("refreshing the database statistics failed: {e}");
         }
         if let Err(e) = db.write(|c| db::accounts::forget_failures_before(c, db::now())).await {

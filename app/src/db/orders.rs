@@ -356,23 +356,67 @@ fn phrase(s: &str) -> String {
     s.trim().to_lowercase()
 }
 
-/// Sheets found by number or reference before the list query, when they are few (see
-/// `search::few`).
+/// What the text filters of a list match, looked up before the list query so that the list
+/// is planned from real numbers instead of a planner's guess about a text match.
 pub struct TextMatches {
     backend: Backend,
+    /// Sheets found by number or reference, when few (see `search::few`).
     no: Option<Vec<i64>>,
     reference: Option<Vec<i64>>,
+    /// The company's customers / suppliers matching 'To CSR' / supplier, when not too many.
+    customers: Option<Vec<i64>>,
+    suppliers: Option<Vec<i64>>,
 }
 
 /// At most this many sheets found by number or reference drive a list by their ids.
 const FEW_SHEETS: i64 = 1_000;
+/// Counterparties matching a filter are listed by id up to this many.
+const LISTED_COUNTERPARTIES: i64 = 1_000;
+/// A page of sheets of up to this many counterparties is read through the counterparty
+/// index and sorted (at L about 120 invoices each); for more, walking the list's date index
+/// and keeping theirs finds a page sooner. Counts always use the counterparty index.
+const FEW_COUNTERPARTIES: usize = 40;
 
-fn text_matches(conn: &mut DbConn, f: &OrderFilter) -> AppResult<TextMatches> {
-    let mut few = |what, text: Option<&str>| text.map_or(Ok(None), |t| search::few(conn, what, t.trim(), FEW_SHEETS));
-    Ok(TextMatches { no: few(Searchable::SheetNumbers, f.no.as_deref())?, reference: few(Searchable::SheetReferences, f.reference.as_deref())?, backend: conn.backend() })
+/// What a query wants from the filters: a count enumerates matches by the most selective
+/// index; a page wants them in list order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Count,
+    Page,
 }
 
-fn filtered(m: &TextMatches, org: i64, types: &[i32], f: &OrderFilter) -> BoxedOrders {
+fn text_matches(conn: &mut DbConn, org: i64, f: &OrderFilter) -> AppResult<TextMatches> {
+    let backend = conn.backend();
+    let mut few = |what, text: Option<&str>| text.map_or(Ok(None), |t| search::few(conn, what, t.trim(), FEW_SHEETS));
+    let (no, reference) = (few(Searchable::SheetNumbers, f.no.as_deref())?, few(Searchable::SheetReferences, f.reference.as_deref())?);
+    let customers = match f.csr.as_deref() {
+        Some(c) => {
+            let q = customers::table.filter(customers::org_id.eq(org)).filter(search::contains(backend, Searchable::Customers, &phrase(c)));
+            listed(q.select(customers::id).limit(LISTED_COUNTERPARTIES + 1).load(conn)?)
+        }
+        None => None,
+    };
+    let suppliers = match f.supplier.as_deref() {
+        Some(s) => {
+            let q = suppliers::table.filter(suppliers::org_id.eq(org)).filter(search::contains(backend, Searchable::Suppliers, &phrase(s)));
+            listed(q.select(suppliers::id).limit(LISTED_COUNTERPARTIES + 1).load(conn)?)
+        }
+        None => None,
+    };
+    Ok(TextMatches { backend, no, reference, customers, suppliers })
+}
+
+fn listed(ids: Vec<i64>) -> Option<Vec<i64>> {
+    (ids.len() as i64 <= LISTED_COUNTERPARTIES).then_some(ids)
+}
+
+/// A counterparty column with unary plus: the same values, but no index can serve it (on
+/// both backends), so a page of many counterparties is driven by the list's ordered index.
+fn unindexed(column: &str) -> diesel::expression::SqlLiteral<diesel::sql_types::Nullable<diesel::sql_types::BigInt>> {
+    diesel::dsl::sql(&format!("+{column}"))
+}
+
+fn filtered(m: &TextMatches, org: i64, types: &[i32], f: &OrderFilter, purpose: Use) -> BoxedOrders {
     let backend = m.backend;
     // Orders only: counterparties filter through subqueries, so counting never joins.
     let mut q = orders::table.filter(orders::org_id.eq(org)).into_boxed();
@@ -408,14 +452,24 @@ fn filtered(m: &TextMatches, org: i64, types: &[i32], f: &OrderFilter) -> BoxedO
         };
     }
     if let Some(c) = f.csr.as_deref() {
-        let matching = customers::table.filter(customers::org_id.eq(org)).select(customers::id)
-            .filter(search::contains(backend, Searchable::Customers, &phrase(c)));
-        q = q.filter(orders::customer_id.eq_any(matching.nullable()));
+        let matching = customers::table.filter(customers::org_id.eq(org)).select(customers::id).filter(search::contains(backend, Searchable::Customers, &phrase(c)));
+        let by_index = purpose == Use::Count || m.customers.as_ref().is_some_and(|ids| ids.len() <= FEW_COUNTERPARTIES);
+        q = match (&m.customers, by_index) {
+            (Some(ids), true) => q.filter(orders::customer_id.eq_any(ids.clone())),
+            (Some(ids), false) => q.filter(unindexed("orders.customer_id").eq_any(ids.clone())),
+            (None, true) => q.filter(orders::customer_id.eq_any(matching.nullable())),
+            (None, false) => q.filter(unindexed("orders.customer_id").eq_any(matching.nullable())),
+        };
     }
     if let Some(s) = f.supplier.as_deref() {
-        let matching = suppliers::table.filter(suppliers::org_id.eq(org)).select(suppliers::id)
-            .filter(search::contains(backend, Searchable::Suppliers, &phrase(s)));
-        q = q.filter(orders::supplier_id.eq_any(matching.nullable()));
+        let matching = suppliers::table.filter(suppliers::org_id.eq(org)).select(suppliers::id).filter(search::contains(backend, Searchable::Suppliers, &phrase(s)));
+        let by_index = purpose == Use::Count || m.suppliers.as_ref().is_some_and(|ids| ids.len() <= FEW_COUNTERPARTIES);
+        q = match (&m.suppliers, by_index) {
+            (Some(ids), true) => q.filter(orders::supplier_id.eq_any(ids.clone())),
+            (Some(ids), false) => q.filter(unindexed("orders.supplier_id").eq_any(ids.clone())),
+            (None, true) => q.filter(orders::supplier_id.eq_any(matching.nullable())),
+            (None, false) => q.filter(unindexed("orders.supplier_id").eq_any(matching.nullable())),
+        };
     }
     if let Some(r) = f.reference.as_deref() {
         q = match &m.reference {
@@ -504,16 +558,16 @@ fn with_names(conn: &mut DbConn, org: i64, orders_: Vec<Order>) -> AppResult<Vec
 
 /// One page of a sheet list limited to `types`.
 pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
-    let m = text_matches(conn, f)?;
-    let total = super::CountOf(filtered(&m, org, types, f).select(orders::id).limit(count_limit(offset))).get_result(conn)?;
-    let page: Vec<Order> = sorted(filtered(&m, org, types, f), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
+    let m = text_matches(conn, org, f)?;
+    let total = super::CountOf(filtered(&m, org, types, f, Use::Count).select(orders::id).limit(count_limit(offset))).get_result(conn)?;
+    let page: Vec<Order> = sorted(filtered(&m, org, types, f, Use::Page), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
     Ok(Paged { rows: with_names(conn, org, page)?, total })
 }
 
 /// How the backend runs the page query of [`list`] (tests pin the index that drives it).
 pub fn list_plan(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter) -> AppResult<Vec<String>> {
-    let m = text_matches(conn, f)?;
-    let q = sorted(filtered(&m, org, types, f), f.sort).limit(150).select(Order::as_select());
+    let m = text_matches(conn, org, f)?;
+    let q = sorted(filtered(&m, org, types, f, Use::Page), f.sort).limit(150).select(Order::as_select());
     super::plan(conn, q)
 }
 
@@ -583,11 +637,11 @@ pub fn for_each_chunk(
         Some((OrderSortKey::DueDate, _)) => &[Run::DueDate, Run::NoDueDate],
         _ => &[Run::All],
     };
-    let m = text_matches(conn, f)?;
+    let m = text_matches(conn, org, f)?;
     let mut named = |c: &mut DbConn, rows: Vec<Order>| visit(with_names(c, org, rows)?);
     for run in runs {
         let page = |c: &mut DbConn, after: Option<&Order>, limit: i64| -> AppResult<Vec<Order>> {
-            let mut q = sorted(filtered(&m, org, types, f), f.sort);
+            let mut q = sorted(filtered(&m, org, types, f, Use::Page), f.sort);
             q = match run {
                 Run::All => q,
                 Run::DueDate => q.filter(orders::due_date.is_not_null()),

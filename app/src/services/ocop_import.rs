@@ -33,8 +33,9 @@ pub async fn import(db: &Db, org: i64, user: i64, file: Vec<u8>) -> AppResult<us
     // away), so the answer, when there is one, is always what happened.
     db.write(move |c| db::ocops::upsert_many(c, org, user, &prices)).await?;
     if count >= LARGE_IMPORT {
-        // New row counts reach the planner now, not at the next periodic optimize.
-        db.run(|c| db::analyze(c, &["ocop_prices"])).await?;
+        // New row counts reach the planner now, not at the next periodic optimize. ANALYZE
+        // writes the statistics tables, so on SQLite it queues with the other writers.
+        db.write(|c| db::analyze(c, &["ocop_prices"])).await?;
     }
     Ok(count)
 }
