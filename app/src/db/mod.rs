@@ -477,10 +477,13 @@ mod keyset_tests {
     }
 }
 
-/// Gives a SQLite connection the page cache of a bulk load (`true`) or its usual one back.
-pub fn bulk_load_cache(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
+/// Puts a SQLite connection into bulk-load mode (`true`: the big page cache, no foreign key
+/// checks) or back to normal. Only for generated data whose references are right by
+/// construction; must be called outside a transaction, where SQLite ignores `foreign_keys`.
+pub fn bulk_load(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
     if conn.backend() == Backend::Sqlite {
-        conn.batch_execute(&format!("PRAGMA cache_size = -{}", if bulk { BULK_CACHE_KIB } else { CACHE_KIB }))?;
+        let (cache, fks) = if bulk { (BULK_CACHE_KIB, "OFF") } else { (CACHE_KIB, "ON") };
+        conn.batch_execute(&format!("PRAGMA cache_size = -{cache}; PRAGMA foreign_keys = {fks};"))?;
     }
     Ok(())
 }

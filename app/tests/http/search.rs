@@ -301,7 +301,7 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
     if app.state.db.backend() != Backend::Sqlite {
         return; // PostgreSQL plans from its own statistics; the bench measures them at L.
     }
-    let (words, csr, product_key, no, reference) = app
+    let (words, csr, product_key, no, reference, many) = app
         .state
         .db
         .run(|c| {
@@ -309,18 +309,25 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
             c.batch_execute("ANALYZE")?;
             c.batch_execute(L_STATS)?;
             let words = product_db::list_plan(c, ORG, &ProductFilter { key: Some("michelin".into()), ..Default::default() })?;
-            let csr = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), csr: Some("anderson".into()), ..Default::default() })?;
+            // One customer's name: a few customers drive the page through their index.
+            let name: String = customers::table.filter(customers::org_id.eq(ORG)).order(customers::id).select(customers::name).first(c)?;
+            let csr = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), csr: Some(name), ..Default::default() })?;
+            // A word in most customers' names: the date index drives the page, keeping theirs.
+            let texts = texts(c, "customers");
+            let common = ["pty", "ltd", "tyre", "a"].into_iter().find(|w| texts.iter().filter(|(_, t)| t.contains(w)).count() > 40).expect("a word in over 40 names");
+            let many = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), csr: Some(common.into()), ..Default::default() })?;
             let size = product_db::list_plan(c, ORG, &ProductFilter { key: Some("2055516".into()), ..Default::default() })?;
             let number: String = orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).select(orders::no).first(c)?;
             let no = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), no: Some(number), ..Default::default() })?;
             let existing: String = orders::table.filter(orders::org_id.eq(ORG)).filter(orders::reference.ne("")).select(orders::reference).first(c)?;
             let reference = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), reference: Some(existing), ..Default::default() })?;
-            Ok((words.join("\n"), csr.join("\n"), size.join("\n"), no.join("\n"), reference.join("\n")))
+            Ok((words.join("\n"), csr.join("\n"), size.join("\n"), no.join("\n"), reference.join("\n"), many.join("\n")))
         })
         .await
         .unwrap();
     assert!(words.contains("products_fts VIRTUAL TABLE INDEX"), "product words read the trigram index:\n{words}");
-    assert!(csr.contains("orders_customer_type") && csr.contains("customers_fts VIRTUAL TABLE INDEX"), "the customer filter drives the sheet list:\n{csr}");
+    assert!(csr.contains("orders_customer_type (org_id=? AND customer_id=? AND order_type=?)"), "one customer's sheets are read through the customer index:\n{csr}");
+    assert!(many.contains("orders_type_date") && !many.contains("TEMP B-TREE"), "many customers' sheets are found walking the date index:\n{many}");
     assert!(product_key.contains("products_size"), "a tyre size keeps its exact index:\n{product_key}");
     for (what, plan) in [("a number", &no), ("a reference", &reference)] {
         assert!(plan.contains("SEARCH orders USING INTEGER PRIMARY KEY"), "{what} found by the trigram index drives the list by its ids:\n{plan}");
