@@ -307,7 +307,9 @@ impl<Q, C> RunQueryDsl<C> for CountOf<Q> {}
 /// and every hour by the server.
 pub fn optimize(conn: &mut DbConn) -> AppResult<()> {
     if conn.backend() == Backend::Sqlite {
-        conn.batch_execute("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;")?;
+        // The limit is per connection: put it back, so a full ANALYZE later on this pooled
+        // connection (after seeding) reads every row.
+        conn.batch_execute("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002; PRAGMA analysis_limit = 0;")?;
     }
     Ok(())
 }

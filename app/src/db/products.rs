@@ -138,16 +138,47 @@ pub struct ProductFilter {
 
 type BoxedProducts<'a> = products::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
 
-fn filtered(backend: Backend, org: i64, f: &ProductFilter) -> BoxedProducts<'static> {
-    let mut q = products::table.filter(products::org_id.eq(org)).into_boxed();
+/// The words of an Item Key with what the text index found for each, looked up before the
+/// list query: a word matching few products drives the query by their ids; a word matching
+/// many only filters a page walked in list order (see `search::few` and `search::filters`).
+struct Words {
+    backend: Backend,
+    words: Vec<(String, Option<Vec<i64>>)>,
+}
+
+/// A word matching at most this many products (of all companies) drives the list by id.
+const FEW_PRODUCTS: i64 = 200;
+
+fn words(conn: &mut DbConn, f: &ProductFilter) -> AppResult<Words> {
+    let mut words = Vec::new();
     if let Some(key) = f.key.as_deref() {
-        let key = ItemKey::parse(key);
-        if let Some(size) = key.size_key {
-            q = q.filter(products::size_key.eq(size));
+        for w in ItemKey::parse(key).words {
+            let few = search::few(conn, Searchable::Products, &w, FEW_PRODUCTS)?;
+            words.push((w, few));
         }
-        for w in key.words {
-            q = q.filter(search::contains(backend, Searchable::Products, &w));
-        }
+    }
+    Ok(Words { backend: conn.backend(), words })
+}
+
+/// What a query wants from the word filters: a count enumerates the matches; a page wants
+/// them in list order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Count,
+    Page,
+}
+
+fn filtered(m: &Words, org: i64, f: &ProductFilter, purpose: Use) -> BoxedProducts<'static> {
+    let mut q = products::table.filter(products::org_id.eq(org)).into_boxed();
+    if let Some(size) = f.key.as_deref().and_then(|k| ItemKey::parse(k).size_key) {
+        q = q.filter(products::size_key.eq(size));
+    }
+    for (w, few) in &m.words {
+        q = match (few, purpose) {
+            (Some(ids), _) => q.filter(products::id.eq_any(ids.clone())),
+            (None, Use::Count) => q.filter(search::contains(m.backend, Searchable::Products, w)),
+            (None, Use::Page) => q.filter(search::filters(m.backend, Searchable::Products, w)),
+        };
     }
     if let Some(b) = f.brand {
         q = q.filter(products::brand_id.eq(b));
@@ -204,21 +235,24 @@ fn sorted(q: BoxedProducts<'static>, sort: Option<i32>) -> BoxedProducts<'static
 
 /// One page of the product list.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
-    let total = super::CountOf(filtered(conn.backend(), org, f).select(products::id).limit(count_limit(offset))).get_result(conn)?;
-    let rows = sorted(filtered(conn.backend(), org, f), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
+    let m = words(conn, f)?;
+    let total = super::CountOf(filtered(&m, org, f, Use::Count).select(products::id).limit(count_limit(offset))).get_result(conn)?;
+    let rows = sorted(filtered(&m, org, f, Use::Page), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
     Ok(Paged { rows, total })
 }
 
 /// How the backend runs the page query of [`list`] (tests pin the index that drives it).
 pub fn list_plan(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<String>> {
-    let q = sorted(filtered(conn.backend(), org, f), f.sort).limit(20).select(Product::as_select());
+    let m = words(conn, f)?;
+    let q = sorted(filtered(&m, org, f, Use::Page), f.sort).limit(20).select(Product::as_select());
     super::plan(conn, q)
 }
 
 /// Every product matching the filter, in list order (the quoting and OCOP lookups, which
 /// filter further in memory; exports read in chunks with [`for_each_chunk`]).
 pub fn all_matching(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<Product>> {
-    Ok(sorted(filtered(conn.backend(), org, f), f.sort).select(Product::as_select()).load(conn)?)
+    let m = words(conn, f)?;
+    Ok(sorted(filtered(&m, org, f, Use::Page), f.sort).select(Product::as_select()).load(conn)?)
 }
 
 /// On-hand stock summed over the organisation's warehouses, for the given products.
@@ -387,8 +421,9 @@ pub fn by_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppResult<std:
 /// (exports). Keyset paging on the sort key and id.
 pub fn for_each_chunk(conn: &mut DbConn, org: i64, f: &ProductFilter, chunk: usize, mut visit: impl FnMut(&mut DbConn, Vec<Product>) -> AppResult<()>) -> AppResult<()> {
     let order = f.sort.and_then(ProductSort::from_i32).and_then(ProductSort::order);
+    let m = words(conn, f)?;
     let page = |c: &mut DbConn, after: Option<&Product>, limit: i64| -> AppResult<Vec<Product>> {
-        let mut q = sorted(filtered(c.backend(), org, f), f.sort);
+        let mut q = sorted(filtered(&m, org, f, Use::Page), f.sort);
         if let Some(last) = after {
             q = q.filter(after_product(order, last));
         }

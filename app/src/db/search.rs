@@ -58,6 +58,20 @@ pub fn contains(backend: Backend, what: Searchable, word: &str) -> Condition {
     }
 }
 
+/// Like [`contains`], for a page sorted by another index when the word matches many rows:
+/// on SQLite the text index then only filters (`+id IN (…)`: unary plus keeps the planner
+/// from driving the query by the matches and sorting them all), so the sorted walk stops
+/// after a page. PostgreSQL: the same `LIKE`.
+pub fn filters(backend: Backend, what: Searchable, word: &str) -> Condition {
+    let (t, col) = what.parts();
+    if backend == Backend::Sqlite && word.chars().count() >= TRIGRAM {
+        let phrase = format!("{col} : \"{}\"", word.replace('"', "\"\""));
+        sql::<Bool>(&format!("+{t}.id IN (SELECT rowid FROM {t}_fts WHERE {t}_fts MATCH ")).bind::<Text, _>(phrase).sql(")")
+    } else {
+        contains(backend, what, word)
+    }
+}
+
 #[derive(diesel::QueryableByName)]
 struct RowId {
     #[diesel(sql_type = diesel::sql_types::BigInt)]

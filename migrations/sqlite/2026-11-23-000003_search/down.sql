@@ -1,3 +1,5 @@
+CREATE INDEX orders_drafter ON orders (org_id, drafter_type, status);
+DROP INDEX orders_self;
 CREATE INDEX orders_customer ON orders (org_id, customer_id, order_date);
 CREATE INDEX orders_supplier ON orders (org_id, supplier_id, order_date);
 DROP INDEX orders_customer_type;

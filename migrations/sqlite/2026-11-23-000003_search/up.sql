@@ -65,3 +65,9 @@ CREATE INDEX orders_customer_type ON orders (org_id, customer_id, order_type, or
 CREATE INDEX orders_supplier_type ON orders (org_id, supplier_id, order_type, order_date, id);
 DROP INDEX orders_customer;
 DROP INDEX orders_supplier;
+
+-- Customer self-orders awaiting staff (the header badge on every page, and their list):
+-- rare among a million sheets, but the old (org_id, drafter_type, status) index averaged them
+-- with the staff's sheets, and the planner walked all drafts of the type instead.
+CREATE INDEX orders_self ON orders (org_id, drafter_type, order_type, status, order_date, id);
+DROP INDEX orders_drafter;
