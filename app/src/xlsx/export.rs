@@ -141,8 +141,8 @@ enum Message {
 /// database reads faster than the cells are written.
 const CHUNKS_IN_FLIGHT: usize = 2;
 
-/// Zip level of exports: level 1 deflates several times faster than the default 6 for files
-/// about a fifth larger; an export is written once and downloaded once, so time wins.
+/// Zip level of exports: level 1 deflates several times faster than the default 6, for
+/// files about half as large again; an export is written once and downloaded once.
 const ZIP_LEVEL: u8 = 1;
 
 /// Writes one worksheet row by row. Rows go to a thread that owns the workbook, and from it
