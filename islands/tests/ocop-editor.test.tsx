@@ -117,6 +117,18 @@ describe('ocop-editor: loading', () => {
     await waitFor(() => expect(document.activeElement).toBe(input));
   });
 
+  it('claims an open request, so the page stops re-sending one made before it mounted', async () => {
+    mockApi();
+    const early = new CustomEvent('open-ocop', { detail: { productId: 7 }, cancelable: true });
+    expect(document.dispatchEvent(early)).toBe(true); // nobody listening yet: not claimed
+    render(<OcopEditor />);
+    const again = new CustomEvent('open-ocop', { detail: { productId: 7 }, cancelable: true });
+    await act(async () => {
+      expect(document.dispatchEvent(again)).toBe(false);
+    });
+    await screen.findByRole('dialog', { name: 'Edit Prices · T-205 Tyre 205/55R16' });
+  });
+
   it('closes when loading fails', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('{"message":"Nope"}', { status: 500 })));
     render(<OcopEditor />);

@@ -223,10 +223,20 @@ function init() {
 d.readyState == 'loading' ? on('DOMContentLoaded', init) : init();
 window.TyreDesk = { toast, processing };
 })();
+// Asks an island to act (`name` event with `detail`). On a slow link the island may not
+// have mounted yet: the request is sent again every 100 ms until an island claims it
+// (preventDefault), for up to 10 s, so the user's click is not lost.
+window.TyreDesk.ask = function (name, detail) {
+  var tries = 0;
+  (function send() {
+    var claimed = !document.dispatchEvent(new CustomEvent(name, { detail: detail, cancelable: true }));
+    if (!claimed && ++tries < 100) setTimeout(send, 100);
+  })();
+};
 // Row buttons `data-action="<event>" data-id="<product id>"` tell an island to open.
 document.addEventListener('click', function (e) {
   var b = e.target.closest && e.target.closest('button[data-action][data-id]');
-  if (b) document.dispatchEvent(new CustomEvent(b.dataset.action, { detail: { productId: Number(b.dataset.id) } }));
+  if (b) window.TyreDesk.ask(b.dataset.action, { productId: Number(b.dataset.id) });
 });
 // `form[data-upload]`: sends one file to the form's action as multipart with the CSRF
 // header and shows the answer ('Operation Success' or the row errors) as a toast.

@@ -33,7 +33,7 @@
       return;
     }
     var price = e.target.closest('[data-price-product]');
-    if (price) document.dispatchEvent(new CustomEvent('open-price-dialog', { detail: { productId: Number(price.dataset.priceProduct) } }));
+    if (price) window.TyreDesk.ask('open-price-dialog', { productId: Number(price.dataset.priceProduct) });
   });
   // The chosen customer belongs to the cart; a restored cart brings its customer back.
   document.addEventListener('picker-picked', function (e) {

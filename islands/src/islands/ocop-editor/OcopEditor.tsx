@@ -107,6 +107,8 @@ export function OcopEditor() {
 
   useEffect(() => {
     const onOpen = (e: Event) => {
+      // Claimed: the page stops re-sending a request made before this island mounted.
+      e.preventDefault();
       const detail: unknown = (e as CustomEvent<unknown>).detail;
       const pid =
         typeof detail === 'object' && detail !== null

@@ -139,6 +139,8 @@ export function PriceDialog({ canModify, uplifts }: PriceDialogProps) {
 
   useEffect(() => {
     const onOpen = (e: Event) => {
+      // Claimed: the page stops re-sending a request made before this island mounted.
+      e.preventDefault();
       const detail: unknown = (e as CustomEvent<unknown>).detail;
       const productId =
         typeof detail === 'object' && detail !== null
