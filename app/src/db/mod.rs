@@ -434,6 +434,33 @@ pub fn read_snapshot<T>(conn: &mut DbConn, f: impl FnOnce(&mut DbConn) -> AppRes
     })
 }
 
+
+/// Puts a SQLite connection into bulk-load mode (`true`: the big page cache, no foreign key
+/// checks) or back to normal. Only for generated data whose references are right by
+/// construction; must be called outside a transaction, where SQLite ignores `foreign_keys`.
+pub fn bulk_load(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
+    if conn.backend() == Backend::Sqlite {
+        let (cache, fks) = if bulk { (BULK_CACHE_KIB, "OFF") } else { (CACHE_KIB, "ON") };
+        conn.batch_execute(&format!("PRAGMA cache_size = -{cache}; PRAGMA foreign_keys = {fks};"))?;
+    }
+    Ok(())
+}
+
+/// Copies SQLite's write-ahead log into the database file and truncates it, so a bulk load
+/// that commits as it goes keeps the log small; PostgreSQL needs nothing.
+pub fn checkpoint(conn: &mut DbConn) -> AppResult<()> {
+    if conn.backend() == Backend::Sqlite {
+        conn.batch_execute("PRAGMA wal_checkpoint(TRUNCATE)")?;
+    }
+    Ok(())
+}
+
+/// Statistics of every table, after a bulk load such as seeding.
+pub fn analyze_all(conn: &mut DbConn) -> AppResult<()> {
+    conn.batch_execute("ANALYZE")?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod keyset_tests {
     use super::*;
@@ -477,30 +504,4 @@ mod keyset_tests {
         assert!(nulls_first(Backend::Sqlite, false) && !nulls_first(Backend::Sqlite, true));
         assert!(!nulls_first(Backend::Postgres, false) && nulls_first(Backend::Postgres, true));
     }
-}
-
-/// Puts a SQLite connection into bulk-load mode (`true`: the big page cache, no foreign key
-/// checks) or back to normal. Only for generated data whose references are right by
-/// construction; must be called outside a transaction, where SQLite ignores `foreign_keys`.
-pub fn bulk_load(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
-    if conn.backend() == Backend::Sqlite {
-        let (cache, fks) = if bulk { (BULK_CACHE_KIB, "OFF") } else { (CACHE_KIB, "ON") };
-        conn.batch_execute(&format!("PRAGMA cache_size = -{cache}; PRAGMA foreign_keys = {fks};"))?;
-    }
-    Ok(())
-}
-
-/// Copies SQLite's write-ahead log into the database file and truncates it, so a bulk load
-/// that commits as it goes keeps the log small; PostgreSQL needs nothing.
-pub fn checkpoint(conn: &mut DbConn) -> AppResult<()> {
-    if conn.backend() == Backend::Sqlite {
-        conn.batch_execute("PRAGMA wal_checkpoint(TRUNCATE)")?;
-    }
-    Ok(())
-}
-
-/// Statistics of every table, after a bulk load such as seeding.
-pub fn analyze_all(conn: &mut DbConn) -> AppResult<()> {
-    conn.batch_execute("ANALYZE")?;
-    Ok(())
 }
