@@ -14,12 +14,15 @@ use crate::db::customers::{self, Customer, CustomerFilter};
 use crate::db::masters::{self as master_db, SupplierRef};
 use crate::db::products::{self, Product, ProductFilter};
 use crate::domain::masters::{CustomerInput, ProductInput};
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use crate::services::pricing::{self, LabelledPrice};
 use crate::services::masters as service;
 use crate::state::AppState;
 use crate::web;
 use crate::web::list::{Paging, wants_xlsx};
+
+/// The most ids one `ids=` list may name: a sheet's lines.
+const IDS_MAX: usize = crate::domain::limits::LINES_MAX;
 
 #[derive(Deserialize, Default)]
 pub struct SearchQuery {
@@ -43,8 +46,15 @@ impl SearchQuery {
     fn paging(&self) -> Paging {
         Paging { page: self.page, per_page: self.per_page }
     }
-    fn ids(&self) -> Option<Vec<i64>> {
-        self.ids.as_deref().map(|s| s.split(',').filter_map(|p| p.trim().parse().ok()).collect())
+    /// The `ids=` list: at most a sheet's worth (its lines' products), so one query
+    /// answers it.
+    fn ids(&self) -> AppResult<Option<Vec<i64>>> {
+        let Some(raw) = self.ids.as_deref() else { return Ok(None) };
+        let ids: Vec<i64> = raw.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+        if ids.len() > IDS_MAX {
+            return Err(AppError::field("ids", format!("Ask for at most {IDS_MAX} ids at a time.")));
+        }
+        Ok(Some(ids))
     }
 }
 
@@ -105,7 +115,7 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
     let org = auth.org_id;
     let (customer, warehouse) = (q.customer_id, q.warehouse_id);
     let xlsx = wants_xlsx(q.format.as_deref())?;
-    if let Some(ids) = q.ids() {
+    if let Some(ids) = q.ids()? {
         if xlsx {
             return web::products::export_ids(&state, org, ids).await;
         }

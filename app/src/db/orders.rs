@@ -410,10 +410,13 @@ fn listed(ids: Vec<i64>) -> Option<Vec<i64>> {
     (ids.len() as i64 <= LISTED_COUNTERPARTIES).then_some(ids)
 }
 
-/// A counterparty column with unary plus: the same values, but no index can serve it (on
-/// both backends), so a page of many counterparties is driven by the list's ordered index.
-fn unindexed(column: &str) -> diesel::expression::SqlLiteral<diesel::sql_types::Nullable<diesel::sql_types::BigInt>> {
-    diesel::dsl::sql(&format!("+{column}"))
+/// A counterparty column (`orders.customer_id`, `orders.supplier_id`) as a filter should use
+/// it: as is for a count or a page of few counterparties (their index drives the query), or
+/// with unary plus, which no index can serve on either backend, so that a page of many
+/// counterparties is driven by the list's ordered index instead.
+fn counterparty_column(column: &str, listed: Option<&Vec<i64>>, purpose: Use) -> diesel::expression::SqlLiteral<diesel::sql_types::Nullable<diesel::sql_types::BigInt>> {
+    let by_index = purpose == Use::Count || listed.is_some_and(|ids| ids.len() <= FEW_COUNTERPARTIES);
+    diesel::dsl::sql(&format!("{}{column}", if by_index { "" } else { "+" }))
 }
 
 fn filtered(m: &TextMatches, org: i64, types: &[i32], f: &OrderFilter, purpose: Use) -> BoxedOrders {
@@ -452,23 +455,23 @@ fn filtered(m: &TextMatches, org: i64, types: &[i32], f: &OrderFilter, purpose: 
         };
     }
     if let Some(c) = f.csr.as_deref() {
-        let matching = customers::table.filter(customers::org_id.eq(org)).select(customers::id).filter(search::contains(backend, Searchable::Customers, &phrase(c)));
-        let by_index = purpose == Use::Count || m.customers.as_ref().is_some_and(|ids| ids.len() <= FEW_COUNTERPARTIES);
-        q = match (&m.customers, by_index) {
-            (Some(ids), true) => q.filter(orders::customer_id.eq_any(ids.clone())),
-            (Some(ids), false) => q.filter(unindexed("orders.customer_id").eq_any(ids.clone())),
-            (None, true) => q.filter(orders::customer_id.eq_any(matching.nullable())),
-            (None, false) => q.filter(unindexed("orders.customer_id").eq_any(matching.nullable())),
+        let column = counterparty_column("orders.customer_id", m.customers.as_ref(), purpose);
+        q = match &m.customers {
+            Some(ids) => q.filter(column.eq_any(ids.clone())),
+            None => {
+                let matching = customers::table.filter(customers::org_id.eq(org)).select(customers::id).filter(search::contains(backend, Searchable::Customers, &phrase(c)));
+                q.filter(column.eq_any(matching.nullable()))
+            }
         };
     }
     if let Some(s) = f.supplier.as_deref() {
-        let matching = suppliers::table.filter(suppliers::org_id.eq(org)).select(suppliers::id).filter(search::contains(backend, Searchable::Suppliers, &phrase(s)));
-        let by_index = purpose == Use::Count || m.suppliers.as_ref().is_some_and(|ids| ids.len() <= FEW_COUNTERPARTIES);
-        q = match (&m.suppliers, by_index) {
-            (Some(ids), true) => q.filter(orders::supplier_id.eq_any(ids.clone())),
-            (Some(ids), false) => q.filter(unindexed("orders.supplier_id").eq_any(ids.clone())),
-            (None, true) => q.filter(orders::supplier_id.eq_any(matching.nullable())),
-            (None, false) => q.filter(unindexed("orders.supplier_id").eq_any(matching.nullable())),
+        let column = counterparty_column("orders.supplier_id", m.suppliers.as_ref(), purpose);
+        q = match &m.suppliers {
+            Some(ids) => q.filter(column.eq_any(ids.clone())),
+            None => {
+                let matching = suppliers::table.filter(suppliers::org_id.eq(org)).select(suppliers::id).filter(search::contains(backend, Searchable::Suppliers, &phrase(s)));
+                q.filter(column.eq_any(matching.nullable()))
+            }
         };
     }
     if let Some(r) = f.reference.as_deref() {

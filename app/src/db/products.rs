@@ -143,6 +143,8 @@ type BoxedProducts<'a> = products::BoxedQuery<'a, crate::db::multi_connection_im
 /// many only filters a page walked in list order (see `search::few` and `search::filters`).
 struct Words {
     backend: Backend,
+    /// A tyre size in the key, as its helper code (exact index).
+    size_key: Option<String>,
     words: Vec<(String, Option<Vec<i64>>)>,
 }
 
@@ -150,14 +152,13 @@ struct Words {
 const FEW_PRODUCTS: i64 = 200;
 
 fn words(conn: &mut DbConn, f: &ProductFilter) -> AppResult<Words> {
-    let mut words = Vec::new();
-    if let Some(key) = f.key.as_deref() {
-        for w in ItemKey::parse(key).words {
-            let few = search::few(conn, Searchable::Products, &w, FEW_PRODUCTS)?;
-            words.push((w, few));
-        }
+    let key = f.key.as_deref().map(ItemKey::parse).unwrap_or_default();
+    let mut words = Vec::with_capacity(key.words.len());
+    for w in key.words {
+        let few = search::few(conn, Searchable::Products, &w, FEW_PRODUCTS)?;
+        words.push((w, few));
     }
-    Ok(Words { backend: conn.backend(), words })
+    Ok(Words { backend: conn.backend(), size_key: key.size_key, words })
 }
 
 /// What a query wants from the word filters: a count enumerates the matches; a page wants
@@ -170,8 +171,8 @@ enum Use {
 
 fn filtered(m: &Words, org: i64, f: &ProductFilter, purpose: Use) -> BoxedProducts<'static> {
     let mut q = products::table.filter(products::org_id.eq(org)).into_boxed();
-    if let Some(size) = f.key.as_deref().and_then(|k| ItemKey::parse(k).size_key) {
-        q = q.filter(products::size_key.eq(size));
+    if let Some(size) = &m.size_key {
+        q = q.filter(products::size_key.eq(size.clone()));
     }
     for (w, few) in &m.words {
         q = match (few, purpose) {

@@ -25,7 +25,7 @@ pub enum Searchable {
 }
 
 impl Searchable {
-    /// Table, column, and the column's name inside the table's FTS5 index.
+    /// Table and column (the column has the same name inside the table's FTS5 index).
     fn parts(self) -> (&'static str, &'static str) {
         match self {
             Searchable::Products => ("products", "search_text"),
@@ -49,13 +49,26 @@ type Condition = SqlLiteral<Bool, UncheckedBind<SqlLiteral<Bool>, AsExprOf<Strin
 /// trigrams matches exactly the texts containing it, ignoring case as SQLite's `LIKE` did.
 /// PostgreSQL: `LIKE`, which the GIN index serves.
 pub fn contains(backend: Backend, what: Searchable, word: &str) -> Condition {
+    in_index(backend, what, word, "").unwrap_or_else(|| like(what, word))
+}
+
+/// The FTS5 query for `word` in the column: the quoted phrase under a column filter. `None`
+/// where the FTS5 index cannot answer (PostgreSQL, or a word without a trigram).
+fn fts_phrase(backend: Backend, what: Searchable, word: &str) -> Option<String> {
+    (backend == Backend::Sqlite && word.chars().count() >= TRIGRAM).then(|| format!("{} : \"{}\"", what.parts().1, word.replace('"', "\"\"")))
+}
+
+/// `<prefix>table.id IN (FTS5 matches)`, when the index can answer.
+fn in_index(backend: Backend, what: Searchable, word: &str, prefix: &str) -> Option<Condition> {
+    let t = what.parts().0;
+    let phrase = fts_phrase(backend, what, word)?;
+    Some(sql::<Bool>(&format!("{prefix}{t}.id IN (SELECT rowid FROM {t}_fts WHERE {t}_fts MATCH ")).bind::<Text, _>(phrase).sql(")"))
+}
+
+/// `table.column LIKE '%word%'`.
+fn like(what: Searchable, word: &str) -> Condition {
     let (t, col) = what.parts();
-    if backend == Backend::Sqlite && word.chars().count() >= TRIGRAM {
-        let phrase = format!("{col} : \"{}\"", word.replace('"', "\"\""));
-        sql::<Bool>(&format!("{t}.id IN (SELECT rowid FROM {t}_fts WHERE {t}_fts MATCH ")).bind::<Text, _>(phrase).sql(")")
-    } else {
-        sql::<Bool>(&format!("{t}.{col} LIKE ")).bind::<Text, _>(format!("%{}%", like_escape(word))).sql(" ESCAPE '\\'")
-    }
+    sql::<Bool>(&format!("{t}.{col} LIKE ")).bind::<Text, _>(format!("%{}%", like_escape(word))).sql(" ESCAPE '\\'")
 }
 
 /// Like [`contains`], for a page sorted by another index when the word matches many rows:
@@ -63,13 +76,7 @@ pub fn contains(backend: Backend, what: Searchable, word: &str) -> Condition {
 /// from driving the query by the matches and sorting them all), so the sorted walk stops
 /// after a page. PostgreSQL: the same `LIKE`.
 pub fn filters(backend: Backend, what: Searchable, word: &str) -> Condition {
-    let (t, col) = what.parts();
-    if backend == Backend::Sqlite && word.chars().count() >= TRIGRAM {
-        let phrase = format!("{col} : \"{}\"", word.replace('"', "\"\""));
-        sql::<Bool>(&format!("+{t}.id IN (SELECT rowid FROM {t}_fts WHERE {t}_fts MATCH ")).bind::<Text, _>(phrase).sql(")")
-    } else {
-        contains(backend, what, word)
-    }
+    in_index(backend, what, word, "+").unwrap_or_else(|| like(what, word))
 }
 
 #[derive(diesel::QueryableByName)]
@@ -88,11 +95,8 @@ struct RowId {
 /// PostgreSQL's planner estimates the GIN index itself.
 pub fn few(conn: &mut super::DbConn, what: Searchable, word: &str, max: i64) -> crate::error::AppResult<Option<Vec<i64>>> {
     use diesel::RunQueryDsl;
-    if conn.backend() != Backend::Sqlite || word.chars().count() < TRIGRAM {
-        return Ok(None);
-    }
-    let (t, col) = what.parts();
-    let phrase = format!("{col} : \"{}\"", word.replace('"', "\"\""));
+    let Some(phrase) = fts_phrase(conn.backend(), what, word) else { return Ok(None) };
+    let t = what.parts().0;
     let ids: Vec<RowId> = diesel::sql_query(format!("SELECT rowid AS id FROM {t}_fts WHERE {t}_fts MATCH ? LIMIT ?"))
         .bind::<Text, _>(phrase)
         .bind::<diesel::sql_types::BigInt, _>(max + 1)

@@ -257,3 +257,17 @@ async fn a_spreadsheet_is_sent_as_is_even_to_a_client_that_accepts_gzip() {
     let page = app.request(axum::http::Method::GET, "/invoices", None, None, &[("cookie", &s.cookie), ("accept-encoding", "gzip")]).await;
     assert_eq!(page.headers.get("content-encoding").and_then(|v| v.to_str().ok()), Some("gzip"));
 }
+
+#[tokio::test]
+async fn an_ids_list_is_bounded_to_a_sheets_worth() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let many = (1..=1_001).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    for path in [format!("/api/products?ids={many}"), format!("/api/products?ids={many}&format=xlsx")] {
+        let res = app.get(&path, Some(&s)).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
+        assert_eq!(res.json()["errors"]["ids"], "Ask for at most 1000 ids at a time.");
+    }
+    let ok = app.get("/api/products?ids=1,2,3", Some(&s)).await;
+    assert_eq!(ok.status, StatusCode::OK);
+}
