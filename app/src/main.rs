@@ -75,6 +75,11 @@ struct BenchArgs {
     /// Also write the results as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Measure the database DATABASE_URL names as it is, seeded before with `tyredesk seed
+    /// --scale` of the same scale, instead of seeding a throwaway one. The save scenarios add
+    /// sheets to it.
+    #[arg(long)]
+    existing: bool,
 }
 
 #[derive(Subcommand)]
@@ -146,6 +151,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Bench(b) => {
             // A throwaway folder unless DATABASE_URL names a (fresh) PostgreSQL database.
             let config = match &config.database {
+                _ if b.existing => config,
                 tyredesk::config::DatabaseUrl::Postgres(_) => config,
                 _ => {
                     let dir = std::env::temp_dir().join(format!("tyredesk-bench-{}", std::process::id()));
@@ -154,7 +160,7 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let seconds = |s: f64, what: &str| std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what} must be a number of seconds, not {s}"));
             let limits = tyredesk::bench::Limits { requests: b.requests, max_single: seconds(b.max_seconds, "--max-seconds")?, concurrent: seconds(b.concurrent_seconds, "--concurrent-seconds")? };
-            let opts = tyredesk::bench::Options { scale: b.scale, limits, clients: b.clients.max(1), scenarios: b.scenarios, json: b.json };
+            let opts = tyredesk::bench::Options { scale: b.scale, limits, clients: b.clients.max(1), scenarios: b.scenarios, json: b.json, existing: b.existing };
             let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
             let ok = rt.block_on(tyredesk::bench::run(config, opts)).map_err(|e| e.to_string())?;
             if ok { Ok(()) } else { Err("some scenarios were over their budget".into()) }

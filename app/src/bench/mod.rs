@@ -40,6 +40,8 @@ pub struct Options {
     pub scenarios: Vec<String>,
     /// Where to write the report as JSON.
     pub json: Option<PathBuf>,
+    /// Measure the database as it is (seeded before at `scale`) instead of seeding it.
+    pub existing: bool,
 }
 
 impl Options {
@@ -192,6 +194,7 @@ async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, 
 pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     let run_started = Instant::now();
     let cleanup = match &config.database {
+        _ if opts.existing => None,
         DatabaseUrl::Sqlite(path) => {
             let _ = std::fs::remove_file(path);
             Some(config.data_dir.clone())
@@ -205,13 +208,17 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     let db = crate::server::open(&config).map_err(anyhow::Error::msg)?;
     let today = crate::domain::dates::today(crate::domain::dates::DEFAULT_ZONE);
     let started = Instant::now();
-    {
+    if opts.existing {
+        println!("Measuring the {:?} data already in {}", opts.scale, config.database.redacted());
+    } else {
         // Seeding ends with ANALYZE on both backends, so the planner knows the data it serves.
         let mut conn = db.get()?;
         seed::seed(&mut conn, opts.scale, today).map_err(|e| anyhow::anyhow!("seeding failed: {e}"))?;
     }
     let seed_seconds = started.elapsed().as_secs_f64();
-    println!("Seeded {:?} in {seed_seconds:.1} s on {}", opts.scale, config.database.redacted());
+    if !opts.existing {
+        println!("Seeded {:?} in {seed_seconds:.1} s on {}", opts.scale, config.database.redacted());
+    }
     let state = AppState::new(config, db.clone())?;
     let (addr, stop) = start_server(state).await?;
     let fx = db.run(move |c| load_fixture(c, today)).await?;
@@ -340,7 +347,7 @@ mod tests {
 
     fn opts(scenarios: &[&str]) -> Options {
         let limits = Limits { requests: 1, max_single: std::time::Duration::from_secs(1), concurrent: std::time::Duration::from_secs(1) };
-        Options { scale: Scale::S, limits, clients: 2, scenarios: scenarios.iter().map(|s| s.to_string()).collect(), json: None }
+        Options { scale: Scale::S, limits, clients: 2, scenarios: scenarios.iter().map(|s| s.to_string()).collect(), json: None, existing: false }
     }
 
     #[test]

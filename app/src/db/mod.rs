@@ -446,6 +446,83 @@ pub fn bulk_load(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
     Ok(())
 }
 
+/// The secondary indexes of some tables (and, on SQLite, the triggers that keep their text
+/// indexes), dropped for a bulk load and built again after it by [`DeferredIndexes::restore`].
+/// Building an index once from sorted rows is several times cheaper than keeping it row by
+/// row during a load of millions: each insert would seek and dirty a leaf of every index.
+#[derive(Debug, Default)]
+#[must_use = "the indexes are gone until `restore` runs"]
+pub struct DeferredIndexes {
+    /// `CREATE …` statements as the database reported them, indexes before triggers.
+    create: Vec<String>,
+    /// SQLite FTS5 tables whose triggers were dropped: rebuilt from their content tables.
+    fts: Vec<String>,
+}
+
+/// A row of the schema catalogue: an object's name and the statement that creates it.
+#[derive(diesel::QueryableByName)]
+pub(crate) struct SchemaObject {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub name: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub sql: String,
+}
+
+/// Drops the secondary indexes of `tables` (never a primary key or a constraint's index) and,
+/// on SQLite, the FTS triggers on them, remembering how to make them again. For seeding only:
+/// until `restore` runs, uniqueness is not checked and the text indexes miss new rows.
+pub fn defer_indexes(conn: &mut DbConn, tables: &[&str]) -> AppResult<DeferredIndexes> {
+    use diesel::sql_types::Text;
+    let mut deferred = DeferredIndexes::default();
+    for t in tables {
+        let objects: Vec<SchemaObject> = match conn.backend() {
+            // `sql IS NULL` marks the automatic indexes of PRIMARY KEY and UNIQUE clauses.
+            Backend::Sqlite => diesel::sql_query(
+                "SELECT name, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL \
+                 AND (type = 'index' OR (type = 'trigger' AND name LIKE '%\\_fts\\_%' ESCAPE '\\')) \
+                 ORDER BY type = 'trigger', name",
+            )
+            .bind::<Text, _>(*t)
+            .load(conn)?,
+            Backend::Postgres => diesel::sql_query(
+                "SELECT i.indexname AS name, i.indexdef AS sql FROM pg_indexes i \
+                 WHERE i.schemaname = current_schema() AND i.tablename = $1 AND NOT EXISTS ( \
+                   SELECT 1 FROM pg_constraint c WHERE c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass) \
+                 ORDER BY i.indexname",
+            )
+            .bind::<Text, _>(*t)
+            .load(conn)?,
+        };
+        for o in objects {
+            let is_trigger = o.sql.trim_start().to_ascii_uppercase().starts_with("CREATE TRIGGER");
+            let drop = if is_trigger { "TRIGGER" } else { "INDEX" };
+            conn.batch_execute(&format!("DROP {drop} \"{}\"", o.name.replace('"', "\"\"")))?;
+            if is_trigger && let Some(fts) = o.name.strip_suffix("_insert") {
+                deferred.fts.push(fts.to_owned());
+            }
+            deferred.create.push(o.sql);
+        }
+    }
+    Ok(deferred)
+}
+
+impl DeferredIndexes {
+    /// Builds the dropped indexes again (a unique one fails if the load broke it), puts the
+    /// triggers back and rebuilds the FTS tables from their content. Each statement commits
+    /// on its own and SQLite's log is checkpointed after it, so the log stays one index big.
+    pub fn restore(self, conn: &mut DbConn) -> AppResult<()> {
+        for sql in &self.create {
+            conn.batch_execute(sql)?;
+            checkpoint(conn)?;
+        }
+        for fts in &self.fts {
+            conn.batch_execute(&format!("INSERT INTO {fts} ({fts}) VALUES ('rebuild')"))?;
+            checkpoint(conn)?;
+        }
+        Ok(())
+    }
+}
+
 /// Copies SQLite's write-ahead log into the database file and truncates it, so a bulk load
 /// that commits as it goes keeps the log small; PostgreSQL needs nothing.
 pub fn checkpoint(conn: &mut DbConn) -> AppResult<()> {

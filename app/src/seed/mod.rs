@@ -120,6 +120,9 @@ fn cause(e: &AppError) -> String {
     }
 }
 
+/// The tables that grow with the sheets, whose indexes a bulk load builds after the rows.
+const SHEET_TABLES: [&str; 3] = ["orders", "order_lines", "order_events"];
+
 /// Seeds an empty database; refuses one that already has data. Up to S everything is one
 /// transaction; larger scales commit every [`SHEETS_PER_COMMIT`] sheets and, on SQLite,
 /// checkpoint the write-ahead log after each commit so it stays small (docs/decisions.md,
@@ -137,19 +140,33 @@ fn seed_committing(conn: &mut DbConn, scale: Scale, today: NaiveDate, every: Opt
     let mut commits = Commits { every, pending: 0, committed: 0 };
     // The data sets that commit as they go skip foreign key checks; Demo and S keep them, so
     // the tests still prove the generator's references right.
+    // They also build the sheets' indexes after the load instead of row by row.
     let bulk = every.is_some();
+    let mut deferred = None;
     let written = crate::db::bulk_load(conn, bulk)
+        .and_then(|()| if bulk { crate::db::defer_indexes(conn, &SHEET_TABLES).map(|d| deferred = Some(d)) } else { Ok(()) })
         .and_then(|()| commits.begin(conn))
         .and_then(|()| write_all(conn, scale, today, &mut commits))
         .and_then(|()| commits.commit(conn));
     if let Err(e) = written {
-        // The open transaction (if any) is rolled back; earlier commits stay.
+        // The open transaction (if any) is rolled back; earlier commits stay, and so does the
+        // schema: the indexes come back (a partial data set still needs them).
         let _ = <DbConn as Connection>::TransactionManager::rollback_transaction(conn);
+        let mut cause = cause(&e);
+        if let Some(Err(e)) = deferred.map(|d| d.restore(conn)) {
+            cause = format!("{cause}; rebuilding the indexes failed too: {}", self::cause(&e));
+        }
         let _ = crate::db::bulk_load(conn, false);
-        let cause = cause(&e);
         return Err(if commits.committed == 0 { SeedError::RolledBack(cause) } else { SeedError::Partial { cause, sheets: commits.committed } });
     }
-    let finished = crate::db::bulk_load(conn, false).and_then(|()| crate::db::analyze_all(conn)).and_then(|()| crate::db::checkpoint(conn));
+    if let Some(Err(e)) = deferred.map(|d| d.restore(conn)) {
+        let _ = crate::db::bulk_load(conn, false);
+        let cause = format!("building the indexes after the load failed: {}", cause(&e));
+        return Err(SeedError::Partial { cause, sheets: commits.committed });
+    }
+    let finished = crate::db::bulk_load(conn, false)
+        .and_then(|()| crate::db::analyze_all(conn))
+        .and_then(|()| crate::db::checkpoint(conn));
     finished.map_err(|e| SeedError::Statistics(cause(&e)))?;
     tracing::info!(?scale, elapsed_ms = started.elapsed().as_millis() as u64, "seeded");
     Ok(())
@@ -781,5 +798,26 @@ mod tests {
         seed_committing(&mut batched, Scale::Demo, today, Some(100)).unwrap();
         assert_eq!(fingerprint(&mut whole), fingerprint(&mut batched));
         assert!(matches!(seed(&mut batched, Scale::Demo, today), Err(SeedError::NotEmpty)));
+        // The batched load built the sheets' indexes after the rows: the schema is the
+        // migrations' again, and the text index finds what the row-by-row triggers found.
+        assert_eq!(schema(&mut whole), schema(&mut batched));
+        for word in ["INV", "PO-", "000", "12"] {
+            assert_eq!(number_matches(&mut whole, word), number_matches(&mut batched, word), "{word}");
+        }
+        assert!(number_matches(&mut batched, "INV") > 0);
+        diesel::sql_query("INSERT INTO orders_fts (orders_fts) VALUES ('integrity-check')").execute(&mut batched).unwrap();
+    }
+
+    fn schema(conn: &mut DbConn) -> Vec<(String, String)> {
+        diesel::sql_query("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+            .load::<crate::db::SchemaObject>(conn)
+            .unwrap()
+            .into_iter()
+            .map(|o| (o.name, o.sql))
+            .collect()
+    }
+
+    fn number_matches(conn: &mut DbConn, word: &str) -> usize {
+        crate::db::search::few(conn, crate::db::search::Searchable::SheetNumbers, word, 1_000_000).unwrap().unwrap_or_default().len()
     }
 }
