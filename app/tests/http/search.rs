@@ -296,7 +296,7 @@ const L_STATS: &str = "
     DELETE FROM sqlite_stat1;
     INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
       ('orders', 'orders_type_status_date', '1000000 500000 100000 30000 300 1'),
-      ('orders', 'orders_type_date', '1000000 500000 100000 300 1'),
+      ('orders', 'orders_type_date', '1000000 500000 100000 300 1 1 1'),
       ('orders', 'orders_type_due', '1000000 500000 100000 300'),
       ('orders', 'orders_type_status', '1000000 500000 100000 30000'),
       ('orders', 'orders_customer_type', '1000000 500000 200 120 2 1'),
