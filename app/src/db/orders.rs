@@ -292,6 +292,51 @@ pub struct NewSequence {
     pub next_value: i64,
 }
 
+/// Writes a sheet's lines (their `id`s are ignored: the database numbers them), a few hundred
+/// per statement instead of one statement per line.
+pub fn add_lines(conn: &mut DbConn, lines: &[NewLine]) -> AppResult<()> {
+    for chunk in lines.chunks(super::CHUNK) {
+        let values: Vec<_> = chunk
+            .iter()
+            .map(|r| {
+                (
+                    order_lines::org_id.eq(r.org_id),
+                    order_lines::order_id.eq(r.order_id),
+                    order_lines::seq.eq(r.seq),
+                    order_lines::product_id.eq(r.product_id),
+                    order_lines::description.eq(r.description.clone()),
+                    order_lines::unit.eq(r.unit.clone()),
+                    order_lines::quantity.eq(r.quantity),
+                    order_lines::in_warehouse_qty.eq(r.in_warehouse_qty),
+                    order_lines::in_system_qty.eq(r.in_system_qty),
+                    order_lines::price.eq(r.price),
+                    order_lines::amount.eq(r.amount),
+                    order_lines::tax_type.eq(r.tax_type),
+                    order_lines::cost_price.eq(r.cost_price),
+                )
+            })
+            .collect();
+        crate::per_backend!(&mut *conn, |c| diesel::insert_into(order_lines::table).values(values.clone()).execute(c))?;
+    }
+    Ok(())
+}
+
+/// Copies each product's current average cost onto the sheet's lines (at approval, so a
+/// sale's margin stays what it was: DESIGN §5), in one statement.
+pub fn keep_line_costs(conn: &mut DbConn, org: i64, order_id: i64) -> AppResult<()> {
+    use super::schema::products;
+    let cost = products::table
+        .filter(products::org_id.eq(org))
+        .filter(products::id.nullable().eq(order_lines::product_id))
+        .select(products::cost_price)
+        .single_value()
+        .assume_not_null();
+    diesel::update(order_lines::table.filter(order_lines::order_id.eq(order_id)).filter(order_lines::product_id.is_not_null()))
+        .set(order_lines::cost_price.eq(cost))
+        .execute(conn)?;
+    Ok(())
+}
+
 crate::batch_insert_fn!(insert_orders, orders::table, NewOrder);
 crate::batch_insert_fn!(insert_lines, order_lines::table, NewLine);
 crate::batch_insert_fn!(insert_events, order_events::table, NewEvent);

@@ -279,6 +279,18 @@ pub fn tag_values(conn: &mut DbConn, org: i64) -> AppResult<(Vec<String>, Vec<St
     Ok((t2, t3))
 }
 
+/// The code and average cost of some products of company `org`, by id (for the stock
+/// ledger and its warnings); another company's are absent.
+pub fn codes_and_costs(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<std::collections::HashMap<i64, (String, i64)>> {
+    let mut found = std::collections::HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(super::CHUNK) {
+        let rows: Vec<(i64, String, i64)> =
+            products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(chunk)).select((products::id, products::code, products::cost_price)).load(conn)?;
+        found.extend(rows.into_iter().map(|(id, code, cost)| (id, (code, cost))));
+    }
+    Ok(found)
+}
+
 /// Products by id list (API `ids=`), in the organisation only.
 pub fn by_ids(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<Product>> {
     Ok(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(ids)).order(products::code.asc()).select(Product::as_select()).load(conn)?)

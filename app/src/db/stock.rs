@@ -42,6 +42,91 @@ pub fn apply(conn: &mut DbConn, org: i64, warehouse_id: i64, product_id: i64, on
     Ok(())
 }
 
+/// One stock change of [`apply_all`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delta {
+    pub warehouse_id: i64,
+    pub product_id: i64,
+    pub on_hand: i64,
+    pub in_transit: i64,
+    /// A purchase order's ETA: written on a new row, and set on an existing one when
+    /// `in_transit` is positive.
+    pub eta: Option<NaiveDate>,
+}
+
+/// [`apply`] for many changes in one statement (and one more for ETAs): changes to the same
+/// row are summed first (checked: a sum that overflows is refused, nothing is written), since
+/// one upsert cannot touch a row twice. A sheet of 20 lines costs two round trips instead of
+/// twenty.
+pub fn apply_all(conn: &mut DbConn, org: i64, deltas: &[Delta]) -> AppResult<()> {
+    // Per row: the summed change, and the ETA a positive in-transit change sets (as `apply`).
+    let mut rows: Vec<(Delta, Option<NaiveDate>)> = Vec::with_capacity(deltas.len());
+    for d in deltas {
+        let sets_eta = if d.in_transit > 0 { d.eta } else { None };
+        match rows.iter_mut().find(|(r, _)| (r.warehouse_id, r.product_id) == (d.warehouse_id, d.product_id)) {
+            Some((r, eta)) => {
+                let overflow = || crate::error::AppError::bad_request("The stock change is too large.");
+                r.on_hand = r.on_hand.checked_add(d.on_hand).ok_or_else(overflow)?;
+                r.in_transit = r.in_transit.checked_add(d.in_transit).ok_or_else(overflow)?;
+                *eta = sets_eta.or(*eta);
+            }
+            None => rows.push((*d, sets_eta)),
+        }
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let t = now();
+    let values: Vec<_> = rows
+        .iter()
+        .map(|(r, _)| {
+            (
+                stocks::org_id.eq(org),
+                stocks::warehouse_id.eq(r.warehouse_id),
+                stocks::product_id.eq(r.product_id),
+                stocks::on_hand.eq(r.on_hand),
+                stocks::in_transit.eq(r.in_transit),
+                stocks::eta.eq(r.eta),
+                stocks::avg_cost.eq(0i64),
+                stocks::updated_at.eq(t),
+            )
+        })
+        .collect();
+    crate::per_backend!(&mut *conn, |c| {
+        diesel::insert_into(stocks::table)
+            .values(values.clone())
+            .on_conflict((stocks::warehouse_id, stocks::product_id))
+            .do_update()
+            .set((
+                stocks::on_hand.eq(stocks::on_hand + excluded(stocks::on_hand)),
+                stocks::in_transit.eq(stocks::in_transit + excluded(stocks::in_transit)),
+                stocks::updated_at.eq(t),
+            ))
+            .execute(c)
+    })?;
+    for (r, eta) in rows.iter().filter(|(_, eta)| eta.is_some()) {
+        diesel::update(stocks::table.filter(stocks::warehouse_id.eq(r.warehouse_id)).filter(stocks::product_id.eq(r.product_id)))
+            .set(stocks::eta.eq(eta))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// On hand of some products in company `org`, by (warehouse, product); rows that do not
+/// exist are absent (their stock is 0).
+pub fn on_hand_of(conn: &mut DbConn, org: i64, product_ids: &[i64]) -> AppResult<std::collections::HashMap<(i64, i64), i64>> {
+    let mut found = std::collections::HashMap::new();
+    for chunk in product_ids.chunks(super::CHUNK) {
+        let rows: Vec<(i64, i64, i64)> = stocks::table
+            .filter(stocks::org_id.eq(org))
+            .filter(stocks::product_id.eq_any(chunk))
+            .select((stocks::warehouse_id, stocks::product_id, stocks::on_hand))
+            .load(conn)?;
+        found.extend(rows.into_iter().map(|(w, p, n)| ((w, p), n)));
+    }
+    Ok(found)
+}
+
 /// Writes ledger rows.
 pub fn record(conn: &mut DbConn, moves: &[NewStockMove]) -> AppResult<()> {
     super::masters::insert_stock_moves(conn, moves)

@@ -9,14 +9,14 @@ use crate::db::masters::NewStockMove;
 use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
 use crate::db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
 use crate::db::schema::{customers, order_lines, orders, products};
-use crate::db::{DbConn, now, stock};
+use crate::db::{DbConn, now, products as product_db, stock};
 use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, Role, ShipType, XeroState, format_number};
 use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
 use crate::domain::limits;
 use crate::domain::money::Cents;
 use crate::domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
 use crate::domain::status::{Action, SheetState, allowed};
-use crate::domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
+use crate::domain::stock::{self as stock_rules, StockEffect, StockLine, StockSheet, StockTransition, moving_average_cost};
 use crate::error::{AppError, AppResult};
 
 /// Who acts, as the rules need it.
@@ -242,25 +242,7 @@ fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], 
             }
         })
         .collect();
-    for r in rows {
-        diesel::insert_into(order_lines::table)
-            .values((
-                order_lines::org_id.eq(r.org_id),
-                order_lines::order_id.eq(r.order_id),
-                order_lines::seq.eq(r.seq),
-                order_lines::product_id.eq(r.product_id),
-                order_lines::description.eq(r.description),
-                order_lines::unit.eq(r.unit),
-                order_lines::quantity.eq(r.quantity),
-                order_lines::in_warehouse_qty.eq(r.in_warehouse_qty),
-                order_lines::in_system_qty.eq(r.in_system_qty),
-                order_lines::price.eq(r.price),
-                order_lines::amount.eq(r.amount),
-                order_lines::tax_type.eq(r.tax_type),
-                order_lines::cost_price.eq(r.cost_price),
-            ))
-            .execute(conn)?;
-    }
+    order_db::add_lines(conn, &rows)?;
     Ok(())
 }
 
@@ -549,42 +531,54 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
             diesel::update(products::table.find(p)).set(products::cost_price.eq(cost.0)).execute(conn)?;
         }
     }
-    let mut moves = Vec::with_capacity(effects.len());
+    // One read of the costs (after a bill moved them), one upsert of the stock rows, one
+    // insert of the ledger: a 20-line sheet is a handful of round trips, not a hundred.
+    let product_ids: Vec<i64> = {
+        let mut ids: Vec<i64> = effects.iter().map(|e| e.product_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let products = product_db::codes_and_costs(conn, o.org_id, &product_ids)?;
+    let eta = if t == OrderType::PurchaseOrder { o.delivery_date } else { None };
+    let deltas: Vec<stock::Delta> =
+        effects.iter().map(|e| stock::Delta { warehouse_id: e.warehouse_id, product_id: e.product_id, on_hand: e.on_hand_delta, in_transit: e.in_transit_delta, eta }).collect();
+    stock::apply_all(conn, o.org_id, &deltas)?;
     let t_now = now();
-    for e in &effects {
-        let unit_cost: i64 = products::table.find(e.product_id).select(products::cost_price).first(conn)?;
-        let eta = if t == OrderType::PurchaseOrder { o.delivery_date } else { None };
-        stock::apply(conn, o.org_id, e.warehouse_id, e.product_id, e.on_hand_delta, e.in_transit_delta, eta)?;
-        moves.push(NewStockMove {
+    let moves: Vec<NewStockMove> = effects
+        .iter()
+        .map(|e| NewStockMove {
             org_id: o.org_id,
             warehouse_id: e.warehouse_id,
             product_id: e.product_id,
             order_id: Some(o.id),
             qty_delta: e.on_hand_delta,
             in_transit_delta: e.in_transit_delta,
-            unit_cost,
+            unit_cost: products.get(&e.product_id).map_or(0, |p| p.1),
             reason: format!("{} {}", if approving { "Approved" } else { "Unapproved" }, o.no),
             user_id: Some(actor.user_id),
             created_at: t_now,
-        });
-    }
+        })
+        .collect();
     stock::record(conn, &moves)?;
-    if approving {
-        // Sales lines keep the cost at approval so margins stay stable (DESIGN §5).
-        for l in lines {
-            if let Some(p) = l.product_id {
-                let cost: i64 = products::table.find(p).select(products::cost_price).first(conn)?;
-                diesel::update(order_lines::table.find(l.id)).set(order_lines::cost_price.eq(cost)).execute(conn)?;
-            }
-        }
-    }
     let mut warnings = Vec::new();
     if approving {
-        for e in effects.iter().filter(|e| e.on_hand_delta < 0) {
-            let left = stock::on_hand(conn, o.org_id, e.warehouse_id, e.product_id)?;
-            if left < 0 {
-                let name: String = products::table.find(e.product_id).select(products::code).first(conn)?;
-                warnings.push(format!("Stock of {name} is now {left} in this warehouse."));
+        // Sales lines keep the cost at approval so margins stay stable (DESIGN §5).
+        order_db::keep_line_costs(conn, o.org_id, o.id)?;
+        let leaving: Vec<&StockEffect> = effects.iter().filter(|e| e.on_hand_delta < 0).collect();
+        if !leaving.is_empty() {
+            let left = stock::on_hand_of(conn, o.org_id, &product_ids)?;
+            let mut negative: Vec<((i64, i64), i64)> = vec![];
+            for e in leaving {
+                let at = (e.warehouse_id, e.product_id);
+                let n = left.get(&at).copied().unwrap_or(0);
+                if n < 0 && !negative.iter().any(|(seen, _)| *seen == at) {
+                    negative.push((at, n));
+                }
+            }
+            for ((_, p), n) in negative {
+                let code = products.get(&p).map_or("", |p| p.0.as_str());
+                warnings.push(format!("Stock of {code} is now {n} in this warehouse."));
             }
         }
     }

@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::json;
-use tyredesk::db::schema::{customers, products, stocks, warehouses};
+use tyredesk::db::schema::{customers, order_lines, products, stock_moves, stocks, suppliers, warehouses};
 
 use crate::support::{Session, TestApp};
 
@@ -190,6 +190,88 @@ async fn void_is_irreversible_and_closes_every_door() {
     let page = app.get(&format!("/order_detail/invoices/{id}"), Some(&s)).await;
     assert!(page.body.contains(">Voided</span>"));
     assert!(!page.body.contains(">Approve</button>") && !page.body.contains(">Void</button>"));
+}
+
+/// An approval writes the stock rows, the ledger and the lines' costs a few statements at a
+/// time (issue 10); what it writes must be what one statement per line wrote.
+#[tokio::test]
+async fn approval_moves_each_line_once_keeps_costs_and_warns_once_per_negative_stock() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("approver@demo.test").await;
+    let (other, other_cost, code, cost) = app
+        .state
+        .db
+        .run(move |c| {
+            let (other, other_cost) = products::table.filter(products::org_id.eq(4)).filter(products::id.ne(f.product)).filter(products::cost_price.gt(0)).select((products::id, products::cost_price)).order(products::id.asc()).first::<(i64, i64)>(c)?;
+            let (code, cost) = products::table.find(f.product).select((products::code, products::cost_price)).first::<(String, i64)>(c)?;
+            Ok((other, other_cost, code, cost))
+        })
+        .await
+        .unwrap();
+    let (p0, o0) = (stock(&app, f.warehouse, f.product).await, stock(&app, f.warehouse, other).await);
+    // The same product on two lines takes the stock below zero; the other stays above.
+    let first = p0.max(0) + 1;
+    let lines = json!([
+        {"seq": 1, "productId": f.product, "quantity": first, "price": f.product_class_a},
+        {"seq": 2, "productId": other, "quantity": 1, "price": 100_000},
+        {"seq": 3, "productId": f.product, "quantity": 2, "price": f.product_class_a},
+    ]);
+    let res = app.post_json("/api/orders", &s, json!({"type": 1, "customerId": f.plain_customer, "warehouseId": f.warehouse, "lines": lines})).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let id = res.json()["data"]["id"].as_i64().unwrap();
+    let ok = app.post_json(&format!("/api/orders/{id}/approve"), &s, json!({"warehouseId": f.warehouse, "confirmed": true})).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
+    let left = p0 - first - 2;
+    let expected = if o0 - 1 < 0 { 2 } else { 1 };
+    let warnings = ok.json()["warnings"].as_array().unwrap().clone();
+    assert_eq!(warnings.len(), expected, "one warning per product and warehouse: {warnings:?}");
+    assert_eq!(warnings[0], format!("Stock of {code} is now {left} in this warehouse."));
+    assert_eq!(stock(&app, f.warehouse, f.product).await, left);
+    assert_eq!(stock(&app, f.warehouse, other).await, o0 - 1);
+    let (moves, costs) = app
+        .state
+        .db
+        .run(move |c| {
+            let moves = stock_moves::table.filter(stock_moves::order_id.eq(id)).order(stock_moves::id).select((stock_moves::product_id, stock_moves::qty_delta, stock_moves::unit_cost)).load::<(i64, i64, i64)>(c)?;
+            let costs = order_lines::table.filter(order_lines::order_id.eq(id)).order(order_lines::seq).select(order_lines::cost_price).load::<i64>(c)?;
+            Ok((moves, costs))
+        })
+        .await
+        .unwrap();
+    assert_eq!(moves, vec![(f.product, -first, cost), (other, -1, other_cost), (f.product, -2, cost)], "one ledger row per line, at the product's cost");
+    assert_eq!(costs, vec![cost, other_cost, cost], "each line keeps its product's cost");
+    let un = app.post_json(&format!("/api/orders/{id}/unApprove"), &s, json!({})).await;
+    assert_eq!(un.status, StatusCode::OK, "{}", un.body);
+    assert_eq!((stock(&app, f.warehouse, f.product).await, stock(&app, f.warehouse, other).await), (p0, o0), "unapprove puts back exactly");
+}
+
+/// A purchase order's approval puts its lines in transit with the sheet's delivery date as
+/// their ETA, also when a product is on two lines.
+#[tokio::test]
+async fn an_approved_purchase_order_puts_stock_in_transit_with_its_eta() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("approver@demo.test").await;
+    let supplier: i64 = app.state.db.run(|c| Ok(suppliers::table.filter(suppliers::org_id.eq(4)).select(suppliers::id).order(suppliers::id).first(c)?)).await.unwrap();
+    let transit = |app: &TestApp| {
+        let db = app.state.db.clone();
+        let (wh, p) = (f.warehouse, f.product);
+        async move {
+            db.run(move |c| Ok(stocks::table.filter(stocks::warehouse_id.eq(wh)).filter(stocks::product_id.eq(p)).select((stocks::in_transit, stocks::eta)).first::<(i64, Option<chrono::NaiveDate>)>(c).optional()?.unwrap_or((0, None))))
+                .await
+                .unwrap()
+        }
+    };
+    let (t0, _) = transit(&app).await;
+    let lines = json!([{"seq": 1, "productId": f.product, "quantity": 4, "price": 5_000}, {"seq": 2, "productId": f.product, "quantity": 3, "price": 5_000}]);
+    let body = json!({"type": 3, "supplierId": supplier, "warehouseId": f.warehouse, "deliveryDate": "2031-05-06", "lines": lines});
+    let res = app.post_json("/api/orders", &s, body).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let id = res.json()["data"]["id"].as_i64().unwrap();
+    let ok = app.post_json(&format!("/api/orders/{id}/approve"), &s, json!({})).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
+    assert_eq!(transit(&app).await, (t0 + 7, chrono::NaiveDate::from_ymd_opt(2031, 5, 6)));
 }
 
 #[tokio::test]
