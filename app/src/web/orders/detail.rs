@@ -200,7 +200,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
                 Field { label: "Area Type", value: label_or(o.area_type, AreaType::from_i32, AreaType::label) },
                 Field { label: "Warehouse", value: wh_name(o.warehouse_id) },
                 Field { label: "Shipping Type", value: label_or(Some(o.ship_type), ShipType::from_i32, ShipType::label) },
-                Field { label: "Delivery", value: delivery_text(&o, &staff_name(o.driver_id)) },
+                Field { label: "Delivery", value: delivery_text(o.ship_type, o.delivery_status, &staff_name(o.driver_id)) },
                 Field { label: "Driver Comment", value: o.delivery_comment.clone() },
                 Field { label: "Actual Pay Type", value: label_or(Some(o.actual_pay_type), ActualPayType::from_i32, ActualPayType::label) },
                 Field { label: "Drafter", value: format!("{} {}", DrafterType::label_for_code(o.drafter_type), staff_name(o.drafter_id)).trim().to_string() },

@@ -70,9 +70,9 @@ fn status_tag(o: &orders::Order) -> Cell {
 }
 
 /// 'Delivered · Dan Driver', or 'not assigned' without a driver (spec §4).
-pub fn delivery_text(o: &orders::Order, driver: &str) -> String {
-    let ship = ShipType::from_i32(o.ship_type).unwrap_or(ShipType::Delivery);
-    let status = DeliveryStatus::from_i32(o.delivery_status).map(|d| d.wording(ship)).unwrap_or("");
+pub fn delivery_text(ship_type: i32, delivery_status: i32, driver: &str) -> String {
+    let ship = ShipType::from_i32(ship_type).unwrap_or(ShipType::Delivery);
+    let status = DeliveryStatus::from_i32(delivery_status).map(|d| d.wording(ship)).unwrap_or("");
     let driver = if driver.is_empty() { crate::domain::enums::DRIVER_NOT_ASSIGNED } else { driver };
     format!("{status} · {driver}")
 }
@@ -80,7 +80,7 @@ pub fn delivery_text(o: &orders::Order, driver: &str) -> String {
 /// The list's delivery cell: status and driver, then the actual pay type once paid and the
 /// driver's comment, so a run sheet can be followed from the list.
 fn delivery_cell(o: &orders::Order, driver: &str) -> String {
-    let mut text = delivery_text(o, driver);
+    let mut text = delivery_text(o.ship_type, o.delivery_status, driver);
     if let Some(pay) = ActualPayType::from_i32(o.actual_pay_type).filter(|p| *p != ActualPayType::Unpaid) {
         text.push_str(" · ");
         text.push_str(pay.label());
@@ -441,7 +441,7 @@ pub async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFi
                     Val::Text(OrderStatus::from_i32(o.status).map(OrderStatus::label).unwrap_or("").into()),
                     Val::Text(print_label(o.printed).into()),
                     Val::Text(XeroState::from_i32(o.xero_sent).unwrap_or_default().label().into()),
-                    Val::Text(delivery_text(o, &names.staff(o.driver_id))),
+                    Val::Text(delivery_text(o.ship_type, o.delivery_status, &names.staff(o.driver_id))),
                     Val::Text(DrafterType::label_for_code(o.drafter_type).into()),
                     Val::Text(closure_label(o.closed).into()),
                 ]
