@@ -12,34 +12,7 @@ use crate::error::AppResult;
 /// Adds deltas to one stock row, creating it when missing; a positive in-transit change
 /// with an ETA sets the ETA.
 pub fn apply(conn: &mut DbConn, org: i64, warehouse_id: i64, product_id: i64, on_hand: i64, in_transit: i64, eta: Option<NaiveDate>) -> AppResult<()> {
-    let t = now();
-    crate::per_backend!(&mut *conn, |c| {
-        diesel::insert_into(stocks::table)
-            .values((
-                stocks::org_id.eq(org),
-                stocks::warehouse_id.eq(warehouse_id),
-                stocks::product_id.eq(product_id),
-                stocks::on_hand.eq(on_hand),
-                stocks::in_transit.eq(in_transit),
-                stocks::eta.eq(eta),
-                stocks::avg_cost.eq(0i64),
-                stocks::updated_at.eq(t),
-            ))
-            .on_conflict((stocks::warehouse_id, stocks::product_id))
-            .do_update()
-            .set((
-                stocks::on_hand.eq(stocks::on_hand + excluded(stocks::on_hand)),
-                stocks::in_transit.eq(stocks::in_transit + excluded(stocks::in_transit)),
-                stocks::updated_at.eq(t),
-            ))
-            .execute(c)
-    })?;
-    if in_transit > 0 && eta.is_some() {
-        diesel::update(stocks::table.filter(stocks::warehouse_id.eq(warehouse_id)).filter(stocks::product_id.eq(product_id)))
-            .set(stocks::eta.eq(eta))
-            .execute(conn)?;
-    }
-    Ok(())
+    apply_all(conn, org, &[Delta { warehouse_id, product_id, on_hand, in_transit, eta }])
 }
 
 /// One stock change of [`apply_all`].
