@@ -105,18 +105,6 @@ pub fn record(conn: &mut DbConn, moves: &[NewStockMove]) -> AppResult<()> {
     super::masters::insert_stock_moves(conn, moves)
 }
 
-/// On hand of one product in one warehouse of company `org` (0 for another company's).
-pub fn on_hand(conn: &mut DbConn, org: i64, warehouse_id: i64, product_id: i64) -> AppResult<i64> {
-    Ok(stocks::table
-        .filter(stocks::org_id.eq(org))
-        .filter(stocks::warehouse_id.eq(warehouse_id))
-        .filter(stocks::product_id.eq(product_id))
-        .select(stocks::on_hand)
-        .first(conn)
-        .optional()?
-        .unwrap_or(0))
-}
-
 /// On hand of a product over all warehouses of the organisation.
 pub fn on_hand_total(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<i64> {
     use diesel::dsl::sql;

@@ -16,7 +16,7 @@ use crate::domain::limits;
 use crate::domain::money::Cents;
 use crate::domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
 use crate::domain::status::{Action, SheetState, allowed};
-use crate::domain::stock::{self as stock_rules, StockEffect, StockLine, StockSheet, StockTransition, moving_average_cost};
+use crate::domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
 use crate::error::{AppError, AppResult};
 
 /// Who acts, as the rules need it.
@@ -565,20 +565,17 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
     if approving {
         // Sales lines keep the cost at approval so margins stay stable (DESIGN §5).
         order_db::keep_line_costs(conn, o.org_id, o.id)?;
-        let leaving: Vec<&StockEffect> = effects.iter().filter(|e| e.on_hand_delta < 0).collect();
-        if !leaving.is_empty() {
+        // One warning per warehouse and product left below zero, however many lines took it.
+        let leaving = || effects.iter().filter(|e| e.on_hand_delta < 0);
+        if leaving().next().is_some() {
             let left = stock::on_hand_of(conn, o.org_id, &product_ids)?;
-            let mut negative: Vec<((i64, i64), i64)> = vec![];
-            for e in leaving {
-                let at = (e.warehouse_id, e.product_id);
-                let n = left.get(&at).copied().unwrap_or(0);
-                if n < 0 && !negative.iter().any(|(seen, _)| *seen == at) {
-                    negative.push((at, n));
+            let mut warned = std::collections::HashSet::new();
+            for e in leaving() {
+                let n = left.get(&(e.warehouse_id, e.product_id)).copied().unwrap_or(0);
+                if n < 0 && warned.insert((e.warehouse_id, e.product_id)) {
+                    let code = products.get(&e.product_id).map_or("", |p| p.0.as_str());
+                    warnings.push(format!("Stock of {code} is now {n} in this warehouse."));
                 }
-            }
-            for ((_, p), n) in negative {
-                let code = products.get(&p).map_or("", |p| p.0.as_str());
-                warnings.push(format!("Stock of {code} is now {n} in this warehouse."));
             }
         }
     }
