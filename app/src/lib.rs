@@ -9,6 +9,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod print;
+pub mod reports;
 pub mod seed;
 pub mod server;
 pub mod services;

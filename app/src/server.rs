@@ -131,16 +131,21 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     println!("TyreDesk is running on http://{} (database: {})", config.bind, config.database.redacted());
     // Exports left by a crash; a running export's file is younger, and open files survive.
     crate::xlsx::export::sweep(&crate::xlsx::export::temp_dir(&config.data_dir), crate::xlsx::export::LEFTOVER_AGE);
-    let state = AppState::new(config, db.clone())?;
-    tokio::spawn(housekeeping(db));
+    let state = AppState::new(config, db)?;
+    if let Err(e) = crate::reports::worker::clean(&state).await {
+        tracing::warn!("cleaning old reports failed: {e}");
+    }
+    tokio::spawn(crate::reports::worker::run(state.clone()));
+    tokio::spawn(housekeeping(state.clone()));
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())
 }
 
 /// Hourly upkeep: refreshes the planner's statistics (`db::optimize`), so plans follow the
-/// data as it grows, and forgets sign-in failure meters that no longer count. A failure is
-/// logged and tried again at the next tick.
-async fn housekeeping(db: Db) {
+/// data as it grows, forgets sign-in failure meters that no longer count, and removes
+/// reports past their retention. A failure is logged and tried again at the next tick.
+async fn housekeeping(state: AppState) {
+    let db = state.db.clone();
     let mut every = tokio::time::interval(Duration::from_secs(3600));
     every.tick().await; // the first tick is immediate; `open` has just optimised
     loop {
@@ -151,6 +156,9 @@ async fn housekeeping(db: Db) {
         }
         if let Err(e) = db.write(|c| db::accounts::forget_failures_before(c, db::now())).await {
             tracing::warn!("forgetting old sign-in failures failed: {e}");
+        }
+        if let Err(e) = crate::reports::worker::clean(&state).await {
+            tracing::warn!("cleaning old reports failed: {e}");
         }
     }
 }

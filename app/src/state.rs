@@ -16,6 +16,8 @@ pub struct App {
     pub throttle: LoginThrottle,
     /// Marks cookies `Secure`; on when served behind HTTPS (`TYREDESK_SECURE_COOKIES=1`).
     pub secure_cookies: bool,
+    /// The report queue's worker name and wake-up bell.
+    pub reports: crate::reports::Queue,
 }
 
 /// Cheap clonable handle to [`App`].
@@ -38,6 +40,6 @@ impl AppState {
     /// Builds the state with a given sign-in throttle (tests pass one on a manual clock).
     pub fn with_throttle(config: Config, db: Db, throttle: LoginThrottle) -> anyhow::Result<Self> {
         let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
-        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies })))
+        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default() })))
     }
 }

@@ -5,6 +5,7 @@ pub mod base;
 pub mod masters;
 pub mod orders;
 pub mod prices;
+pub mod reports;
 pub mod token;
 pub mod upload;
 
@@ -66,6 +67,9 @@ pub fn router() -> Router<AppState> {
         .route(OCOP_IMPORT, post(prices::import).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))
         .route("/api/products/{id}/price", post(prices::set_price))
         .route("/api/products/{id}/price-changes", get(prices::price_changes))
+        .route("/api/reports", get(reports::list).post(reports::create))
+        .route("/api/reports/{id}/cancel", post(reports::cancel))
+        .route("/api/download/{name}", get(reports::download))
 }
 
 /// A JSON body whose rejection uses the app's error format.

@@ -10,6 +10,7 @@ pub mod products;
 pub mod stock;
 pub mod orders;
 pub mod refs;
+pub mod reports;
 pub mod search;
 
 use std::sync::Arc;

@@ -418,6 +418,9 @@ diesel::table! {
         created_at -> Timestamp,
         started_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
+        attempts -> Integer,
+        heartbeat_at -> Nullable<Timestamp>,
+        dedupe_key -> Text,
     }
 }
 

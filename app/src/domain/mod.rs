@@ -10,6 +10,7 @@ pub mod masters;
 pub mod money;
 pub mod permissions;
 pub mod price_tiers;
+pub mod reports;
 pub mod sheet;
 pub mod status;
 pub mod stock;

@@ -29,6 +29,10 @@ pub enum Kind {
     Money,
     Int,
     Date,
+    /// Integer cents written as dollars in the AUD currency format (reports).
+    Aud,
+    /// Hundredths of a percent written as a percentage with 2 decimals (reports' margin %).
+    Percent,
 }
 
 /// A column: header, width in characters, kind.
@@ -52,6 +56,8 @@ pub enum Val {
     Cents(i64),
     Int(i64),
     Date(Option<NaiveDate>),
+    /// Hundredths of a percent; `None` leaves the cell empty (no sales to measure against).
+    Basis(Option<i64>),
 }
 
 /// Excel's limit for the text of one cell, in characters.
@@ -81,20 +87,121 @@ pub struct Sheet {
 /// Excel's last row (1,048,576 rows including the header).
 const MAX_DATA_ROWS: u32 = 1_048_575;
 
+/// A worksheet of a report: its name, its columns (some shown only to some users, so not
+/// `'static`), and the title lines above the header naming the report, company and filters.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub name: String,
+    pub cols: Vec<Col>,
+    pub title: Vec<String>,
+}
+
+impl From<Sheet> for Layout {
+    fn from(s: Sheet) -> Self {
+        Self { name: s.name.to_string(), cols: s.cols.to_vec(), title: vec![] }
+    }
+}
+
+/// The cell formats of a workbook, made once.
+struct Formats {
+    header: Format,
+    money: Format,
+    aud: Format,
+    date: Format,
+    percent: Format,
+    title: Format,
+    bold: Format,
+    total_aud: Format,
+    total_percent: Format,
+}
+
+const AUD: &str = "\"$\"#,##0.00;-\"$\"#,##0.00";
+
+impl Formats {
+    fn new() -> Self {
+        Self {
+            header: Format::new().set_bold().set_background_color(Color::RGB(0xE8EEF6)).set_border_bottom(FormatBorder::Thin),
+            money: Format::new().set_num_format("#,##0.00"),
+            aud: Format::new().set_num_format(AUD),
+            date: Format::new().set_num_format("dd mmm yyyy"),
+            percent: Format::new().set_num_format("0.00%"),
+            title: Format::new().set_bold().set_font_size(14),
+            bold: Format::new().set_bold(),
+            total_aud: Format::new().set_bold().set_num_format(AUD).set_border_top(FormatBorder::Thin),
+            total_percent: Format::new().set_bold().set_num_format("0.00%").set_border_top(FormatBorder::Thin),
+        }
+    }
+}
+
 /// The workbook, owned by its writing thread: cells are written there while the database
 /// thread reads and maps the next chunk, so the two halves of an export overlap.
 struct Book {
     book: Workbook,
+    formats: Formats,
+    /// The worksheet being written, its column count and header row.
+    sheet: Option<usize>,
     cols: usize,
-    rows: u32,
+    header: u32,
+    /// The last row written.
+    row: u32,
+    /// The last row of data (the filter buttons cover the header to it; a total is below).
+    last_data: u32,
 }
 
 impl Book {
+    /// Starts a worksheet: title lines, a blank row, the bold frozen header. The worksheet
+    /// before it gets its filter buttons.
+    fn begin(&mut self, layout: Layout) -> Result<(), XlsxError> {
+        self.close_sheet()?;
+        let index = self.sheet.map_or(0, |i| i + 1);
+        let ws = self.book.add_worksheet_with_constant_memory()?;
+        ws.set_name(&layout.name)?;
+        let mut row = 0;
+        for (i, line) in layout.title.iter().enumerate() {
+            let f = if i == 0 { &self.formats.title } else { &self.formats.bold };
+            ws.write_string_with_format(row, 0, fit_cell(line.clone()), f)?;
+            row += 1;
+        }
+        if row > 0 {
+            row += 1;
+        }
+        for (c, col) in layout.cols.iter().enumerate() {
+            let c = c as u16;
+            ws.set_column_width(c, col.width)?;
+            match col.kind {
+                Kind::Money => _ = ws.set_column_format(c, &self.formats.money)?,
+                Kind::Aud => _ = ws.set_column_format(c, &self.formats.aud)?,
+                Kind::Date => _ = ws.set_column_format(c, &self.formats.date)?,
+                Kind::Percent => _ = ws.set_column_format(c, &self.formats.percent)?,
+                Kind::Text | Kind::Int => {}
+            }
+            ws.write_string_with_format(row, c, col.header, &self.formats.header)?;
+        }
+        ws.set_freeze_panes(row + 1, 0)?;
+        self.sheet = Some(index);
+        self.cols = layout.cols.len();
+        self.header = row;
+        self.row = row;
+        self.last_data = row;
+        Ok(())
+    }
+
+    /// Gives the finished worksheet its filter buttons over the header and the data.
+    fn close_sheet(&mut self) -> Result<(), XlsxError> {
+        let Some(i) = self.sheet else { return Ok(()) };
+        let (header, last, cols) = (self.header, self.last_data, self.cols);
+        let ws = self.book.worksheet_from_index(i)?;
+        if last > header {
+            ws.autofilter(header, 0, last, cols.saturating_sub(1) as u16)?;
+        }
+        Ok(())
+    }
+
     fn write(&mut self, rows: Vec<Vec<Val>>) -> Result<(), XlsxError> {
-        let ws = self.book.worksheet_from_index(0)?;
+        let ws = self.book.worksheet_from_index(self.sheet.unwrap_or(0))?;
         for row in rows {
-            self.rows += 1;
-            let r = self.rows;
+            self.row += 1;
+            let r = self.row;
             for (c, v) in row.into_iter().enumerate() {
                 let c = c as u16;
                 match v {
@@ -102,9 +209,9 @@ impl Book {
                     Val::Text(s) => {
                         ws.write_string(r, c, fit_cell(s))?;
                     }
-                    // Money and date cells take their column's format (set once in `new`): a
-                    // format passed per cell is hashed whole to find its index, a tenth of the
-                    // time of a large export.
+                    // Money and date cells take their column's format (set once in `begin`):
+                    // a format passed per cell is hashed whole to find its index, a tenth of
+                    // the time of a large export.
                     Val::Cents(cents) => {
                         ws.write_number(r, c, cents as f64 / 100.0)?;
                     }
@@ -114,27 +221,48 @@ impl Book {
                     Val::Date(Some(d)) => {
                         ws.write_datetime(r, c, d)?;
                     }
-                    Val::Date(None) => {}
+                    Val::Basis(Some(bp)) => {
+                        ws.write_number(r, c, bp as f64 / 10_000.0)?;
+                    }
+                    Val::Date(None) | Val::Basis(None) => {}
                 }
+            }
+        }
+        self.last_data = self.row;
+        Ok(())
+    }
+
+    /// A bold totals row below the data.
+    fn total(&mut self, row: Vec<Val>) -> Result<(), XlsxError> {
+        let ws = self.book.worksheet_from_index(self.sheet.unwrap_or(0))?;
+        self.row += 1;
+        let r = self.row;
+        let f = &self.formats;
+        for (c, v) in row.into_iter().enumerate() {
+            let c = c as u16;
+            match v {
+                Val::Text(s) => _ = ws.write_string_with_format(r, c, fit_cell(s), &f.bold)?,
+                Val::Cents(cents) => _ = ws.write_number_with_format(r, c, cents as f64 / 100.0, &f.total_aud)?,
+                Val::Int(n) => _ = ws.write_number_with_format(r, c, n as f64, &f.bold)?,
+                Val::Basis(Some(bp)) => _ = ws.write_number_with_format(r, c, bp as f64 / 10_000.0, &f.total_percent)?,
+                Val::Date(_) | Val::Basis(None) => {}
             }
         }
         Ok(())
     }
 
-    /// Adds the header's filter buttons and writes the finished file at `path`.
+    /// Adds the last worksheet's filter buttons and writes the finished file at `path`.
     fn save(mut self, path: &Path) -> Result<(), XlsxError> {
-        let (rows, cols) = (self.rows, self.cols);
-        let ws = self.book.worksheet_from_index(0)?;
-        if rows > 0 {
-            ws.autofilter(0, 0, rows, cols.saturating_sub(1) as u16)?;
-        }
+        self.close_sheet()?;
         self.book.save(path)
     }
 }
 
 /// What the database thread sends the writing thread.
 enum Message {
+    Begin(Layout),
     Rows(Vec<Vec<Val>>),
+    Total(Vec<Val>),
     Save(PathBuf),
 }
 
@@ -146,7 +274,7 @@ const CHUNKS_IN_FLIGHT: usize = 2;
 /// files about half as large again; an export is written once and downloaded once.
 const ZIP_LEVEL: u8 = 1;
 
-/// Writes one worksheet row by row. Rows go to a thread that owns the workbook, and from it
+/// Writes worksheets row by row. Rows go to a thread that owns the workbook, and from it
 /// straight to a temporary file (rust_xlsxwriter's constant-memory mode), so memory stays
 /// flat however many rows come.
 pub struct SheetWriter {
@@ -159,33 +287,29 @@ pub struct SheetWriter {
 impl SheetWriter {
     /// A workbook with the sheet's header written; its row data is buffered in `tempdir`.
     pub fn new(sheet: Sheet, tempdir: &Path) -> Result<Self, XlsxError> {
-        let mut book = Workbook::new();
-        book.set_tempdir(tempdir)?;
-        book.set_zip_compression_level(ZIP_LEVEL);
-        let header = Format::new().set_bold().set_background_color(Color::RGB(0xE8EEF6)).set_border_bottom(FormatBorder::Thin);
-        let ws = book.add_worksheet_with_constant_memory()?;
-        ws.set_name(sheet.name)?;
-        let money = Format::new().set_num_format("#,##0.00");
-        let date = Format::new().set_num_format("dd mmm yyyy");
-        for (c, col) in sheet.cols.iter().enumerate() {
-            let c = c as u16;
-            ws.set_column_width(c, col.width)?;
-            match col.kind {
-                Kind::Money => _ = ws.set_column_format(c, &money)?,
-                Kind::Date => _ = ws.set_column_format(c, &date)?,
-                Kind::Text | Kind::Int => {}
-            }
-            ws.write_string_with_format(0, c, col.header, &header)?;
+        let w = Self::empty(tempdir)?;
+        if let Some(tx) = &w.to_book {
+            // A failure stops the writing thread; the next append or save reports it.
+            let _ = tx.send(Message::Begin(sheet.into()));
         }
-        ws.set_freeze_panes(1, 0)?;
-        let mut book = Book { book, cols: sheet.cols.len(), rows: 0 };
+        Ok(w)
+    }
+
+    /// A workbook without a worksheet yet: [`SheetWriter::begin`] adds each (reports).
+    pub fn empty(tempdir: &Path) -> Result<Self, XlsxError> {
+        let mut workbook = Workbook::new();
+        workbook.set_tempdir(tempdir)?;
+        workbook.set_zip_compression_level(ZIP_LEVEL);
+        let mut book = Book { book: workbook, formats: Formats::new(), sheet: None, cols: 0, header: 0, row: 0, last_data: 0 };
         let (to_book, inbox) = std::sync::mpsc::sync_channel::<Message>(CHUNKS_IN_FLIGHT);
         let worker = std::thread::Builder::new()
             .name("xlsx-export".into())
             .spawn(move || {
                 for message in inbox {
                     match message {
+                        Message::Begin(layout) => book.begin(layout)?,
                         Message::Rows(rows) => book.write(rows)?,
+                        Message::Total(row) => book.total(row)?,
                         Message::Save(path) => return book.save(&path),
                     }
                 }
@@ -193,6 +317,22 @@ impl SheetWriter {
             })
             .map_err(XlsxError::IoError)?;
         Ok(Self { to_book: Some(to_book), book: Some(worker), rows: 0, cancelled: Arc::default() })
+    }
+
+    /// Starts the next worksheet; rows appended from now on go to it.
+    pub fn begin(&mut self, layout: Layout) -> AppResult<()> {
+        self.rows = 0;
+        self.send(Message::Begin(layout))
+    }
+
+    /// Writes a bold totals row below the rows of the current worksheet.
+    pub fn total(&mut self, row: Vec<Val>) -> AppResult<()> {
+        self.send(Message::Total(row))
+    }
+
+    /// Stops the writer at its next chunk once `flag` is raised (a cancelled report).
+    pub fn watch_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancelled = flag;
     }
 
     /// Appends rows below those written. Fails once the client has gone, so the row source
@@ -240,7 +380,7 @@ impl SheetWriter {
 }
 
 /// A failed write, in words that say what to do; the detail goes to the log.
-fn write_failed(e: XlsxError) -> AppError {
+pub fn write_failed(e: XlsxError) -> AppError {
     tracing::error!(error = %e, "writing an export failed");
     AppError::Storage(format!(
         "The export could not be written on the server ({e}). Nothing was downloaded; try again later or ask an administrator to check the free space of the data folder."

@@ -1,0 +1,68 @@
+//! Reports calls of spec §7: `POST /api/reports` queues a report, `GET /api/reports` lists
+//! the company's reports, `GET /api/download/{name}` answers a finished file, and
+//! `POST /api/reports/{id}/cancel` stops the user's own queued or running report.
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use tokio_util::io::ReaderStream;
+
+use super::{ApiJson, ListAnswer};
+use crate::auth::Auth;
+use crate::error::{AppError, AppResult};
+use crate::reports::{self, JobView, PREPARING};
+use crate::state::AppState;
+use crate::xlsx::export;
+
+#[derive(Serialize)]
+pub struct Queued {
+    data: JobView,
+    message: &'static str,
+}
+
+/// `POST /api/reports`: 201 with the new job, or 200 with the company's identical job still
+/// queued or running; 422 naming a bad field.
+pub async fn create(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<serde_json::Value>) -> AppResult<Response> {
+    let (job, created) = reports::submit(&state, &auth, body).await?;
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, Json(Queued { data: JobView::new(&job, auth.user_id), message: PREPARING })).into_response())
+}
+
+/// `GET /api/reports`: the download list, newest first.
+pub async fn list(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<JobView>>> {
+    let jobs = reports::visible_jobs(&state, &auth).await?;
+    Ok(Json(ListAnswer::all(jobs.iter().map(|j| JobView::new(j, auth.user_id)).collect())))
+}
+
+/// `POST /api/reports/{id}/cancel`.
+pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Json<super::DataAnswer<JobView>>> {
+    let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
+    reports::cancel(&state, &auth, id).await?;
+    let org = auth.org_id;
+    let job = state.db.run(move |c| crate::db::reports::get(c, org, id)).await?;
+    Ok(Json(super::DataAnswer { data: JobView::new(&job, auth.user_id) }))
+}
+
+/// `GET /api/download/{name}`: the file as `type-dateRange.xlsx`.
+pub async fn download(State(state): State<AppState>, auth: Auth, Path(name): Path<String>) -> AppResult<Response> {
+    file(&state, &auth, &name).await
+}
+
+/// Answers a finished report's file, streamed from disk.
+pub async fn file(state: &AppState, auth: &Auth, name: &str) -> AppResult<Response> {
+    let (path, download_as) = reports::file_for(state, auth, name).await?;
+    let file = match tokio::fs::File::open(&path).await {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(AppError::bad_request("The report's file is no longer on the server; prepare the report again."));
+        }
+        Err(e) => return Err(export::write_failed(e.into())),
+    };
+    let len = file.metadata().await.map_err(|e| export::write_failed(e.into()))?.len();
+    let mut res = export::download(&download_as, Body::from_stream(ReaderStream::with_capacity(file, 64 * 1024)));
+    res.headers_mut().insert(header::CONTENT_LENGTH, len.into());
+    Ok(res)
+}

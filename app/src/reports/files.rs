@@ -1,0 +1,97 @@
+//! Where report files live: `<data dir>/reports/<company id>/`, written under a temporary
+//! name and renamed when complete, so a half-written file is never listed or downloaded.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::domain::reports::Kind;
+
+/// How long finished reports are kept (docs/decisions.md, Reports).
+pub const RETENTION: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// A temporary file older than this was left by a crash (a report takes seconds).
+pub const LEFTOVER_AGE: Duration = Duration::from_secs(60 * 60);
+
+/// The folder of every company's reports.
+pub fn root(data_dir: &Path) -> PathBuf {
+    data_dir.join("reports")
+}
+
+/// The folder of one company's reports.
+pub fn org_dir(data_dir: &Path, org: i64) -> PathBuf {
+    root(data_dir).join(org.to_string())
+}
+
+/// The stored name of a job's file, unique by the job's id:
+/// `invoiceDetails-2026-01-01~2026-12-31-17.xlsx`.
+pub fn file_name(id: i64, kind: Kind, range_label: &str) -> String {
+    format!("{}-{}-{id}.xlsx", kind.code(), range_label)
+}
+
+/// The temporary name a file is written under before it is complete.
+pub fn part_name(file_name: &str) -> String {
+    format!(".{file_name}.part")
+}
+
+/// Whether `name` could be one of our file names: letters, digits, `-`, `~`, `_`, one
+/// `.xlsx` at the end, nothing that leaves the folder.
+pub fn valid_name(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".xlsx") else { return false };
+    !stem.is_empty() && name.len() <= 120 && stem.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '~' | '_'))
+}
+
+/// Removes temporary files older than `max_age` from every company's folder: what a crash
+/// left half-written.
+pub fn sweep_parts(data_dir: &Path, max_age: Duration) {
+    let Ok(orgs) = std::fs::read_dir(root(data_dir)) else { return };
+    for org in orgs.flatten() {
+        let Ok(entries) = std::fs::read_dir(org.path()) else { continue };
+        for entry in entries.flatten() {
+            let part = entry.file_name().to_str().is_some_and(|n| n.starts_with('.') && n.ends_with(".part"));
+            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= max_age));
+            if part && old {
+                remove(&entry.path());
+            }
+        }
+    }
+}
+
+/// Removes a file, logging anything but "already gone".
+pub fn remove(path: &Path) {
+    if let Err(e) = std::fs::remove_file(path)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        tracing::warn!(error = %e, file = %path.display(), "cannot remove a report file");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_never_leave_the_company_folder() {
+        let name = file_name(17, Kind::InvoiceDetails, "2026-01-01~2026-12-31");
+        assert_eq!(name, "invoiceDetails-2026-01-01~2026-12-31-17.xlsx");
+        assert!(valid_name(&name));
+        for bad in ["../1/x.xlsx", "..xlsx", ".xlsx", "a/b.xlsx", "a\\b.xlsx", "x.xlsx.part", "x.csv", "%2e%2e.xlsx", ""] {
+            assert!(!valid_name(bad), "{bad}");
+        }
+        assert!(!valid_name(&part_name(&name)), "a half-written file is never downloadable");
+    }
+
+    #[test]
+    fn the_sweep_removes_only_old_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let org = org_dir(dir.path(), 4);
+        std::fs::create_dir_all(&org).unwrap();
+        let part = org.join(part_name("a-1.xlsx"));
+        let done = org.join("a-1.xlsx");
+        std::fs::write(&part, b"x").unwrap();
+        std::fs::write(&done, b"x").unwrap();
+        sweep_parts(dir.path(), Duration::from_secs(3600));
+        assert!(part.exists(), "a report may be writing it");
+        sweep_parts(dir.path(), Duration::ZERO);
+        assert!(!part.exists() && done.exists());
+    }
+}

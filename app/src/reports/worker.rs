@@ -1,0 +1,158 @@
+//! The report worker of a server process: claims a job, beats its heartbeat while the file
+//! is written, and records how it ended (docs/decisions.md, Reports). Any number of server
+//! processes may run one on the same PostgreSQL; each job runs once at a time.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use super::{Ctx, Progress, Stored, files, write};
+use crate::db::reports::{self as queue, Job, Lease};
+use crate::db::{self, DbConn};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+use crate::xlsx::export::{self, SheetWriter};
+
+/// How often a running job's heartbeat (and progress) is written.
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
+/// A running job whose heartbeat is older than this has lost its worker (killed, power
+/// lost) and is claimed again.
+pub const STALE_AFTER: Duration = Duration::from_secs(60);
+/// Runs a job may have before it fails with `queue::GAVE_UP`.
+pub const MAX_ATTEMPTS: i32 = 3;
+/// How often an idle worker looks for jobs queued by other processes.
+const IDLE_POLL: Duration = Duration::from_secs(2);
+
+/// Runs jobs until the process ends.
+pub async fn run(state: AppState) {
+    loop {
+        match run_once(&state).await {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                tokio::select! {
+                    () = state.reports.wake.notified() => {}
+                    () = tokio::time::sleep(IDLE_POLL) => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the report worker could not reach the database");
+                tokio::time::sleep(IDLE_POLL).await;
+            }
+        }
+    }
+}
+
+/// Claims one job and runs it to its end; answers its id, or `None` when nothing waits.
+pub async fn run_once(state: &AppState) -> AppResult<Option<i64>> {
+    let worker = state.reports.worker.clone();
+    let now = db::now();
+    let stale_before = now - chrono::Duration::from_std(STALE_AFTER).unwrap_or_default();
+    let claimed = state
+        .db
+        .write(move |c| queue::claim(c, Lease { worker: &worker, now, stale_before, max_attempts: MAX_ATTEMPTS }))
+        .await?;
+    let Some(job) = claimed else { return Ok(None) };
+    let id = job.id;
+    execute(state, job).await?;
+    Ok(Some(id))
+}
+
+async fn execute(state: &AppState, job: Job) -> AppResult<()> {
+    let (id, worker) = (job.id, state.reports.worker.clone());
+    let progress = Arc::new(Progress::default());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let beat = tokio::spawn(heartbeat(state.clone(), id, progress.clone(), cancel.clone()));
+    let data_dir = state.config.data_dir.clone();
+    let (p, c) = (progress.clone(), cancel.clone());
+    let result = state.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
+    beat.abort();
+    let data_dir = state.config.data_dir.clone();
+    match result {
+        Ok((org, name)) => {
+            let file = name.clone();
+            let w = worker.clone();
+            let ours = state.db.write(move |c| queue::finish(c, id, &w, &file, db::now())).await?;
+            if !ours {
+                // Cancelled meanwhile, or taken over after a stall: the file is nobody's.
+                files::remove(&files::org_dir(&data_dir, org).join(name));
+            }
+        }
+        // Cancelled or taken over: the job's row already says so.
+        Err(_) if cancel.load(Ordering::Relaxed) => {}
+        Err(e) => {
+            let message = failure_message(&e);
+            state.db.write(move |c| queue::fail(c, id, &worker, &message, db::now())).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Beats the job's heartbeat with its progress until aborted; raises the cancel flag when
+/// the job is no longer ours, so the writer stops at its next chunk.
+async fn heartbeat(state: AppState, id: i64, progress: Arc<Progress>, cancel: Arc<AtomicBool>) {
+    let mut every = tokio::time::interval(HEARTBEAT);
+    every.tick().await;
+    loop {
+        every.tick().await;
+        let (worker, pct) = (state.reports.worker.clone(), progress.get());
+        match state.db.write(move |c| queue::heartbeat(c, id, &worker, pct, db::now())).await {
+            Ok(true) => {}
+            Ok(false) => {
+                cancel.store(true, Ordering::Relaxed);
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, job = id, "a report's heartbeat failed"),
+        }
+    }
+}
+
+/// What a person reads on a failed job.
+fn failure_message(e: &AppError) -> String {
+    match e {
+        AppError::Internal(inner) => {
+            tracing::error!(error = ?inner, "a report failed");
+            "The report could not be prepared because of an error on the server. Try again; if it fails again, ask an administrator to check the server's log.".into()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Writes the job's file under a temporary name in the company's folder, renames it when
+/// complete, and answers the company and the file's name.
+fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, cancel: Arc<AtomicBool>) -> AppResult<(i64, String)> {
+    let stored: Stored = serde_json::from_str(&job.params).map_err(|e| AppError::Internal(anyhow::anyhow!("report {} has unreadable parameters: {e}", job.id)))?;
+    let org = db::accounts::organisation(conn, job.org_id)?;
+    let dir = files::org_dir(data_dir, job.org_id);
+    let tmp = export::temp_dir(data_dir);
+    for d in [&dir, &tmp] {
+        std::fs::create_dir_all(d).map_err(|e| export::write_failed(e.into()))?;
+    }
+    let name = files::file_name(job.id, stored.kind, &job.date_range);
+    let part = dir.join(files::part_name(&name));
+    let mut out = SheetWriter::empty(&tmp).map_err(export::write_failed)?;
+    out.watch_cancel(cancel);
+    let ctx = Ctx { org_id: job.org_id, org_name: &org.name, kind: stored.kind, params: &stored.params, progress, created_at: job.created_at };
+    let written = db::read_snapshot(conn, |c| write(c, &ctx, &mut out)).and_then(|()| out.save(&part));
+    if let Err(e) = written {
+        files::remove(&part);
+        return Err(e);
+    }
+    std::fs::rename(&part, dir.join(&name)).map_err(|e| {
+        files::remove(&part);
+        export::write_failed(e.into())
+    })?;
+    Ok((job.org_id, name))
+}
+
+/// Removes reports past their retention and temporary files a crash left; run at start-up
+/// and hourly.
+pub async fn clean(state: &AppState) -> AppResult<()> {
+    let before = db::now() - chrono::Duration::from_std(files::RETENTION).unwrap_or_default();
+    let expired = state.db.write(move |c| queue::expire(c, before)).await?;
+    for (org, name) in expired {
+        files::remove(&files::org_dir(&state.config.data_dir, org).join(name));
+    }
+    files::sweep_parts(&state.config.data_dir, files::LEFTOVER_AGE);
+    Ok(())
+}
