@@ -12,6 +12,7 @@ mod lists;
 mod master_lists;
 mod print;
 mod quoting;
+mod report_queue;
 mod scale_out;
 mod schema;
 mod search;

@@ -288,6 +288,29 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// Asks for a report through `POST /api/reports`, runs the worker until the job ends,
+    /// and answers the job as `GET /api/reports` lists it.
+    pub async fn run_report(&self, s: &Session, body: serde_json::Value) -> serde_json::Value {
+        let res = self.post_json("/api/reports", s, body).await;
+        assert!(res.status.is_success(), "{} {}", res.status, res.body);
+        let id = res.json()["data"]["id"].as_i64().expect("job id");
+        while tyredesk::reports::worker::run_once(&self.state).await.expect("worker").is_some() {}
+        let list = self.get("/api/reports", Some(s)).await;
+        list.json()["data"].as_array().expect("report list").iter().find(|j| j["id"] == id).cloned().expect("the job is listed")
+    }
+
+    /// [`TestApp::run_report`], then downloads the finished file and answers its bytes.
+    pub async fn report_file(&self, s: &Session, body: serde_json::Value) -> Vec<u8> {
+        let job = self.run_report(s, body).await;
+        assert_eq!(job["state"], "done", "{job}");
+        let name = job["name"].as_str().expect("file name");
+        let res = self.get(&format!("/api/download/{name}"), Some(s)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.bytes
+    }
+}
+
 /// The `value` of the first `<input name=…>` in a page.
 pub fn extract_input(html: &str, name: &str) -> String {
     let marker = format!("name=\"{name}\" value=\"");
