@@ -11,6 +11,7 @@ pub mod orders;
 pub mod pending;
 pub mod products;
 pub mod quoting;
+pub mod report_center;
 pub mod shell;
 
 use std::net::{IpAddr, SocketAddr};
@@ -28,7 +29,6 @@ pub fn router() -> Router<AppState> {
         "/sales_reports",
         "/purchase_reports",
         "/inventory_reports",
-        "/reports_download",
     ];
     let mut r = Router::new()
         .route("/", get(login::page))
@@ -51,6 +51,9 @@ pub fn router() -> Router<AppState> {
         .route("/quotings/history/{id}", get(quoting::history))
         .route("/order_print/batch", get(orders::print::batch))
         .route("/order_print/{id}", get(orders::print::one))
+        .route("/reports_download", get(report_center::page))
+        .route("/reports_download/jobs", get(report_center::jobs))
+        .route("/reports_download/{id}/cancel", post(report_center::cancel))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list))
         .route("/baseinfo/products", get(baseinfo::new_product).post(baseinfo::create_product))

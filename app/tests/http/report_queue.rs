@@ -174,3 +174,35 @@ async fn cost_never_reaches_those_who_may_not_see_it() {
     let row = row(&app, theirs["id"].as_i64().unwrap()).await;
     assert!(!tyredesk::reports::shows_cost(&row));
 }
+
+#[tokio::test]
+async fn the_download_center_refreshes_itself_only_while_a_report_runs() {
+    let app = TestApp::new().await;
+    let s = app.session_in("approver@demo.test", 4).await;
+    let empty = app.get("/reports_download", Some(&s)).await;
+    assert_eq!(empty.status, StatusCode::OK);
+    assert!(empty.body.contains("Reports Download Center") && empty.body.contains("No reports yet"));
+    assert!(!empty.body.contains("every 2s"), "nothing runs: no polling");
+    for button in ["Refresh", "Batch SendXero", "Import Draft Inv", "Import Basic"] {
+        assert!(empty.body.contains(button), "{button}");
+    }
+
+    let id = app.post_json("/api/reports", &s, sales_detail()).await.json()["data"]["id"].as_i64().unwrap();
+    let queued = app.get_fragment("/reports_download/jobs", &s).await;
+    assert!(queued.body.contains("Queued") && queued.body.contains("every 2s"), "{}", queued.body);
+    assert!(queued.body.contains(&format!("/reports_download/{id}/cancel")), "the requester may cancel it");
+    assert!(!queued.body.contains("<html"), "a fragment, not a page");
+    let manager = app.session_in("manager@demo.test", 4).await;
+    assert!(!app.get_fragment("/reports_download/jobs", &manager).await.body.contains("/cancel"), "only the requester cancels");
+
+    while tyredesk::reports::worker::run_once(&app.state).await.unwrap().is_some() {}
+    let done = app.get_fragment("/reports_download/jobs", &s).await;
+    assert!(done.body.contains("Done") && done.body.contains("/api/download/invoiceDetails-"), "{}", done.body);
+    assert!(!done.body.contains("every 2s"), "polling stops when nothing runs");
+
+    // Cancelling through the screen answers the table.
+    let id2 = app.post_json("/api/reports", &s, json!({"type": "saleSummary", "dateRange": year()})).await.json()["data"]["id"].as_i64().unwrap();
+    let res = app.post_form(&format!("/reports_download/{id2}/cancel"), &s, &[]).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert!(res.body.contains("Cancelled"));
+}
