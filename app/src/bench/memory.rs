@@ -155,3 +155,47 @@ pub async fn ocop_import(name: &str, db: &Db, importer: Client, saver: &Client, 
     let took: Duration = done - t;
     Ok((MemoryRow::new(name, answer.status.as_u16(), size, took, before, peak(), Budget::Status(200)), saves))
 }
+
+/// Asks for a report, waits until the worker has written it, and downloads it: the time
+/// from the request to Done, the process's peak memory meanwhile, and the latency of
+/// `list_path` requested over and over while the report runs (issue 11: the web requests
+/// keep their budgets during a report).
+pub async fn report(name: &str, client: &Client, lister: &Client, body: &str, list_path: &str, budget: Budget) -> anyhow::Result<(MemoryRow, Timings)> {
+    let before = start_watch();
+    let t = Instant::now();
+    let asked = client.post_json("/api/reports", body).await?;
+    if !asked.status.is_success() {
+        anyhow::bail!("{name}: asking answered {}: {}", asked.status, asked.snippet());
+    }
+    let id = serde_json::from_slice::<serde_json::Value>(&asked.body)?["data"]["id"].as_i64().unwrap_or(0);
+    let mut during = Timings::default();
+    let started = Instant::now();
+    let job = loop {
+        let s = Instant::now();
+        let answer = lister.get(list_path).await?;
+        if answer.status.is_success() {
+            during.http.push(s.elapsed());
+        } else {
+            during.errors += 1;
+        }
+        let list = client.get("/api/reports").await?;
+        let list: serde_json::Value = serde_json::from_slice(&list.body)?;
+        let job = list["data"].as_array().and_then(|a| a.iter().find(|j| j["id"] == id).cloned()).unwrap_or_default();
+        if job["state"] != "queued" && job["state"] != "running" {
+            break job;
+        }
+        if t.elapsed() > Duration::from_secs(600) {
+            anyhow::bail!("{name}: still {} after 10 minutes", job["state"]);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let took = t.elapsed();
+    during.wall = started.elapsed();
+    let peak = peak();
+    let Some(file) = job["name"].as_str() else {
+        eprintln!("{name}: the report ended {}: {}", job["state"], job["error"]);
+        return Ok((MemoryRow::new(name, 500, 0, took, before, peak, budget), during));
+    };
+    let (status, bytes) = client.get_counting(&format!("/api/download/{file}")).await?;
+    Ok((MemoryRow::new(name, status.as_u16(), bytes, took, before, peak, budget), during))
+}

@@ -58,6 +58,8 @@ const DETAIL_P95_MS: f64 = 10.0;
 const SAVE_P95_MS: f64 = 25.0;
 const CONCURRENT_MIN_RPS: f64 = 300.0;
 const EXPORT_ALL: Budget = Budget::Memory { seconds: 8.0, growth_mb: 150.0 };
+/// A year's sales detail report (issue 11).
+const YEAR_REPORT: Budget = Budget::Memory { seconds: 10.0, growth_mb: 150.0 };
 /// Rows of the partial export.
 const EXPORT_ROWS: i64 = 100_000;
 /// The company the data set is generated for.
@@ -79,6 +81,8 @@ struct Fixture {
     export_from: Option<NaiveDate>,
     export_rows: i64,
     invoices: i64,
+    /// Invoices and credit notes of the last year (the report scenario).
+    year_sheets: i64,
 }
 
 fn load_fixture(c: &mut crate::db::DbConn, today: NaiveDate) -> crate::error::AppResult<Fixture> {
@@ -99,7 +103,13 @@ fn load_fixture(c: &mut crate::db::DbConn, today: NaiveDate) -> crate::error::Ap
         Some(d) => invoices_q().filter(orders::order_date.ge(d)).count().get_result(c)?,
         None => invoices,
     };
-    Ok(Fixture { user, email, customer, lines, warehouse, detail_ids, word, month: (to - Days::days(29), to), export_from, export_rows, invoices })
+    let year_sheets = orders::table
+        .filter(orders::org_id.eq(ORG))
+        .filter(orders::order_type.eq_any([invoice, OrderType::CreditNote.as_i32()]))
+        .filter(orders::order_date.ge(today - Days::days(364)))
+        .count()
+        .get_result(c)?;
+    Ok(Fixture { user, email, customer, lines, warehouse, detail_ids, word, month: (to - Days::days(29), to), export_from, export_rows, invoices, year_sheets })
 }
 
 /// A read scenario: the request, the query behind it, its budget at one client, and whether
@@ -182,6 +192,8 @@ async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    // The report worker, as `serve` runs it.
+    tokio::spawn(crate::reports::worker::run(state.clone()));
     let app = crate::router(state);
     tokio::spawn(crate::server::serve_on(listener, app, crate::server::ConnLimits::default(), async move {
         let _ = stopped.await;
@@ -274,6 +286,17 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     if opts.selected(name) {
         notes.push(format!("{name}: {} invoices", fx.invoices));
         entries.push(Entry::Memory(memory::download(name, &client, "/invoices?format=xlsx", EXPORT_ALL).await?));
+    }
+
+    let name = "report: a year's sales detail";
+    if opts.selected(name) || opts.selected("during the report") {
+        let body = serde_json::json!({"type": "invoiceDetails", "dateRange": [(today - Days::days(364)).to_string(), today.to_string()]}).to_string();
+        let (from, to) = fx.month;
+        let list = format!("/invoices?from={from}&to={to}&per_page=150");
+        let (row, during) = memory::report(name, &client, &client.another(), &body, &list, YEAR_REPORT).await?;
+        notes.push(format!("{name}: {} sheets in the year; the 30-day invoice list was asked {} times meanwhile", fx.year_sheets, during.http.len()));
+        entries.push(Entry::Memory(row));
+        entries.push(Entry::Latency(LatencyRow::new("invoice list, 30 days, during the report", 1, during, Budget::P95Ms(LIST_P95_MS))));
     }
 
     let name = "upload zip bomb, 1.2 GB inflated";

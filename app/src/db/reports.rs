@@ -11,7 +11,8 @@ use super::schema::report_jobs;
 use crate::domain::reports::JobState;
 use crate::error::{AppError, AppResult};
 
-/// A report job as stored.
+/// A report job as stored. `locked_by` names the worker that ran it last (kept after it
+/// ends, for the log and the two-process test).
 #[derive(Clone, Debug, Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = report_jobs)]
 pub struct Job {
@@ -116,7 +117,6 @@ pub fn claim(conn: &mut DbConn, lease: Lease<'_>) -> AppResult<Option<Job>> {
             report_jobs::state.eq(JobState::Failed.as_i32()),
             report_jobs::error.eq(GAVE_UP),
             report_jobs::finished_at.eq(lease.now),
-            report_jobs::locked_by.eq(""),
         ))
         .execute(conn)?;
     let skip_locked = match conn.backend() {
@@ -164,7 +164,6 @@ pub fn finish(conn: &mut DbConn, id: i64, worker: &str, file_name: &str, now: Na
             report_jobs::progress.eq(100),
             report_jobs::file_name.eq(file_name),
             report_jobs::finished_at.eq(now),
-            report_jobs::locked_by.eq(""),
         ))
         .execute(conn)?;
     Ok(n == 1)
@@ -180,7 +179,6 @@ pub fn fail(conn: &mut DbConn, id: i64, worker: &str, message: &str, now: NaiveD
             report_jobs::state.eq(JobState::Failed.as_i32()),
             report_jobs::error.eq(message),
             report_jobs::finished_at.eq(now),
-            report_jobs::locked_by.eq(""),
         ))
         .execute(conn)?;
     Ok(())
@@ -203,7 +201,6 @@ pub fn cancel(conn: &mut DbConn, org: i64, user: i64, id: i64, now: NaiveDateTim
         .set((
             report_jobs::state.eq(JobState::Cancelled.as_i32()),
             report_jobs::finished_at.eq(now),
-            report_jobs::locked_by.eq(""),
         ))
         .execute(conn)?;
     if n == 0 {

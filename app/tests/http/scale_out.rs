@@ -21,23 +21,23 @@ use crate::support::{TestApp, extract_input};
 struct Server {
     child: Child,
     base: String,
-    _dir: tempfile::TempDir,
 }
 
 impl Server {
-    fn start(database_url: &str) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+    /// Processes behind one load balancer share the database and the data folder (report
+    /// files are written by whichever process ran the job).
+    fn start(database_url: &str, data_dir: &std::path::Path) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new(env!("CARGO_BIN_EXE_tyredesk"))
             .args(["serve", "--no-demo"])
             .env("DATABASE_URL", database_url)
             .env("TYREDESK_BIND", format!("127.0.0.1:{port}"))
-            .env("TYREDESK_DATA_DIR", dir.path())
+            .env("TYREDESK_DATA_DIR", data_dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("start tyredesk serve");
-        Self { child, base: format!("http://127.0.0.1:{port}"), _dir: dir }
+        Self { child, base: format!("http://127.0.0.1:{port}") }
     }
 }
 
@@ -100,7 +100,8 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
     let DatabaseUrl::Postgres(url) = app.state.config.database.clone() else {
         return; // SQLite serves from one process.
     };
-    let (a, b) = (Server::start(&url), Server::start(&url));
+    let shared = tempfile::tempdir().unwrap();
+    let (a, b) = (Server::start(&url, shared.path()), Server::start(&url, shared.path()));
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
     wait_until_up(&http, &a).await;
     wait_until_up(&http, &b).await;
@@ -140,6 +141,49 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
     assert_eq!(sheet["data"]["status"], 2, "approved through the other process: {sheet}");
     let page = send(&http, Method::GET, &format!("{}/order_detail/invoices/{id}", a.base), &auth, None).await;
     assert_eq!(page.status, StatusCode::OK);
+
+    // Reports asked through either process share one queue: each runs once, on whichever
+    // worker claimed it, and its file downloads through either process.
+    let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE);
+    let mut ids = Vec::new();
+    for days in 0..6i64 {
+        let server = if days % 2 == 0 { &a } else { &b };
+        let from = (today - chrono::Duration::days(30 + days)).to_string();
+        let body = json!({"type": "invoiceDetails", "dateRange": [from, today.to_string()]});
+        let asked = send(&http, Method::POST, &format!("{}/api/reports", server.base), &auth, Some(("application/json", body.to_string()))).await;
+        assert_eq!(asked.status, StatusCode::CREATED, "{}", asked.body);
+        ids.push(serde_json::from_str::<serde_json::Value>(&asked.body).unwrap()["data"]["id"].as_i64().unwrap());
+    }
+    let started = Instant::now();
+    let jobs = loop {
+        let list = send(&http, Method::GET, &format!("{}/api/reports", a.base), &auth, None).await;
+        let list: serde_json::Value = serde_json::from_str(&list.body).unwrap();
+        let jobs: Vec<serde_json::Value> = list["data"].as_array().unwrap().iter().filter(|j| ids.contains(&j["id"].as_i64().unwrap())).cloned().collect();
+        if jobs.iter().all(|j| j["state"] == "done" || j["state"] == "failed") {
+            break jobs;
+        }
+        assert!(started.elapsed() < Duration::from_secs(90), "reports still waiting: {jobs:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(jobs.iter().all(|j| j["state"] == "done"), "{jobs:?}");
+    let rows = {
+        let ids = ids.clone();
+        app.state.db.run(move |c| {
+            use diesel::prelude::*;
+            use tyredesk::db::schema::report_jobs;
+            Ok(report_jobs::table.filter(report_jobs::id.eq_any(ids)).select((report_jobs::attempts, report_jobs::locked_by)).load::<(i32, String)>(c)?)
+        })
+        .await
+        .unwrap()
+    };
+    assert!(rows.iter().all(|(attempts, _)| *attempts == 1), "each report ran once: {rows:?}");
+    for j in &jobs {
+        let name = j["name"].as_str().unwrap();
+        for server in [&a, &b] {
+            let file = send(&http, Method::GET, &format!("{}/api/download/{name}", server.base), &auth, None).await;
+            assert_eq!(file.status, StatusCode::OK, "{name} through {}", server.base);
+        }
+    }
 
     // Signing out through B ends the session on A too.
     let out = send(&http, Method::POST, &format!("{}/logout", b.base), &auth, Some(("application/x-www-form-urlencoded", format!("_csrf={csrf}")))).await;
