@@ -11,6 +11,7 @@ pub mod orders;
 pub mod pending;
 pub mod products;
 pub mod quoting;
+pub mod reports;
 pub mod shell;
 
 use std::net::{IpAddr, SocketAddr};
@@ -24,12 +25,7 @@ use crate::state::AppState;
 
 /// Routes of the HTML screens (spec §2.1).
 pub fn router() -> Router<AppState> {
-    let pending_routes = [
-        "/sales_reports",
-        "/purchase_reports",
-        "/inventory_reports",
-        "/reports_download",
-    ];
+    let pending_routes = ["/reports_download"];
     let mut r = Router::new()
         .route("/", get(login::page))
         .route("/login", get(login::page).post(login::submit))
@@ -48,6 +44,9 @@ pub fn router() -> Router<AppState> {
         .route("/order_action/{id}/{action}", post(orders::detail::act))
         .route("/quotings", get(quoting::page))
         .route("/ocops", get(ocops::page))
+        .route("/sales_reports", get(reports::sales))
+        .route("/purchase_reports", get(reports::purchase))
+        .route("/inventory_reports", get(reports::inventory))
         .route("/quotings/history/{id}", get(quoting::history))
         .route("/order_print/batch", get(orders::print::batch))
         .route("/order_print/{id}", get(orders::print::one))

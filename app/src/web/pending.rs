@@ -1,5 +1,5 @@
-//! Screens of the route table whose work is scheduled in later issues (the reports): they
-//! answer inside the shell and say plainly that the screen is not available yet.
+//! Screens of the route table whose work is scheduled in later issues (the Reports Download
+//! Center): they answer inside the shell and say plainly that the screen is not available yet.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -21,9 +21,6 @@ pub struct PendingPage {
 /// Title of a route (spec §2.1 page titles).
 pub fn title_of(path: &str) -> &'static str {
     match path.trim_start_matches('/').split('/').next().unwrap_or("") {
-        "sales_reports" => "Sales Reports",
-        "purchase_reports" => "Purchase Reports",
-        "inventory_reports" => "Inventory Reports",
         "reports_download" => "Reports Download Center",
         _ => "TyreDesk",
     }

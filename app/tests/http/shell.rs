@@ -59,8 +59,8 @@ async fn island_bundles_and_static_files_are_served() {
 async fn screens_of_later_deliveries_say_so_inside_the_shell() {
     let app = TestApp::new().await;
     let s = app.session("sales@demo.test").await;
-    let res = app.get("/sales_reports", Some(&s)).await;
+    let res = app.get("/reports_download", Some(&s)).await;
     assert_eq!(res.status, StatusCode::OK);
-    assert!(res.body.contains("<title>Sales Reports - TyreDesk</title>"));
+    assert!(res.body.contains("<title>Reports Download Center - TyreDesk</title>"));
     assert!(res.body.contains("not available in this version"));
 }
