@@ -51,6 +51,11 @@ const FIELD_SECTION: Record<string, Section> = {
 
 const FOCUSABLE = 'input,select,textarea,button';
 
+/** The fields of the form that are checkbox groups. */
+type ChoiceField = { [K in keyof FormState]: FormState[K] extends Choice ? K : never }[keyof FormState];
+/** The fields chosen from a fixed list of words. */
+type SelectField = 'source' | 'group' | 'dateType';
+
 const perPage = `&per_page=${SEARCH_PAGE_SIZE}`;
 
 export function ReportForm(props: ReportFormProps) {
@@ -151,12 +156,12 @@ export function ReportForm(props: ReportFormProps) {
     );
   };
 
-  const group = (legend: string, field: keyof FormState & string, options: CheckOption[]) => (
+  const group = (legend: string, field: ChoiceField, options: CheckOption[]) => (
     <CheckGroup
       legend={legend}
       options={options}
-      choice={form[field] as Choice}
-      onChange={(next) => set(field, next as never)}
+      choice={form[field]}
+      onChange={(next) => set(field, next)}
       error={errors[field]}
     />
   );
@@ -178,10 +183,10 @@ export function ReportForm(props: ReportFormProps) {
     </fieldset>
   );
 
-  const select = (label: string, field: keyof FormState & string, options: [string, string][]): ReactNode => (
+  const select = <F extends SelectField>(label: string, field: F, options: [FormState[F], string][]): ReactNode => (
     <div className={fieldClass(field)}>
       <label htmlFor={`${id}-${field}`}>{label}</label>
-      <select id={`${id}-${field}`} value={String(form[field])} onChange={(e) => set(field, e.target.value as never)} {...invalid(field)}>
+      <select id={`${id}-${field}`} value={form[field]} onChange={(e) => set(field, e.target.value as FormState[F])} {...invalid(field)}>
         {options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
