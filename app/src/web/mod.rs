@@ -8,10 +8,10 @@ pub mod login;
 pub mod masters;
 pub mod ocops;
 pub mod orders;
-pub mod pending;
 pub mod products;
 pub mod quoting;
 pub mod report_center;
+pub mod reports;
 pub mod shell;
 
 use std::net::{IpAddr, SocketAddr};
@@ -25,11 +25,6 @@ use crate::state::AppState;
 
 /// Routes of the HTML screens (spec §2.1).
 pub fn router() -> Router<AppState> {
-    let pending_routes = [
-        "/sales_reports",
-        "/purchase_reports",
-        "/inventory_reports",
-    ];
     let mut r = Router::new()
         .route("/", get(login::page))
         .route("/login", get(login::page).post(login::submit))
@@ -48,6 +43,9 @@ pub fn router() -> Router<AppState> {
         .route("/order_action/{id}/{action}", post(orders::detail::act))
         .route("/quotings", get(quoting::page))
         .route("/ocops", get(ocops::page))
+        .route("/sales_reports", get(reports::sales))
+        .route("/purchase_reports", get(reports::purchase))
+        .route("/inventory_reports", get(reports::inventory))
         .route("/quotings/history/{id}", get(quoting::history))
         .route("/order_print/batch", get(orders::print::batch))
         .route("/order_print/{id}", get(orders::print::one))
@@ -62,9 +60,6 @@ pub fn router() -> Router<AppState> {
         .route("/baseinfo/customers/{id}", get(baseinfo::edit_customer).post(baseinfo::update_customer));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
-    for path in pending_routes {
-        r = r.route(path, get(pending::page));
-    }
     r
 }
 

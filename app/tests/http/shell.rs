@@ -56,11 +56,18 @@ async fn island_bundles_and_static_files_are_served() {
 }
 
 #[tokio::test]
-async fn screens_of_later_deliveries_say_so_inside_the_shell() {
+async fn every_reports_screen_opens_inside_the_shell() {
     let app = TestApp::new().await;
     let s = app.session("sales@demo.test").await;
-    let res = app.get("/sales_reports", Some(&s)).await;
-    assert_eq!(res.status, StatusCode::OK);
-    assert!(res.body.contains("<title>Sales Reports - TyreDesk</title>"));
-    assert!(res.body.contains("not available in this version"));
+    for (path, title) in [
+        ("/sales_reports", "Sales Reports"),
+        ("/purchase_reports", "Purchase Reports"),
+        ("/inventory_reports", "Inventory Reports"),
+        ("/reports_download", "Reports Download Center"),
+    ] {
+        let res = app.get(path, Some(&s)).await;
+        assert_eq!(res.status, StatusCode::OK, "{path}");
+        assert!(res.body.contains(&format!("<title>{title} - TyreDesk</title>")), "{path}");
+        assert!(!res.body.contains("not available in this version"), "{path}");
+    }
 }
