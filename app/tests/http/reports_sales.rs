@@ -130,9 +130,11 @@ impl CountedLine {
     }
 }
 
-/// The approved or closed invoices and credit notes of the year, read directly: (type, id,
-/// customer, qty, amount, gst, tag).
-async fn counted_sheets(app: &TestApp) -> Vec<(i32, i64, Option<i64>, i64, i64, i64, i32)> {
+/// A counted sheet: (type, id, customer, qty, amount, gst, tag).
+type Counted = (i32, i64, Option<i64>, i64, i64, i64, i32);
+
+/// The approved or closed invoices and credit notes of the year, read directly.
+async fn counted_sheets(app: &TestApp) -> Vec<Counted> {
     let (from, to) = year();
     app.state
         .db
@@ -151,7 +153,8 @@ async fn counted_sheets(app: &TestApp) -> Vec<(i32, i64, Option<i64>, i64, i64, 
 
 async fn counted_lines(app: &TestApp) -> Vec<CountedLine> {
     let (from, to) = year();
-    let rows: Vec<(i32, i64, Option<i64>, Option<i64>, i64, i64, i64)> = app
+    type Row = (i32, i64, Option<i64>, Option<i64>, i64, i64, i64);
+    let rows: Vec<Row> = app
         .state
         .db
         .run(move |c| {
@@ -214,7 +217,7 @@ async fn the_sales_detail_reconciles_with_the_invoices_less_credit_notes_and_wit
     let counted = counted_sheets(&app).await;
     let credits = counted.iter().filter(|r| r.0 == 2).count();
     assert!(credits > 0 && counted.len() > credits, "the demo year has invoices and credit notes");
-    let net = |f: fn(&(i32, i64, Option<i64>, i64, i64, i64, i32)) -> i64| counted.iter().map(|r| if r.0 == 2 { -f(r) } else { f(r) }).sum::<i64>();
+    let net = |f: fn(&Counted) -> i64| counted.iter().map(|r| if r.0 == 2 { -f(r) } else { f(r) }).sum::<i64>();
     assert_eq!(sheets.rows.len(), counted.len(), "one row per approved or closed sheet");
     assert_eq!(sheets.total_of("Total (inc GST)"), net(|r| r.4), "Sheets total = invoices − credit notes");
     assert_eq!(sheets.total_of("GST"), net(|r| r.5));
@@ -447,7 +450,7 @@ async fn slow_moving_lists_stocked_products_that_sold_less_than_the_criterion() 
 }
 
 /// Net sales inc GST of the counted sheets `keep` picks (by sheet id).
-fn net_of(counted: &[(i32, i64, Option<i64>, i64, i64, i64, i32)], keep: impl Fn(i64) -> bool) -> i64 {
+fn net_of(counted: &[Counted], keep: impl Fn(i64) -> bool) -> i64 {
     counted.iter().filter(|r| keep(r.1)).map(|r| if r.0 == 2 { -r.4 } else { r.4 }).sum()
 }
 
