@@ -1,0 +1,402 @@
+//! Invoices & Credit Notes Detail ("2 sublists"): the "Sheets" worksheet, one row per sheet,
+//! and the "Lines" worksheet, one row per line. Credit notes count negative, so each total
+//! is invoices minus credit notes, and the two totals inc GST are the same figure.
+//!
+//! Memory stays flat for a year at scale L: the matching ids are read first (narrow, in the
+//! report's order), then their rows [`CHUNK`] ids at a time with `IN (…)`.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDate;
+use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
+
+use super::{
+    Bind, CHUNK, CostFigures, Dates, Id, LINES_JOIN, Rows, SHEETS_FROM, SheetFigures, Sql, add, has_product_filter, ids,
+    overflow, push_product_filter, push_sheet_filter, signed, times, with_cost,
+};
+use crate::db::DbConn;
+use crate::domain::enums::{CodeEnum, OrderType, Tag, TaxType};
+use crate::domain::money::{Cents, gst_of_inclusive};
+use crate::domain::reports::Group;
+use crate::error::AppResult;
+use crate::reports::Ctx;
+use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
+
+const SHEET_COLS: [Col; 13] = [
+    Col::new("Date", 12.0, Cell::Date),
+    Col::new("Due Date", 12.0, Cell::Date),
+    Col::new("ETA Date", 12.0, Cell::Date),
+    Col::new("No.", 14.0, Cell::Text),
+    Col::new("Type", 12.0, Cell::Text),
+    Col::new("Customer", 32.0, Cell::Text),
+    Col::new("Customer Code (ABN)", 18.0, Cell::Text),
+    Col::new("Tag", 12.0, Cell::Text),
+    Col::new("Warehouse", 18.0, Cell::Text),
+    Col::new("Qty", 8.0, Cell::Int),
+    Col::new("Subtotal (ex GST)", 16.0, Cell::Aud),
+    Col::new("GST", 14.0, Cell::Aud),
+    Col::new("Total (inc GST)", 16.0, Cell::Aud),
+];
+
+const LINE_COLS: [Col; 10] = [
+    Col::new("Date", 12.0, Cell::Date),
+    Col::new("No.", 14.0, Cell::Text),
+    Col::new("Type", 12.0, Cell::Text),
+    Col::new("Customer", 32.0, Cell::Text),
+    Col::new("Product Code", 18.0, Cell::Text),
+    Col::new("Product Name", 36.0, Cell::Text),
+    Col::new("Description", 36.0, Cell::Text),
+    Col::new("Qty", 8.0, Cell::Int),
+    Col::new("Unit Price", 14.0, Cell::Aud),
+    Col::new("Amount (inc GST)", 16.0, Cell::Aud),
+];
+
+/// Writes the Sheets and Lines worksheets.
+pub fn invoice_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppResult<()> {
+    let sheets = sheet_ids(conn, ctx)?;
+    // By customer the lines follow their sheets; by product they have an order of their own.
+    let lines = match ctx.params.group {
+        Group::Customers => LinesOf::Sheets(&sheets),
+        Group::Products => LinesOf::Lines(line_ids_by_product(conn, ctx)?),
+    };
+    let work = Work { done: 0, total: (sheets.len() + lines.ids().len()) as u64 };
+    let work = write_sheets(conn, ctx, out, &sheets, work)?;
+    write_lines(conn, ctx, out, &lines, work)
+}
+
+/// Units of work done and to do (ids read), for the job's progress.
+#[derive(Clone, Copy)]
+struct Work {
+    done: u64,
+    total: u64,
+}
+
+impl Work {
+    fn step(self, ctx: &Ctx<'_>, n: usize) -> Self {
+        let done = self.done + n as u64;
+        ctx.progress.set(done, self.total);
+        Self { done, ..self }
+    }
+}
+
+/// The ids of the sheets listed, in the Sheets worksheet's order: by customer name, date
+/// and number, or by date and number. With a product filter, only sheets with a matching line.
+fn sheet_ids(conn: &mut DbConn, ctx: &Ctx<'_>) -> AppResult<Vec<i64>> {
+    let p = ctx.params;
+    let mut q = Sql::new("SELECT o.id AS id");
+    q.push(SHEETS_FROM);
+    push_sheet_filter(&mut q, ctx, Dates::of_range(p)?, true);
+    if has_product_filter(p) {
+        q.push(
+            " AND EXISTS (SELECT 1 FROM order_lines l LEFT JOIN products p ON p.id = l.product_id AND p.org_id = l.org_id \
+             WHERE l.order_id = o.id AND l.org_id = o.org_id",
+        );
+        push_product_filter(&mut q, p, "l.product_id");
+        q.push(")");
+    }
+    q.push(match p.group {
+        Group::Customers => " ORDER BY COALESCE(c.name, ''), o.order_date, o.no, o.id",
+        Group::Products => " ORDER BY o.order_date, o.no, o.id",
+    });
+    Ok(ids(q.load::<Id>(conn)?))
+}
+
+/// The ids of the lines listed when grouped by product: by product code, then date and number.
+fn line_ids_by_product(conn: &mut DbConn, ctx: &Ctx<'_>) -> AppResult<Vec<i64>> {
+    let p = ctx.params;
+    let mut q = Sql::new("SELECT l.id AS id");
+    q.push(SHEETS_FROM).push(LINES_JOIN);
+    push_sheet_filter(&mut q, ctx, Dates::of_range(p)?, true);
+    push_product_filter(&mut q, p, "l.product_id");
+    q.push(" ORDER BY COALESCE(p.code, ''), o.order_date, o.no, o.id, l.seq, l.id");
+    Ok(ids(q.load::<Id>(conn)?))
+}
+
+/// A sheet as the Sheets worksheet reads it: `qty` and `amount` are its stored totals, or
+/// the sums of its matching lines under a product filter.
+#[derive(diesel::QueryableByName)]
+struct SheetRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = Date)]
+    order_date: NaiveDate,
+    #[diesel(sql_type = Nullable<Date>)]
+    due_date: Option<NaiveDate>,
+    #[diesel(sql_type = Nullable<Date>)]
+    delivery_date: Option<NaiveDate>,
+    #[diesel(sql_type = Text)]
+    no: String,
+    #[diesel(sql_type = Integer)]
+    order_type: i32,
+    #[diesel(sql_type = Integer)]
+    tax_type: i32,
+    #[diesel(sql_type = Integer)]
+    tag_id: i32,
+    #[diesel(sql_type = Text)]
+    customer: String,
+    #[diesel(sql_type = Text)]
+    customer_code: String,
+    #[diesel(sql_type = Text)]
+    warehouse: String,
+    #[diesel(sql_type = BigInt)]
+    qty: i64,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = BigInt)]
+    gst: i64,
+}
+
+/// The sheets of `chunk`, in any order.
+fn load_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, chunk: &[i64]) -> AppResult<Vec<SheetRow>> {
+    let p = ctx.params;
+    let filtered = has_product_filter(p);
+    let mut q = Sql::new(
+        "SELECT o.id AS id, o.order_date AS order_date, o.due_date AS due_date, o.delivery_date AS delivery_date, o.no AS no, \
+         o.order_type AS order_type, o.tax_type AS tax_type, o.tag_id AS tag_id, COALESCE(c.name, '') AS customer, \
+         COALESCE(c.code, '') AS customer_code, COALESCE(w.name, '') AS warehouse, o.total_gst AS gst, ",
+    );
+    q.push(if filtered { "m.qty AS qty, m.amount AS amount" } else { "o.total_qty AS qty, o.total_amount AS amount" });
+    q.push(SHEETS_FROM).push(" LEFT JOIN warehouses w ON w.id = o.warehouse_id AND w.org_id = o.org_id");
+    if filtered {
+        q.push(
+            " JOIN (SELECT l.order_id AS order_id, CAST(SUM(l.quantity) AS BIGINT) AS qty, CAST(SUM(l.amount) AS BIGINT) AS amount \
+             FROM order_lines l LEFT JOIN products p ON p.id = l.product_id AND p.org_id = l.org_id WHERE l.org_id = ",
+        )
+        .bind(Bind::BigInt(ctx.org_id))
+        .any_of("l.order_id", chunk);
+        push_product_filter(&mut q, p, "l.product_id");
+        q.push(" GROUP BY l.order_id) m ON m.order_id = o.id");
+    }
+    q.push(" WHERE o.org_id = ").bind(Bind::BigInt(ctx.org_id)).any_of("o.id", chunk);
+    q.load(conn)
+}
+
+fn type_text(order_type: i32) -> &'static str {
+    OrderType::from_code(order_type).map_or("", OrderType::text)
+}
+
+fn sheet_cells(r: SheetRow, f: &SheetFigures) -> Vec<Val> {
+    vec![
+        Val::Date(Some(r.order_date)),
+        Val::Date(r.due_date),
+        Val::Date(r.delivery_date),
+        Val::Text(r.no),
+        Val::Text(type_text(r.order_type).into()),
+        Val::Text(r.customer),
+        Val::Text(r.customer_code),
+        Val::Text(Tag::from_code(r.tag_id).map_or("", Tag::text).into()),
+        Val::Text(r.warehouse),
+        Val::Int(f.qty),
+        Val::Cents(f.subtotal),
+        Val::Cents(f.gst),
+        Val::Cents(f.total),
+    ]
+}
+
+/// The "Sheets" worksheet: the sheets of `ids` in that order, and their total.
+fn write_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, ids: &[i64], mut work: Work) -> AppResult<Work> {
+    out.begin(Layout { name: "Sheets".into(), cols: SHEET_COLS.to_vec(), title: ctx.title(conn, "Sheets")? })?;
+    let filtered = has_product_filter(ctx.params);
+    let mut total = SheetFigures::default();
+    let mut rows = Rows::default();
+    for chunk in ids.chunks(CHUNK) {
+        let mut by_id: HashMap<i64, SheetRow> = load_sheets(conn, ctx, chunk)?.into_iter().map(|r| (r.id, r)).collect();
+        for r in chunk.iter().filter_map(|id| by_id.remove(id)) {
+            let stored_gst = (!filtered).then_some(r.gst);
+            let f = SheetFigures::new(r.order_type, r.tax_type, r.qty, r.amount, stored_gst)?;
+            total.add(&f)?;
+            rows.push(out, sheet_cells(r, &f))?;
+        }
+        rows.flush(out)?;
+        work = work.step(ctx, chunk.len());
+    }
+    let mut cells = vec![Val::Text("Total".into())];
+    cells.extend(std::iter::repeat_n(Val::Text(String::new()), 8));
+    cells.extend([Val::Int(total.qty), Val::Cents(total.subtotal), Val::Cents(total.gst), Val::Cents(total.total)]);
+    out.total(cells)?;
+    Ok(work)
+}
+
+/// The lines the Lines worksheet lists: those of sheets (in the sheets' order, then by
+/// line number), or lines in their own order.
+enum LinesOf<'a> {
+    Sheets(&'a [i64]),
+    Lines(Vec<i64>),
+}
+
+impl LinesOf<'_> {
+    fn ids(&self) -> &[i64] {
+        match self {
+            LinesOf::Sheets(ids) => ids,
+            LinesOf::Lines(ids) => ids,
+        }
+    }
+}
+
+/// A line as the Lines worksheet reads it, with its sheet's fields.
+#[derive(diesel::QueryableByName)]
+struct LineRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = BigInt)]
+    order_id: i64,
+    #[diesel(sql_type = Integer)]
+    seq: i32,
+    #[diesel(sql_type = Date)]
+    order_date: NaiveDate,
+    #[diesel(sql_type = Text)]
+    no: String,
+    #[diesel(sql_type = Integer)]
+    order_type: i32,
+    #[diesel(sql_type = Integer)]
+    tax_type: i32,
+    #[diesel(sql_type = Text)]
+    customer: String,
+    #[diesel(sql_type = Text)]
+    product_code: String,
+    #[diesel(sql_type = Text)]
+    product_name: String,
+    #[diesel(sql_type = Text)]
+    description: String,
+    #[diesel(sql_type = BigInt)]
+    quantity: i64,
+    #[diesel(sql_type = BigInt)]
+    price: i64,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = BigInt)]
+    cost_price: i64,
+}
+
+/// The lines of a chunk of `of`'s ids, in the worksheet's order.
+fn load_lines(conn: &mut DbConn, ctx: &Ctx<'_>, of: &LinesOf<'_>, chunk: &[i64]) -> AppResult<Vec<LineRow>> {
+    let mut q = Sql::new(
+        "SELECT l.id AS id, l.order_id AS order_id, l.seq AS seq, o.order_date AS order_date, o.no AS no, o.order_type AS order_type, \
+         o.tax_type AS tax_type, COALESCE(c.name, '') AS customer, COALESCE(p.code, '') AS product_code, \
+         COALESCE(p.name, '') AS product_name, l.description AS description, l.quantity AS quantity, l.price AS price, \
+         l.amount AS amount, l.cost_price AS cost_price",
+    );
+    q.push(SHEETS_FROM).push(LINES_JOIN).push(" WHERE l.org_id = ").bind(Bind::BigInt(ctx.org_id));
+    let mut rows: Vec<LineRow> = match of {
+        LinesOf::Sheets(_) => {
+            q.any_of("l.order_id", chunk);
+            push_product_filter(&mut q, ctx.params, "l.product_id");
+            q.load(conn)?
+        }
+        LinesOf::Lines(_) => {
+            q.any_of("l.id", chunk);
+            q.load(conn)?
+        }
+    };
+    let at: HashMap<i64, usize> = chunk.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let place = |id: i64| at.get(&id).copied().unwrap_or(usize::MAX);
+    match of {
+        LinesOf::Sheets(_) => rows.sort_by_key(|r| (place(r.order_id), r.seq, r.id)),
+        LinesOf::Lines(_) => rows.sort_by_key(|r| place(r.id)),
+    }
+    Ok(rows)
+}
+
+/// A line's figures in the report, credit notes negative.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct LineFigures {
+    qty: i64,
+    /// Inc GST when the sheet charges GST.
+    amount: i64,
+    /// Sales ex GST (the amount less 1/11 when the sheet charges GST) and cost (unit cost
+    /// kept at approval × quantity): the margin is measured against the line's sales ex GST.
+    cost: CostFigures,
+}
+
+impl LineFigures {
+    fn new(order_type: i32, tax_type: i32, quantity: i64, amount: i64, unit_cost: i64) -> AppResult<Self> {
+        let gst = gst_of_inclusive(Cents(amount), TaxType::from_code(tax_type).unwrap_or_default()).0;
+        let sales_ex = amount.checked_sub(gst).ok_or_else(overflow)?;
+        Ok(Self {
+            qty: signed(order_type, quantity)?,
+            amount: signed(order_type, amount)?,
+            cost: CostFigures { sales_ex: signed(order_type, sales_ex)?, cost: signed(order_type, times(quantity, unit_cost)?)? },
+        })
+    }
+
+    fn add(&mut self, other: &LineFigures) -> AppResult<()> {
+        add(&mut self.qty, other.qty)?;
+        add(&mut self.amount, other.amount)?;
+        self.cost.add(&other.cost)
+    }
+}
+
+fn line_cells(r: LineRow, f: &LineFigures, cost: bool) -> AppResult<Vec<Val>> {
+    let mut cells = vec![
+        Val::Date(Some(r.order_date)),
+        Val::Text(r.no),
+        Val::Text(type_text(r.order_type).into()),
+        Val::Text(r.customer),
+        Val::Text(r.product_code),
+        Val::Text(r.product_name),
+        Val::Text(r.description),
+        Val::Int(f.qty),
+        Val::Cents(r.price),
+        Val::Cents(f.amount),
+    ];
+    if cost {
+        cells.extend(f.cost.cells()?);
+    }
+    Ok(cells)
+}
+
+/// The "Lines" worksheet and its total.
+fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &LinesOf<'_>, mut work: Work) -> AppResult<()> {
+    let cost = ctx.params.include_cost;
+    out.begin(Layout { name: "Lines".into(), cols: with_cost(&LINE_COLS, cost), title: ctx.title(conn, "Lines")? })?;
+    let mut total = LineFigures::default();
+    let mut rows = Rows::default();
+    for chunk in of.ids().chunks(CHUNK) {
+        for r in load_lines(conn, ctx, of, chunk)? {
+            let f = LineFigures::new(r.order_type, r.tax_type, r.quantity, r.amount, r.cost_price)?;
+            total.add(&f)?;
+            rows.push(out, line_cells(r, &f, cost)?)?;
+        }
+        rows.flush(out)?;
+        work = work.step(ctx, chunk.len());
+    }
+    let mut cells = vec![Val::Text("Total".into())];
+    cells.extend(std::iter::repeat_n(Val::Text(String::new()), 6));
+    cells.extend([Val::Int(total.qty), Val::Text(String::new()), Val::Cents(total.amount)]);
+    if cost {
+        cells.extend(total.cost.cells()?);
+    }
+    out.total(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_measures_its_margin_against_its_amount_ex_gst() {
+        // 2 × $55.00 inc GST on a GST sheet: $100.00 ex GST, cost 2 × $30.00.
+        let f = LineFigures::new(1, 3, 2, 11_000, 3_000).unwrap();
+        assert_eq!(f, LineFigures { qty: 2, amount: 11_000, cost: CostFigures { sales_ex: 10_000, cost: 6_000 } });
+        assert_eq!(f.cost.cells().unwrap()[2], Val::Basis(Some(4_000)), "40.00 %");
+        let untaxed = LineFigures::new(1, 1, 2, 11_000, 3_000).unwrap();
+        assert_eq!(untaxed.cost.sales_ex, 11_000, "no GST to take out on a No Tax sheet");
+    }
+
+    #[test]
+    fn a_credit_note_line_counts_negative_and_totals_net() {
+        let credit = LineFigures::new(2, 3, 1, 5_500, 3_000).unwrap();
+        assert_eq!(credit, LineFigures { qty: -1, amount: -5_500, cost: CostFigures { sales_ex: -5_000, cost: -3_000 } });
+        let mut total = LineFigures::new(1, 3, 2, 11_000, 3_000).unwrap();
+        total.add(&credit).unwrap();
+        assert_eq!(total, LineFigures { qty: 1, amount: 5_500, cost: CostFigures { sales_ex: 5_000, cost: 3_000 } });
+        assert!(LineFigures::new(1, 3, i64::MAX, 0, 2).is_err(), "a cost beyond i64 is an error");
+    }
+
+    #[test]
+    fn the_total_rows_line_up_with_the_columns() {
+        assert_eq!(SHEET_COLS[9].header, "Qty", "the Sheets total skips 8 columns after its label");
+        assert_eq!(LINE_COLS[7].header, "Qty", "the Lines total skips 6 columns after its label");
+        assert_eq!(LINE_COLS[9].header, "Amount (inc GST)");
+    }
+}
