@@ -16,8 +16,9 @@
 //! not the stock the system showed that day.
 //!
 //! Every balance is summed in SQL; the trace then reads the moves of a few products at a
-//! time (at most [`MOVES_PER_BATCH`] moves unless one product alone has more), so memory is
-//! bounded by a batch, not by the year.
+//! time (at most [`PRODUCTS_PER_BATCH`] products and [`MOVES_PER_BATCH`] moves, unless one
+//! product alone has more moves), so memory is bounded by a batch, not by the year; the
+//! balances themselves are one row per product and warehouse, bounded by the catalogue.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -38,6 +39,8 @@ use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 const ROWS_PER_CHUNK: usize = 2_000;
 /// Moves the trace reads at once (whole products; one product with more is read alone).
 const MOVES_PER_BATCH: i64 = 2_000;
+/// Products the trace reads at once: their ids are listed in the statement.
+const PRODUCTS_PER_BATCH: usize = crate::db::CHUNK;
 
 /// Words of the trace's opening and closing rows.
 pub const OPENING: &str = "Opening balance";
@@ -98,22 +101,23 @@ pub fn move_date(sheet_date: Option<NaiveDate>, created_at: NaiveDateTime) -> Na
 }
 
 /// Splits groups (ordered so one product's groups are adjacent) into batches of whole
-/// products holding at most `limit` moves, or one product alone when it has more.
-/// `groups` gives each group's product and its number of moves.
-pub fn batches(groups: &[(i64, i64)], limit: i64) -> Vec<std::ops::Range<usize>> {
+/// products: at most `max_products` products and `max_moves` moves, or one product alone
+/// when it has more moves. `groups` gives each group's product and its number of moves.
+pub fn batches(groups: &[(i64, i64)], max_moves: i64, max_products: usize) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
-    let (mut start, mut moves) = (0, 0i64);
+    let (mut start, mut moves, mut products) = (0, 0i64, 0usize);
     let mut i = 0;
     while i < groups.len() {
         // The product's groups: [i, end).
         let product = groups[i].0;
         let end = groups[i..].iter().position(|g| g.0 != product).map_or(groups.len(), |n| i + n);
         let n: i64 = groups[i..end].iter().map(|g| g.1).fold(0i64, i64::saturating_add);
-        if i > start && moves.saturating_add(n) > limit {
+        if i > start && (moves.saturating_add(n) > max_moves || products == max_products) {
             out.push(start..i);
-            (start, moves) = (i, 0);
+            (start, moves, products) = (i, 0, 0);
         }
         moves = moves.saturating_add(n);
+        products += 1;
         i = end;
     }
     if start < groups.len() {
@@ -468,11 +472,12 @@ pub fn inventory_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter
     let work = keys.iter().map(|k| k.1.max(0) as u64 + 2).sum::<u64>().max(1);
     let (mut done, mut sum, mut sum_closing) = (0u64, Flow::default(), 0i64);
     let mut rows = Rows::new(out);
-    for batch in batches(&keys, MOVES_PER_BATCH) {
+    for batch in batches(&keys, MOVES_PER_BATCH, PRODUCTS_PER_BATCH) {
         let part = &groups[batch];
-        let mut products: Vec<i64> = part.iter().map(|g| g.product_id).collect();
+        let mut products: Vec<i64> = part.iter().filter(|g| g.moves > 0).map(|g| g.product_id).collect();
         products.dedup();
-        let mut moves = moves_of(conn, ctx.org_id, ctx.params, &bounds, &products)?;
+        // Products with only an opening balance have nothing to read.
+        let mut moves = if products.is_empty() { HashMap::new() } else { moves_of(conn, ctx.org_id, ctx.params, &bounds, &products)? };
         for g in part {
             let list = moves.remove(&(g.product_id, g.warehouse_id)).unwrap_or_default();
             let closing = write_group(&mut rows, &bounds, g, &list)?;
@@ -544,11 +549,12 @@ mod tests {
     fn batches_hold_whole_products_up_to_the_limit() {
         // (product, moves) per product-warehouse, a product's groups adjacent.
         let groups = [(1, 600), (1, 500), (2, 800), (3, 5_000), (4, 10), (4, 0), (5, 1_990)];
-        let b = batches(&groups, 2_000);
+        let b = batches(&groups, 2_000, 500);
         assert_eq!(b, vec![0..3, 3..4, 4..7], "1,900 then 5,000 alone then exactly 2,000");
-        assert_eq!(batches(&[(1, 1_500), (2, 501)], 2_000), vec![0..1, 1..2], "one move over the limit starts a new batch");
-        assert!(batches(&[], 2_000).is_empty());
-        assert_eq!(batches(&[(1, 0), (2, 0), (3, 0)], 2_000), vec![0..3], "groups without moves share a batch");
+        assert_eq!(batches(&[(1, 1_500), (2, 501)], 2_000, 500), vec![0..1, 1..2], "one move over the limit starts a new batch");
+        assert!(batches(&[], 2_000, 500).is_empty());
+        assert_eq!(batches(&[(1, 0), (2, 0), (2, 0), (3, 0)], 2_000, 500), vec![0..4], "groups without moves share a batch");
+        assert_eq!(batches(&[(1, 0), (2, 0), (2, 0), (3, 0)], 2_000, 2), vec![0..3, 3..4], "at most two products, a product's groups together");
         // Every group is in exactly one batch, in order.
         let covered: Vec<usize> = b.into_iter().flatten().collect();
         assert_eq!(covered, (0..groups.len()).collect::<Vec<_>>());
