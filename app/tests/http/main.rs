@@ -13,6 +13,7 @@ mod master_lists;
 mod print;
 mod quoting;
 mod report_queue;
+mod reports_inventory;
 mod reports_purchase;
 mod reports_sales;
 mod reports_screens;
