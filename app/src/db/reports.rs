@@ -236,13 +236,13 @@ pub fn done_with_file(conn: &mut DbConn, org: i64, file_name: &str) -> AppResult
 
 /// One job of the company.
 pub fn get(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Job> {
-    Ok(report_jobs::table
+    report_jobs::table
         .filter(report_jobs::id.eq(id))
         .filter(report_jobs::org_id.eq(org))
         .select(Job::as_select())
         .first(conn)
         .optional()?
-        .ok_or(AppError::NotFound)?)
+        .ok_or(AppError::NotFound)
 }
 
 /// Whether any job of the company is queued or running (the Download Center polls while so).

@@ -42,7 +42,7 @@ pub struct Progress(AtomicI32);
 impl Progress {
     /// Records `done` of `total` units of work.
     pub fn set(&self, done: u64, total: u64) {
-        let pct = if total == 0 { 0 } else { (done.min(total) * 99 / total) as i32 };
+        let pct = (done.min(total) * 99).checked_div(total).map_or(0, |p| p as i32);
         self.0.store(pct, Ordering::Relaxed);
     }
 
