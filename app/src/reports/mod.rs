@@ -8,6 +8,7 @@ pub mod files;
 pub mod inventory;
 pub mod purchase;
 pub mod sales;
+mod sql;
 pub mod worker;
 
 use std::sync::Arc;

@@ -8,20 +8,19 @@
 //! time; summaries group in SQL. None of these kinds shows cost.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use chrono::NaiveDate;
 use diesel::prelude::*;
-use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
 
 use super::Ctx;
+use super::sql::{Bind, Id, Sql, overflow};
 use crate::db::schema::warehouses;
 use crate::db::{CHUNK, DbConn};
 use crate::domain::enums::{OrderStatus, OrderType, ProductCategory, TaxType};
 use crate::domain::money::{Cents, div_round_half_away, gst_of_inclusive};
 use crate::domain::reports::{DateType, Source};
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
 /// Rows handed to the writer at once: its unit of constant memory.
@@ -236,10 +235,6 @@ const ADJUSTMENT_COLS: &[Col] = &[
 
 // ---- The rules: signs, GST, averages, totals ----
 
-fn overflow() -> AppError {
-    AppError::bad_request("The report's figures add up beyond the largest amount; choose a shorter date range or narrower filters.")
-}
-
 /// A figure of a sheet as the report counts it: a bill credit note takes goods and money
 /// back, so it counts negative and totals are bills minus credit notes.
 fn signed(order_type: i32, value: i64) -> AppResult<i64> {
@@ -357,7 +352,6 @@ fn append(out: &mut SheetWriter, rows: Vec<Vec<Val>>) -> AppResult<()> {
 // ---- Which sheets and lines a report reads ----
 
 /// The backend of [`DbConn`] (either database).
-type MultiBackend = <DbConn as diesel::Connection>::Backend;
 
 /// The sheets a report reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,74 +381,6 @@ impl Reads {
     }
 }
 
-/// A value bound to a `$n` placeholder.
-enum Bind {
-    Int(i32),
-    Id(i64),
-    Date(NaiveDate),
-    Text(String),
-}
-
-/// A statement being written: its text and the values of its placeholders, numbered as they
-/// are written, so they appear in order (SQLite numbers `$n` by first appearance).
-#[derive(Default)]
-struct Sql {
-    text: String,
-    binds: Vec<Bind>,
-}
-
-impl Sql {
-    fn new(text: &str) -> Self {
-        Self { text: text.to_string(), binds: Vec::new() }
-    }
-
-    fn push(&mut self, text: &str) -> &mut Self {
-        self.text.push_str(text);
-        self
-    }
-
-    fn bind(&mut self, value: Bind) -> &mut Self {
-        self.binds.push(value);
-        let n = self.binds.len();
-        let _ = write!(self.text, "${n}");
-        self
-    }
-
-    /// `(… IN ($a, $b, …))`; callers add it only for a non-empty list.
-    fn list(&mut self, values: impl IntoIterator<Item = Bind>) -> &mut Self {
-        self.push("(");
-        for (i, v) in values.into_iter().enumerate() {
-            if i > 0 {
-                self.push(", ");
-            }
-            self.bind(v);
-        }
-        self.push(")")
-    }
-
-    /// `AND column IN (…)` when the filter names any id.
-    fn ids_in(&mut self, column: &str, ids: &[i64]) -> &mut Self {
-        if !ids.is_empty() {
-            self.push(&format!(" AND {column} IN "));
-            self.list(ids.iter().map(|id| Bind::Id(*id)));
-        }
-        self
-    }
-
-    fn query(self) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
-        let mut q = diesel::sql_query(self.text).into_boxed::<MultiBackend>();
-        for b in self.binds {
-            q = match b {
-                Bind::Int(v) => q.bind::<Integer, _>(v),
-                Bind::Id(v) => q.bind::<BigInt, _>(v),
-                Bind::Date(v) => q.bind::<Date, _>(v),
-                Bind::Text(v) => q.bind::<Text, _>(v),
-            };
-        }
-        q
-    }
-}
-
 fn date_column(t: DateType) -> &'static str {
     match t {
         DateType::Date => "o.order_date",
@@ -467,30 +393,30 @@ fn date_column(t: DateType) -> &'static str {
 /// Closed), the date range on the chosen date, and the sheet-level filters.
 fn sheet_conditions(sql: &mut Sql, ctx: &Ctx<'_>, reads: Reads) {
     let p = ctx.params;
-    sql.push(" o.org_id = ").bind(Bind::Id(ctx.org_id));
-    sql.push(" AND o.order_type IN ").list(reads.types().iter().map(|t| Bind::Int(t.as_i32())));
-    sql.push(" AND o.status IN ").list([Bind::Int(OrderStatus::Approved.as_i32()), Bind::Int(OrderStatus::Closed.as_i32())]);
+    sql.push(" o.org_id = ").bind(Bind::BigInt(ctx.org_id));
+    sql.push(" AND o.order_type IN ").values(reads.types().iter().map(|t| Bind::Int(t.as_i32())));
+    sql.push(" AND o.status IN ").values([Bind::Int(OrderStatus::Approved.as_i32()), Bind::Int(OrderStatus::Closed.as_i32())]);
     if let (Some(from), Some(to)) = (p.from, p.to) {
         let column = date_column(p.date_type);
         sql.push(&format!(" AND {column} >= ")).bind(Bind::Date(from));
         sql.push(&format!(" AND {column} <= ")).bind(Bind::Date(to));
     }
     if !p.tags.is_empty() {
-        sql.push(" AND o.tag_id IN ").list(p.tags.iter().map(|t| Bind::Int(*t)));
+        sql.push(" AND o.tag_id IN ").values(p.tags.iter().map(|t| Bind::Int(*t)));
     }
     match reads {
         Reads::Purchase(_) => {
-            sql.ids_in("o.warehouse_id", &p.warehouses).ids_in("o.supplier_id", &p.suppliers);
+            sql.any_of("o.warehouse_id", &p.warehouses).any_of("o.supplier_id", &p.suppliers);
         }
         Reads::Adjustments => {
-            sql.ids_in("o.warehouse_id", &p.warehouses);
+            sql.any_of("o.warehouse_id", &p.warehouses);
         }
         Reads::Transfers => {
-            sql.ids_in("o.warehouse_id", &p.out_warehouses).ids_in("o.in_warehouse_id", &p.in_warehouses);
+            sql.any_of("o.warehouse_id", &p.out_warehouses).any_of("o.in_warehouse_id", &p.in_warehouses);
             // A plain warehouse filter on a transfer: either end is in it.
             if !p.warehouses.is_empty() {
-                sql.push(" AND (o.warehouse_id IN ").list(p.warehouses.iter().map(|w| Bind::Id(*w)));
-                sql.push(" OR o.in_warehouse_id IN ").list(p.warehouses.iter().map(|w| Bind::Id(*w))).push(")");
+                sql.push(" AND (o.warehouse_id IN ").values(p.warehouses.iter().map(|w| Bind::BigInt(*w)));
+                sql.push(" OR o.in_warehouse_id IN ").values(p.warehouses.iter().map(|w| Bind::BigInt(*w))).push(")");
             }
         }
     }
@@ -506,12 +432,12 @@ fn has_line_filter(ctx: &Ctx<'_>) -> bool {
 /// list filters it).
 fn line_conditions(sql: &mut Sql, ctx: &Ctx<'_>) {
     let p = ctx.params;
-    sql.ids_in("l.product_id", &p.products);
+    sql.any_of("l.product_id", &p.products);
     if p.brands.is_empty() && p.categories.is_empty() {
         return;
     }
-    sql.push(" AND l.product_id IN (SELECT p.id FROM products p WHERE p.org_id = ").bind(Bind::Id(ctx.org_id));
-    sql.ids_in("p.brand_id", &p.brands);
+    sql.push(" AND l.product_id IN (SELECT p.id FROM products p WHERE p.org_id = ").bind(Bind::BigInt(ctx.org_id));
+    sql.any_of("p.brand_id", &p.brands);
     let paths: Vec<String> = p.categories.iter().filter_map(|c| ProductCategory::from_i32(*c)).map(ProductCategory::path).collect();
     if !paths.is_empty() {
         sql.push(" AND (");
@@ -527,12 +453,6 @@ fn line_conditions(sql: &mut Sql, ctx: &Ctx<'_>) {
     sql.push(")");
 }
 
-#[derive(QueryableByName)]
-struct Id {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-}
-
 /// The ids of the sheets the report lists, in its order: purchases by supplier name, date
 /// and number; transfers and adjustments by date and number. With a product filter, only
 /// sheets with a matching line.
@@ -540,7 +460,7 @@ fn sheet_ids(conn: &mut DbConn, ctx: &Ctx<'_>, reads: Reads) -> AppResult<Vec<i6
     let mut sql = Sql::new("SELECT o.id AS id FROM orders o LEFT JOIN suppliers s ON s.id = o.supplier_id AND s.org_id = o.org_id WHERE");
     sheet_conditions(&mut sql, ctx, reads);
     if has_line_filter(ctx) {
-        sql.push(" AND o.id IN (SELECT l.order_id FROM order_lines l WHERE l.org_id = ").bind(Bind::Id(ctx.org_id));
+        sql.push(" AND o.id IN (SELECT l.order_id FROM order_lines l WHERE l.org_id = ").bind(Bind::BigInt(ctx.org_id));
         line_conditions(&mut sql, ctx);
         sql.push(")");
     }
@@ -587,7 +507,7 @@ fn heads_of(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<HashMap<i64, 
          o.comments AS comments, o.warehouse_id AS warehouse_id, o.in_warehouse_id AS in_warehouse_id \
          FROM orders o LEFT JOIN suppliers s ON s.id = o.supplier_id AND s.org_id = o.org_id WHERE o.org_id = ",
     );
-    sql.bind(Bind::Id(org)).ids_in("o.id", ids);
+    sql.bind(Bind::BigInt(org)).any_of("o.id", ids);
     Ok(sql.query().load::<Head>(conn)?.into_iter().map(|h| (h.id, h)).collect())
 }
 
@@ -607,7 +527,7 @@ fn figures_of(conn: &mut DbConn, ctx: &Ctx<'_>, ids: &[i64]) -> AppResult<HashMa
         "SELECT l.order_id AS order_id, CAST(SUM(l.quantity) AS BIGINT) AS qty, CAST(SUM(l.amount) AS BIGINT) AS amount \
          FROM order_lines l WHERE l.org_id = ",
     );
-    sql.bind(Bind::Id(ctx.org_id)).ids_in("l.order_id", ids);
+    sql.bind(Bind::BigInt(ctx.org_id)).any_of("l.order_id", ids);
     line_conditions(&mut sql, ctx);
     sql.push(" GROUP BY l.order_id");
     Ok(sql.query().load::<Figures>(conn)?.into_iter().map(|f| (f.order_id, (f.qty, f.amount))).collect())
@@ -650,7 +570,7 @@ fn lines_in_order(
          l.quantity AS quantity, l.in_system_qty AS in_system_qty, l.in_warehouse_qty AS in_warehouse_qty, l.price AS price, l.amount AS amount \
          FROM order_lines l LEFT JOIN products p ON p.id = l.product_id AND p.org_id = l.org_id WHERE l.org_id = ",
     );
-    sql.bind(Bind::Id(ctx.org_id)).ids_in("l.order_id", ids);
+    sql.bind(Bind::BigInt(ctx.org_id)).any_of("l.order_id", ids);
     line_conditions(&mut sql, ctx);
     sql.push(" ORDER BY l.order_id, l.seq, l.id");
     let mut by_sheet: HashMap<i64, Vec<LineRow>> = HashMap::new();
@@ -845,13 +765,5 @@ mod tests {
         assert_eq!(Reads::Transfers.types(), &[OrderType::Transfer]);
         assert_eq!(Reads::Adjustments.types(), &[OrderType::Adjustment]);
         assert_eq!(Reads::Purchase(Source::PurchaseOrders).part("Lines"), "Lines (Purchase Orders)");
-    }
-
-    #[test]
-    fn placeholders_are_numbered_in_the_order_they_are_written() {
-        let mut sql = Sql::new("SELECT 1 WHERE a = ");
-        sql.bind(Bind::Id(4)).ids_in("b", &[]).ids_in("c", &[7, 8]);
-        assert_eq!(sql.text, "SELECT 1 WHERE a = $1 AND c IN ($2, $3)");
-        assert_eq!(sql.binds.len(), 3);
     }
 }

@@ -10,16 +10,14 @@ mod detail;
 mod slow_moving;
 mod summary;
 
-use chrono::{NaiveDate, NaiveDateTime};
-use diesel::QueryableByName;
-use diesel::sql_types::{BigInt, Date, Text, Timestamp};
+use chrono::NaiveDate;
 
 pub use detail::invoice_details;
 pub use slow_moving::slow_moving;
 pub use summary::sale_summary;
 
 use super::Ctx;
-use crate::db::{DbConn, MultiBackend};
+use super::sql::{Bind, Id, Sql, ids, overflow};
 use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
 use crate::domain::enums::{CodeEnum, OrderStatus, OrderType, ProductCategory, TaxType};
 use crate::domain::money::{Cents, gst_of_inclusive};
@@ -61,84 +59,6 @@ impl Rows {
             return Ok(());
         }
         out.append(std::mem::take(&mut self.0))
-    }
-}
-
-/// The report's id rows (`SELECT … AS id`).
-#[derive(diesel::QueryableByName)]
-struct Id {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-}
-
-fn ids(rows: Vec<Id>) -> Vec<i64> {
-    rows.into_iter().map(|r| r.id).collect()
-}
-
-/// A value bound to a placeholder.
-enum Bind {
-    BigInt(i64),
-    Date(NaiveDate),
-    Timestamp(NaiveDateTime),
-    Text(String),
-}
-
-/// A statement built piece by piece, its values bound to `$1`, `$2`, … in the order they
-/// were pushed. SQLite numbers `$n` parameters by first appearance, so pushing text and
-/// values in one pass keeps the two backends binding alike.
-struct Sql {
-    text: String,
-    binds: Vec<Bind>,
-}
-
-impl Sql {
-    fn new(text: &str) -> Self {
-        Self { text: text.to_string(), binds: Vec::new() }
-    }
-
-    fn push(&mut self, text: &str) -> &mut Self {
-        self.text.push_str(text);
-        self
-    }
-
-    fn bind(&mut self, value: Bind) -> &mut Self {
-        self.binds.push(value);
-        let n = self.binds.len();
-        self.text.push_str(&format!("${n}"));
-        self
-    }
-
-    /// `$a, $b, …`: one placeholder per id (a report's lists hold at most 1,000, a chunk 500).
-    fn list(&mut self, ids: &[i64]) -> &mut Self {
-        for (i, id) in ids.iter().enumerate() {
-            if i > 0 {
-                self.push(", ");
-            }
-            self.bind(Bind::BigInt(*id));
-        }
-        self
-    }
-
-    /// ` AND column IN (…)` when `ids` is not empty: an empty filter list means "all".
-    fn any_of(&mut self, column: &str, ids: &[i64]) -> &mut Self {
-        if !ids.is_empty() {
-            self.push(&format!(" AND {column} IN (")).list(ids).push(")");
-        }
-        self
-    }
-
-    fn load<R: QueryableByName<MultiBackend> + 'static>(self, conn: &mut DbConn) -> AppResult<Vec<R>> {
-        use diesel::RunQueryDsl;
-        let mut q = diesel::sql_query(self.text).into_boxed::<MultiBackend>();
-        for b in self.binds {
-            q = match b {
-                Bind::BigInt(v) => q.bind::<BigInt, _>(v),
-                Bind::Date(v) => q.bind::<Date, _>(v),
-                Bind::Timestamp(v) => q.bind::<Timestamp, _>(v),
-                Bind::Text(v) => q.bind::<Text, _>(v),
-            };
-        }
-        Ok(q.load(conn)?)
     }
 }
 
@@ -240,11 +160,6 @@ fn gst_sql(expr: &str) -> String {
         "(CASE WHEN o.tax_type NOT IN ({}) THEN 0 WHEN ({expr}) >= 0 THEN (({expr}) * 2 + 11) / 22 ELSE -((-({expr}) * 2 + 11) / 22) END)",
         taxed.join(", ")
     )
-}
-
-/// The message of a figure beyond what a report can add up (never written wrong).
-fn overflow() -> AppError {
-    AppError::bad_request("The report's figures add up beyond the largest amount it can hold; choose a shorter date range or more filters.")
 }
 
 /// `value` as the report counts it: negative on a credit note.
@@ -374,16 +289,8 @@ mod tests {
     }
 
     #[test]
-    fn the_sql_placeholders_follow_the_values_in_order() {
-        let mut q = Sql::new("SELECT 1 WHERE a = ");
-        q.bind(Bind::BigInt(4)).any_of("b", &[]).any_of("c", &[7, 8]);
-        assert_eq!(q.text, "SELECT 1 WHERE a = $1 AND c IN ($2, $3)", "an empty list filters nothing");
-        assert_eq!(q.binds.len(), 3);
-    }
-
-    #[test]
     fn gst_in_sql_rounds_as_the_money_rules_do() {
-        use diesel::sql_types::Integer;
+        use diesel::sql_types::{BigInt, Integer};
         #[derive(diesel::QueryableByName)]
         struct G {
             #[diesel(sql_type = BigInt)]

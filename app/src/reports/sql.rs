@@ -1,0 +1,116 @@
+//! The statements of the report writers: SQL written once for both backends, its values
+//! bound to `$1`, `$2`, … in the order they are pushed. SQLite numbers `$n` parameters by
+//! first appearance, so pushing text and values in one pass binds alike on both.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::QueryableByName;
+use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
+use diesel::sql_types::{BigInt, Date, Integer, Text, Timestamp};
+
+use crate::db::{DbConn, MultiBackend};
+use crate::error::{AppError, AppResult};
+
+/// A value bound to a placeholder.
+pub enum Bind {
+    Int(i32),
+    BigInt(i64),
+    Date(NaiveDate),
+    Timestamp(NaiveDateTime),
+    Text(String),
+}
+
+/// A statement built piece by piece.
+#[derive(Default)]
+pub struct Sql {
+    pub(super) text: String,
+    pub(super) binds: Vec<Bind>,
+}
+
+impl Sql {
+    pub fn new(text: &str) -> Self {
+        Self { text: text.to_string(), binds: Vec::new() }
+    }
+
+    pub fn push(&mut self, text: &str) -> &mut Self {
+        self.text.push_str(text);
+        self
+    }
+
+    pub fn bind(&mut self, value: Bind) -> &mut Self {
+        self.binds.push(value);
+        let n = self.binds.len();
+        self.text.push('$');
+        self.text.push_str(&n.to_string());
+        self
+    }
+
+    /// `($a, $b, …)`; callers add it only for a non-empty list.
+    pub fn values(&mut self, values: impl IntoIterator<Item = Bind>) -> &mut Self {
+        self.push("(");
+        for (i, v) in values.into_iter().enumerate() {
+            if i > 0 {
+                self.push(", ");
+            }
+            self.bind(v);
+        }
+        self.push(")")
+    }
+
+    /// ` AND column IN (…)` when `ids` is not empty: an empty filter list means "all" (a
+    /// report's lists hold at most 1,000 ids, a chunk 500).
+    pub fn any_of(&mut self, column: &str, ids: &[i64]) -> &mut Self {
+        if !ids.is_empty() {
+            self.push(" AND ").push(column).push(" IN ");
+            self.values(ids.iter().map(|id| Bind::BigInt(*id)));
+        }
+        self
+    }
+
+    pub fn query(self) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
+        let mut q = diesel::sql_query(self.text).into_boxed::<MultiBackend>();
+        for b in self.binds {
+            q = match b {
+                Bind::Int(v) => q.bind::<Integer, _>(v),
+                Bind::BigInt(v) => q.bind::<BigInt, _>(v),
+                Bind::Date(v) => q.bind::<Date, _>(v),
+                Bind::Timestamp(v) => q.bind::<Timestamp, _>(v),
+                Bind::Text(v) => q.bind::<Text, _>(v),
+            };
+        }
+        q
+    }
+
+    pub fn load<R: QueryableByName<MultiBackend> + 'static>(self, conn: &mut DbConn) -> AppResult<Vec<R>> {
+        use diesel::RunQueryDsl;
+        Ok(self.query().load(conn)?)
+    }
+}
+
+/// A row of ids (`SELECT … AS id`).
+#[derive(QueryableByName)]
+pub struct Id {
+    #[diesel(sql_type = BigInt)]
+    pub id: i64,
+}
+
+pub fn ids(rows: Vec<Id>) -> Vec<i64> {
+    rows.into_iter().map(|r| r.id).collect()
+}
+
+/// The message of a figure beyond what a report can add up (never written wrong).
+pub fn overflow() -> AppError {
+    AppError::bad_request("The report's figures add up beyond the largest amount it can hold; choose a shorter date range or more filters.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_in_the_order_they_are_written() {
+        let mut q = Sql::new("SELECT 1 WHERE a = ");
+        q.bind(Bind::BigInt(4)).any_of("b", &[]).any_of("c", &[7, 8]).push(" AND d IN ").values([Bind::Int(1), Bind::Text("x".into())]);
+        assert_eq!(q.text, "SELECT 1 WHERE a = $1 AND c IN ($2, $3) AND d IN ($4, $5)", "an empty list filters nothing");
+        assert_eq!(q.binds.len(), 5);
+    }
+}
