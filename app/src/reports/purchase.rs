@@ -351,8 +351,6 @@ fn append(out: &mut SheetWriter, rows: Vec<Vec<Val>>) -> AppResult<()> {
 
 // ---- Which sheets and lines a report reads ----
 
-/// The backend of [`DbConn`] (either database).
-
 /// The sheets a report reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Reads {
