@@ -21,16 +21,16 @@
 //! balances themselves are one row per product and warehouse, bounded by the catalogue.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use chrono::{NaiveDate, NaiveDateTime, TimeZone};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text, Timestamp};
 
 use super::Ctx;
+use super::sql::{Bind, Sql};
 use crate::db::DbConn;
 use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
-use crate::domain::enums::{CodeEnum, OrderType, ProductCategory};
+use crate::domain::enums::{CodeEnum, OrderType};
 use crate::domain::reports::Params;
 use crate::error::{AppError, AppResult};
 use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
@@ -146,61 +146,36 @@ impl Bounds {
     }
 }
 
-fn id_list(ids: &[i64]) -> String {
-    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-}
-
-/// A text as an SQL literal; used only for category paths, which are the program's own words.
-fn sql_text(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
-}
-
-/// The report's filters on a move `m` and its product `p` (ids are numbers resolved in the
-/// company, so they are written into the statement).
-fn filters_sql(p: &Params, only_products: &[i64]) -> String {
-    let mut s = String::new();
-    if !p.warehouses.is_empty() {
-        let _ = write!(s, " AND m.warehouse_id IN ({})", id_list(&p.warehouses));
-    }
-    if !p.products.is_empty() {
-        let _ = write!(s, " AND m.product_id IN ({})", id_list(&p.products));
-    }
-    if !only_products.is_empty() {
-        let _ = write!(s, " AND m.product_id IN ({})", id_list(only_products));
-    }
-    if !p.brands.is_empty() {
-        let _ = write!(s, " AND p.brand_id IN ({})", id_list(&p.brands));
-    }
-    let paths: Vec<String> = p.categories.iter().filter_map(|c| ProductCategory::from_i32(*c)).map(ProductCategory::path).collect();
-    if !paths.is_empty() {
-        // A category also matches its children ("Wheels" matches "Wheels/Alloy").
-        let any: Vec<String> = paths
-            .iter()
-            .map(|path| {
-                let prefix = path.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-                format!("p.tag1 = {} OR p.tag1 LIKE {} ESCAPE '\\'", sql_text(path), sql_text(&format!("{prefix}/%")))
-            })
-            .collect();
-        let _ = write!(s, " AND ({})", any.join(" OR "));
-    }
-    s
+/// ` AND …` of the report's filters on a move `m` and its product `p`.
+fn push_filters(q: &mut Sql, p: &Params, only_products: &[i64]) {
+    q.any_of("m.warehouse_id", &p.warehouses).any_of("m.product_id", &p.products).any_of("m.product_id", only_products).brands_and_categories(p);
 }
 
 /// The company's moves of stock on hand under the report's filters, each with its `phase`:
-/// 0 before the range, 1 inside it, 2 after it. Binds, in order of first use (SQLite numbers
-/// `$n` by first appearance): $1 from, $2 to, $3 from (UTC), $4 end (UTC), $5 company.
-fn ledger_sql(p: &Params, only_products: &[i64]) -> String {
-    format!(
+/// 0 before the range, 1 inside it, 2 after it.
+fn push_ledger(q: &mut Sql, org: i64, p: &Params, b: &Bounds, only_products: &[i64]) {
+    q.push(
         "SELECT m.id AS id, m.product_id AS product_id, m.warehouse_id AS warehouse_id, m.qty_delta AS qty, m.reason AS reason, \
                 m.created_at AS created_at, o.no AS sheet_no, o.order_type AS sheet_type, o.order_date AS sheet_date, \
-                CASE WHEN o.id IS NOT NULL THEN (CASE WHEN o.order_date < $1 THEN 0 WHEN o.order_date <= $2 THEN 1 ELSE 2 END) \
-                     ELSE (CASE WHEN m.created_at < $3 THEN 0 WHEN m.created_at < $4 THEN 1 ELSE 2 END) END AS phase \
+                CASE WHEN o.id IS NOT NULL THEN (CASE WHEN o.order_date < ",
+    )
+    .bind(Bind::Date(b.from))
+    .push(" THEN 0 WHEN o.order_date <= ")
+    .bind(Bind::Date(b.to))
+    .push(" THEN 1 ELSE 2 END) ELSE (CASE WHEN m.created_at < ")
+    .bind(Bind::Timestamp(b.from_utc))
+    .push(" THEN 0 WHEN m.created_at < ")
+    .bind(Bind::Timestamp(b.end_utc))
+    .push(
+        " THEN 1 ELSE 2 END) END AS phase \
          FROM stock_moves m \
          JOIN products p ON p.id = m.product_id AND p.org_id = m.org_id \
          LEFT JOIN orders o ON o.id = m.order_id AND o.org_id = m.org_id \
-         WHERE m.org_id = $5 AND m.qty_delta <> 0{}",
-        filters_sql(p, only_products)
+         WHERE m.org_id = ",
     )
+    .bind(Bind::BigInt(org))
+    .push(" AND m.qty_delta <> 0");
+    push_filters(q, p, only_products);
 }
 
 /// One row of [`balances`]: a product, or a product in one warehouse, with its sums.
@@ -253,28 +228,25 @@ fn balances(conn: &mut DbConn, org: i64, p: &Params, b: &Bounds, per_warehouse: 
     };
     let opening = "SUM(CASE WHEN x.phase = 0 THEN x.qty ELSE 0 END)";
     let moves = "SUM(CASE WHEN x.phase = 1 THEN 1 ELSE 0 END)";
-    let sql = format!(
+    let mut q = Sql::new(&format!(
         "SELECT x.product_id AS product_id, {wh_cols}, p.tag1 AS category, COALESCE(br.name, '') AS brand, p.code AS code, p.name AS name, \
                 p.cost_price AS unit_cost, CAST({opening} AS BIGINT) AS opening, \
                 CAST(SUM(CASE WHEN x.phase = 1 AND x.qty > 0 THEN x.qty ELSE 0 END) AS BIGINT) AS inflow, \
                 CAST(SUM(CASE WHEN x.phase = 1 AND x.qty < 0 THEN 0 - x.qty ELSE 0 END) AS BIGINT) AS outflow, \
                 CAST(SUM(x.qty) AS BIGINT) AS closing, CAST({moves} AS BIGINT) AS moves \
-         FROM ({ledger}) x \
+         FROM ("
+    ));
+    push_ledger(&mut q, org, p, b, &[]);
+    q.push(&format!(
+        ") x \
          JOIN products p ON p.id = x.product_id \
          LEFT JOIN brands br ON br.id = p.brand_id AND br.org_id = p.org_id{wh_join} \
          WHERE x.phase < 2 \
          GROUP BY x.product_id, p.tag1, br.name, p.code, p.name, p.cost_price{wh_group} \
          HAVING {opening} <> 0 OR {moves} > 0 \
-         ORDER BY p.tag1, COALESCE(br.name, ''), p.code, x.product_id{wh_order}",
-        ledger = ledger_sql(p, &[]),
-    );
-    Ok(diesel::sql_query(sql)
-        .bind::<Date, _>(b.from)
-        .bind::<Date, _>(b.to)
-        .bind::<Timestamp, _>(b.from_utc)
-        .bind::<Timestamp, _>(b.end_utc)
-        .bind::<BigInt, _>(org)
-        .load(conn)?)
+         ORDER BY p.tag1, COALESCE(br.name, ''), p.code, x.product_id{wh_order}"
+    ));
+    q.load(conn)
 }
 
 /// One move inside the range, for the trace.
@@ -309,14 +281,10 @@ impl Move {
 /// The moves inside the range of some products, per (product, warehouse), each list in date
 /// order (then in the order written).
 fn moves_of(conn: &mut DbConn, org: i64, p: &Params, b: &Bounds, products: &[i64]) -> AppResult<HashMap<(i64, i64), Vec<Move>>> {
-    let sql = format!("SELECT x.id, x.product_id, x.warehouse_id, x.qty, x.reason, x.created_at, x.sheet_no, x.sheet_type, x.sheet_date FROM ({}) x WHERE x.phase = 1", ledger_sql(p, products));
-    let rows: Vec<Move> = diesel::sql_query(sql)
-        .bind::<Date, _>(b.from)
-        .bind::<Date, _>(b.to)
-        .bind::<Timestamp, _>(b.from_utc)
-        .bind::<Timestamp, _>(b.end_utc)
-        .bind::<BigInt, _>(org)
-        .load(conn)?;
+    let mut q = Sql::new("SELECT x.id, x.product_id, x.warehouse_id, x.qty, x.reason, x.created_at, x.sheet_no, x.sheet_type, x.sheet_date FROM (");
+    push_ledger(&mut q, org, p, b, products);
+    q.push(") x WHERE x.phase = 1");
+    let rows: Vec<Move> = q.load(conn)?;
     let mut out: HashMap<(i64, i64), Vec<Move>> = HashMap::new();
     for m in rows {
         out.entry((m.product_id, m.warehouse_id)).or_default().push(m);
@@ -494,6 +462,7 @@ pub fn inventory_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::enums::ProductCategory;
 
     #[test]
     fn closing_is_opening_plus_in_less_out() {
@@ -563,11 +532,16 @@ mod tests {
     #[test]
     fn filters_keep_to_the_choices_and_categories_take_their_children() {
         let p = Params { warehouses: vec![3, 4], brands: vec![7], products: vec![9], categories: vec![ProductCategory::Wheels.as_i32()], ..Params::default() };
-        let s = filters_sql(&p, &[11, 12]);
-        assert!(s.contains("m.warehouse_id IN (3, 4)"), "{s}");
-        assert!(s.contains("p.brand_id IN (7)") && s.contains("m.product_id IN (9)") && s.contains("m.product_id IN (11, 12)"), "{s}");
-        assert!(s.contains("p.tag1 = 'Wheels' OR p.tag1 LIKE 'Wheels/%'"), "{s}");
-        assert_eq!(filters_sql(&Params::default(), &[]), "", "no choice, no filter");
-        assert_eq!(sql_text("Trailer tyres & Wheel's"), "'Trailer tyres & Wheel''s'");
+        let mut q = Sql::new("");
+        push_filters(&mut q, &p, &[11, 12]);
+        let s = q.text.clone();
+        assert!(s.contains("m.warehouse_id IN ($1, $2)"), "{s}");
+        assert!(s.contains("m.product_id IN ($3)") && s.contains("m.product_id IN ($4, $5)") && s.contains("p.brand_id IN ($6)"), "{s}");
+        assert!(s.contains("p.tag1 = $7 OR p.tag1 LIKE $8"), "{s}");
+        let bound: Vec<String> = q.binds.iter().filter_map(|b| if let Bind::Text(t) = b { Some(t.clone()) } else { None }).collect();
+        assert_eq!(bound, ["Wheels", "Wheels/%"], "categories take their children");
+        let mut none = Sql::new("");
+        push_filters(&mut none, &Params::default(), &[]);
+        assert_eq!(none.text, "", "no choice, no filter");
     }
 }

@@ -14,10 +14,10 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
 
 use super::Ctx;
-use super::sql::{Bind, Id, Sql, overflow};
+use super::sql::{Bind, Id, Sql, has_product_filter, overflow};
 use crate::db::schema::warehouses;
 use crate::db::{CHUNK, DbConn};
-use crate::domain::enums::{OrderStatus, OrderType, ProductCategory, TaxType};
+use crate::domain::enums::{OrderStatus, OrderType, TaxType};
 use crate::domain::money::{Cents, div_round_half_away, gst_of_inclusive};
 use crate::domain::reports::{DateType, Source};
 use crate::error::AppResult;
@@ -420,14 +420,8 @@ fn sheet_conditions(sql: &mut Sql, ctx: &Ctx<'_>, reads: Reads) {
     }
 }
 
-fn has_line_filter(ctx: &Ctx<'_>) -> bool {
-    let p = ctx.params;
-    !(p.brands.is_empty() && p.categories.is_empty() && p.products.is_empty())
-}
-
 /// The conditions on line `l` of the product filters: designated products, and products of
-/// the brands and categories chosen (a category also matches its children, as the product
-/// list filters it).
+/// the brands and categories chosen.
 fn line_conditions(sql: &mut Sql, ctx: &Ctx<'_>) {
     let p = ctx.params;
     sql.any_of("l.product_id", &p.products);
@@ -435,20 +429,7 @@ fn line_conditions(sql: &mut Sql, ctx: &Ctx<'_>) {
         return;
     }
     sql.push(" AND l.product_id IN (SELECT p.id FROM products p WHERE p.org_id = ").bind(Bind::BigInt(ctx.org_id));
-    sql.any_of("p.brand_id", &p.brands);
-    let paths: Vec<String> = p.categories.iter().filter_map(|c| ProductCategory::from_i32(*c)).map(ProductCategory::path).collect();
-    if !paths.is_empty() {
-        sql.push(" AND (");
-        for (i, path) in paths.into_iter().enumerate() {
-            if i > 0 {
-                sql.push(" OR ");
-            }
-            let children = format!("{}/%", crate::db::masters::like_escape(&path));
-            sql.push("p.tag1 = ").bind(Bind::Text(path)).push(" OR p.tag1 LIKE ").bind(Bind::Text(children)).push(" ESCAPE '\\'");
-        }
-        sql.push(")");
-    }
-    sql.push(")");
+    sql.brands_and_categories(p).push(")");
 }
 
 /// The ids of the sheets the report lists, in its order: purchases by supplier name, date
@@ -457,7 +438,7 @@ fn line_conditions(sql: &mut Sql, ctx: &Ctx<'_>) {
 fn sheet_ids(conn: &mut DbConn, ctx: &Ctx<'_>, reads: Reads) -> AppResult<Vec<i64>> {
     let mut sql = Sql::new("SELECT o.id AS id FROM orders o LEFT JOIN suppliers s ON s.id = o.supplier_id AND s.org_id = o.org_id WHERE");
     sheet_conditions(&mut sql, ctx, reads);
-    if has_line_filter(ctx) {
+    if has_product_filter(ctx.params) {
         sql.push(" AND o.id IN (SELECT l.order_id FROM order_lines l WHERE l.org_id = ").bind(Bind::BigInt(ctx.org_id));
         line_conditions(&mut sql, ctx);
         sql.push(")");

@@ -17,9 +17,9 @@ pub use slow_moving::slow_moving;
 pub use summary::sale_summary;
 
 use super::Ctx;
-use super::sql::{Bind, Id, Sql, ids, overflow};
+use super::sql::{Bind, Id, Sql, has_product_filter, ids, overflow};
 use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
-use crate::domain::enums::{CodeEnum, OrderStatus, OrderType, ProductCategory, TaxType};
+use crate::domain::enums::{CodeEnum, OrderStatus, OrderType, TaxType};
 use crate::domain::money::{Cents, gst_of_inclusive};
 use crate::domain::reports::{DateType, Params, margin};
 use crate::error::{AppError, AppResult};
@@ -122,29 +122,9 @@ fn push_sheet_filter(q: &mut Sql, ctx: &Ctx<'_>, dates: Dates, credits: bool) {
     }
 }
 
-/// Whether the report is narrowed to some products (brand, category or designated products).
-fn has_product_filter(p: &Params) -> bool {
-    !(p.brands.is_empty() && p.categories.is_empty() && p.products.is_empty())
-}
-
-/// ` AND …` of the product filters on products aliased `p`, whose id is `id_column`: the
-/// brands, the categories (a category matches its children too, by the `tag1` path, as the
-/// product list filters), the designated products.
+/// ` AND …` of the product filters on products aliased `p`, whose id is `id_column`.
 fn push_product_filter(q: &mut Sql, p: &Params, id_column: &str) {
-    q.any_of("p.brand_id", &p.brands);
-    let paths: Vec<String> = p.categories.iter().filter_map(|c| ProductCategory::from_i32(*c)).map(ProductCategory::path).collect();
-    if !paths.is_empty() {
-        q.push(" AND (");
-        for (i, path) in paths.into_iter().enumerate() {
-            if i > 0 {
-                q.push(" OR ");
-            }
-            let children = format!("{}/%", crate::db::masters::like_escape(&path));
-            q.push("p.tag1 = ").bind(Bind::Text(path)).push(" OR p.tag1 LIKE ").bind(Bind::Text(children)).push(" ESCAPE '\\'");
-        }
-        q.push(")");
-    }
-    q.any_of(id_column, &p.products);
+    q.brands_and_categories(p).any_of(id_column, &p.products);
 }
 
 /// `expr` with a credit note's sign: credit notes count negative in every sales report.

@@ -7,7 +7,10 @@ use diesel::QueryableByName;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::sql_types::{BigInt, Date, Integer, Text, Timestamp};
 
+use crate::db::masters::like_escape;
 use crate::db::{DbConn, MultiBackend};
+use crate::domain::enums::ProductCategory;
+use crate::domain::reports::Params;
 use crate::error::{AppError, AppResult};
 
 /// A value bound to a placeholder.
@@ -66,6 +69,26 @@ impl Sql {
         self
     }
 
+    /// ` AND …` of the brand and category filters on products aliased `p`: a category also
+    /// matches its children by the `tag1` path ("Wheels" matches "Wheels/Alloy"), as the
+    /// product list filters.
+    pub fn brands_and_categories(&mut self, p: &Params) -> &mut Self {
+        self.any_of("p.brand_id", &p.brands);
+        let paths: Vec<String> = p.categories.iter().filter_map(|c| ProductCategory::from_i32(*c)).map(ProductCategory::path).collect();
+        if !paths.is_empty() {
+            self.push(" AND (");
+            for (i, path) in paths.into_iter().enumerate() {
+                if i > 0 {
+                    self.push(" OR ");
+                }
+                let children = format!("{}/%", like_escape(&path));
+                self.push("p.tag1 = ").bind(Bind::Text(path)).push(" OR p.tag1 LIKE ").bind(Bind::Text(children)).push(" ESCAPE '\\'");
+            }
+            self.push(")");
+        }
+        self
+    }
+
     pub fn query(self) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
         let mut q = diesel::sql_query(self.text).into_boxed::<MultiBackend>();
         for b in self.binds {
@@ -84,6 +107,11 @@ impl Sql {
         use diesel::RunQueryDsl;
         Ok(self.query().load(conn)?)
     }
+}
+
+/// Whether the report filters lines by their product (brand, category or designated ones).
+pub fn has_product_filter(p: &Params) -> bool {
+    !(p.brands.is_empty() && p.categories.is_empty() && p.products.is_empty())
 }
 
 /// A row of ids (`SELECT … AS id`).
