@@ -245,16 +245,6 @@ pub fn get(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Job> {
         .ok_or(AppError::NotFound)
 }
 
-/// Whether any job of the company is queued or running (the Download Center polls while so).
-pub fn any_active(conn: &mut DbConn, org: i64) -> AppResult<bool> {
-    let n: i64 = report_jobs::table
-        .filter(report_jobs::org_id.eq(org))
-        .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
-        .count()
-        .get_result(conn)?;
-    Ok(n > 0)
-}
-
 /// Removes the finished jobs created before `before` and answers their files
 /// (`(org_id, file_name)`) for the caller to delete.
 pub fn expire(conn: &mut DbConn, before: NaiveDateTime) -> AppResult<Vec<(i64, String)>> {
@@ -267,14 +257,13 @@ pub fn expire(conn: &mut DbConn, before: NaiveDateTime) -> AppResult<Vec<(i64, S
     Ok(files.into_iter().filter(|(_, f)| !f.is_empty()).collect())
 }
 
-#[derive(QueryableByName)]
-struct Count {
-    #[diesel(sql_type = BigInt)]
-    n: i64,
-}
-
-/// Jobs waiting, for the benchmark and tests.
-pub fn queued(conn: &mut DbConn) -> AppResult<i64> {
-    let c: Count = diesel::sql_query("SELECT COUNT(*) AS n FROM report_jobs WHERE state = $1").bind::<Integer, _>(JobState::Queued.as_i32()).get_result(conn)?;
-    Ok(c.n)
+/// Whether any job of any company is queued or running (a running one may have lost its
+/// worker). An idle worker reads this before it takes the write lock to claim.
+pub fn any_unfinished(conn: &mut DbConn) -> AppResult<bool> {
+    let found = report_jobs::table
+        .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+        .select(report_jobs::id)
+        .first::<i64>(conn)
+        .optional()?;
+    Ok(found.is_some())
 }

@@ -417,11 +417,6 @@ impl JobState {
         }
     }
 
-    /// The state named by its API word.
-    pub fn from_code(code: &str) -> Option<Self> {
-        [JobState::Queued, JobState::Running, JobState::Done, JobState::Failed, JobState::Cancelled].into_iter().find(|s| s.code() == code)
-    }
-
     /// The Download Center's word.
     pub const fn label(self) -> &'static str {
         match self {

@@ -11,7 +11,6 @@ pub mod sales;
 mod sql;
 pub mod worker;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use chrono::NaiveDateTime;
@@ -252,6 +251,9 @@ pub struct JobView {
     pub name: Option<String>,
     /// Why it failed.
     pub error: Option<String>,
+    /// Still queued or running (the Download Center polls while any is).
+    #[serde(skip)]
+    pub active: bool,
     /// Whether the viewer may cancel it (their own, still queued or running).
     pub cancellable: bool,
 }
@@ -273,6 +275,7 @@ impl JobView {
             progress: job.progress,
             name: (state == JobState::Done && !job.file_name.is_empty()).then(|| job.file_name.clone()),
             error: (state == JobState::Failed).then(|| job.error.clone()),
+            active: state.is_active(),
             cancellable: state.is_active() && job.user_id == viewer,
         }
     }
@@ -314,6 +317,3 @@ impl Default for Queue {
         Self { worker: format!("{host}-{}-{:08x}", std::process::id(), rand::random::<u32>()), wake: tokio::sync::Notify::new() }
     }
 }
-
-/// Shared by the report writers: the progress handle counts units of work.
-pub type SharedProgress = Arc<Progress>;

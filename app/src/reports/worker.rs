@@ -45,6 +45,10 @@ pub async fn run(state: AppState) {
 
 /// Claims one job and runs it to its end; answers its id, or `None` when nothing waits.
 pub async fn run_once(state: &AppState) -> AppResult<Option<i64>> {
+    // A read first: an idle worker polls every 2 s, and claiming takes the write lock.
+    if !state.db.run(queue::any_unfinished).await? {
+        return Ok(None);
+    }
     let worker = state.reports.worker.clone();
     let now = db::now();
     let stale_before = now - chrono::Duration::from_std(STALE_AFTER).unwrap_or_default();

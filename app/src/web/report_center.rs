@@ -9,7 +9,6 @@ use axum::http::Uri;
 
 use super::shell::Shell;
 use crate::auth::Auth;
-use crate::domain::reports::JobState;
 use crate::error::{AppError, AppResult};
 use crate::reports::{self, JobView};
 use crate::state::AppState;
@@ -27,7 +26,7 @@ pub struct JobsTable {
 impl JobsTable {
     async fn load(state: &AppState, auth: &Auth) -> AppResult<Self> {
         let jobs: Vec<JobView> = reports::visible_jobs(state, auth).await?.iter().map(|j| JobView::new(j, auth.user_id)).collect();
-        let polling = jobs.iter().any(|j| JobState::from_code(j.state).is_some_and(JobState::is_active));
+        let polling = jobs.iter().any(|j| j.active);
         Ok(Self { jobs, polling, csrf: auth.session.as_ref().map(|s| s.csrf.clone()).unwrap_or_default() })
     }
 }
