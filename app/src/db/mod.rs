@@ -309,6 +309,44 @@ where
 
 impl<Q, C> RunQueryDsl<C> for CountOf<Q> {}
 
+/// `SELECT id FROM (<query>) AS matched ORDER BY <order> LIMIT <limit> OFFSET <offset>`: a
+/// page of the ids that `query` selects (with `id` and the columns `order` names), sorted
+/// after they are all found. The derived table is planned on its own, so its rows are
+/// found through the most selective index (a text index) whatever the order wants.
+#[derive(Debug, Clone, diesel::query_builder::QueryId)]
+pub struct SortedIds<Q> {
+    pub query: Q,
+    /// An ORDER BY list over the query's column names; our own text, never input.
+    pub order: &'static str,
+    pub offset: i64,
+    pub limit: i64,
+}
+
+impl<Q> diesel::query_builder::Query for SortedIds<Q> {
+    type SqlType = diesel::sql_types::BigInt;
+}
+
+impl<Q, DB> diesel::query_builder::QueryFragment<DB> for SortedIds<Q>
+where
+    DB: diesel::backend::Backend,
+    Q: diesel::query_builder::QueryFragment<DB>,
+    i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: diesel::query_builder::AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("SELECT id FROM (");
+        self.query.walk_ast(out.reborrow())?;
+        out.push_sql(") AS matched ORDER BY ");
+        out.push_sql(self.order);
+        out.push_sql(" LIMIT ");
+        out.push_bind_param::<diesel::sql_types::BigInt, _>(&self.limit)?;
+        out.push_sql(" OFFSET ");
+        out.push_bind_param::<diesel::sql_types::BigInt, _>(&self.offset)?;
+        Ok(())
+    }
+}
+
+impl<Q, C> RunQueryDsl<C> for SortedIds<Q> {}
+
 /// Refreshes the planner's statistics where they are missing or stale (issue 10). Cheap: on
 /// SQLite `PRAGMA optimize` analyses only tables that need it, reading at most about a
 /// thousand rows per index; PostgreSQL's autovacuum does the same on its own. Run at start-up

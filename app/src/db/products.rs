@@ -234,12 +234,44 @@ fn sorted(q: BoxedProducts<'static>, sort: Option<i32>) -> BoxedProducts<'static
     }
 }
 
+/// On PostgreSQL, a word search matching at most this many products sorts all its matches
+/// for a page (see [`list`]).
+const SORTED_MATCHES: i64 = 5_000;
+
 /// One page of the product list.
+///
+/// A page normally walks the list's order and keeps the matching products, which stops after
+/// a page when matches are spread through that order. PostgreSQL's planner assumes they are,
+/// but a brand's codes lie together ('michelin': 9,600 products walked for a page of 20 at
+/// scale L, 4.6 ms). So there a word search that matches few enough products finds them all
+/// through the trigram index, as the count just did (1 ms), sorts them, and reads the page's
+/// rows by id: the cost follows the number of matches, not where they sit in the order.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
     let m = words(conn, f)?;
     let total = super::CountOf(filtered(&m, org, f, Use::Count).select(products::id).limit(count_limit(offset))).get_result(conn)?;
-    let rows = sorted(filtered(&m, org, f, Use::Page), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
+    let sort_matches = m.backend == Backend::Postgres && !m.words.is_empty() && total <= SORTED_MATCHES;
+    let rows = if sort_matches {
+        let matching = filtered(&m, org, f, Use::Count).select((products::id, products::code, products::created_at, products::updated_at));
+        let ids: Vec<i64> = super::SortedIds { query: matching, order: order_sql(f.sort), offset, limit }.load(conn)?;
+        let mut rows = products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(&ids)).select(Product::as_select()).load::<Product>(conn)?;
+        rows.sort_by_key(|p| ids.iter().position(|id| *id == p.id));
+        rows
+    } else {
+        sorted(filtered(&m, org, f, Use::Page), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?
+    };
     Ok(Paged { rows, total })
+}
+
+/// The order of [`sorted`] over the columns of a derived table.
+fn order_sql(sort: Option<i32>) -> &'static str {
+    match sort.and_then(ProductSort::from_i32).and_then(ProductSort::order) {
+        Some((ProductSortKey::Code, SortDirection::Desc)) => "code DESC, id DESC",
+        Some((ProductSortKey::Created, SortDirection::Desc)) => "created_at DESC, id DESC",
+        Some((ProductSortKey::Created, SortDirection::Asc)) => "created_at, id",
+        Some((ProductSortKey::Modified, SortDirection::Desc)) => "updated_at DESC, id DESC",
+        Some((ProductSortKey::Modified, SortDirection::Asc)) => "updated_at, id",
+        Some((ProductSortKey::Code, SortDirection::Asc)) | None => "code, id",
+    }
 }
 
 /// How the backend runs the page query of [`list`] (tests pin the index that drives it).
@@ -274,9 +306,28 @@ pub fn stock_totals(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<std::
 
 /// Distinct non-empty values of tag2 and tag3, for the filter selects.
 pub fn tag_values(conn: &mut DbConn, org: i64) -> AppResult<(Vec<String>, Vec<String>)> {
-    let t2 = products::table.filter(products::org_id.eq(org)).filter(products::tag2.ne("")).select(products::tag2).distinct().order(products::tag2.asc()).load(conn)?;
-    let t3 = products::table.filter(products::org_id.eq(org)).filter(products::tag3.ne("")).select(products::tag3).distinct().order(products::tag3.asc()).load(conn)?;
-    Ok((t2, t3))
+    Ok((distinct_values(conn, org, "tag2")?, distinct_values(conn, org, "tag3")?))
+}
+
+#[derive(QueryableByName)]
+struct Value {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    v: String,
+}
+
+/// The distinct non-empty values of a tag column of company `org`, in order, found by
+/// skipping through its `(org_id, tag)` index from one value to the next: a few probes for a
+/// handful of values instead of reading all 20,000 index entries as `DISTINCT` does (1.6 ms
+/// → 0.14 ms per column on PostgreSQL at scale L, on every product list page).
+fn distinct_values(conn: &mut DbConn, org: i64, column: &'static str) -> AppResult<Vec<String>> {
+    debug_assert!(matches!(column, "tag2" | "tag3"), "indexed tag columns only");
+    let sql = format!(
+        "WITH RECURSIVE t(v) AS (SELECT (SELECT MIN({column}) FROM products WHERE org_id = $1 AND {column} > '') \
+         UNION ALL SELECT (SELECT MIN({column}) FROM products WHERE org_id = $1 AND {column} > t.v) FROM t WHERE t.v IS NOT NULL) \
+         SELECT v FROM t WHERE v IS NOT NULL"
+    );
+    let rows: Vec<Value> = diesel::sql_query(sql).bind::<BigInt, _>(org).load(conn)?;
+    Ok(rows.into_iter().map(|r| r.v).collect())
 }
 
 /// The code and average cost of some products of company `org`, by id (for the stock

@@ -102,6 +102,63 @@ async fn word_search_answers_what_like_answered_on_the_demo_data() {
 }
 
 #[tokio::test]
+async fn word_search_pages_follow_every_sort_and_the_tag_selects_list_every_value() {
+    let app = TestApp::new().await;
+    app.state
+        .db
+        .run(|c| {
+            // Each word's matches in each sort order, as one plain ordered query finds them; a
+            // list read 7 at a time (PostgreSQL sorts few matches itself) must show them so.
+            for w in ["michelin", "r16", "mic", "a", "205/55r16 91v", "zzzqqq"] {
+                for sort in [None, Some(1), Some(2), Some(3), Some(4), Some(5), Some(6)] {
+                    let f = ProductFilter { key: Some(w.into()), sort, ..Default::default() };
+                    let key = ItemKey::parse(w);
+                    let mut q = products::table.filter(products::org_id.eq(ORG)).into_boxed();
+                    if let Some(size) = key.size_key {
+                        q = q.filter(products::size_key.eq(size));
+                    }
+                    for word in key.words {
+                        q = q.filter(products::search_text.like(format!("%{word}%")));
+                    }
+                    q = match sort {
+                        Some(1) => q.order((products::code.desc(), products::id.desc())),
+                        Some(3) => q.order((products::created_at.desc(), products::id.desc())),
+                        Some(4) => q.order((products::created_at.asc(), products::id.asc())),
+                        Some(5) => q.order((products::updated_at.desc(), products::id.desc())),
+                        Some(6) => q.order((products::updated_at.asc(), products::id.asc())),
+                        _ => q.order((products::code.asc(), products::id.asc())),
+                    };
+                    let want: Vec<i64> = q.select(products::id).load(c)?;
+                    let mut got = Vec::new();
+                    for page in 0.. {
+                        let p = product_db::list(c, ORG, &f, page * 7, 7)?;
+                        assert_eq!(p.total, want.len() as i64, "{w:?} sort {sort:?}: total");
+                        if p.rows.is_empty() {
+                            break;
+                        }
+                        got.extend(p.rows.iter().map(|r| r.id));
+                    }
+                    assert_eq!(got, want, "{w:?} in sort {sort:?}");
+                }
+            }
+            let distinct = |c: &mut DbConn, tag2: bool| -> Vec<String> {
+                let q = products::table.filter(products::org_id.eq(ORG));
+                if tag2 {
+                    q.filter(products::tag2.ne("")).select(products::tag2).distinct().order(products::tag2.asc()).load(c).unwrap()
+                } else {
+                    q.filter(products::tag3.ne("")).select(products::tag3).distinct().order(products::tag3.asc()).load(c).unwrap()
+                }
+            };
+            let (tag2, tag3) = product_db::tag_values(c, ORG)?;
+            assert!(!tag2.is_empty() && !tag3.is_empty(), "the demo products carry tags");
+            assert_eq!((tag2, tag3), (distinct(c, true), distinct(c, false)));
+            Ok(())
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
 async fn sheet_lists_by_customer_and_product_text_answer_what_like_answered() {
     let app = TestApp::new().await;
     app.state
