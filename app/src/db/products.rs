@@ -243,9 +243,13 @@ const SORTED_MATCHES: i64 = 5_000;
 /// A page normally walks the list's order and keeps the matching products, which stops after
 /// a page when matches are spread through that order. PostgreSQL's planner assumes they are,
 /// but a brand's codes lie together ('michelin': 9,600 products walked for a page of 20 at
-/// scale L, 4.6 ms). So there a word search that matches few enough products finds them all
-/// through the trigram index, as the count just did (1 ms), sorts them, and reads the page's
-/// rows by id: the cost follows the number of matches, not where they sit in the order.
+/// scale L, 4.6 ms under `EXPLAIN ANALYZE`). So there a word search that matches few enough
+/// products finds them all through the trigram index, as the count just did (1.0 ms), sorts
+/// them, and reads the page's rows by id: the cost follows the number of matches, not where
+/// they sit in the order. Measured with `tyredesk bench --scale L --existing --scenario
+/// product` on PostgreSQL: michelin HTML 240 → 568 req/s at 32 clients (docs/decisions.md).
+/// `order_sql` must list the same order as [`sorted`]; `tests/http/search.rs` compares every
+/// sort's pages with one ordered query.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
     let m = words(conn, f)?;
     let total = super::CountOf(filtered(&m, org, f, Use::Count).select(products::id).limit(count_limit(offset))).get_result(conn)?;
@@ -317,8 +321,9 @@ struct Value {
 
 /// The distinct non-empty values of a tag column of company `org`, in order, found by
 /// skipping through its `(org_id, tag)` index from one value to the next: a few probes for a
-/// handful of values instead of reading all 20,000 index entries as `DISTINCT` does (1.6 ms
-/// → 0.14 ms per column on PostgreSQL at scale L, on every product list page).
+/// handful of values instead of reading all 20,000 index entries as `DISTINCT` does, on every
+/// product list page (1.6 ms → 0.14 ms per column on PostgreSQL at scale L under `EXPLAIN
+/// ANALYZE`; the pages' rates are in docs/decisions.md with their `tyredesk bench` command).
 fn distinct_values(conn: &mut DbConn, org: i64, column: &'static str) -> AppResult<Vec<String>> {
     debug_assert!(matches!(column, "tag2" | "tag3"), "indexed tag columns only");
     let sql = format!(
