@@ -15,6 +15,7 @@ pub mod server;
 pub mod services;
 pub mod state;
 pub mod web;
+pub mod xero;
 pub mod xlsx;
 
 pub use server::router;

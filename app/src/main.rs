@@ -46,6 +46,10 @@ enum Command {
     },
     /// Generate a data set, serve it on loopback and time the scenarios of DESIGN §10.
     Bench(BenchArgs),
+    /// Run a Xero stand-in on loopback (for demos and manual testing of the accounting link)
+    /// and print the settings to paste into Settings › Accounting link.
+    /// `--bind` picks its address (loopback only; 127.0.0.1:9911 when not given).
+    XeroFake,
     /// Manage sign-ins.
     User {
         #[command(subcommand)]
@@ -164,6 +168,15 @@ fn run(cli: Cli) -> Result<(), String> {
             let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
             let ok = rt.block_on(tyredesk::bench::run(config, opts)).map_err(|e| e.to_string())?;
             if ok { Ok(()) } else { Err("some scenarios were over their budget".into()) }
+        }
+        Command::XeroFake => {
+            let raw = cli.bind.as_deref().unwrap_or("127.0.0.1:9911");
+            let fake_bind: std::net::SocketAddr = raw.parse().map_err(|_| format!("--bind must be an address such as 127.0.0.1:9911, not {raw}"))?;
+            if !fake_bind.ip().is_loopback() {
+                return Err(format!("the Xero stand-in listens on loopback only, not {fake_bind}"));
+            }
+            let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+            rt.block_on(tyredesk::xero::fake::FakeXero::run_cli(fake_bind)).map_err(|e| format!("cannot run the Xero stand-in on {fake_bind}: {e}"))
         }
         Command::User { command: UserCommand::Add(u) } => add_user(&config, u),
     }

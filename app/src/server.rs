@@ -136,14 +136,15 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         tracing::warn!("cleaning old reports failed: {e}");
     }
     tokio::spawn(crate::reports::worker::run(state.clone()));
+    tokio::spawn(crate::xero::worker::run(state.clone()));
     tokio::spawn(housekeeping(state.clone()));
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())
 }
 
 /// Hourly upkeep: refreshes the planner's statistics (`db::optimize`), so plans follow the
-/// data as it grows, forgets sign-in failure meters that no longer count, and removes
-/// reports past their retention. A failure is logged and tried again at the next tick.
+/// data as it grows, forgets sign-in failure meters that no longer count, removes
+/// reports past their retention, and queues the refresh of stale Xero balances. A failure is logged and tried again at the next tick.
 async fn housekeeping(state: AppState) {
     let db = state.db.clone();
     let mut every = tokio::time::interval(Duration::from_secs(3600));
@@ -159,6 +160,13 @@ async fn housekeeping(state: AppState) {
         }
         if let Err(e) = crate::reports::worker::clean(&state).await {
             tracing::warn!("cleaning old reports failed: {e}");
+        }
+        // Customers' Xero balances (the approval guard's credit-limit rule) read again.
+        let now = state.xero.clock.now();
+        match db.write(move |c| crate::services::xero::refresh_all_balances(c, now)).await {
+            Ok(n) if n > 0 => state.xero.bell.notify_one(),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("queueing the Xero balance refresh failed: {e}"),
         }
     }
 }

@@ -18,6 +18,8 @@ pub struct App {
     pub secure_cookies: bool,
     /// The report queue's worker name and wake-up bell.
     pub reports: crate::reports::Queue,
+    /// The accounting link: client, secret key, clock and worker (issue 12).
+    pub xero: crate::xero::Link,
 }
 
 /// Cheap clonable handle to [`App`].
@@ -39,7 +41,14 @@ impl AppState {
 
     /// Builds the state with a given sign-in throttle (tests pass one on a manual clock).
     pub fn with_throttle(config: Config, db: Db, throttle: LoginThrottle) -> anyhow::Result<Self> {
+        let xero = crate::xero::Link::new(&config.data_dir).map_err(anyhow::Error::msg)?;
+        Self::with_parts(config, db, throttle, xero)
+    }
+
+    /// Builds the state with a given sign-in throttle and accounting link (tests pass a
+    /// manual clock and short waits).
+    pub fn with_parts(config: Config, db: Db, throttle: LoginThrottle, xero: crate::xero::Link) -> anyhow::Result<Self> {
         let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
-        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default() })))
+        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default(), xero })))
     }
 }

@@ -8,6 +8,7 @@ pub mod prices;
 pub mod reports;
 pub mod token;
 pub mod upload;
+pub mod xero;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
@@ -58,6 +59,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/orders/{id}/history", get(orders::history))
         .route("/api/order-next", get(orders::next))
         .route("/api/delivery", post(orders::delivery))
+        .route("/api/xero", post(xero::batch))
+        .route("/api/xero/connection", get(xero::get).put(xero::put).delete(xero::delete))
+        .route("/api/xero/connection/test", post(xero::test))
         .route("/api/xero/{id}/{what}", post(orders::xero))
         .route("/api/due-date", get(orders::due))
         .route(LINE_IMPORT, post(orders::import_lines).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))

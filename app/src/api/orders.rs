@@ -416,7 +416,9 @@ pub async fn xero(State(state): State<AppState>, auth: Auth, Path((id, what)): P
         _ => return Err(AppError::NotFound),
     };
     let actor = Actor::from(&auth);
-    state.db.write(move |c| svc::xero(c, &actor, id, action)).await?;
+    let now = state.xero.clock.now();
+    state.db.write(move |c| crate::services::xero::request(c, &actor, id, action, now)).await?;
+    state.xero.bell.notify_one();
     Ok(done())
 }
 

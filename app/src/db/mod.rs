@@ -12,6 +12,7 @@ pub mod orders;
 pub mod refs;
 pub mod reports;
 pub mod search;
+pub mod xero;
 
 use std::sync::Arc;
 use std::time::Duration;

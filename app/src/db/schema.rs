@@ -143,6 +143,8 @@ diesel::table! {
         search_text -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        xero_contact_id -> Text,
+        xero_synced_at -> Nullable<Timestamp>,
     }
 }
 
@@ -188,6 +190,8 @@ diesel::table! {
         version -> Integer,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        xero_synced_version -> Integer,
+        xero_balance_at -> Nullable<Timestamp>,
     }
 }
 
@@ -243,6 +247,7 @@ diesel::table! {
         version -> Integer,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        xero_synced_version -> Integer,
     }
 }
 
@@ -425,20 +430,43 @@ diesel::table! {
 }
 
 diesel::table! {
-    accounting_outbox (id) {
+    xero_connections (org_id) {
+        org_id -> BigInt,
+        client_id -> Text,
+        secret_sealed -> Text,
+        identity_url -> Text,
+        api_url -> Text,
+        xero_org_name -> Text,
+        tax_types -> Text,
+        tested_at -> Nullable<Timestamp>,
+        rate_tat -> Nullable<Timestamp>,
+        day_count -> Integer,
+        day_of -> Text,
+        blocked_until -> Nullable<Timestamp>,
+        connected_by -> BigInt,
+        connected_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    xero_jobs (id) {
         id -> BigInt,
         org_id -> BigInt,
+        target -> Text,
         order_id -> Nullable<BigInt>,
-        kind -> Text,
-        payload -> Text,
+        kind -> Integer,
         state -> Integer,
         attempts -> Integer,
+        not_before -> Timestamp,
         idempotency_key -> Text,
-        next_attempt_at -> Timestamp,
-        last_error -> Text,
+        outcome_unknown -> Bool,
+        error -> Text,
         locked_by -> Text,
+        heartbeat_at -> Nullable<Timestamp>,
+        requested_by -> Nullable<BigInt>,
         created_at -> Timestamp,
-        updated_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
     }
 }
 
@@ -498,8 +526,9 @@ diesel::joinable!(ocop_prices -> customers (customer_id));
 diesel::joinable!(ocop_prices -> products (product_id));
 diesel::joinable!(report_jobs -> organisations (org_id));
 diesel::joinable!(report_jobs -> users (user_id));
-diesel::joinable!(accounting_outbox -> organisations (org_id));
-diesel::joinable!(accounting_outbox -> orders (order_id));
+diesel::joinable!(xero_connections -> organisations (org_id));
+diesel::joinable!(xero_jobs -> organisations (org_id));
+diesel::joinable!(xero_jobs -> orders (order_id));
 diesel::joinable!(imports -> organisations (org_id));
 diesel::joinable!(imports -> users (user_id));
 
@@ -533,6 +562,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     stock_moves,
     ocop_prices,
     report_jobs,
-    accounting_outbox,
+    xero_connections,
+    xero_jobs,
     imports,
 );

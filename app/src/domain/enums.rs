@@ -738,10 +738,13 @@ impl Role {
 
 code_enum! {
     /// Whether a sheet, product or customer reached the accounting system; listed Unsent, Fail, SENT as in the filter.
+    /// Sending and Recalling are a sheet's while its job is queued or running (docs/decisions.md, Xero).
     XeroState {
         Unsent = 0, "Unsent";
         Fail = 2, "Fail";
         Sent = 1, "SENT";
+        Sending = 3, "Sending…";
+        Recalling = 4, "Recalling…";
     }
 }
 
@@ -1073,7 +1076,7 @@ mod tests {
             (5, "Warehouse staff"),
             (6, "Driver"),
         ]);
-        check_table::<XeroState>(&[(0, "Unsent"), (2, "Fail"), (1, "SENT")]);
+        check_table::<XeroState>(&[(0, "Unsent"), (2, "Fail"), (1, "SENT"), (3, "Sending…"), (4, "Recalling…")]);
         check_table::<StockAvailability>(&[
             (1, "In Stock Only"),
             (2, "Out of Stock"),

@@ -17,3 +17,4 @@ pub mod stock;
 pub mod tyre_size;
 pub mod uploads;
 pub mod validate;
+pub mod xero;

@@ -269,7 +269,7 @@ fn date(v: &Value) -> Option<NaiveDate> {
     (super::limits::DATE_MIN..=super::limits::DATE_MAX).contains(&d).then_some(d)
 }
 
-fn range(obj: &Map<String, Value>, field: &str) -> Result<Option<(NaiveDate, NaiveDate)>, FieldError> {
+pub fn range(obj: &Map<String, Value>, field: &str) -> Result<Option<(NaiveDate, NaiveDate)>, FieldError> {
     let v = match obj.get(field) {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(a)) if a.is_empty() => return Ok(None),

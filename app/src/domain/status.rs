@@ -111,13 +111,16 @@ pub fn allowed(action: Action, state: &SheetState) -> bool {
     let voided = state.status == OrderStatus::Voided;
     let approved = state.is_approved();
     let sent = state.xero == XeroState::Sent;
+    // Unsent or Fail: nothing of the sheet is in Xero or on its way there.
+    let unsent = matches!(state.xero, XeroState::Unsent | XeroState::Fail);
     match action {
         Action::Approve | Action::Void | Action::EditContent => draft,
         // Once the accounting system holds the document, it must be recalled before stock is reversed.
-        Action::UnApprove => approved && !state.is_closed() && !sent,
+        // While a send or recall is under way its outcome is not known yet, so neither is allowed.
+        Action::UnApprove => approved && !state.is_closed() && unsent,
         Action::Close => approved && t.is_closable() && !state.is_closed(),
         // Fail is not Sent, so a failed send may be retried.
-        Action::SendXero => approved && t.syncs_to_xero() && !sent,
+        Action::SendXero => approved && t.syncs_to_xero() && unsent,
         Action::XeroRecall => sent && t.syncs_to_xero(),
         Action::Print | Action::ManualMark => {
             (approved && t.is_sales()) || (draft && t == OrderType::CreditNote)
@@ -198,7 +201,7 @@ pub fn clone_targets(source: OrderType) -> Vec<(CloneOption, OrderType)> {
 mod tests {
     use super::*;
     use OrderStatus::{Approved, Closed, Draft, Voided};
-    use XeroState::{Fail, Sent, Unsent};
+    use XeroState::{Fail, Recalling, Sending, Sent, Unsent};
 
     /// One way an action is allowed: every listed value of each dimension.
     struct Grant {
@@ -211,7 +214,7 @@ mod tests {
     const ALL_TYPES: &[i32] = &[1, 2, 3, 4, 5, 6, 7];
     const ANY_STATUS: &[OrderStatus] = &[Draft, Approved, Voided, Closed];
     const ANY_CLOSED: &[bool] = &[false, true];
-    const ANY_XERO: &[XeroState] = &[Unsent, Sent, Fail];
+    const ANY_XERO: &[XeroState] = &[Unsent, Sent, Fail, Sending, Recalling];
 
     /// The rules restated as data, independent of the `match` in `allowed`; an action is allowed
     /// when any of its grants covers the state.
@@ -276,9 +279,20 @@ mod tests {
     }
 
     #[test]
+    fn while_a_send_or_recall_is_under_way_neither_xero_action_nor_unapprove_is_offered() {
+        for xero in [Sending, Recalling] {
+            let s = SheetState { order_type: OrderType::Invoice, status: Approved, closed: false, xero };
+            for a in [Action::SendXero, Action::XeroRecall, Action::UnApprove] {
+                assert!(!allowed(a, &s), "{a:?} while {xero:?}");
+            }
+            assert!(allowed(Action::Print, &s), "printing does not wait for Xero");
+        }
+    }
+
+    #[test]
     fn every_action_in_every_state_matches_the_rule_table() {
         let states = every_state();
-        assert_eq!(states.len(), 7 * 4 * 2 * 3);
+        assert_eq!(states.len(), 7 * 4 * 2 * 5);
         let mut checked = 0;
         for action in Action::ALL {
             let grants = grants(*action);
@@ -293,7 +307,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 15 * 168);
+        assert_eq!(checked, 15 * 280);
     }
 
     fn sheet(order_type: OrderType, status: OrderStatus) -> SheetState {

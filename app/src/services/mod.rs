@@ -10,3 +10,4 @@ pub mod prices;
 pub mod pricing;
 pub mod print;
 pub mod quoting;
+pub mod xero;

@@ -725,15 +725,3 @@ pub fn assign_driver(conn: &mut DbConn, actor: &Actor, id: i64, driver: Option<U
     };
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, &action)
 }
-
-/// The accounting link is not configured in this installation (DESIGN §5: Send explains
-/// it and marks nothing).
-pub const XERO_NOT_CONFIGURED: &str = "The accounting link (Xero) is not configured for this company yet; nothing was sent.";
-
-/// SendXero / XeroRecall: checked against the status machine, then refused plainly while no
-/// accounting link is configured.
-pub fn xero(conn: &mut DbConn, actor: &Actor, id: i64, action: Action) -> AppResult<()> {
-    let o = order_db::get(conn, actor.org_id, id)?;
-    ensure(&o, action)?;
-    Err(AppError::Conflict { message: XERO_NOT_CONFIGURED.into(), code: Some("xero_not_configured"), reasons: vec![] })
-}

@@ -12,6 +12,7 @@ pub mod products;
 pub mod quoting;
 pub mod report_center;
 pub mod reports;
+pub mod settings;
 pub mod shell;
 
 use std::net::{IpAddr, SocketAddr};
@@ -51,6 +52,11 @@ pub fn router() -> Router<AppState> {
         .route("/order_print/{id}", get(orders::print::one))
         .route("/reports_download", get(report_center::page))
         .route("/reports_download/jobs", get(report_center::jobs))
+        .route("/reports_download/xero_batch", post(report_center::xero_batch))
+        .route("/settings", get(settings::page))
+        .route("/settings/xero", post(settings::connect))
+        .route("/settings/xero/test", post(settings::test))
+        .route("/settings/xero/disconnect", post(settings::disconnect))
         .route("/reports_download/{id}/cancel", post(report_center::cancel))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list))

@@ -30,6 +30,8 @@ pub fn xero_badge(code: i32) -> (&'static str, &'static str) {
     match XeroState::from_i32(code) {
         Some(XeroState::Sent) => ("SENT", "tag-green"),
         Some(XeroState::Fail) => ("Fail", "tag-red"),
+        Some(XeroState::Sending) => ("Sending…", "tag-amber"),
+        Some(XeroState::Recalling) => ("Recalling…", "tag-amber"),
         _ => ("Unsent", "tag-amber"),
     }
 }

@@ -4,13 +4,17 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, State};
-use axum::http::Uri;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, Uri};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use chrono::Datelike;
 
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::error::{AppError, AppResult};
 use crate::reports::{self, JobView};
+use crate::services::orders::Actor;
+use crate::services::xero as xero_svc;
 use crate::state::AppState;
 
 /// The jobs table, alone (htmx refresh) or inside the page.
@@ -36,13 +40,55 @@ impl JobsTable {
 pub struct CenterPage {
     pub shell: Shell,
     pub table: JobsTable,
+    /// The Batch SendXero dialog's sheet types and default range (this month).
+    pub xero_sheets: Vec<(i32, &'static str)>,
+    pub xero_from: String,
+    pub xero_to: String,
+    /// What the last Batch SendXero did (after a form post without htmx).
+    pub notice: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+pub struct CenterQuery {
+    #[serde(default)]
+    xero_queued: Option<usize>,
 }
 
 /// `GET /reports_download`.
-pub async fn page(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<CenterPage> {
+pub async fn page(State(state): State<AppState>, auth: Auth, uri: Uri, Query(q): Query<CenterQuery>) -> AppResult<CenterPage> {
     let shell = Shell::new(&state, &auth, "Reports Download Center", uri.path(), &[]).await?;
     let table = JobsTable::load(&state, &auth).await?;
-    Ok(CenterPage { shell, table })
+    let today = chrono::Utc::now().with_timezone(&crate::domain::dates::DEFAULT_ZONE).date_naive();
+    let first = today.with_day(1).unwrap_or(today);
+    Ok(CenterPage {
+        shell,
+        table,
+        xero_sheets: vec![(1, "Invoices"), (2, "Credit Notes"), (4, "Bills"), (5, "Bill CreditNotes")],
+        xero_from: first.to_string(),
+        xero_to: today.to_string(),
+        notice: q.xero_queued.map(batch_notice),
+    })
+}
+
+fn batch_notice(n: usize) -> String {
+    format!("{} ({n} sheet{} queued).", xero_svc::BATCH_QUEUED, if n == 1 { "" } else { "s" })
+}
+
+/// `POST /reports_download/xero_batch`: Batch SendXero from the dialog ('Select Send
+/// Ranges'); the sheets arrive as repeated `sheets` fields.
+pub async fn xero_batch(State(state): State<AppState>, auth: Auth, headers: HeaderMap, body: String) -> AppResult<Response> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(&body).map_err(|_| AppError::bad_request("The form could not be read."))?;
+    let field = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()).unwrap_or_default();
+    let sheets: Vec<serde_json::Value> = pairs.iter().filter(|(n, _)| n == "sheets").map(|(_, v)| serde_json::Value::String(v.clone())).collect();
+    let b = xero_svc::parse_batch(&serde_json::json!({"dateRange": [field("date_from"), field("date_to")], "sheets": sheets}))?;
+    let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
+    let queued = state.db.write(move |c| xero_svc::batch(c, &actor, &b, now)).await?;
+    state.xero.bell.notify_one();
+    if headers.contains_key("hx-request") {
+        let html = format!(r#"<div class="alert alert-success" id="xero-batch-result" role="status">{}</div>"#, batch_notice(queued));
+        return Ok(Html(html).into_response());
+    }
+    Ok(Redirect::to(&format!("/reports_download?xero_queued={queued}")).into_response())
 }
 
 /// `GET /reports_download/jobs`: the table alone, for Refresh and the polling.

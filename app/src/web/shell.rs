@@ -99,6 +99,8 @@ pub struct Shell {
     pub scripts: IslandScripts,
     pub change_password_src: String,
     pub flash: Option<Flash>,
+    /// Role 4: the header links to Settings.
+    pub is_owner: bool,
 }
 
 impl Shell {
@@ -125,6 +127,7 @@ impl Shell {
             scripts: state.assets.scripts_for(islands),
             change_password_src: state.assets.island("change-password").unwrap_or_default().to_string(),
             flash: None,
+            is_owner: auth.role == crate::domain::enums::Role::Approver,
         })
     }
 

@@ -25,3 +25,4 @@ mod sheets;
 mod shell;
 mod trust;
 mod uploads;
+mod xero;

@@ -121,20 +121,25 @@ impl TestApp {
 
     /// A fresh app whose requests answer 408 after `timeout`.
     pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
-        Self::build(timeout, None, tyredesk::config::EXPORT_CHUNK).await
+        Self::build(timeout, None, tyredesk::config::EXPORT_CHUNK, None).await
     }
 
     /// A fresh app with a database pool of `size` connections and a wait of `wait` for one.
     pub async fn with_pool(size: u32, wait: std::time::Duration) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait)), tyredesk::config::EXPORT_CHUNK).await
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait)), tyredesk::config::EXPORT_CHUNK, None).await
     }
 
     /// A fresh app whose exports read `chunk` rows at a time (small, to cross chunk boundaries).
     pub async fn with_export_chunk(chunk: usize) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, chunk).await
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, chunk, None).await
     }
 
-    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize) -> Self {
+    /// A fresh app whose accounting link runs on `xero` (a manual clock, short waits).
+    pub async fn with_xero(xero: tyredesk::xero::Link) -> Self {
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, Some(xero)).await
+    }
+
+    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize, xero: Option<tyredesk::xero::Link>) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -158,7 +163,11 @@ impl TestApp {
         .expect("open test db");
         let clock = Arc::new(ManualClock::default());
         let throttle = LoginThrottle::new(ThrottleLimits::default(), clock.clone());
-        let state = AppState::with_throttle(config, db, throttle).expect("state");
+        let state = match xero {
+            Some(link) => AppState::with_parts(config, db, throttle, link),
+            None => AppState::with_throttle(config, db, throttle),
+        }
+        .expect("state");
         Self { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
     }
 

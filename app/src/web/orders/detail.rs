@@ -115,6 +115,18 @@ fn money(c: i64) -> String {
     Cents(c).grouped()
 }
 
+/// The balance kept on the sheet, and the customer's balance as last read from Xero with
+/// the time it was read (Sydney time).
+fn balance_text(on_sheet: i64, now: Option<(i64, Option<chrono::NaiveDateTime>)>) -> String {
+    match now {
+        Some((b, Some(at))) => {
+            let local = at.and_utc().with_timezone(&crate::domain::dates::DEFAULT_ZONE);
+            format!("{} (Xero: {} as of {})", money(on_sheet), money(b), local.format("%d/%m/%Y %H:%M"))
+        }
+        _ => money(on_sheet),
+    }
+}
+
 fn label_or<T: Copy>(v: Option<i32>, from: fn(i32) -> Option<T>, label: fn(T) -> &'static str) -> String {
     v.and_then(from).map(label).unwrap_or("").to_string()
 }
@@ -137,6 +149,10 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
                 Some(cid) => customers::table.filter(customers::org_id.eq(org)).find(cid).select((customers::name, customers::code, customers::note, customers::attention)).first::<(String, String, String, String)>(c).optional()?,
                 None => None,
             };
+            let balance: Option<(i64, Option<chrono::NaiveDateTime>)> = match o.customer_id {
+                Some(cid) => customers::table.filter(customers::org_id.eq(org)).find(cid).select((customers::xero_balance, customers::xero_balance_at)).first(c).optional()?,
+                None => None,
+            };
             let supplier: Option<String> = match o.supplier_id {
                 Some(sid) => suppliers::table.filter(suppliers::org_id.eq(org)).find(sid).select(suppliers::name).first(c).optional()?,
                 None => None,
@@ -145,10 +161,19 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
                 Some(w) if o.status == OrderStatus::Approved.as_i32() => crate::db::stock::on_hand_in(c, org, w, &ids)?,
                 _ => HashMap::new(),
             };
-            Ok((o, lines, events, staff, warehouses, products_, customer, supplier, stock_now))
+            Ok((o, lines, events, staff, warehouses, products_, customer, supplier, stock_now, balance))
         })
         .await?;
-    let (o, lines, events, staff, warehouses, products_, customer, supplier, stock_now) = loaded;
+    let (o, lines, events, staff, warehouses, products_, customer, supplier, stock_now, balance) = loaded;
+    // Opening a sheet reads the customer's Xero balance again when it is stale (issue 12).
+    if let Some(cid) = o.customer_id {
+        let now = state.xero.clock.now();
+        if state.db.run(move |c| crate::services::xero::balance_is_stale(c, org, cid, now)).await? {
+            if state.db.write(move |c| crate::services::xero::refresh_balance(c, org, cid, now)).await? {
+                state.xero.bell.notify_one();
+            }
+        }
+    }
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
     let staff_name = |id: Option<i64>| id.and_then(|i| staff.iter().find(|e| e.id == i)).map(|e| e.name.clone()).unwrap_or_default();
     let wh_name = |id: Option<i64>| id.and_then(|i| warehouses.iter().find(|w| w.id == i)).map(|w| w.name.clone()).unwrap_or_default();
@@ -194,7 +219,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
                 Field { label: "Service Staff", value: staff_name(o.csr_service_id) },
                 Field { label: "Business Staff", value: staff_name(o.csr_bd_id) },
                 Field { label: "Credit Limit", value: money(o.csr_credit_limit) },
-                Field { label: "Accounting Balance", value: money(o.csr_xero_balance) },
+                Field { label: "Accounting Balance", value: balance_text(o.csr_xero_balance, balance) },
                 Field { label: "Price Type", value: label_or(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
                 Field { label: "Payment Type", value: label_or(o.payment_type, PaymentType::from_i32, PaymentType::label) },
                 Field { label: "Area Type", value: label_or(o.area_type, AreaType::from_i32, AreaType::label) },
@@ -263,6 +288,8 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
             XeroState::Sent => ("Xero SENT".into(), "tag-green"),
             XeroState::Fail => ("Xero Fail".into(), "tag-red"),
             XeroState::Unsent => ("Xero Unsent".into(), "tag-amber"),
+            XeroState::Sending => ("Xero Sending…".into(), "tag-amber"),
+            XeroState::Recalling => ("Xero Recalling…".into(), "tag-amber"),
         });
     }
     // Kept apart from the other tags: the print page updates it when printing completes.
@@ -411,8 +438,13 @@ pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, 
         "void" => state.db.write(move |c| svc::void(c, &actor, id)).await,
         "close" => state.db.write(move |c| svc::close(c, &actor, id)).await,
         "mark" => state.db.write(move |c| svc::mark_printed(c, &actor, id, Action::ManualMark, "Printed (Manual Mark)")).await,
-        "send_xero" => state.db.write(move |c| svc::xero(c, &actor, id, Action::SendXero)).await,
-        "recall" => state.db.write(move |c| svc::xero(c, &actor, id, Action::XeroRecall)).await,
+        "send_xero" | "recall" => {
+            let xa = if action == "send_xero" { Action::SendXero } else { Action::XeroRecall };
+            let now = state.xero.clock.now();
+            let done = state.db.write(move |c| crate::services::xero::request(c, &actor, id, xa, now)).await;
+            state.xero.bell.notify_one();
+            done
+        }
         "date" => {
             let d = Dates { date: day("date", &f.date)?, due_date: day("due_date", &f.due_date)?, delivery_date: day("delivery_date", &f.delivery_date)? };
             state.db.write(move |c| svc::set_dates(c, &actor, id, &d)).await

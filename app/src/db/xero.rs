@@ -1,0 +1,302 @@
+//! The accounting link's rows (docs/decisions.md, Xero): each company's connection and
+//! shared call budget, and the `xero_jobs` queue — claimed like `report_jobs` (heartbeat,
+//! stale claims taken over, `FOR UPDATE SKIP LOCKED` on PostgreSQL), with a time before
+//! which a job waits (back-off, 429) and the flag that an attempt's outcome is unknown.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use diesel::sql_types::{Text, Timestamp};
+
+use super::DbConn;
+use super::schema::{xero_connections, xero_jobs};
+use crate::domain::xero::Budget;
+use crate::error::{AppError, AppResult};
+
+/// A company's connection as stored (the secret sealed).
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = xero_connections)]
+pub struct Connection {
+    pub org_id: i64,
+    pub client_id: String,
+    pub secret_sealed: String,
+    pub identity_url: String,
+    pub api_url: String,
+    pub xero_org_name: String,
+    pub tax_types: String,
+    pub tested_at: Option<NaiveDateTime>,
+    pub connected_by: i64,
+    pub connected_at: NaiveDateTime,
+}
+
+/// The company's connection, if any.
+pub fn connection(conn: &mut DbConn, org: i64) -> AppResult<Option<Connection>> {
+    Ok(xero_connections::table.find(org).select(Connection::as_select()).first(conn).optional()?)
+}
+
+/// What `PUT /api/xero/connection` stores.
+pub struct NewConnection<'a> {
+    pub org_id: i64,
+    pub client_id: &'a str,
+    pub secret_sealed: &'a str,
+    pub identity_url: &'a str,
+    pub api_url: &'a str,
+    pub user_id: i64,
+}
+
+/// Connects a company, or replaces its connection (the organisation name and tax rates are
+/// read again by the next test).
+pub fn save_connection(conn: &mut DbConn, c: &NewConnection<'_>, now: NaiveDateTime) -> AppResult<()> {
+    diesel::delete(xero_connections::table.find(c.org_id)).execute(conn)?;
+    diesel::insert_into(xero_connections::table)
+        .values((
+            xero_connections::org_id.eq(c.org_id),
+            xero_connections::client_id.eq(c.client_id),
+            xero_connections::secret_sealed.eq(c.secret_sealed),
+            xero_connections::identity_url.eq(c.identity_url),
+            xero_connections::api_url.eq(c.api_url),
+            xero_connections::connected_by.eq(c.user_id),
+            xero_connections::connected_at.eq(now),
+            xero_connections::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Keeps what Test connection read: Xero's name of the organisation and its active tax types.
+pub fn record_test(conn: &mut DbConn, org: i64, name: &str, tax_types: &str, now: NaiveDateTime) -> AppResult<()> {
+    diesel::update(xero_connections::table.find(org))
+        .set((xero_connections::xero_org_name.eq(name), xero_connections::tax_types.eq(tax_types), xero_connections::tested_at.eq(Some(now)), xero_connections::updated_at.eq(now)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Removes the connection; `false` when there was none.
+pub fn delete_connection(conn: &mut DbConn, org: i64) -> AppResult<bool> {
+    Ok(diesel::delete(xero_connections::table.find(org)).execute(conn)? == 1)
+}
+
+/// Takes one call from the company's budget at `now`, or answers when one may be made.
+/// Inside the caller's transaction; on PostgreSQL the row is locked so two processes
+/// never spend the same slot, on SQLite the one writer does the same.
+pub fn take_call(conn: &mut DbConn, org: i64, now: NaiveDateTime) -> AppResult<Result<(), NaiveDateTime>> {
+    let q = xero_connections::table.find(org).select((xero_connections::rate_tat, xero_connections::day_count, xero_connections::day_of, xero_connections::blocked_until));
+    type Row = (Option<NaiveDateTime>, i32, String, Option<NaiveDateTime>);
+    let row: Option<Row> = match conn {
+        super::DbConn::Pg(c) => q.for_update().first::<Row>(c).optional()?,
+        super::DbConn::Sqlite(c) => q.first::<Row>(c).optional()?,
+    };
+    let Some((tat, day_count, day_of, blocked_until)) = row else {
+        return Err(AppError::Conflict { message: NOT_CONNECTED.into(), code: Some("xero_not_configured"), reasons: vec![] });
+    };
+    let budget = Budget { tat, day_count, day: NaiveDate::parse_from_str(&day_of, "%Y-%m-%d").ok(), blocked_until };
+    match budget.take(now) {
+        Ok(b) => {
+            diesel::update(xero_connections::table.find(org))
+                .set((
+                    xero_connections::rate_tat.eq(b.tat),
+                    xero_connections::day_count.eq(b.day_count),
+                    xero_connections::day_of.eq(b.day.map(|d| d.to_string()).unwrap_or_default()),
+                    xero_connections::blocked_until.eq(None::<NaiveDateTime>),
+                ))
+                .execute(conn)?;
+            Ok(Ok(()))
+        }
+        Err(at) => Ok(Err(at)),
+    }
+}
+
+/// Xero answered 429: no call of the company before `until`.
+pub fn block_calls(conn: &mut DbConn, org: i64, until: NaiveDateTime) -> AppResult<()> {
+    diesel::update(xero_connections::table.find(org)).set(xero_connections::blocked_until.eq(Some(until))).execute(conn)?;
+    Ok(())
+}
+
+/// The message of a send or recall while the company has no connection.
+pub const NOT_CONNECTED: &str = "The accounting link (Xero) is not configured for this company yet; nothing was sent.";
+
+/// A job's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    Send = 1,
+    Recall = 2,
+    Balance = 3,
+}
+
+impl JobKind {
+    pub fn from_i32(v: i32) -> Option<Self> {
+        match v {
+            1 => Some(Self::Send),
+            2 => Some(Self::Recall),
+            3 => Some(Self::Balance),
+            _ => None,
+        }
+    }
+}
+
+/// A job's state.
+pub mod state {
+    pub const QUEUED: i32 = 0;
+    pub const RUNNING: i32 = 1;
+    pub const DONE: i32 = 2;
+    pub const FAILED: i32 = 3;
+}
+
+/// A job as stored.
+#[derive(Clone, Debug, Queryable, Selectable, QueryableByName)]
+#[diesel(table_name = xero_jobs)]
+pub struct Job {
+    pub id: i64,
+    pub org_id: i64,
+    pub target: String,
+    pub order_id: Option<i64>,
+    pub kind: i32,
+    pub state: i32,
+    pub attempts: i32,
+    pub not_before: NaiveDateTime,
+    pub idempotency_key: String,
+    pub outcome_unknown: bool,
+    pub error: String,
+    pub locked_by: String,
+    pub heartbeat_at: Option<NaiveDateTime>,
+    pub requested_by: Option<i64>,
+    pub created_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// A job to add.
+pub struct NewJob<'a> {
+    pub org_id: i64,
+    pub target: &'a str,
+    pub order_id: Option<i64>,
+    pub kind: JobKind,
+    pub requested_by: Option<i64>,
+    /// An earlier attempt for the same target may have created the document.
+    pub outcome_unknown: bool,
+}
+
+/// Adds a job unless the target has one queued or running (`false` then). The partial
+/// unique index `xero_jobs_active` decides between two requests at the same instant.
+pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppResult<bool> {
+    let key = format!("tyredesk-{}-{}-{}", job.org_id, job.target.replace(':', "-"), random_hex());
+    let sql = "INSERT INTO xero_jobs (org_id, target, order_id, kind, state, not_before, idempotency_key, outcome_unknown, requested_by, created_at) \
+               VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $5) ON CONFLICT DO NOTHING";
+    let n = diesel::sql_query(sql)
+        .bind::<diesel::sql_types::BigInt, _>(job.org_id)
+        .bind::<Text, _>(job.target)
+        .bind::<diesel::sql_types::Nullable<diesel::sql_types::BigInt>, _>(job.order_id)
+        .bind::<diesel::sql_types::Integer, _>(job.kind as i32)
+        .bind::<Timestamp, _>(now)
+        .bind::<Text, _>(&key)
+        .bind::<diesel::sql_types::Bool, _>(job.outcome_unknown)
+        .bind::<diesel::sql_types::Nullable<diesel::sql_types::BigInt>, _>(job.requested_by)
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+fn random_hex() -> String {
+    use rand::RngCore;
+    let mut b = [0u8; 8];
+    rand::rng().fill_bytes(&mut b);
+    hex::encode(b)
+}
+
+/// Whether an earlier job of the sheet ended with its outcome unknown (it gave up while
+/// Xero might hold the document), so the next send looks first.
+pub fn outcome_was_unknown(conn: &mut DbConn, order: i64) -> AppResult<bool> {
+    let n: i64 = xero_jobs::table
+        .filter(xero_jobs::order_id.eq(order))
+        .filter(xero_jobs::kind.eq(JobKind::Send as i32))
+        .filter(xero_jobs::outcome_unknown.eq(true))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// Recalls of the sheet that succeeded (each gives the next document a new number suffix).
+pub fn recalls_done(conn: &mut DbConn, order: i64) -> AppResult<i64> {
+    Ok(xero_jobs::table
+        .filter(xero_jobs::order_id.eq(order))
+        .filter(xero_jobs::kind.eq(JobKind::Recall as i32))
+        .filter(xero_jobs::state.eq(state::DONE))
+        .filter(xero_jobs::error.eq(""))
+        .count()
+        .get_result(conn)?)
+}
+
+/// Claims the job due first, or a running one whose worker stopped beating before
+/// `stale_before`, for `worker`.
+pub fn claim(conn: &mut DbConn, worker: &str, now: NaiveDateTime, stale_before: NaiveDateTime) -> AppResult<Option<Job>> {
+    let skip_locked = match conn.backend() {
+        super::Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        super::Backend::Sqlite => "",
+    };
+    let sql = format!(
+        "UPDATE xero_jobs SET state = {running}, locked_by = $1, heartbeat_at = $2 \
+         WHERE id = (SELECT id FROM xero_jobs WHERE (state = {queued} AND not_before <= $2) OR (state = {running} AND heartbeat_at < $3) \
+                     ORDER BY not_before, id LIMIT 1{skip_locked}) \
+         RETURNING *",
+        running = state::RUNNING,
+        queued = state::QUEUED,
+    );
+    Ok(diesel::sql_query(sql).bind::<Text, _>(worker).bind::<Timestamp, _>(now).bind::<Timestamp, _>(stale_before).get_result::<Job>(conn).optional()?)
+}
+
+/// Whether any job is queued (due or not) or running: the worker sleeps until the earliest.
+pub fn next_due(conn: &mut DbConn) -> AppResult<Option<NaiveDateTime>> {
+    Ok(xero_jobs::table.filter(xero_jobs::state.eq(state::QUEUED)).select(diesel::dsl::min(xero_jobs::not_before)).first::<Option<NaiveDateTime>>(conn)?)
+}
+
+fn mine(id: i64, worker: &str) -> diesel::dsl::Filter<diesel::dsl::Filter<diesel::dsl::Filter<xero_jobs::table, diesel::dsl::Eq<xero_jobs::id, i64>>, diesel::dsl::Eq<xero_jobs::locked_by, String>>, diesel::dsl::Eq<xero_jobs::state, i32>> {
+    xero_jobs::table.filter(xero_jobs::id.eq(id)).filter(xero_jobs::locked_by.eq(worker.to_string())).filter(xero_jobs::state.eq(state::RUNNING))
+}
+
+/// Beats the heartbeat; `false` when the job is no longer this worker's.
+pub fn heartbeat(conn: &mut DbConn, id: i64, worker: &str, now: NaiveDateTime) -> AppResult<bool> {
+    Ok(diesel::update(mine(id, worker)).set(xero_jobs::heartbeat_at.eq(Some(now))).execute(conn)? == 1)
+}
+
+/// Records, before the call that creates the document, that its outcome will be unknown
+/// until Xero answers; `false` when the job is no longer this worker's.
+pub fn mark_unknown(conn: &mut DbConn, id: i64, worker: &str, now: NaiveDateTime) -> AppResult<bool> {
+    Ok(diesel::update(mine(id, worker)).set((xero_jobs::outcome_unknown.eq(true), xero_jobs::heartbeat_at.eq(Some(now)))).execute(conn)? == 1)
+}
+
+/// Ends the job: done (`error` empty, or the reason Xero refused a recall) or failed.
+pub fn finish(conn: &mut DbConn, id: i64, worker: &str, failed: bool, error: &str, outcome_known: bool, now: NaiveDateTime) -> AppResult<bool> {
+    let st = if failed { state::FAILED } else { state::DONE };
+    let q = diesel::update(mine(id, worker));
+    let n = if outcome_known {
+        q.set((xero_jobs::state.eq(st), xero_jobs::error.eq(error), xero_jobs::finished_at.eq(Some(now)), xero_jobs::outcome_unknown.eq(false))).execute(conn)?
+    } else {
+        q.set((xero_jobs::state.eq(st), xero_jobs::error.eq(error), xero_jobs::finished_at.eq(Some(now)))).execute(conn)?
+    };
+    Ok(n == 1)
+}
+
+/// Puts the job back in the queue until `at`; `count` says whether this was an attempt
+/// (a transient failure) or only a wait for the budget.
+pub fn retry_at(conn: &mut DbConn, id: i64, worker: &str, at: NaiveDateTime, count: bool, error: &str) -> AppResult<bool> {
+    let attempts = if count { xero_jobs::attempts + 1 } else { xero_jobs::attempts + 0 };
+    Ok(diesel::update(mine(id, worker))
+        .set((xero_jobs::state.eq(state::QUEUED), xero_jobs::not_before.eq(at), xero_jobs::attempts.eq(attempts), xero_jobs::error.eq(error)))
+        .execute(conn)?
+        == 1)
+}
+
+/// The queued and running jobs of a company (Disconnect ends them).
+pub fn cancel_active(conn: &mut DbConn, org: i64, message: &str, now: NaiveDateTime) -> AppResult<Vec<Job>> {
+    let jobs: Vec<Job> = xero_jobs::table
+        .filter(xero_jobs::org_id.eq(org))
+        .filter(xero_jobs::state.eq_any([state::QUEUED, state::RUNNING]))
+        .select(Job::as_select())
+        .load(conn)?;
+    diesel::update(xero_jobs::table.filter(xero_jobs::id.eq_any(jobs.iter().map(|j| j.id).collect::<Vec<_>>())))
+        .set((xero_jobs::state.eq(state::FAILED), xero_jobs::error.eq(message), xero_jobs::finished_at.eq(Some(now))))
+        .execute(conn)?;
+    Ok(jobs)
+}
+
+/// The company's jobs still waiting or running.
+pub fn active_count(conn: &mut DbConn, org: i64) -> AppResult<i64> {
+    Ok(xero_jobs::table.filter(xero_jobs::org_id.eq(org)).filter(xero_jobs::state.eq_any([state::QUEUED, state::RUNNING])).count().get_result(conn)?)
+}

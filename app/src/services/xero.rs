@@ -1,0 +1,390 @@
+//! The accounting link's use cases (issue 12): connect, test and disconnect a company's
+//! Xero; SendXero and XeroRecall of one sheet; Batch SendXero; a customer's balance. Each
+//! write runs inside the caller's transaction; the calls to Xero are the worker's, except
+//! Connect and Test, which a person waits for.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde_json::Value;
+
+use super::orders::{Actor, ensure};
+use crate::db::orders::{self as order_db};
+use crate::db::schema::{customers, orders};
+use crate::db::xero::{self as q, JobKind, NewConnection, NewJob};
+use crate::db::DbConn;
+use crate::domain::enums::{OrderStatus, OrderType, Role, XeroState};
+use crate::domain::status::Action;
+use crate::error::{AppError, AppResult};
+use crate::xero::client::{CallError, Client, Endpoint};
+use crate::xero::secret::SecretKey;
+
+/// Xero's production addresses, used when a connection names none.
+pub const IDENTITY_URL: &str = "https://identity.xero.com";
+pub const API_URL: &str = "https://api.xero.com/api.xro/2.0";
+
+/// The answer to Batch SendXero (spec §2.9).
+pub const BATCH_QUEUED: &str = "Preparing for Sending, please CHECK in sheet list pages";
+
+/// Sheets one batch may queue: about a day of Xero's 5,000 calls at two to four calls a sheet.
+pub const BATCH_MAX: i64 = 2000;
+
+/// The connection as `GET /api/xero/connection` and the settings screen show it; never the secret.
+#[derive(Debug, Clone, serde::Serialize, Default)]
+pub struct Status {
+    pub connected: bool,
+    #[serde(rename = "organisationName")]
+    pub organisation_name: String,
+    #[serde(rename = "clientId")]
+    pub client_id: String,
+    #[serde(rename = "identityUrl")]
+    pub identity_url: String,
+    #[serde(rename = "apiUrl")]
+    pub api_url: String,
+    #[serde(rename = "taxTypes")]
+    pub tax_types: Vec<String>,
+    #[serde(rename = "testedAt")]
+    pub tested_at: Option<NaiveDateTime>,
+    #[serde(rename = "connectedAt")]
+    pub connected_at: Option<NaiveDateTime>,
+    /// Jobs of the company still queued or running.
+    pub pending: i64,
+}
+
+/// The company's connection status.
+pub fn status(conn: &mut DbConn, org: i64) -> AppResult<Status> {
+    let Some(c) = q::connection(conn, org)? else { return Ok(Status::default()) };
+    Ok(Status {
+        connected: true,
+        organisation_name: c.xero_org_name,
+        client_id: c.client_id,
+        identity_url: c.identity_url,
+        api_url: c.api_url,
+        tax_types: c.tax_types.split(',').filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        tested_at: c.tested_at,
+        connected_at: Some(c.connected_at),
+        pending: q::active_count(conn, org)?,
+    })
+}
+
+/// Connection settings as entered.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionInput {
+    pub client_id: String,
+    pub client_secret: String,
+    pub identity_url: Option<String>,
+    pub api_url: Option<String>,
+}
+
+/// Checked settings: the URLs defaulted and trimmed of a trailing slash.
+#[derive(Debug, Clone)]
+pub struct CheckedConnection {
+    pub client_id: String,
+    pub client_secret: String,
+    pub identity_url: String,
+    pub api_url: String,
+}
+
+/// The refusal of the connection settings to anyone but role 4.
+pub const ONLY_APPROVER: &str = "Only an approver (role 4) may change the Xero connection.";
+
+fn only_approver(actor: &Actor) -> AppResult<()> {
+    if actor.role == Role::Approver { Ok(()) } else { Err(AppError::forbidden(ONLY_APPROVER)) }
+}
+
+/// A base URL: https anywhere, plain http only on this machine (a local stand-in such as
+/// `tyredesk xero-fake`), so the setting cannot aim the server's requests at the office network.
+fn check_url(field: &str, raw: Option<&str>, default: &str) -> AppResult<String> {
+    let url = raw.map(str::trim).filter(|u| !u.is_empty()).unwrap_or(default).trim_end_matches('/').to_string();
+    if url.len() > 300 || url.chars().any(char::is_whitespace) {
+        return Err(AppError::field(field, "Enter a web address of at most 300 characters, without spaces."));
+    }
+    let host_of = |rest: &str| rest.split(['/', '?', '#']).next().unwrap_or("").rsplit('@').next().unwrap_or("").to_string();
+    if let Some(rest) = url.strip_prefix("https://") {
+        if host_of(rest).is_empty() {
+            return Err(AppError::field(field, "The address has no host."));
+        }
+        return Ok(url);
+    }
+    if let Some(rest) = url.strip_prefix("http://") {
+        let host = host_of(rest);
+        let name = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h);
+        if matches!(name, "127.0.0.1" | "localhost" | "[::1]") {
+            return Ok(url);
+        }
+        return Err(AppError::field(field, "Use an https:// address (plain http is accepted only for a stand-in on this machine, 127.0.0.1 or localhost)."));
+    }
+    Err(AppError::field(field, "Enter an address starting with https://."))
+}
+
+/// Checks the settings: id and secret present and of sane length, the URLs as [`check_url`].
+pub fn check_input(input: &ConnectionInput) -> AppResult<CheckedConnection> {
+    let id = input.client_id.trim();
+    if id.is_empty() {
+        return Err(AppError::field("clientId", "Enter the client id of the Custom Connection."));
+    }
+    if id.len() > 100 || id.chars().any(char::is_whitespace) {
+        return Err(AppError::field("clientId", "The client id is at most 100 characters, without spaces."));
+    }
+    let secret = input.client_secret.trim();
+    if secret.is_empty() {
+        return Err(AppError::field("clientSecret", "Enter the client secret of the Custom Connection."));
+    }
+    if secret.len() > 200 {
+        return Err(AppError::field("clientSecret", "The client secret is at most 200 characters."));
+    }
+    Ok(CheckedConnection {
+        client_id: id.to_string(),
+        client_secret: secret.to_string(),
+        identity_url: check_url("identityUrl", input.identity_url.as_deref(), IDENTITY_URL)?,
+        api_url: check_url("apiUrl", input.api_url.as_deref(), API_URL)?,
+    })
+}
+
+/// What Test connection read from Xero.
+#[derive(Debug, Clone)]
+pub struct Tested {
+    pub organisation_name: String,
+    /// Active tax types, comma-separated.
+    pub tax_types: String,
+}
+
+/// Signs in to Xero with the settings and reads the organisation's name and active tax rates.
+pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult<Tested> {
+    let ep = Endpoint { org_id: org, client_id: c.client_id.clone(), secret: c.client_secret.clone(), identity_url: c.identity_url.clone(), api_url: c.api_url.clone() };
+    let said = |e: CallError| match e {
+        CallError::Auth(m) => AppError::field("clientSecret", format!("Xero did not accept this client id and secret ({m}).")),
+        other => AppError::Conflict { message: format!("Test connection failed: {other}"), code: Some("xero_unreachable"), reasons: vec![] },
+    };
+    let orgs = client.call(&ep, reqwest::Method::GET, "/Organisation", &[], None, None).await.map_err(said)?;
+    let name = orgs["Organisations"][0]["Name"].as_str().unwrap_or_default().to_string();
+    let rates = client.call(&ep, reqwest::Method::GET, "/TaxRates", &[], None, None).await.map_err(said)?;
+    let mut types: Vec<String> = rates["TaxRates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["Status"].as_str().is_none_or(|s| s == "ACTIVE"))
+        .filter_map(|r| r["TaxType"].as_str().map(str::to_string))
+        .filter(|t| t.len() <= 40 && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    types.sort();
+    types.dedup();
+    Ok(Tested { organisation_name: name.chars().take(200).collect(), tax_types: types.join(",") })
+}
+
+/// Stores a tested connection for the actor's company (role 4), replacing any earlier one.
+pub fn save(conn: &mut DbConn, actor: &Actor, key: &SecretKey, c: &CheckedConnection, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
+    only_approver(actor)?;
+    let sealed = key.seal(actor.org_id, &c.client_secret);
+    q::save_connection(conn, &NewConnection { org_id: actor.org_id, client_id: &c.client_id, secret_sealed: &sealed, identity_url: &c.identity_url, api_url: &c.api_url, user_id: actor.user_id }, now)?;
+    q::record_test(conn, actor.org_id, &tested.organisation_name, &tested.tax_types, now)
+}
+
+/// The stored settings with the secret opened, for Test connection.
+pub fn stored(conn: &mut DbConn, actor: &Actor, key: &SecretKey) -> AppResult<CheckedConnection> {
+    only_approver(actor)?;
+    let c = q::connection(conn, actor.org_id)?.ok_or_else(|| AppError::Conflict { message: q::NOT_CONNECTED.into(), code: Some("xero_not_configured"), reasons: vec![] })?;
+    let secret = key.open(actor.org_id, &c.secret_sealed).ok_or_else(|| AppError::Conflict {
+        message: "The stored client secret cannot be opened with this server's key; connect again with the client secret.".into(),
+        code: Some("xero_secret_unreadable"),
+        reasons: vec![],
+    })?;
+    Ok(CheckedConnection { client_id: c.client_id, client_secret: secret, identity_url: c.identity_url, api_url: c.api_url })
+}
+
+/// Keeps a new test's reading.
+pub fn record_test(conn: &mut DbConn, actor: &Actor, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
+    only_approver(actor)?;
+    q::record_test(conn, actor.org_id, &tested.organisation_name, &tested.tax_types, now)
+}
+
+/// Disconnects: the connection is removed and the company's pending jobs end — a sheet on
+/// its way to Xero becomes Fail (it may be sent again after connecting), one being
+/// recalled stays Sent. `false` when there was no connection.
+pub fn disconnect(conn: &mut DbConn, actor: &Actor, now: NaiveDateTime) -> AppResult<bool> {
+    only_approver(actor)?;
+    const WHY: &str = "Xero was disconnected before this was done.";
+    let jobs = q::cancel_active(conn, actor.org_id, WHY, now)?;
+    for j in jobs {
+        let Some(oid) = j.order_id else { continue };
+        let (from, to) = if j.kind == JobKind::Send as i32 { (XeroState::Sending, XeroState::Fail) } else { (XeroState::Recalling, XeroState::Sent) };
+        let n = diesel::update(orders::table.filter(orders::id.eq(oid)).filter(orders::org_id.eq(actor.org_id)).filter(orders::xero_sent.eq(from.as_i32())))
+            .set((orders::xero_sent.eq(to.as_i32()), orders::xero_error.eq(WHY), orders::updated_at.eq(now)))
+            .execute(conn)?;
+        if n == 1 {
+            order_db::add_event(conn, actor.org_id, oid, Some(actor.user_id), &actor.name, WHY)?;
+        }
+    }
+    q::delete_connection(conn, actor.org_id)
+}
+
+fn require_connection(conn: &mut DbConn, org: i64) -> AppResult<()> {
+    if q::connection(conn, org)?.is_none() {
+        return Err(AppError::Conflict { message: q::NOT_CONNECTED.into(), code: Some("xero_not_configured"), reasons: vec![] });
+    }
+    Ok(())
+}
+
+/// SendXero / XeroRecall of one sheet: checked against the status machine, then the sheet
+/// becomes Sending… (Recalling…) and a job is queued. Without a connection nothing changes.
+pub fn request(conn: &mut DbConn, actor: &Actor, id: i64, action: Action, now: NaiveDateTime) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, action)?;
+    require_connection(conn, actor.org_id)?;
+    let (kind, from, to, event) = match action {
+        Action::SendXero => (JobKind::Send, vec![XeroState::Unsent.as_i32(), XeroState::Fail.as_i32()], XeroState::Sending, "SendXero"),
+        Action::XeroRecall => (JobKind::Recall, vec![XeroState::Sent.as_i32()], XeroState::Recalling, "XeroRecall"),
+        _ => return Err(AppError::NotFound),
+    };
+    queue_sheet(conn, actor, &o, kind, &from, to, now)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, event)
+}
+
+fn queue_sheet(conn: &mut DbConn, actor: &Actor, o: &order_db::Order, kind: JobKind, from: &[i32], to: XeroState, now: NaiveDateTime) -> AppResult<bool> {
+    let n = diesel::update(orders::table.filter(orders::id.eq(o.id)).filter(orders::org_id.eq(actor.org_id)).filter(orders::xero_sent.eq_any(from)))
+        .set((orders::xero_sent.eq(to.as_i32()), orders::xero_error.eq(""), orders::updated_at.eq(now)))
+        .execute(conn)?;
+    if n == 0 {
+        return Err(AppError::Conflict { message: format!("Sheet {} changed meanwhile; reload it.", o.no), code: Some("stale"), reasons: vec![] });
+    }
+    let unknown = kind == JobKind::Send && q::outcome_was_unknown(conn, o.id)?;
+    let target = format!("order:{}", o.id);
+    let added = q::enqueue(conn, &NewJob { org_id: actor.org_id, target: &target, order_id: Some(o.id), kind, requested_by: Some(actor.user_id), outcome_unknown: unknown }, now)?;
+    if !added {
+        return Err(AppError::Conflict { message: format!("Sheet {} is already on its way to Xero.", o.no), code: Some("xero_busy"), reasons: vec![] });
+    }
+    Ok(true)
+}
+
+/// What Batch SendXero asks: sheet types among 1, 2, 4, 5 and a date range.
+#[derive(Debug, Clone)]
+pub struct Batch {
+    pub types: Vec<OrderType>,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+}
+
+/// Reads `{dateRange: [from, to], sheets: [1, 2, 4, 5]}`.
+pub fn parse_batch(body: &Value) -> AppResult<Batch> {
+    let obj = body.as_object().ok_or_else(|| AppError::field("sheets", "Send {\"dateRange\": [from, to], \"sheets\": [1, 2, 4, 5]}."))?;
+    let (from, to) = crate::domain::reports::range(obj, "dateRange")
+        .map_err(|e| AppError::field(&e.field, e.message))?
+        .ok_or_else(|| AppError::field("dateRange", "Choose the date range."))?;
+    let raw = match obj.get("sheets") {
+        Some(Value::Array(a)) => a.clone(),
+        Some(v @ (Value::Number(_) | Value::String(_))) => vec![v.clone()],
+        _ => return Err(AppError::field("sheets", "Choose the sheets to send.")),
+    };
+    if raw.is_empty() || raw.len() > 4 {
+        return Err(AppError::field("sheets", "Choose the sheets to send: Invoices, Credit Notes, Bills or Bill CreditNotes."));
+    }
+    let mut types = Vec::new();
+    for v in raw {
+        let n = v.as_i64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()));
+        let t = n.and_then(|n| i32::try_from(n).ok()).and_then(OrderType::from_i32).filter(|t| t.syncs_to_xero());
+        let Some(t) = t else {
+            return Err(AppError::field("sheets", "Only Invoices (1), Credit Notes (2), Bills (4) and Bill CreditNotes (5) go to Xero."));
+        };
+        if !types.contains(&t) {
+            types.push(t);
+        }
+    }
+    Ok(Batch { types, from, to })
+}
+
+/// Queues every approved, unsent (or failed) sheet of the types dated in the range; the
+/// number queued. More than [`BATCH_MAX`] is refused whole, asking for a shorter range.
+pub fn batch(conn: &mut DbConn, actor: &Actor, b: &Batch, now: NaiveDateTime) -> AppResult<usize> {
+    require_connection(conn, actor.org_id)?;
+    let types: Vec<i32> = b.types.iter().map(|t| t.as_i32()).collect();
+    let eligible = orders::table
+        .filter(orders::org_id.eq(actor.org_id))
+        .filter(orders::order_type.eq_any(&types))
+        .filter(orders::order_date.between(b.from, b.to))
+        .filter(orders::status.eq_any([OrderStatus::Approved.as_i32(), OrderStatus::Closed.as_i32()]))
+        .filter(orders::xero_sent.eq_any([XeroState::Unsent.as_i32(), XeroState::Fail.as_i32()]));
+    let count: i64 = eligible.clone().count().get_result(conn)?;
+    if count > BATCH_MAX {
+        return Err(AppError::field("dateRange", format!("{count} sheets match; a batch sends at most {BATCH_MAX}. Choose a shorter date range.")));
+    }
+    let ids: Vec<i64> = eligible.select(orders::id).order((orders::order_date.asc(), orders::id.asc())).load(conn)?;
+    let mut queued = 0;
+    for id in ids {
+        let o = order_db::get(conn, actor.org_id, id)?;
+        if ensure(&o, Action::SendXero).is_err() {
+            continue;
+        }
+        queue_sheet(conn, actor, &o, JobKind::Send, &[XeroState::Unsent.as_i32(), XeroState::Fail.as_i32()], XeroState::Sending, now)?;
+        order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "SendXero (batch)")?;
+        queued += 1;
+    }
+    Ok(queued)
+}
+
+/// A customer's balance is read again when older than this.
+pub const BALANCE_FRESH: chrono::Duration = chrono::Duration::minutes(15);
+
+/// Whether the company is connected, the customer in Xero, and its balance older than
+/// [`BALANCE_FRESH`] (a read, so opening a sheet writes only when a refresh is due).
+pub fn balance_is_stale(conn: &mut DbConn, org: i64, customer: i64, now: NaiveDateTime) -> AppResult<bool> {
+    if q::connection(conn, org)?.is_none() {
+        return Ok(false);
+    }
+    let row: Option<(String, Option<NaiveDateTime>)> = customers::table
+        .filter(customers::org_id.eq(org))
+        .find(customer)
+        .select((customers::xero_contact_id, customers::xero_balance_at))
+        .first(conn)
+        .optional()?;
+    Ok(row.is_some_and(|(contact, at)| !contact.is_empty() && at.is_none_or(|t| now - t >= BALANCE_FRESH)))
+}
+
+/// Queues a balance refresh of the customer when the company is connected, the customer
+/// is in Xero, and the kept balance is older than [`BALANCE_FRESH`]; `true` when queued.
+pub fn refresh_balance(conn: &mut DbConn, org: i64, customer: i64, now: NaiveDateTime) -> AppResult<bool> {
+    if !balance_is_stale(conn, org, customer, now)? {
+        return Ok(false);
+    }
+    let target = format!("{}{customer}", crate::xero::worker::BALANCE_TARGET);
+    q::enqueue(conn, &NewJob { org_id: org, target: &target, order_id: None, kind: JobKind::Balance, requested_by: None, outcome_unknown: false }, now)
+}
+
+/// The hourly refresh: every customer of every connected company whose balance is stale.
+pub fn refresh_all_balances(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<usize> {
+    use crate::db::schema::xero_connections;
+    let orgs: Vec<i64> = xero_connections::table.select(xero_connections::org_id).load(conn)?;
+    let mut n = 0;
+    for org in orgs {
+        let ids: Vec<i64> = customers::table.filter(customers::org_id.eq(org)).filter(customers::xero_contact_id.ne("")).select(customers::id).load(conn)?;
+        for id in ids {
+            if refresh_balance(conn, org, id, now)? {
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_default_to_xero_and_plain_http_is_only_for_this_machine() {
+        assert_eq!(check_url("apiUrl", None, API_URL).unwrap(), API_URL);
+        assert_eq!(check_url("apiUrl", Some("http://127.0.0.1:9911/api.xro/2.0/"), API_URL).unwrap(), "http://127.0.0.1:9911/api.xro/2.0");
+        assert!(check_url("apiUrl", Some("http://localhost:1/x"), API_URL).is_ok());
+        assert!(check_url("apiUrl", Some("http://10.0.0.5/x"), API_URL).is_err());
+        assert!(check_url("apiUrl", Some("http://127.0.0.1@10.0.0.5/x"), API_URL).is_err());
+        assert!(check_url("apiUrl", Some("ftp://x"), API_URL).is_err());
+        assert!(check_url("apiUrl", Some("https://"), API_URL).is_err());
+    }
+
+    #[test]
+    fn a_batch_names_a_range_and_only_the_four_xero_sheet_types() {
+        let b = parse_batch(&serde_json::json!({"dateRange": ["2026-11-01", "2026-11-30"], "sheets": [1, "2", 5, 1]})).unwrap();
+        assert_eq!(b.types, [OrderType::Invoice, OrderType::CreditNote, OrderType::BillCreditNote]);
+        assert!(parse_batch(&serde_json::json!({"dateRange": ["2026-11-01", "2026-11-30"], "sheets": [3]})).is_err());
+        assert!(parse_batch(&serde_json::json!({"sheets": [1]})).is_err());
+        assert!(parse_batch(&serde_json::json!({"dateRange": ["2026-11-30", "2026-11-01"], "sheets": [1]})).is_err());
+    }
+}

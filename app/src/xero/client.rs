@@ -1,0 +1,171 @@
+//! A thin client of the Xero Accounting API (xero-facts.md): the client-credentials token
+//! of a Custom Connection, cached per company until a minute before it expires, and one
+//! JSON call at a time with Xero's answers sorted into what the worker must do next.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+
+use crate::domain::xero::refusal_text;
+
+/// Where and as whom a company's calls go.
+#[derive(Clone, Debug)]
+pub struct Endpoint {
+    pub org_id: i64,
+    pub client_id: String,
+    pub secret: String,
+    /// The base `/connect/token` is appended to.
+    pub identity_url: String,
+    /// The base `/Invoices` etc. are appended to (`…/api.xro/2.0`).
+    pub api_url: String,
+}
+
+/// How a call ended when it did not answer 2xx.
+#[derive(Debug, Clone)]
+pub enum CallError {
+    /// Xero answered and refused (400 validation, 403, 404 …): nothing was done.
+    Refused { status: u16, message: String },
+    /// 429: wait this long, then try again.
+    RateLimited { wait: chrono::Duration, problem: String },
+    /// No answer, a dropped connection, a timeout or a 5xx: Xero may or may not have done it.
+    Unknown(String),
+    /// The connection's credentials were refused.
+    Auth(String),
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Refused { status, message } => write!(f, "Xero refused ({status}): {message}"),
+            Self::RateLimited { wait, problem } => write!(f, "Xero's {problem} limit was reached; waiting {} s", wait.num_seconds()),
+            Self::Unknown(m) => write!(f, "Xero did not answer: {m}"),
+            Self::Auth(m) => write!(f, "Xero did not accept the connection's client id and secret: {m}"),
+        }
+    }
+}
+
+/// Default time a call may take before its outcome counts as unknown.
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The HTTP client with its token cache.
+pub struct Client {
+    http: reqwest::Client,
+    tokens: Mutex<HashMap<(i64, String), (String, Instant)>>,
+}
+
+impl Client {
+    /// A client whose calls time out after `timeout`.
+    pub fn new(timeout: Duration) -> Self {
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(Duration::from_secs(10))
+            .user_agent(concat!("TyreDesk/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .unwrap_or_default();
+        Self { http, tokens: Mutex::new(HashMap::new()) }
+    }
+
+    fn cached(&self, ep: &Endpoint) -> Option<String> {
+        let tokens = self.tokens.lock().ok()?;
+        tokens.get(&(ep.org_id, ep.client_id.clone())).filter(|(_, until)| Instant::now() < *until).map(|(t, _)| t.clone())
+    }
+
+    fn forget(&self, ep: &Endpoint) {
+        if let Ok(mut t) = self.tokens.lock() {
+            t.remove(&(ep.org_id, ep.client_id.clone()));
+        }
+    }
+
+    /// A bearer token for the company (client-credentials grant).
+    pub async fn token(&self, ep: &Endpoint) -> Result<String, CallError> {
+        if let Some(t) = self.cached(ep) {
+            return Ok(t);
+        }
+        let url = format!("{}/connect/token", ep.identity_url.trim_end_matches('/'));
+        let res = self
+            .http
+            .post(&url)
+            .basic_auth(&ep.client_id, Some(&ep.secret))
+            .form(&[("grant_type", "client_credentials")])
+            .send()
+            .await
+            .map_err(|e| CallError::Unknown(describe(&e)))?;
+        let status = res.status();
+        let body: Value = res.json().await.unwrap_or(Value::Null);
+        if status.is_server_error() {
+            return Err(CallError::Unknown(format!("the sign-in service answered {status}")));
+        }
+        let token = body.get("access_token").and_then(Value::as_str).filter(|_| status.is_success());
+        let Some(token) = token else {
+            return Err(CallError::Auth(refusal_text(&body)));
+        };
+        let secs = body.get("expires_in").and_then(Value::as_u64).unwrap_or(1800).max(120);
+        if let Ok(mut t) = self.tokens.lock() {
+            t.insert((ep.org_id, ep.client_id.clone()), (token.to_string(), Instant::now() + Duration::from_secs(secs - 60)));
+        }
+        Ok(token.to_string())
+    }
+
+    /// One call: `path` below the API base, an optional `where` and other query pairs, an
+    /// optional JSON body and `Idempotency-Key`. A 401 renews the token once.
+    pub async fn call(&self, ep: &Endpoint, method: Method, path: &str, query: &[(&str, &str)], body: Option<&Value>, key: Option<&str>) -> Result<Value, CallError> {
+        for renewed in [false, true] {
+            let token = self.token(ep).await?;
+            let url = format!("{}{}", ep.api_url.trim_end_matches('/'), path);
+            let mut req = self.http.request(method.clone(), &url).bearer_auth(&token).header("Accept", "application/json").query(query);
+            if let Some(b) = body {
+                req = req.json(b);
+            }
+            if let Some(k) = key {
+                req = req.header("Idempotency-Key", k);
+            }
+            let res = req.send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
+            let status = res.status();
+            let retry = res.headers().get("Retry-After").and_then(|v| v.to_str().ok()).map(str::to_string);
+            let problem = res.headers().get("X-Rate-Limit-Problem").and_then(|v| v.to_str().ok()).unwrap_or("rate").to_string();
+            let text = res.text().await.map_err(|e| CallError::Unknown(describe(&e)))?;
+            let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            match status {
+                s if s.is_success() => return Ok(json),
+                StatusCode::UNAUTHORIZED if !renewed => {
+                    self.forget(ep);
+                    continue;
+                }
+                StatusCode::UNAUTHORIZED => return Err(CallError::Auth(refusal_text(&json))),
+                StatusCode::TOO_MANY_REQUESTS => {
+                    return Err(CallError::RateLimited { wait: crate::domain::xero::retry_after(retry.as_deref()), problem });
+                }
+                s if s.is_server_error() || s == StatusCode::REQUEST_TIMEOUT => {
+                    return Err(CallError::Unknown(format!("Xero answered {s}")));
+                }
+                s => {
+                    let mut message = refusal_text(&json);
+                    if message.is_empty() {
+                        message = text.chars().take(300).collect();
+                    }
+                    return Err(CallError::Refused { status: s.as_u16(), message });
+                }
+            }
+        }
+        Err(CallError::Auth("the token was refused twice".into()))
+    }
+}
+
+fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "the call timed out".into()
+    } else if e.is_connect() {
+        "cannot connect".into()
+    } else {
+        let mut s = e.to_string();
+        let mut src = std::error::Error::source(e);
+        while let Some(inner) = src {
+            s = format!("{s}: {inner}");
+            src = inner.source();
+        }
+        s
+    }
+}

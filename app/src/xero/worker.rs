@@ -1,0 +1,531 @@
+//! The accounting link's worker: claims a due job of `xero_jobs`, calls Xero within the
+//! company's budget and writes the outcome on the sheet. Exactly once: before the call
+//! that creates a document the job is marked "outcome unknown"; a job so marked (a timeout,
+//! a dropped connection, a crash, a second process taking over a stalled job) first looks
+//! the document up by its number and only creates it when Xero has none. Each create also
+//! carries an `Idempotency-Key`, so a repeat within Xero's few minutes is answered from
+//! its cache.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use reqwest::Method;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::client::{CallError, Endpoint};
+use crate::db::orders::{self as order_db, Order};
+use crate::db::schema::{customers, orders, products, suppliers};
+use crate::db::xero::{self as q, Job, JobKind};
+use crate::domain::enums::{OrderType, ProductKind, TaxType, XeroState};
+use crate::domain::money::Cents;
+use crate::domain::xero::{self as rules, ContactDraft, DocDraft, DocKind, DocLine, ItemDraft, RecallStep};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+
+/// The name on history rows the link writes.
+pub const OPERATOR: &str = "Xero link";
+
+/// The target of a customer's balance job: `balance:<customer id>`.
+pub const BALANCE_TARGET: &str = "balance:";
+
+/// Waits for the budget longer than this put the job back in the queue instead.
+const LONGEST_WAIT_SECS: i64 = 20;
+
+/// Runs jobs until the process ends: at once when rung, else when the earliest is due
+/// (checking at least every few seconds, for jobs queued by another process).
+pub async fn run(state: AppState) {
+    loop {
+        match run_once(&state).await {
+            Ok(Some(_)) => continue,
+            Ok(None) => {}
+            Err(e) => tracing::warn!("the Xero worker failed: {e}"),
+        }
+        let wait = match state.db.run(q::next_due).await {
+            Ok(Some(t)) => (t - state.xero.clock.now()).to_std().unwrap_or_default().min(std::time::Duration::from_secs(5)),
+            _ => std::time::Duration::from_secs(5),
+        };
+        let _ = tokio::time::timeout(wait.max(std::time::Duration::from_millis(50)), state.xero.bell.notified()).await;
+    }
+}
+
+/// Runs every job due, moving a manual clock to the next one while any is queued (tests).
+pub async fn drain(state: &AppState) -> AppResult<usize> {
+    let mut n = 0;
+    loop {
+        if run_once(state).await?.is_some() {
+            n += 1;
+            continue;
+        }
+        match state.db.run(q::next_due).await? {
+            Some(t) if matches!(state.xero.clock, super::Clock::Manual(_)) => state.xero.clock.sleep_until(t).await,
+            _ => return Ok(n),
+        }
+    }
+}
+
+/// Claims and runs one due job; its id, or `None` when none is due.
+pub async fn run_once(state: &AppState) -> AppResult<Option<i64>> {
+    let link = &state.xero;
+    let now = link.clock.now();
+    let stale_before = now - link.settings.stale_after;
+    let worker = link.worker.clone();
+    let Some(job) = state.db.write(move |c| q::claim(c, &worker, now, stale_before)).await? else {
+        return Ok(None);
+    };
+    let id = job.id;
+    let mut w = Work { state: state.clone(), job, endpoint: None };
+    let outcome = w.run().await;
+    w.settle(outcome).await?;
+    Ok(Some(id))
+}
+
+/// How a step of a job ended when it did not succeed.
+#[derive(Debug)]
+enum Stop {
+    /// Xero (or our own rules) refused: the sheet shows why; nothing was created.
+    Refused(String),
+    /// No answer: try again after a back-off.
+    Unknown(String),
+    /// The budget or a 429 says not before this time.
+    Later(NaiveDateTime),
+    /// Another worker took the job over (this one stalled).
+    Lost,
+    /// The job has nothing left to do (the sheet moved on meanwhile).
+    Moot,
+}
+
+impl From<AppError> for Stop {
+    fn from(e: AppError) -> Self {
+        Stop::Unknown(format!("database: {e}"))
+    }
+}
+
+impl From<CallError> for Stop {
+    fn from(e: CallError) -> Self {
+        match e {
+            CallError::Refused { message, .. } => Stop::Refused(message),
+            CallError::Auth(m) => Stop::Refused(format!("Xero did not accept the connection's client id and secret ({m}); check them in Settings.")),
+            CallError::Unknown(m) => Stop::Unknown(m),
+            // `call` turns a 429 into `Later` itself.
+            CallError::RateLimited { problem, .. } => Stop::Unknown(format!("rate limited ({problem})")),
+        }
+    }
+}
+
+/// What a finished job did.
+enum Done {
+    /// The sheet is Sent with this Xero id.
+    Sent(String),
+    /// The sheet is unsent again (history says how).
+    Recalled(String),
+    /// The recall was refused; the sheet stays Sent with this reason.
+    RecallRefused(String),
+    /// A balance was read.
+    Balance,
+}
+
+struct Work {
+    state: AppState,
+    job: Job,
+    endpoint: Option<Endpoint>,
+}
+
+impl Work {
+    fn now(&self) -> NaiveDateTime {
+        self.state.xero.clock.now()
+    }
+
+    async fn db<T: Send + 'static>(&self, f: impl FnOnce(&mut crate::db::DbConn) -> AppResult<T> + Send + 'static) -> Result<T, Stop> {
+        Ok(self.state.db.write(f).await?)
+    }
+
+    async fn run(&mut self) -> Result<Done, Stop> {
+        let org = self.job.org_id;
+        let Some(conn) = self.db(move |c| q::connection(c, org)).await? else {
+            return Err(Stop::Refused(q::NOT_CONNECTED.into()));
+        };
+        let Some(secret) = self.state.xero.key.open(org, &conn.secret_sealed) else {
+            return Err(Stop::Refused(
+                "The stored Xero client secret cannot be opened with this server's key (TYREDESK_SECRET_KEY or secret.key in the data directory changed); connect Xero again in Settings.".into(),
+            ));
+        };
+        self.endpoint = Some(Endpoint { org_id: org, client_id: conn.client_id.clone(), secret, identity_url: conn.identity_url.clone(), api_url: conn.api_url.clone() });
+        match JobKind::from_i32(self.job.kind) {
+            Some(JobKind::Send) => self.send(&conn.tax_types).await,
+            Some(JobKind::Recall) => self.recall().await,
+            Some(JobKind::Balance) => self.balance().await,
+            None => Err(Stop::Moot),
+        }
+    }
+
+    /// One call within the company's budget; a 429 blocks the company's calls until its
+    /// Retry-After and puts the job back until then.
+    async fn call(&self, method: Method, path: &str, query: &[(&str, &str)], body: Option<&Value>, key: Option<&str>) -> Result<Value, Stop> {
+        let org = self.job.org_id;
+        loop {
+            let now = self.now();
+            match self.db(move |c| q::take_call(c, org, now)).await? {
+                Ok(()) => break,
+                Err(at) if (at - now).num_seconds() > LONGEST_WAIT_SECS => return Err(Stop::Later(at)),
+                Err(at) => {
+                    self.beat().await?;
+                    self.state.xero.clock.sleep_until(at).await;
+                }
+            }
+        }
+        let ep = self.endpoint.as_ref().ok_or(Stop::Moot)?;
+        match self.state.xero.client.call(ep, method, path, query, body, key).await {
+            Ok(v) => Ok(v),
+            Err(CallError::RateLimited { wait, problem }) => {
+                let until = self.now() + wait;
+                tracing::info!("Xero asked company {org} to wait {} s ({problem} limit)", wait.num_seconds());
+                self.db(move |c| q::block_calls(c, org, until)).await?;
+                Err(Stop::Later(until))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn beat(&self) -> Result<(), Stop> {
+        let (id, worker, now) = (self.job.id, self.state.xero.worker.clone(), self.now());
+        if self.db(move |c| q::heartbeat(c, id, &worker, now)).await? { Ok(()) } else { Err(Stop::Lost) }
+    }
+
+    async fn order(&self) -> Result<Order, Stop> {
+        let (org, id) = (self.job.org_id, self.job.order_id.ok_or(Stop::Moot)?);
+        self.db(move |c| order_db::get(c, org, id)).await
+    }
+
+    /// The live document Xero holds under `number`, if any.
+    async fn find(&self, kind: DocKind, number: &str) -> Result<Option<Value>, Stop> {
+        let filter = kind.lookup_filter(number);
+        let found = self.call(Method::GET, &format!("/{}", kind.collection()), &[("where", &filter)], None, None).await?;
+        Ok(found[kind.collection()].as_array().into_iter().flatten().find(|d| d["Status"].as_str().is_some_and(rules::is_live)).cloned())
+    }
+
+    async fn send(&mut self, tax_types: &str) -> Result<Done, Stop> {
+        let o = self.order().await?;
+        if XeroState::from_i32(o.xero_sent) != Some(XeroState::Sending) {
+            return Err(Stop::Moot);
+        }
+        let kind = OrderType::from_i32(o.order_type).and_then(DocKind::of).ok_or(Stop::Moot)?;
+        let oid = o.id;
+        let recalls = self.db(move |c| q::recalls_done(c, oid)).await?;
+        let number = rules::document_number(&o.no, recalls);
+        if self.job.outcome_unknown {
+            if let Some(doc) = self.find(kind, &number).await? {
+                return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string()));
+            }
+        }
+        let tax = TaxType::from_i32(o.tax_type).unwrap_or_default();
+        if !tax_types.is_empty() {
+            rules::check_tax_rate(tax_types, rules::xero_tax_type(kind, tax)).map_err(Stop::Refused)?;
+        }
+        let contact_id = if kind.is_sales() { self.customer_contact(&o).await? } else { self.supplier_contact(&o).await? };
+        let lines = self.items_and_lines(&o).await?;
+        let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference: o.reference.clone(), contact_id, tax, lines };
+        let body = json!({ kind.collection(): [draft.to_json().map_err(Stop::Refused)?] });
+        let (id, worker, now) = (self.job.id, self.state.xero.worker.clone(), self.now());
+        if !self.db(move |c| q::mark_unknown(c, id, &worker, now)).await? {
+            return Err(Stop::Lost);
+        }
+        self.job.outcome_unknown = true;
+        let key = idempotency_key(&self.job.idempotency_key, &body);
+        let answer = self.call(Method::PUT, &format!("/{}", kind.collection()), &[], Some(&body), Some(&key)).await?;
+        let xero_id = answer[kind.collection()][0][kind.id_field()].as_str().unwrap_or_default().to_string();
+        Ok(Done::Sent(xero_id))
+    }
+
+    /// The customer's contact: created, or updated when edited since it was last sent.
+    async fn customer_contact(&self, o: &Order) -> Result<String, Stop> {
+        let (org, cid) = (o.org_id, o.customer_id.ok_or_else(|| Stop::Refused("The sheet has no customer; Xero needs a contact.".into()))?);
+        type Row = (String, String, String, String, String, String, String, String, String, String, i32, i32, i32);
+        let row: Row = self
+            .db(move |c| {
+                Ok(customers::table
+                    .filter(customers::org_id.eq(org))
+                    .find(cid)
+                    .select((customers::code, customers::name, customers::email, customers::phone, customers::address, customers::city, customers::state, customers::postal, customers::country, customers::xero_contact_id, customers::version, customers::xero_synced_version, customers::xero_sent))
+                    .first::<Row>(c)?)
+            })
+            .await?;
+        let (code, name, email, phone, address, city, region, postal, country, contact_id, version, synced, sent) = row;
+        if !contact_id.is_empty() && synced == version && sent == XeroState::Sent.as_i32() {
+            return Ok(contact_id);
+        }
+        let draft = ContactDraft { number: code, name, email, phone, address: address.lines().map(str::to_string).collect(), city, region, postal, country, is_supplier: false };
+        let result = self.upsert_contact(&draft, &contact_id).await;
+        let (state, id) = match &result {
+            Ok(id) => (XeroState::Sent, id.clone()),
+            Err(Stop::Refused(_)) => (XeroState::Fail, contact_id.clone()),
+            Err(_) => return result,
+        };
+        self.db(move |c| {
+            diesel::update(customers::table.find(cid))
+                .set((customers::xero_sent.eq(state.as_i32()), customers::xero_contact_id.eq(&id), customers::xero_synced_version.eq(if state == XeroState::Sent { version } else { synced })))
+                .execute(c)?;
+            Ok(())
+        })
+        .await?;
+        result.map_err(|e| match e {
+            Stop::Refused(m) => Stop::Refused(format!("Customer {}: {m}", draft.number)),
+            other => other,
+        })
+    }
+
+    /// The supplier's contact: created, or updated when changed since it was last sent.
+    async fn supplier_contact(&self, o: &Order) -> Result<String, Stop> {
+        let (org, sid) = (o.org_id, o.supplier_id.ok_or_else(|| Stop::Refused("The sheet has no supplier; Xero needs a contact.".into()))?);
+        type Row = (String, String, String, Option<NaiveDateTime>, NaiveDateTime);
+        let (code, name, contact_id, synced_at, updated_at): Row = self
+            .db(move |c| {
+                Ok(suppliers::table
+                    .filter(suppliers::org_id.eq(org))
+                    .find(sid)
+                    .select((suppliers::code, suppliers::name, suppliers::xero_contact_id, suppliers::xero_synced_at, suppliers::updated_at))
+                    .first::<Row>(c)?)
+            })
+            .await?;
+        if !contact_id.is_empty() && synced_at.is_some_and(|s| s >= updated_at) {
+            return Ok(contact_id);
+        }
+        let draft = ContactDraft { number: code.clone(), name, is_supplier: true, ..Default::default() };
+        let id = self.upsert_contact(&draft, &contact_id).await.map_err(|e| match e {
+            Stop::Refused(m) => Stop::Refused(format!("Supplier {code}: {m}")),
+            other => other,
+        })?;
+        let (keep, now) = (id.clone(), self.now());
+        self.db(move |c| {
+            diesel::update(suppliers::table.find(sid)).set((suppliers::xero_contact_id.eq(&keep), suppliers::xero_synced_at.eq(Some(now)))).execute(c)?;
+            Ok(())
+        })
+        .await?;
+        Ok(id)
+    }
+
+    async fn upsert_contact(&self, draft: &ContactDraft, known_id: &str) -> Result<String, Stop> {
+        let mut id = known_id.to_string();
+        if id.is_empty() {
+            let filter = format!("ContactNumber=={}", rules::quoted(&draft.number));
+            let found = self.call(Method::GET, "/Contacts", &[("where", &filter)], None, None).await?;
+            id = found["Contacts"][0]["ContactID"].as_str().unwrap_or_default().to_string();
+        }
+        let contact = draft.to_json((!id.is_empty()).then_some(id.as_str())).map_err(Stop::Refused)?;
+        let body = json!({ "Contacts": [contact] });
+        let key = idempotency_key(&self.job.idempotency_key, &body);
+        let answer = self.call(Method::POST, "/Contacts", &[], Some(&body), Some(&key)).await?;
+        answer["Contacts"][0]["ContactID"].as_str().map(str::to_string).ok_or_else(|| Stop::Unknown("Xero's answer had no ContactID".into()))
+    }
+
+    /// The document's lines, after the items of their products exist in Xero as they are now.
+    async fn items_and_lines(&self, o: &Order) -> Result<Vec<DocLine>, Stop> {
+        let (org, oid) = (o.org_id, o.id);
+        type P = (i64, String, String, i32, i32, i32, i32);
+        let (lines, prods): (Vec<order_db::Line>, Vec<P>) = self
+            .db(move |c| {
+                let lines = order_db::lines_of(c, oid)?;
+                let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+                let prods = products::table
+                    .filter(products::org_id.eq(org))
+                    .filter(products::id.eq_any(&ids))
+                    .select((products::id, products::code, products::name, products::category, products::version, products::xero_synced_version, products::xero_sent))
+                    .load::<P>(c)?;
+                Ok((lines, prods))
+            })
+            .await?;
+        let mut stale = Vec::new();
+        let mut drafts = std::collections::HashMap::new();
+        for (id, code, name, category, version, synced, sent) in &prods {
+            let item = ItemDraft::new(code, name, *category == ProductKind::Physical.as_i32()).map_err(Stop::Refused)?;
+            if *sent != XeroState::Sent.as_i32() || synced != version {
+                stale.push((*id, *version, item.clone()));
+            }
+            drafts.insert(*id, item);
+        }
+        for chunk in stale.chunks(50) {
+            let body = json!({ "Items": chunk.iter().map(|(_, _, i)| i.to_json()).collect::<Vec<_>>() });
+            let key = idempotency_key(&self.job.idempotency_key, &body);
+            self.call(Method::POST, "/Items", &[], Some(&body), Some(&key)).await?;
+            let done: Vec<(i64, i32)> = chunk.iter().map(|(id, v, _)| (*id, *v)).collect();
+            self.db(move |c| {
+                for (id, v) in done {
+                    diesel::update(products::table.find(id)).set((products::xero_sent.eq(XeroState::Sent.as_i32()), products::xero_synced_version.eq(v))).execute(c)?;
+                }
+                Ok(())
+            })
+            .await?;
+        }
+        Ok(lines
+            .into_iter()
+            .map(|l| {
+                let item = l.product_id.and_then(|p| drafts.get(&p));
+                DocLine {
+                    description: l.description,
+                    quantity: l.quantity,
+                    price: Cents(l.price),
+                    amount: Cents(l.amount),
+                    item_code: item.map(|i| i.code.clone()),
+                    tracked: item.is_some_and(|i| i.tracked),
+                }
+            })
+            .collect())
+    }
+
+    async fn recall(&mut self) -> Result<Done, Stop> {
+        let o = self.order().await?;
+        if XeroState::from_i32(o.xero_sent) != Some(XeroState::Recalling) {
+            return Err(Stop::Moot);
+        }
+        let kind = OrderType::from_i32(o.order_type).and_then(DocKind::of).ok_or(Stop::Moot)?;
+        let path = format!("/{}", kind.collection());
+        let doc = if o.xero_id.is_empty() {
+            let oid = o.id;
+            let recalls = self.db(move |c| q::recalls_done(c, oid)).await?;
+            self.find(kind, &rules::document_number(&o.no, recalls)).await?
+        } else {
+            let found = self.call(Method::GET, &format!("{path}/{}", o.xero_id), &[], None, None).await;
+            match found {
+                Ok(v) => v[kind.collection()].get(0).cloned(),
+                Err(Stop::Refused(_)) => None,
+                Err(e) => return Err(e),
+            }
+        };
+        let Some(doc) = doc else {
+            return Ok(Done::Recalled("Recalled from Xero (the document was no longer in Xero)".into()));
+        };
+        let status = doc["Status"].as_str().unwrap_or_default().to_string();
+        let id = doc[kind.id_field()].as_str().unwrap_or_default().to_string();
+        match rules::recall_step(&status) {
+            RecallStep::Gone => Ok(Done::Recalled(format!("Recalled from Xero (already {status} there)"))),
+            RecallStep::Refuse => Ok(Done::RecallRefused(format!("Xero cannot void or delete a {status} document; remove its payments in Xero first, then recall again."))),
+            RecallStep::Set(to) => {
+                let body = json!({ kind.collection(): [{ kind.id_field(): id, "Status": to }] });
+                let key = idempotency_key(&self.job.idempotency_key, &body);
+                match self.call(Method::POST, &format!("{path}/{id}"), &[], Some(&body), Some(&key)).await {
+                    Ok(_) => Ok(Done::Recalled(format!("Recalled from Xero ({to})"))),
+                    Err(Stop::Refused(m)) => Ok(Done::RecallRefused(m)),
+                    Err(e) => Err(e),
+                }
+            }
+        }
+    }
+
+    /// Reads the customer's receivable balance from Xero (the approval guard's credit-limit
+    /// rule uses it) and keeps it with the time it was read.
+    async fn balance(&mut self) -> Result<Done, Stop> {
+        let org = self.job.org_id;
+        let cid: i64 = self.job.target.strip_prefix(BALANCE_TARGET).and_then(|s| s.parse().ok()).ok_or(Stop::Moot)?;
+        let contact_id: String = self
+            .db(move |c| Ok(customers::table.filter(customers::org_id.eq(org)).find(cid).select(customers::xero_contact_id).first::<String>(c)?))
+            .await?;
+        let balance = if contact_id.is_empty() {
+            // Not in Xero yet: nothing is owed there.
+            None
+        } else {
+            let answer = self.call(Method::GET, &format!("/Contacts/{contact_id}"), &[], None, None).await?;
+            let outstanding = answer["Contacts"][0]["Balances"]["AccountsReceivable"]["Outstanding"].as_f64().unwrap_or(0.0);
+            Some(rules::cents_of(outstanding).ok_or_else(|| Stop::Refused(format!("Xero's balance {outstanding} is out of range.")))?)
+        };
+        let now = self.now();
+        self.db(move |c| {
+            let t = customers::table.filter(customers::org_id.eq(org)).find(cid);
+            match balance {
+                Some(b) => diesel::update(t).set((customers::xero_balance.eq(b.0), customers::xero_balance_at.eq(Some(now)))).execute(c)?,
+                None => diesel::update(t).set(customers::xero_balance_at.eq(Some(now))).execute(c)?,
+            };
+            Ok(())
+        })
+        .await?;
+        Ok(Done::Balance)
+    }
+
+    /// Writes the outcome: on the sheet (state, error, history) and on the job.
+    async fn settle(&mut self, outcome: Result<Done, Stop>) -> AppResult<()> {
+        let job = self.job.clone();
+        let worker = self.state.xero.worker.clone();
+        let now = self.now();
+        let kind = JobKind::from_i32(job.kind);
+        let sending = kind == Some(JobKind::Send);
+        if let Err(Stop::Unknown(m)) = &outcome {
+            tracing::warn!("Xero job {} (attempt {}): {m}", job.id, job.attempts + 1);
+        }
+        let result = self
+            .state
+            .db
+            .write(move |c| {
+                let sheet = |c: &mut crate::db::DbConn, from: XeroState, to: XeroState, xero_id: Option<&str>, error: &str, event: &str| -> AppResult<bool> {
+                    let Some(oid) = job.order_id else { return Ok(false) };
+                    let t = orders::table.filter(orders::id.eq(oid)).filter(orders::org_id.eq(job.org_id)).filter(orders::xero_sent.eq(from.as_i32()));
+                    let n = match xero_id {
+                        Some(id) => diesel::update(t).set((orders::xero_sent.eq(to.as_i32()), orders::xero_id.eq(id), orders::xero_error.eq(error), orders::updated_at.eq(now))).execute(c)?,
+                        None => diesel::update(t).set((orders::xero_sent.eq(to.as_i32()), orders::xero_error.eq(error), orders::updated_at.eq(now))).execute(c)?,
+                    };
+                    if n == 1 {
+                        order_db::add_event(c, job.org_id, oid, job.requested_by, OPERATOR, event)?;
+                    }
+                    Ok(n == 1)
+                };
+                let (in_flight, before) = if sending { (XeroState::Sending, XeroState::Fail) } else { (XeroState::Recalling, XeroState::Sent) };
+                match outcome {
+                    Ok(Done::Sent(id)) => {
+                        if q::finish(c, job.id, &worker, false, "", true, now)? {
+                            sheet(c, XeroState::Sending, XeroState::Sent, Some(&id), "", "Sent to Xero")?;
+                        }
+                    }
+                    Ok(Done::Recalled(event)) => {
+                        if q::finish(c, job.id, &worker, false, "", true, now)? {
+                            sheet(c, XeroState::Recalling, XeroState::Unsent, Some(""), "", &event)?;
+                        }
+                    }
+                    Ok(Done::RecallRefused(reason)) => {
+                        if q::finish(c, job.id, &worker, false, &reason, true, now)? {
+                            sheet(c, XeroState::Recalling, XeroState::Sent, None, &reason, &format!("Xero refused the recall: {reason}"))?;
+                        }
+                    }
+                    Ok(Done::Balance) => {
+                        q::finish(c, job.id, &worker, false, "", true, now)?;
+                    }
+                    Err(Stop::Refused(reason)) => {
+                        if q::finish(c, job.id, &worker, true, &reason, true, now)? {
+                            let event = if sending { format!("Xero refused the sheet: {reason}") } else { format!("Xero refused the recall: {reason}") };
+                            sheet(c, in_flight, before, None, &reason, &event)?;
+                        }
+                    }
+                    Err(Stop::Unknown(m)) if job.attempts + 1 >= rules::MAX_ATTEMPTS => {
+                        let reason = format!(
+                            "Xero did not answer after {} attempts (last: {m}). {} again to retry; it looks for the document in Xero first.",
+                            rules::MAX_ATTEMPTS,
+                            if sending { "Send" } else { "Recall" }
+                        );
+                        if q::finish(c, job.id, &worker, true, &reason, false, now)? {
+                            sheet(c, in_flight, before, None, &reason, &format!("Xero did not answer: {m}"))?;
+                        }
+                    }
+                    Err(Stop::Unknown(m)) => {
+                        q::retry_at(c, job.id, &worker, now + rules::backoff(job.attempts + 1), true, &m)?;
+                    }
+                    Err(Stop::Later(at)) => {
+                        q::retry_at(c, job.id, &worker, at, false, "")?;
+                    }
+                    Err(Stop::Moot) => {
+                        q::finish(c, job.id, &worker, false, "", false, now)?;
+                    }
+                    Err(Stop::Lost) => {}
+                }
+                Ok(())
+            })
+            .await;
+        self.state.xero.bell.notify_one();
+        result
+    }
+}
+
+/// The key of one request: the job's key and a digest of the body, so a retry of the same
+/// request is answered from Xero's cache, and a changed body (the sheet edited between
+/// attempts) is a new request rather than a refused reuse.
+fn idempotency_key(job_key: &str, body: &Value) -> String {
+    let digest = Sha256::digest(body.to_string().as_bytes());
+    let mut key = format!("{job_key}-{}", hex::encode(&digest[..8]));
+    key.truncate(128);
+    key
+}
