@@ -52,7 +52,8 @@ impl SecretKey {
         Self(k)
     }
 
-    fn from_hex(s: &str) -> Result<Self, String> {
+    /// A key from 64 hexadecimal digits.
+    pub fn from_hex(s: &str) -> Result<Self, String> {
         let bytes = hex::decode(s).map_err(|_| "the key must be 64 hexadecimal digits".to_string())?;
         let k: [u8; 32] = bytes.try_into().map_err(|_| "the key must be 64 hexadecimal digits".to_string())?;
         Ok(Self(k))

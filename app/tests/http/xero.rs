@@ -429,3 +429,220 @@ async fn opening_a_sheet_reads_the_customers_balance_from_xero_and_shows_when() 
     let page = r.app.get(&format!("/order_detail/invoice/{id}"), Some(&r.s)).await;
     assert!(page.body.contains("as of"), "the balance shows when it was read");
 }
+
+/// A `tyredesk serve` process on the test's database, killed with SIGKILL when dropped.
+struct Server(std::process::Child);
+
+impl Server {
+    fn start(app: &TestApp, key_hex: &str) -> Self {
+        let url = match &app.state.config.database {
+            tyredesk::config::DatabaseUrl::Sqlite(p) => p.to_string_lossy().into_owned(),
+            tyredesk::config::DatabaseUrl::Postgres(u) => u.clone(),
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_tyredesk"))
+            .args(["serve", "--no-demo"])
+            .env("DATABASE_URL", url)
+            .env("TYREDESK_BIND", format!("127.0.0.1:{port}"))
+            .env("TYREDESK_DATA_DIR", &app.state.config.data_dir)
+            .env("TYREDESK_SECRET_KEY", key_hex)
+            .env("TYREDESK_XERO_STALE_SECS", "2")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start tyredesk serve");
+        Self(child)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn wait_for(what: &str, mut done: impl AsyncFnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !done().await {
+        assert!(started.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_server_killed_between_sending_and_recording_sends_exactly_once_after_restart() {
+    let key_hex = "7f".repeat(32);
+    let fake = FakeXero::new("cid", "csecret");
+    let addr = fake.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let link = Link::with(SecretKey::from_hex(&key_hex).unwrap(), Clock::System, Settings::default());
+    let app = TestApp::with_xero(link).await;
+    let s = app.session("approver@demo.test").await;
+    let res = app.put_json("/api/xero/connection", &s, json!({"clientId": "cid", "clientSecret": "csecret", "identityUrl": format!("http://{addr}"), "apiUrl": format!("http://{addr}/api.xro/2.0")})).await;
+    assert_eq!(res.status, 200, "{}", res.body);
+    let (id, no): (i64, String) = app
+        .state
+        .db
+        .run(|c| Ok(orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).filter(orders::status.eq(2)).filter(orders::xero_sent.eq(0)).order(orders::id.asc()).select((orders::id, orders::no)).first(c)?))
+        .await
+        .unwrap();
+    // Xero stores the invoice and then keeps the answer back: the server dies waiting for it.
+    fake.hang_after_commit_next(Duration::from_secs(120));
+    assert_eq!(app.post_json(&format!("/api/xero/{id}/order"), &s, json!({})).await.status, 200);
+    let state_of = |app: &TestApp| {
+        let db = app.state.db.clone();
+        async move { db.run(move |c| Ok(orders::table.find(id).select(orders::xero_sent).first::<i32>(c)?)).await.unwrap() }
+    };
+    let first = Server::start(&app, &key_hex);
+    wait_for("Xero to hold the invoice", async || fake.invoices().iter().any(|d| d["InvoiceNumber"] == no.as_str())).await;
+    drop(first); // SIGKILL
+    assert_eq!(state_of(&app).await, 3, "the answer never reached the sheet");
+
+    let _second = Server::start(&app, &key_hex);
+    wait_for("the restarted server to record the send", async || state_of(&app).await == 1).await;
+    assert_eq!(fake.invoices().iter().filter(|d| d["InvoiceNumber"] == no.as_str()).count(), 1, "exactly one invoice");
+    let puts = fake.requests().iter().filter(|l| l.method == "PUT" && l.path.ends_with("/Invoices")).count();
+    assert_eq!(puts, 1, "the restarted server found the invoice instead of creating it again");
+}
+
+#[tokio::test]
+async fn the_settings_screen_connects_tests_and_disconnects_for_an_approver_only() {
+    let r = rig().await;
+    let sales = r.app.session("sales@demo.test").await;
+    assert_eq!(r.app.get("/settings", Some(&sales)).await.status, 403);
+    assert!(!r.app.get("/invoices", Some(&sales)).await.body.contains(r#"href="/settings""#), "no Settings link below role 4");
+    assert!(r.app.get("/invoices", Some(&r.s)).await.body.contains(r#"href="/settings""#));
+    let page = r.app.get("/settings", Some(&r.s)).await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Not connected"));
+
+    let form = |secret: &'static str| vec![("client_id", "cid"), ("client_secret", secret)];
+    let mut wrong = form("nope");
+    wrong.extend([("identity_url", r.identity_url.as_str()), ("api_url", r.api_url.as_str())]);
+    let refused = r.app.post_form("/settings/xero", &r.s, &wrong).await;
+    assert_eq!(refused.status, 200);
+    assert!(refused.body.contains("did not accept this client id and secret"), "{}", refused.body);
+    assert!(refused.body.contains("Not connected") && !refused.body.contains("nope"), "nothing kept, the secret not echoed");
+
+    let mut right = form("csecret");
+    right.extend([("identity_url", r.identity_url.as_str()), ("api_url", r.api_url.as_str())]);
+    let connected = r.app.post_form("/settings/xero", &r.s, &right).await;
+    assert!(connected.body.contains("Connected to Demo Company (AU)."), "{}", connected.body);
+    assert!(!connected.body.contains("csecret"), "the secret is never shown again");
+    assert!(connected.body.contains("OUTPUT"), "the tax rates read from Xero are listed");
+    let tested = r.app.post_form("/settings/xero/test", &r.s, &[]).await;
+    assert!(tested.body.contains("The connection works: Demo Company (AU)"), "{}", tested.body);
+    let gone = r.app.post_form("/settings/xero/disconnect", &r.s, &[]).await;
+    assert!(gone.body.contains("Xero is disconnected.") && gone.body.contains("Not connected"));
+}
+
+#[tokio::test]
+async fn batch_sendxero_from_the_download_center_queues_the_range_and_says_so() {
+    let r = rig().await;
+    r.connect().await;
+    let center = r.app.get("/reports_download", Some(&r.s)).await;
+    assert!(center.body.contains("Select Send Ranges"));
+    for label in ["Invoices", "Credit Notes", "Bills", "Bill CreditNotes"] {
+        assert!(center.body.contains(label), "{label}");
+    }
+    let (id, _) = r.sheet(1).await;
+    let date: NaiveDate = r.sql(move |c| orders::table.find(id).select(orders::order_date).first(c)).await;
+    let day = date.to_string();
+    let posted = r.app.post_form("/reports_download/xero_batch", &r.s, &[("sheets", "1"), ("sheets", "2"), ("date_from", &day), ("date_to", &day)]).await;
+    assert_eq!(posted.status, 303, "{}", posted.body);
+    let back = r.app.get(posted.location(), Some(&r.s)).await;
+    assert!(back.body.contains("Preparing for Sending, please CHECK in sheet list pages"), "{}", back.body);
+    assert_eq!(r.xero_state(id).await.0, 3, "the day's approved invoice is queued");
+    let bills: i64 = r.sql(move |c| orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(4)).filter(orders::xero_sent.eq(3)).count().get_result(c)).await;
+    assert_eq!(bills, 0, "types not ticked stay as they were");
+    let none = r.app.post_form("/reports_download/xero_batch", &r.s, &[("date_from", &day), ("date_to", &day)]).await;
+    assert_eq!(none.status, 422, "no sheet type ticked");
+}
+
+#[tokio::test]
+async fn customers_and_products_edited_after_they_were_sent_are_updated_on_the_next_send() {
+    let r = rig().await;
+    r.connect().await;
+    let (first, _) = r.sheet(1).await;
+    r.send(first).await;
+    r.drain().await;
+    let cid: i64 = r.sql(move |c| orders::table.find(first).select(orders::customer_id.assume_not_null()).first(c)).await;
+    let contacts_before = r.fake.contacts().len();
+    // An edit as the customer and product forms make it: the version moves on.
+    let pid: i64 = r
+        .sql(move |c| tyredesk::db::schema::order_lines::table.filter(tyredesk::db::schema::order_lines::order_id.eq(first)).select(tyredesk::db::schema::order_lines::product_id.assume_not_null()).first(c))
+        .await;
+    r.sql(move |c| diesel::update(customers::table.find(cid)).set((customers::name.eq("Renamed Motors"), customers::version.eq(customers::version + 1))).execute(c)).await;
+    r.sql(move |c| diesel::update(products::table.find(pid)).set((products::name.eq("Renamed tyre"), products::version.eq(products::version + 1))).execute(c)).await;
+    // Another approved sheet of the same customer, naming the same product.
+    let second: i64 = r
+        .sql(move |c| {
+            orders::table
+                .filter(orders::customer_id.eq(cid))
+                .filter(orders::id.ne(first))
+                .filter(orders::order_type.eq(1))
+                .filter(orders::status.eq(2))
+                .filter(orders::xero_sent.eq(0))
+                .select(orders::id)
+                .first(c)
+        })
+        .await;
+    r.sql(move |c| {
+        diesel::update(tyredesk::db::schema::order_lines::table.filter(tyredesk::db::schema::order_lines::order_id.eq(second)))
+            .set(tyredesk::db::schema::order_lines::product_id.eq(pid))
+            .execute(c)
+    })
+    .await;
+    r.send(second).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(second).await.0, 1);
+    assert_eq!(r.fake.contacts().len(), contacts_before, "the contact was updated, not duplicated");
+    let contact: String = r.sql(move |c| customers::table.find(cid).select(customers::xero_contact_id).first(c)).await;
+    assert_eq!(r.fake.contacts().iter().find(|c| c["ContactID"] == contact.as_str()).unwrap()["Name"], "Renamed Motors");
+    let code: String = r.sql(move |c| products::table.find(pid).select(products::code).first(c)).await;
+    let items: Vec<Value> = r.fake.items().into_iter().filter(|i| i["Code"] == code.as_str()).collect();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["Name"], "Renamed tyre");
+}
+
+#[tokio::test]
+async fn a_5xx_is_retried_after_a_back_off_and_sends_once() {
+    let r = rig().await;
+    r.connect().await;
+    let (id, no) = r.sheet(1).await;
+    r.fake.fail_next(503, json!({"Title": "Service Unavailable"}), None);
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1);
+    assert_eq!(r.with_number("Invoices", "InvoiceNumber", &no).len(), 1);
+    let log = r.fake.requests();
+    let failed = log.iter().position(|l| l.status == 503).expect("the 503");
+    let next = log[failed + 1..].iter().find(|l| l.path.contains("api.xro")).expect("a later call");
+    assert!(next.at - log[failed].at >= chrono::Duration::seconds(30), "backed off {:?}", next.at - log[failed].at);
+    let attempts: i32 = r.sql(move |c| tyredesk::db::schema::xero_jobs::table.filter(tyredesk::db::schema::xero_jobs::order_id.eq(id)).select(tyredesk::db::schema::xero_jobs::attempts).first(c)).await;
+    assert_eq!(attempts, 1, "the failed attempt is counted");
+}
+
+#[tokio::test]
+async fn the_hourly_refresh_reads_the_stalest_balances_first_and_at_most_50() {
+    let r = rig().await;
+    r.connect().await;
+    // 60 customers of the company are in Xero (ids made up; the refresh only queues).
+    r.sql(|c| {
+        let ids: Vec<i64> = customers::table.filter(customers::org_id.eq(ORG)).order(customers::id.asc()).limit(60).select(customers::id).load(c)?;
+        for (i, id) in ids.iter().enumerate() {
+            diesel::update(customers::table.find(id)).set(customers::xero_contact_id.eq(format!("contact-{i}"))).execute(c)?;
+        }
+        // The first one was read a minute ago: not stale, not queued.
+        diesel::update(customers::table.find(ids[0])).set(customers::xero_balance_at.eq(Some(start() - chrono::Duration::minutes(1)))).execute(c)
+    })
+    .await;
+    let now = r.clock.now();
+    let queued = r.app.state.db.write(move |c| tyredesk::services::xero::refresh_all_balances(c, now)).await.unwrap();
+    assert_eq!(queued, 50, "at most 50 an hour");
+    let targets: Vec<String> = r.sql(|c| tyredesk::db::schema::xero_jobs::table.select(tyredesk::db::schema::xero_jobs::target).load(c)).await;
+    let fresh: i64 = r.sql(|c| customers::table.filter(customers::org_id.eq(ORG)).order(customers::id.asc()).select(customers::id).first(c)).await;
+    assert!(!targets.contains(&format!("balance:{fresh}")), "the balance read a minute ago waits");
+    let again = r.app.state.db.write(move |c| tyredesk::services::xero::refresh_all_balances(c, now)).await.unwrap();
+    assert_eq!(again, 0, "a customer already queued is not queued twice");
+}
