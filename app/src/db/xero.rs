@@ -246,7 +246,11 @@ pub fn next_due(conn: &mut DbConn) -> AppResult<Option<NaiveDateTime>> {
     Ok(xero_jobs::table.filter(xero_jobs::state.eq(state::QUEUED)).select(diesel::dsl::min(xero_jobs::not_before)).first::<Option<NaiveDateTime>>(conn)?)
 }
 
-fn mine(id: i64, worker: &str) -> diesel::dsl::Filter<diesel::dsl::Filter<diesel::dsl::Filter<xero_jobs::table, diesel::dsl::Eq<xero_jobs::id, i64>>, diesel::dsl::Eq<xero_jobs::locked_by, String>>, diesel::dsl::Eq<xero_jobs::state, i32>> {
+/// The job `id` while running under `worker`: every write of a worker is limited to it, so a
+/// worker that stalled and lost its job to another changes nothing.
+type Mine = diesel::dsl::Filter<diesel::dsl::Filter<diesel::dsl::Filter<xero_jobs::table, diesel::dsl::Eq<xero_jobs::id, i64>>, diesel::dsl::Eq<xero_jobs::locked_by, String>>, diesel::dsl::Eq<xero_jobs::state, i32>>;
+
+fn mine(id: i64, worker: &str) -> Mine {
     xero_jobs::table.filter(xero_jobs::id.eq(id)).filter(xero_jobs::locked_by.eq(worker.to_string())).filter(xero_jobs::state.eq(state::RUNNING))
 }
 

@@ -248,7 +248,7 @@ impl FakeXero {
         let bearer = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
         {
             let mut st = self.st();
-            if !st.tokens.get(bearer).is_some_and(|exp| *exp > now) {
+            if st.tokens.get(bearer).is_none_or(|exp| *exp <= now) {
                 return Answer::new(401, json!({"Title": "Unauthorized", "Status": 401, "Detail": "AuthenticationUnsuccessful"}));
             }
             if let Some(refusal) = st.take_slot(now) {
