@@ -171,7 +171,7 @@ pub async fn print_info(State(state): State<AppState>, auth: Auth) -> AppResult<
             bsb: o.bsb,
             bank_account: o.bank_account,
             department_id: o.department_id,
-            logo: o.logo,
+            logo: crate::domain::admin::logo_url(&o.logo),
             website: o.website,
         },
     }))

@@ -13,7 +13,7 @@ use crate::auth::Auth;
 use crate::db::refs::Unchecked;
 use crate::db::orders::{self as order_db, Event, Line, Order, OrderFilter, PriceHistoryRow};
 use crate::db::schema::{customers, products};
-use crate::domain::dates::{DEFAULT_ZONE, today};
+use crate::domain::dates::today;
 use crate::domain::due_date::due_date;
 use crate::domain::enums::{OrderType, PaymentType};
 use crate::domain::money::Cents;
@@ -170,12 +170,13 @@ pub struct OrderBody {
 }
 
 impl OrderBody {
-    fn header(&self) -> Header {
+    /// The sheet header; a missing date is today in the company's time zone.
+    fn header(&self, zone: chrono_tz::Tz) -> Header {
         Header {
             tag_id: self.tag_id.unwrap_or(1),
             customer_id: self.customer_id.map(Unchecked::new),
             supplier_id: self.supplier_id.map(Unchecked::new),
-            date: self.date.or_else(|| Some(today(DEFAULT_ZONE))),
+            date: self.date.or_else(|| Some(today(zone))),
             due_date: self.due_date,
             delivery_date: self.delivery_date,
             address: self.address.clone(),
@@ -232,7 +233,7 @@ fn done() -> Json<Done> {
 pub async fn create(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<OrderBody>) -> AppResult<Json<DataAnswer<Created>>> {
     let t = body.order_type.and_then(OrderType::from_i32).ok_or_else(|| AppError::field("type", "Give the sheet type 1–7."))?;
     let actor = Actor::from(&auth);
-    let (header, lines) = (body.header(), body.lines());
+    let (header, lines) = (body.header(auth.zone), body.lines());
     let id = state.db.write(move |c| svc::create(c, &actor, t, &header, &lines)).await?;
     Ok(Json(DataAnswer { data: Created { id, message: "Operation successful" } }))
 }
@@ -245,7 +246,7 @@ pub async fn update(State(state): State<AppState>, auth: Auth, Path(id): Path<i6
         Some(v) => v,
         None => state.db.run(move |c| order_db::get(c, org, id)).await?.version,
     };
-    let (header, lines) = (body.header(), body.lines());
+    let (header, lines) = (body.header(auth.zone), body.lines());
     state.db.write(move |c| svc::update(c, &actor, id, version, &header, &lines)).await?;
     Ok(done())
 }
@@ -526,7 +527,7 @@ pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQ
     let org = auth.org_id;
     let payment: i32 = state.db.run(move |c| Ok(customers::table.filter(customers::org_id.eq(org)).find(q.customer_id).select(customers::payment_type).first(c)?)).await?;
     let term = PaymentType::from_i32(payment).map(PaymentType::label).unwrap_or("");
-    let from = q.date.unwrap_or_else(|| today(DEFAULT_ZONE));
+    let from = q.date.unwrap_or_else(|| today(auth.zone));
     crate::domain::limits::check_date(from).map_err(|m| AppError::field("date", m))?;
     Ok(Json(DueAnswer { due_date: due_date(term, from, org) }))
 }

@@ -69,7 +69,12 @@ pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, FormOr
     if !client_ok {
         return Err(AppError::InvalidClient);
     }
-    let (user_id, org_id) = authenticate(&state, &req.username, &req.password, ip).await?;
+    let signed_in = authenticate(&state, &req.username, &req.password, ip).await?;
+    if signed_in.must_change_password {
+        // A one-time password opens only the browser's change-password page.
+        return Err(AppError::forbidden(crate::domain::admin::PASSWORD_CHANGE_REQUIRED));
+    }
+    let (user_id, org_id) = (signed_in.user_id, signed_in.org_id);
     let (client_id, scope) = (req.client_id, req.scope);
     let access_token = state.db.write(move |c| accounts::create_api_token(c, user_id, &client_id, org_id, &scope)).await?;
     Ok(Json(TokenAnswer { token_type: "Bearer", access_token, expires_in: accounts::TOKEN_LIFETIME.num_seconds() }))

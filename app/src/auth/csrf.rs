@@ -45,11 +45,14 @@ pub async fn guard(req: Request, next: Next) -> Response {
     if let Some(sent) = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()) {
         return if token::same(sent, &expected) { next.run(req).await } else { refused() };
     }
-    let is_form = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
-    if !is_form {
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if content_type.starts_with("multipart/form-data") {
+        // A plain HTML upload form cannot set a header and its body is not read here: it
+        // carries the token in its action's query string (`?_csrf=`).
+        let sent = req.uri().query().and_then(|q| form_urlencoded_value(q.as_bytes(), "_csrf"));
+        return if sent.is_some_and(|s| token::same(&s, &expected)) { next.run(req).await } else { refused() };
+    }
+    if !content_type.starts_with("application/x-www-form-urlencoded") {
         return refused();
     }
     let (parts, body) = req.into_parts();

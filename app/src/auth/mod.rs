@@ -51,6 +51,10 @@ pub struct Auth {
     pub crt_csr: bool,
     pub orgs: Vec<OrgChoice>,
     pub session: Option<SessionInfo>,
+    /// The company's time zone: "today" is its date.
+    pub zone: chrono_tz::Tz,
+    /// Signed in with a one-time password that must be changed before anything else.
+    pub must_change_password: bool,
 }
 
 /// Memberships that open the app: warehouse staff (roles 5 and 6) are never offered.
@@ -86,6 +90,8 @@ fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[
         crt_csr: m.crt_csr,
         orgs: usable(all).into_iter().map(|m| OrgChoice { id: m.org_id, name: m.org_name.clone(), role: m.role }).collect(),
         session,
+        zone: crate::domain::admin::parse_zone(&m.time_zone).unwrap_or(crate::domain::dates::DEFAULT_ZONE),
+        must_change_password: false,
     }
 }
 
@@ -154,7 +160,9 @@ pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Aut
                 }
                 let csrf = csrf::token_for(&token);
                 let info = SessionInfo { id: s.id.clone(), csrf };
-                return Ok(Some(build(s.user_id, s.user_name, s.user_email, m, &all, Some(info))));
+                let mut auth = build(s.user_id, s.user_name, s.user_email, m, &all, Some(info));
+                auth.must_change_password = s.must_change_password;
+                return Ok(Some(auth));
             }
             let token = bearer_token.unwrap_or_default();
             let Some((user_id, token_org, name, email)) = accounts::api_token(conn, &token)? else {
@@ -176,6 +184,9 @@ impl FromRequestParts<AppState> for Auth {
             return Ok(auth.clone());
         }
         let auth = load(state, &parts.headers).await?.ok_or(AppError::Unauthorized)?;
+        if auth.must_change_password && !crate::domain::admin::reachable_before_change(parts.uri.path()) {
+            return Err(AppError::forbidden(crate::domain::admin::PASSWORD_CHANGE_REQUIRED));
+        }
         parts.extensions.insert(auth.clone());
         Ok(auth)
     }
@@ -195,6 +206,7 @@ mod tests {
             is_acct: false,
             crt_csr: false,
             last_used_at: used_day.map(|d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap().and_hms_opt(9, 0, 0).unwrap()),
+            time_zone: "Australia/Sydney".into(),
         }
     }
 

@@ -10,6 +10,15 @@ pub fn random_token() -> String {
     hex(&bytes)
 }
 
+/// A one-time password to read out or type: three groups of four from an alphabet without
+/// look-alikes (0/O, 1/l/I), about 62 bits.
+pub fn one_time_password() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..3).map(|_| (0..4).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect::<String>()).collect::<Vec<_>>().join("-")
+}
+
 /// The SHA-256 of a token, stored instead of the token so a database leak opens no session.
 pub fn digest(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))

@@ -20,6 +20,8 @@ pub struct User {
     pub is_active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Set with a one-time password: the next sign-in must choose a new one.
+    pub must_change_password: bool,
 }
 
 #[derive(Insertable)]
@@ -46,6 +48,8 @@ pub struct Membership {
     pub is_acct: bool,
     pub crt_csr: bool,
     pub last_used_at: Option<NaiveDateTime>,
+    /// The company's time zone (IANA name), for "today".
+    pub time_zone: String,
 }
 
 #[derive(Insertable)]
@@ -84,6 +88,7 @@ pub struct Organisation {
     pub tier_e_bp: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub version: i32,
 }
 
 /// Sessions stay valid this long after the last request.
@@ -110,16 +115,17 @@ pub fn insert_user(conn: &mut DbConn, new: &NewUser) -> AppResult<i64> {
 
 pub fn set_password(conn: &mut DbConn, user_id: i64, password_hash: &str) -> AppResult<()> {
     diesel::update(users::table.find(user_id))
-        .set((users::password_hash.eq(password_hash), users::updated_at.eq(now())))
+        .set((users::password_hash.eq(password_hash), users::must_change_password.eq(false), users::updated_at.eq(now())))
         .execute(conn)?;
     Ok(())
 }
 
-/// Every membership of a user, ordered by organisation id (the "first" account is the lowest).
+/// Every active membership of a user, ordered by organisation id (the "first" account is the lowest).
 pub fn memberships_of(conn: &mut DbConn, user_id: i64) -> AppResult<Vec<Membership>> {
     Ok(memberships::table
         .inner_join(organisations::table)
         .filter(memberships::user_id.eq(user_id))
+        .filter(memberships::active.eq(true))
         .order(memberships::org_id.asc())
         .select((
             memberships::org_id,
@@ -129,6 +135,7 @@ pub fn memberships_of(conn: &mut DbConn, user_id: i64) -> AppResult<Vec<Membersh
             memberships::is_acct,
             memberships::crt_csr,
             memberships::last_used_at,
+            organisations::time_zone,
         ))
         .load(conn)?)
 }
@@ -160,6 +167,7 @@ pub struct SessionRow {
     pub expires_at: NaiveDateTime,
     pub user_name: String,
     pub user_email: String,
+    pub must_change_password: bool,
 }
 
 /// Creates a session; returns the cookie token (only its digest is stored) and the CSRF token.
@@ -198,6 +206,7 @@ pub fn session_by_token(conn: &mut DbConn, token: &str) -> AppResult<Option<Sess
             sessions::expires_at,
             users::name,
             users::email,
+            users::must_change_password,
         ))
         .first(conn)
         .optional()?)
@@ -313,4 +322,151 @@ pub fn clear_failures(conn: &mut DbConn, key: &str) -> AppResult<()> {
 /// Deletes meters that no longer count anything.
 pub fn forget_failures_before(conn: &mut DbConn, t: NaiveDateTime) -> AppResult<usize> {
     Ok(diesel::delete(login_failures::table.filter(login_failures::tat.lt(t))).execute(conn)?)
+}
+
+// ---------------------------------------------------------------------------------------
+// Staff administration (issue 13)
+// ---------------------------------------------------------------------------------------
+
+/// A staff member of one company: the user and the membership.
+#[derive(Queryable, Clone, Debug)]
+pub struct StaffMember {
+    pub user_id: i64,
+    pub email: String,
+    pub name: String,
+    pub phone: String,
+    pub role: i32,
+    pub mod_prc: bool,
+    pub is_acct: bool,
+    pub crt_csr: bool,
+    /// Active in this company.
+    pub active: bool,
+    pub must_change_password: bool,
+    pub created_at: NaiveDateTime,
+}
+
+/// The company's staff member with this user id (404 for anyone else).
+pub fn staff_member(conn: &mut DbConn, org: i64, user_id: i64) -> AppResult<StaffMember> {
+    memberships::table
+        .inner_join(users::table)
+        .filter(memberships::org_id.eq(org))
+        .filter(memberships::user_id.eq(user_id))
+        .select((
+            users::id,
+            users::email,
+            users::name,
+            users::phone,
+            memberships::role,
+            memberships::mod_prc,
+            memberships::is_acct,
+            memberships::crt_csr,
+            memberships::active,
+            users::must_change_password,
+            users::created_at,
+        ))
+        .first(conn)
+        .optional()?
+        .ok_or(crate::error::AppError::NotFound)
+}
+
+/// The company's active approvers (role 4), counted.
+pub fn active_approvers(conn: &mut DbConn, org: i64) -> AppResult<i64> {
+    Ok(memberships::table
+        .inner_join(users::table)
+        .filter(memberships::org_id.eq(org))
+        .filter(memberships::role.eq(4))
+        .filter(memberships::active.eq(true))
+        .filter(users::is_active.eq(true))
+        .count()
+        .get_result(conn)?)
+}
+
+/// The companies where the user is an active approver.
+pub fn approver_orgs(conn: &mut DbConn, user_id: i64) -> AppResult<Vec<(i64, String)>> {
+    Ok(memberships::table
+        .inner_join(organisations::table)
+        .filter(memberships::user_id.eq(user_id))
+        .filter(memberships::role.eq(4))
+        .filter(memberships::active.eq(true))
+        .order(organisations::id.asc())
+        .select((organisations::id, organisations::name))
+        .load(conn)?)
+}
+
+/// Whether the user already has a membership (active or not) in the company.
+pub fn is_member(conn: &mut DbConn, org: i64, user_id: i64) -> AppResult<bool> {
+    Ok(memberships::table.filter(memberships::org_id.eq(org)).filter(memberships::user_id.eq(user_id)).count().get_result::<i64>(conn)? > 0)
+}
+
+/// Changes the user's name and phone (shared by every company the person works for).
+pub fn update_user_details(conn: &mut DbConn, user_id: i64, name: &str, phone: &str) -> AppResult<()> {
+    diesel::update(users::table.find(user_id)).set((users::name.eq(name), users::phone.eq(phone), users::updated_at.eq(now()))).execute(conn)?;
+    Ok(())
+}
+
+/// Changes the role, flags and active state of one membership.
+pub fn update_membership(conn: &mut DbConn, org: i64, user_id: i64, role: i32, flags: (bool, bool, bool), active: bool) -> AppResult<()> {
+    let (mod_prc, is_acct, crt_csr) = flags;
+    diesel::update(memberships::table.filter(memberships::org_id.eq(org)).filter(memberships::user_id.eq(user_id)))
+        .set((memberships::role.eq(role), memberships::mod_prc.eq(mod_prc), memberships::is_acct.eq(is_acct), memberships::crt_csr.eq(crt_csr), memberships::active.eq(active)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Ends the user's sessions and API tokens in one company (after a deactivation or a change
+/// of role: the next request signs in again with what the membership now allows).
+pub fn end_sessions_in(conn: &mut DbConn, org: i64, user_id: i64) -> AppResult<()> {
+    diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id)).filter(sessions::org_id.eq(org))).execute(conn)?;
+    diesel::delete(api_tokens::table.filter(api_tokens::user_id.eq(user_id)).filter(api_tokens::org_id.eq(org))).execute(conn)?;
+    Ok(())
+}
+
+/// Sets a one-time password: it must be changed at the next sign-in, and every session and
+/// token of the user ends.
+pub fn set_one_time_password(conn: &mut DbConn, user_id: i64, password_hash: &str) -> AppResult<()> {
+    diesel::update(users::table.find(user_id))
+        .set((users::password_hash.eq(password_hash), users::must_change_password.eq(true), users::updated_at.eq(now())))
+        .execute(conn)?;
+    delete_other_sessions(conn, user_id, None)
+}
+
+/// Saves the company's settings if they still have `version`; false when someone saved in between.
+pub fn update_settings(conn: &mut DbConn, org: i64, version: i32, s: &crate::domain::admin::Settings) -> AppResult<bool> {
+    let [b, c, d, e] = s.tiers_bp;
+    let n = diesel::update(organisations::table.filter(organisations::id.eq(org)).filter(organisations::version.eq(version)))
+        .set((
+            organisations::name.eq(&s.name),
+            organisations::abn.eq(&s.abn),
+            organisations::address_line1.eq(&s.address_line1),
+            organisations::address_line2.eq(&s.address_line2),
+            organisations::phone.eq(&s.phone),
+            organisations::email.eq(&s.email),
+            organisations::bank_account_name.eq(&s.bank_account_name),
+            organisations::bsb.eq(&s.bsb),
+            organisations::bank_account.eq(&s.bank_account),
+            organisations::website.eq(&s.website),
+            organisations::department_id.eq(s.department_id),
+            organisations::tier_b_bp.eq(b),
+            organisations::tier_c_bp.eq(c),
+            organisations::tier_d_bp.eq(d),
+            organisations::tier_e_bp.eq(e),
+            organisations::time_zone.eq(&s.time_zone),
+            organisations::updated_at.eq(now()),
+            organisations::version.eq(organisations::version + 1),
+        ))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Stores the company's logo (a data URL, or the default path).
+pub fn set_logo(conn: &mut DbConn, org: i64, logo: &str) -> AppResult<()> {
+    diesel::update(organisations::table.find(org))
+        .set((organisations::logo.eq(logo), organisations::updated_at.eq(now()), organisations::version.eq(organisations::version + 1)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The company's stored logo.
+pub fn logo(conn: &mut DbConn, org: i64) -> AppResult<String> {
+    Ok(organisations::table.find(org).select(organisations::logo).first(conn)?)
 }

@@ -18,6 +18,7 @@ pub struct Supplier {
     pub guid: String,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub version: i32,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
@@ -30,6 +31,7 @@ pub struct Warehouse {
     pub is_calc_for_csr_order: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub version: i32,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
@@ -40,6 +42,7 @@ pub struct Brand {
     pub presented_to_csr: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub version: i32,
 }
 
 /// A staff member of the organisation (a membership with its user).
@@ -52,6 +55,7 @@ pub struct Employee {
     pub role: i32,
     pub status: i32,
     pub able_login: bool,
+    /// Active in this company (the membership).
     pub is_active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
@@ -150,7 +154,7 @@ fn employee_columns() -> (
     memberships::role,
     users::status,
     users::able_login,
-    users::is_active,
+    memberships::active,
     users::created_at,
     users::updated_at,
 ) {
@@ -162,7 +166,7 @@ fn employee_columns() -> (
         memberships::role,
         users::status,
         users::able_login,
-        users::is_active,
+        memberships::active,
         users::created_at,
         users::updated_at,
     )

@@ -9,6 +9,7 @@ pub mod ocops;
 pub mod products;
 pub mod stock;
 pub mod orders;
+pub mod reference_data;
 pub mod refs;
 pub mod reports;
 pub mod search;

@@ -22,6 +22,7 @@ diesel::table! {
         tier_e_bp -> Integer,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        version -> Integer,
     }
 }
 
@@ -37,6 +38,7 @@ diesel::table! {
         is_active -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        must_change_password -> Bool,
     }
 }
 
@@ -51,6 +53,7 @@ diesel::table! {
         crt_csr -> Bool,
         last_used_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
+        active -> Bool,
     }
 }
 
@@ -99,6 +102,7 @@ diesel::table! {
         is_third_party -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        version -> Integer,
     }
 }
 
@@ -110,6 +114,7 @@ diesel::table! {
         presented_to_csr -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        version -> Integer,
     }
 }
 
@@ -145,6 +150,7 @@ diesel::table! {
         updated_at -> Timestamp,
         xero_contact_id -> Text,
         xero_synced_at -> Nullable<Timestamp>,
+        version -> Integer,
     }
 }
 
@@ -530,7 +536,22 @@ diesel::joinable!(xero_connections -> organisations (org_id));
 diesel::joinable!(xero_jobs -> organisations (org_id));
 diesel::joinable!(xero_jobs -> orders (order_id));
 diesel::joinable!(imports -> organisations (org_id));
+diesel::joinable!(audit_log -> organisations (org_id));
+diesel::joinable!(audit_log -> users (user_id));
 diesel::joinable!(imports -> users (user_id));
+
+diesel::table! {
+    audit_log (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        user_id -> BigInt,
+        at -> Timestamp,
+        entity -> Text,
+        entity_id -> Nullable<BigInt>,
+        action -> Text,
+        detail -> Text,
+    }
+}
 
 diesel::table! {
     login_failures (meter_key) {
@@ -540,6 +561,7 @@ diesel::table! {
 }
 
 diesel::allow_tables_to_appear_in_same_query!(
+    audit_log,
     organisations,
     users,
     memberships,

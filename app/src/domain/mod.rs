@@ -1,5 +1,6 @@
 //! Pure business rules of TyreDesk: no I/O, no web or database types, only values in and values out.
 
+pub mod admin;
 pub mod dates;
 pub mod due_date;
 pub mod enums;
@@ -10,6 +11,7 @@ pub mod masters;
 pub mod money;
 pub mod permissions;
 pub mod price_tiers;
+pub mod reference_data;
 pub mod reports;
 pub mod sheet;
 pub mod status;

@@ -248,6 +248,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             tier_e_bp: 2000,
             created_at: now,
             updated_at: now,
+            version: 1,
         },
         Organisation {
             id: 9,
@@ -270,6 +271,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             tier_e_bp: 2000,
             created_at: now,
             updated_at: now,
+            version: 1,
         },
     ];
     diesel::insert_into(organisations::table).values(&orgs[0]).execute(conn)?;

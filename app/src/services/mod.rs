@@ -1,6 +1,7 @@
 //! Use cases that combine the database and the domain rules, each in one transaction. The
 //! HTML handlers and the JSON API call the same functions, so a rule is enforced once.
 
+pub mod admin;
 pub mod delivery;
 pub mod line_import;
 pub mod masters;
@@ -10,4 +11,5 @@ pub mod prices;
 pub mod pricing;
 pub mod print;
 pub mod quoting;
+pub mod reference_data;
 pub mod xero;

@@ -84,7 +84,7 @@ fn company(conn: &mut DbConn, org: i64) -> AppResult<Company> {
         bsb: o.bsb,
         bank_account: o.bank_account,
         department_id: o.department_id,
-        logo: o.logo,
+        logo: crate::domain::admin::logo_url(&o.logo),
         website: o.website,
     })
 }

@@ -5,6 +5,11 @@
 mod customer_form;
 mod form;
 mod product_form;
+mod reference_forms;
+mod staff_form;
+
+pub use self::reference_forms::Record;
+pub use self::staff_form::{create_staff, edit_staff, new_staff, reset_password, update_staff};
 
 use std::collections::BTreeMap;
 
@@ -225,5 +230,57 @@ pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id)
     match service::update_customer(&state, &auth, id, input.clone()).await {
         Ok(c) => Ok(saved_redirect("customers", c.id)),
         Err(e) => customer_page(&state, &auth, &input, Some(id), None, Some(form_error(e)?)).await,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Suppliers, warehouses, brands (role 4)
+// ---------------------------------------------------------------------------------------
+
+fn administer(auth: &Auth) -> AppResult<()> {
+    crate::services::reference_data::Admin::from(auth).check()
+}
+
+async fn record_page<R: Record>(state: &AppState, auth: &Auth, input: &R::Input, existing: Option<&R>, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
+    let title = if existing.is_some() { R::EDIT_TITLE } else { R::NEW_TITLE };
+    render(state, auth, title, R::LIST, R::view(input, existing), flash, error).await
+}
+
+/// `GET /baseinfo/{suppliers|warehouses|brands}`: the empty form.
+pub async fn new_record<R: Record>(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
+    administer(&auth)?;
+    record_page::<R>(&state, &auth, &R::fresh(), None, None, None).await
+}
+
+/// `POST /baseinfo/{kind}`: creates, then opens the record in edit mode.
+pub async fn create_record<R: Record>(State(state): State<AppState>, auth: Auth, body: Bytes) -> AppResult<Response> {
+    administer(&auth)?;
+    let input: R::Input = parse(&body)?;
+    match R::save(&state, &auth, None, input.clone()).await {
+        Ok(r) => Ok(saved_redirect(R::ROUTE, r.id())),
+        Err(e) => record_page::<R>(&state, &auth, &input, None, None, Some(form_error(e)?)).await,
+    }
+}
+
+/// `GET /baseinfo/{kind}/{id}`: the edit form (404 for another company's record).
+pub async fn edit_record<R: Record>(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
+    administer(&auth)?;
+    let (id, org) = (record_id(&id)?, auth.org_id);
+    let stored = state.db.run(move |c| R::load(c, org, id)).await?;
+    record_page::<R>(&state, &auth, &stored.input_from(), Some(&stored), q.flash(), None).await
+}
+
+/// `POST /baseinfo/{kind}/{id}`: saves the edit if nobody saved in between.
+pub async fn update_record<R: Record>(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, body: Bytes) -> AppResult<Response> {
+    administer(&auth)?;
+    let (id, org) = (record_id(&id)?, auth.org_id);
+    let input: R::Input = parse(&body)?;
+    match R::save(&state, &auth, Some(id), input.clone()).await {
+        Ok(r) => Ok(saved_redirect(R::ROUTE, r.id())),
+        Err(e) => {
+            let error = form_error(e)?;
+            let stored = state.db.run(move |c| R::load(c, org, id)).await?;
+            record_page::<R>(&state, &auth, &input, Some(&stored), None, Some(error)).await
+        }
     }
 }

@@ -57,6 +57,15 @@ async fn render_error(req: Request, next: Next) -> Response {
     if path.starts_with("/oauth") {
         return json(&info, true);
     }
+    if info.message == crate::domain::admin::PASSWORD_CHANGE_REQUIRED {
+        let target = super::login::CHANGE_PASSWORD;
+        if is_htmx {
+            let mut r = (info.status, info.message.clone()).into_response();
+            r.headers_mut().insert("hx-redirect", HeaderValue::from_static(target));
+            return r;
+        }
+        return Redirect::to(target).into_response();
+    }
     if info.status == StatusCode::UNAUTHORIZED || info.message == WAREHOUSE_REFUSED {
         let target = if info.message == WAREHOUSE_REFUSED {
             "/login?m=warehouse"

@@ -22,6 +22,12 @@ use crate::state::AppState;
 pub const LOGIN_FAILED: &str = "Login failed. Incorrect email or password";
 /// Where a signed-in user lands.
 pub const HOME: &str = "/quotings";
+/// Where a user signed in with a one-time password lands, and must stay until it is changed.
+pub const CHANGE_PASSWORD: &str = "/password/change";
+/// The answer to 'Forgot password' (no e-mail server is assumed).
+pub const FORGOT_PASSWORD: &str = "Forgot your password? Ask an approver of your company (Base Infos › Employees) \
+    to set a one-time password for you; you choose a new one when you first sign in with it. \
+    Signed in, you can change yours at any time with Change Password.";
 
 #[derive(Template, WebTemplate)]
 #[template(path = "login.html")]
@@ -33,6 +39,8 @@ pub struct LoginPage {
     pub email: String,
     pub errors: BTreeMap<String, String>,
     pub alert: Option<String>,
+    /// Information (not an error), e.g. how a forgotten password is reset.
+    pub notice: Option<&'static str>,
 }
 
 impl LoginPage {
@@ -62,6 +70,7 @@ fn login_page(state: &AppState, secret: &str, email: String, errors: BTreeMap<St
         email,
         errors,
         alert,
+        notice: None,
     }
 }
 
@@ -105,9 +114,17 @@ fn dummy_hash() -> &'static str {
     H.get_or_init(|| password::hash("not-a-real-password").unwrap_or_default())
 }
 
+/// Who signed in: the user, the company picked, and whether a one-time password must be
+/// changed first.
+pub struct SignedIn {
+    pub user_id: i64,
+    pub org_id: i64,
+    pub must_change_password: bool,
+}
+
 /// Checks e-mail and password and picks the company; shared by the form and `/oauth/token`.
 /// The throttle decides first and learns the outcome (see `auth::throttle`).
-pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<(i64, i64)> {
+pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<SignedIn> {
     // Failures counted by other server processes on the same database count here too.
     let keys = state.throttle.shared_keys(email, ip);
     let both = keys.both();
@@ -127,10 +144,10 @@ pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<
             if !password::verify(&pass, &user.password_hash) {
                 return Ok(None);
             }
-            Ok(Some((user.id, accounts::memberships_of(conn, user.id)?)))
+            Ok(Some((user.id, accounts::memberships_of(conn, user.id)?, user.must_change_password)))
         })
         .await?;
-    let Some((user_id, memberships)) = verified else {
+    let Some((user_id, memberships, must_change_password)) = verified else {
         state.throttle.failed(&attempt);
         let tats = state.throttle.shared_tats(&attempt);
         state.db.write(move |c| accounts::record_failure_tats(c, &tats)).await?;
@@ -140,7 +157,7 @@ pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<
     let forgiven = attempt.shared_keys().pair_key();
     state.db.write(move |c| accounts::clear_failures(c, &forgiven)).await?;
     let org = auth::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
-    Ok((user_id, org.org_id))
+    Ok(SignedIn { user_id, org_id: org.org_id, must_change_password })
 }
 
 /// `POST /login`.
@@ -166,7 +183,7 @@ pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, heade
         return (StatusCode::UNPROCESSABLE_ENTITY, page).into_response();
     }
     let outcome = authenticate(&state, &form.email, &form.password, ip).await;
-    let (user_id, org_id) = match outcome {
+    let SignedIn { user_id, org_id, must_change_password } = match outcome {
         Ok(ok) => ok,
         Err(e) => {
             let status = e.status();
@@ -183,7 +200,7 @@ pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, heade
         .await;
     match created {
         Ok((token, _)) => {
-            let mut res = Redirect::to(HOME).into_response();
+            let mut res = Redirect::to(if must_change_password { CHANGE_PASSWORD } else { HOME }).into_response();
             res.headers_mut().append(header::SET_COOKIE, cookie(&state, SESSION_COOKIE, &token, None));
             res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, "", Some(0)));
             res
@@ -242,11 +259,66 @@ pub async fn switch_org(State(state): State<AppState>, auth: Auth, headers: Head
     Ok(Redirect::to(&back).into_response())
 }
 
-/// `GET /password/reset`: resetting a forgotten password happens outside this app.
+/// `GET /password/reset`: explains how a forgotten password is reset (not an error).
 pub async fn password_reset(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let (secret, _) = form_secret(&headers);
-    let alert = "Forgotten passwords are reset by your administrator, outside TyreDesk. \
-                 Signed in, you can change yours with Change Password."
-        .to_string();
-    login_page(&state, &secret, String::new(), BTreeMap::new(), Some(alert)).into_response()
+    let mut page = login_page(&state, &secret, String::new(), BTreeMap::new(), None);
+    page.notice = Some(FORGOT_PASSWORD);
+    page.into_response()
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "password_change.html")]
+pub struct ChangePasswordPage {
+    pub css: String,
+    pub js: String,
+    pub logo: String,
+    pub csrf: String,
+    pub name: String,
+    /// Signed in with a one-time password: nothing else opens until it is changed.
+    pub forced: bool,
+    pub error: String,
+}
+
+fn change_page(state: &AppState, auth: &Auth, error: String) -> ChangePasswordPage {
+    ChangePasswordPage {
+        css: state.assets.url("css/app.css"),
+        js: state.assets.url("js/app.js"),
+        logo: state.assets.url("img/logo.svg"),
+        csrf: auth.session.as_ref().map(|s| s.csrf.clone()).unwrap_or_default(),
+        name: auth.user_name.clone(),
+        forced: auth.must_change_password,
+        error,
+    }
+}
+
+/// `GET /password/change`: choose a new password (where a one-time password leads).
+pub async fn change_password_page(State(state): State<AppState>, auth: Auth) -> ChangePasswordPage {
+    change_page(&state, &auth, String::new())
+}
+
+#[derive(Deserialize)]
+pub struct NewPasswordForm {
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    confirm: String,
+}
+
+/// `POST /password/change`: sets the new password, ends the user's other sessions and tokens,
+/// and opens the app.
+pub async fn change_password(State(state): State<AppState>, auth: Auth, Form(form): Form<NewPasswordForm>) -> AppResult<Response> {
+    if let Err(m) = validate::new_password_confirmed(&form.password, &form.confirm) {
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, change_page(&state, &auth, m.to_string())).into_response());
+    }
+    let hash = auth::password::hash(&form.password)?;
+    let (user_id, keep) = (auth.user_id, auth.session.as_ref().map(|s| s.id.clone()));
+    state
+        .db
+        .write(move |c| {
+            accounts::set_password(c, user_id, &hash)?;
+            accounts::delete_other_sessions(c, user_id, keep.as_deref())
+        })
+        .await?;
+    Ok(Redirect::to(HOME).into_response())
 }

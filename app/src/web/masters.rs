@@ -6,12 +6,13 @@ use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
-use super::list::{Cell, Column, EMPTY_NO_DATA, FilterKind, ListView, Pager, PagerItem, Paging, Results, wants_fragment};
+use super::list::{Cell, Column, EMPTY_NO_DATA, FilterKind, ListView, NewButton, Pager, PagerItem, Paging, Results, wants_fragment};
 use super::shell::Shell;
 use super::fmt_datetime_date;
 use crate::auth::Auth;
 use crate::db::masters::{self, Paged};
 use crate::domain::enums::Role;
+use crate::domain::reference_data::may_administer;
 use crate::error::AppResult;
 use crate::state::AppState;
 
@@ -49,13 +50,44 @@ pub fn yes_no(b: bool) -> Cell {
     }
 }
 
-fn simple_list<T>(heading: &'static str, path: &'static str, columns: Vec<Column>, page: Paged<T>, pager: Pager, row: impl Fn(&T) -> Vec<Cell>) -> ListView {
+/// The Edit cell of a row, for those who may edit (approvers).
+fn edit_cell(editable: bool, route: &str, id: i64) -> Vec<Cell> {
+    if editable { vec![Cell::Link { label: "Edit".into(), href: format!("/baseinfo/{route}/{id}"), new_tab: false }] } else { vec![] }
+}
+
+/// A list of one kind of reference record. Approvers get '+ New' in the header and an Edit
+/// link on each row (the spec shows neither; docs/decisions.md, "Running the company").
+#[allow(clippy::too_many_arguments)]
+fn simple_list<T>(
+    auth: &Auth,
+    heading: &'static str,
+    path: &'static str,
+    new: NewButton,
+    mut columns: Vec<Column>,
+    page: Paged<T>,
+    pager: Pager,
+    row: impl Fn(&T) -> (i64, Vec<Cell>),
+) -> ListView {
+    let editable = may_administer(auth.role);
+    let route = new.href.trim_start_matches("/baseinfo/");
+    if editable {
+        columns.push(Column::text("Action"));
+    }
+    let rows = page
+        .rows
+        .iter()
+        .map(|r| {
+            let (id, mut cells) = row(r);
+            cells.extend(edit_cell(editable, route, id));
+            cells
+        })
+        .collect();
     ListView {
         heading,
         path,
-        new_buttons: vec![],
+        new_buttons: if editable { vec![new] } else { vec![] },
         filters: None,
-        results: Results { columns, rows: page.rows.iter().map(row).collect(), pager: Some(pager), empty_text: EMPTY_NO_DATA, export_url: None, selection: None },
+        results: Results { columns, rows, pager: Some(pager), empty_text: EMPTY_NO_DATA, export_url: None, selection: None },
     }
 }
 
@@ -66,14 +98,15 @@ pub async fn suppliers(State(state): State<AppState>, auth: Auth, headers: Heade
     let page = state.db.run(move |c| masters::suppliers_page(c, org, req.offset(), req.per_page)).await?;
     let pager = Pager::new("/suppliers", vec![], req, page.total);
     let columns = vec![Column::text("Code"), Column::text("Name"), Column::text("Primary Person"), Column::text("Created"), Column::text("Updated")];
-    let view = simple_list("Suppliers", "/suppliers", columns, page, pager, |s| {
-        vec![
+    let new = NewButton { label: "+ New Supplier", href: "/baseinfo/suppliers" };
+    let view = simple_list(&auth, "Suppliers", "/suppliers", new, columns, page, pager, |s| {
+        (s.id, vec![
             Cell::Text(s.code.clone()),
             Cell::Text(s.name.clone()),
             Cell::Text(format!("{} {}", s.primary_person_first, s.primary_person_last).trim().to_string()),
             Cell::Text(fmt_datetime_date(s.created_at)),
             Cell::Text(fmt_datetime_date(s.updated_at)),
-        ]
+        ])
     });
     respond(&state, &auth, &headers, "Suppliers", view, &[]).await
 }
@@ -92,15 +125,16 @@ pub async fn warehouses(State(state): State<AppState>, auth: Auth, headers: Head
         Column::text("Created"),
         Column::text("Updated"),
     ];
-    let view = simple_list("Warehouses", "/warehouses", columns, page, pager, |w| {
-        vec![
+    let new = NewButton { label: "+ New Warehouse", href: "/baseinfo/warehouses" };
+    let view = simple_list(&auth, "Warehouses", "/warehouses", new, columns, page, pager, |w| {
+        (w.id, vec![
             Cell::Text(w.code.clone()),
             Cell::Text(w.name.clone()),
             Cell::Text(w.address.clone()),
             yes_no(w.is_calc_for_csr_order),
             Cell::Text(fmt_datetime_date(w.created_at)),
             Cell::Text(fmt_datetime_date(w.updated_at)),
-        ]
+        ])
     });
     respond(&state, &auth, &headers, "Warehouses", view, &[]).await
 }
@@ -112,13 +146,14 @@ pub async fn brands(State(state): State<AppState>, auth: Auth, headers: HeaderMa
     let page = state.db.run(move |c| masters::brands_page(c, org, req.offset(), req.per_page)).await?;
     let pager = Pager::new("/brands", vec![], req, page.total);
     let columns = vec![Column::text("Name"), Column::text("Presented to CSR"), Column::text("Created"), Column::text("Updated")];
-    let view = simple_list("Brands", "/brands", columns, page, pager, |b| {
-        vec![
+    let new = NewButton { label: "+ New Brand", href: "/baseinfo/brands" };
+    let view = simple_list(&auth, "Brands", "/brands", new, columns, page, pager, |b| {
+        (b.id, vec![
             Cell::Text(b.name.clone()),
             yes_no(b.presented_to_csr),
             Cell::Text(fmt_datetime_date(b.created_at)),
             Cell::Text(fmt_datetime_date(b.updated_at)),
-        ]
+        ])
     });
     respond(&state, &auth, &headers, "Brands", view, &[]).await
 }
@@ -138,8 +173,9 @@ pub async fn employees(State(state): State<AppState>, auth: Auth, headers: Heade
         Column::text("Can Sign In"),
         Column::text("Created"),
     ];
-    let view = simple_list("Employees", "/employees", columns, page, pager, |e| {
-        vec![
+    let new = NewButton { label: "+ New Staff Member", href: "/baseinfo/employees" };
+    let view = simple_list(&auth, "Employees", "/employees", new, columns, page, pager, |e| {
+        (e.id, vec![
             Cell::Text(e.name.clone()),
             Cell::Text(e.email.clone()),
             Cell::Text(e.phone.clone()),
@@ -151,7 +187,7 @@ pub async fn employees(State(state): State<AppState>, auth: Auth, headers: Heade
             },
             yes_no(e.able_login),
             Cell::Text(fmt_datetime_date(e.created_at)),
-        ]
+        ])
     });
     respond(&state, &auth, &headers, "Employees", view, &[]).await
 }

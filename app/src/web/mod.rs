@@ -22,6 +22,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::routing::{get, post};
 
+use crate::db::masters::{Brand, Supplier, Warehouse};
 use crate::state::AppState;
 
 /// Routes of the HTML screens (spec §2.1).
@@ -53,7 +54,8 @@ pub fn router() -> Router<AppState> {
         .route("/reports_download", get(report_center::page))
         .route("/reports_download/jobs", get(report_center::jobs))
         .route("/reports_download/xero_batch", post(report_center::xero_batch))
-        .route("/settings", get(settings::page))
+        .route("/settings", get(settings::page).post(settings::save))
+        .route("/settings/logo", get(settings::logo).post(settings::upload_logo))
         .route("/settings/xero", post(settings::connect))
         .route("/settings/xero/test", post(settings::test))
         .route("/settings/xero/disconnect", post(settings::disconnect))
@@ -63,7 +65,17 @@ pub fn router() -> Router<AppState> {
         .route("/baseinfo/products", get(baseinfo::new_product).post(baseinfo::create_product))
         .route("/baseinfo/products/{id}", get(baseinfo::edit_product).post(baseinfo::update_product))
         .route("/baseinfo/customers", get(baseinfo::new_customer).post(baseinfo::create_customer))
-        .route("/baseinfo/customers/{id}", get(baseinfo::edit_customer).post(baseinfo::update_customer));
+        .route("/baseinfo/customers/{id}", get(baseinfo::edit_customer).post(baseinfo::update_customer))
+        .route("/baseinfo/suppliers", get(baseinfo::new_record::<Supplier>).post(baseinfo::create_record::<Supplier>))
+        .route("/baseinfo/suppliers/{id}", get(baseinfo::edit_record::<Supplier>).post(baseinfo::update_record::<Supplier>))
+        .route("/baseinfo/warehouses", get(baseinfo::new_record::<Warehouse>).post(baseinfo::create_record::<Warehouse>))
+        .route("/baseinfo/warehouses/{id}", get(baseinfo::edit_record::<Warehouse>).post(baseinfo::update_record::<Warehouse>))
+        .route("/baseinfo/brands", get(baseinfo::new_record::<Brand>).post(baseinfo::create_record::<Brand>))
+        .route("/baseinfo/brands/{id}", get(baseinfo::edit_record::<Brand>).post(baseinfo::update_record::<Brand>))
+        .route("/baseinfo/employees", get(baseinfo::new_staff).post(baseinfo::create_staff))
+        .route("/baseinfo/employees/{id}", get(baseinfo::edit_staff).post(baseinfo::update_staff))
+        .route("/baseinfo/employees/{id}/password", post(baseinfo::reset_password))
+        .route("/password/change", get(login::change_password_page).post(login::change_password));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r

@@ -58,7 +58,7 @@ pub struct CenterQuery {
 pub async fn page(State(state): State<AppState>, auth: Auth, uri: Uri, Query(q): Query<CenterQuery>) -> AppResult<CenterPage> {
     let shell = Shell::new(&state, &auth, "Reports Download Center", uri.path(), &[]).await?;
     let table = JobsTable::load(&state, &auth).await?;
-    let today = chrono::Utc::now().with_timezone(&crate::domain::dates::DEFAULT_ZONE).date_naive();
+    let today = crate::domain::dates::today(auth.zone);
     let first = today.with_day(1).unwrap_or(today);
     Ok(CenterPage {
         shell,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::db::masters as master_db;
-use crate::domain::dates::{DEFAULT_ZONE, today};
+use crate::domain::dates::today;
 use crate::domain::enums::{AreaType, OrderType, PaymentType, ProductCategory, Tag};
 use crate::domain::permissions::may_see_cost;
 use crate::domain::reports::Kind;
@@ -147,7 +147,7 @@ async fn page(state: &AppState, auth: &Auth, screen: Screen) -> AppResult<Report
             Ok((warehouses, brands))
         })
         .await?;
-    let props = form_props(screen, warehouses, brands, today(DEFAULT_ZONE), may_see_cost(auth.role, auth.mod_prc));
+    let props = form_props(screen, warehouses, brands, today(auth.zone), may_see_cost(auth.role, auth.mod_prc));
     let shell = Shell::new(state, auth, screen.title(), screen.path(), &[ISLAND]).await?;
     Ok(ReportFormPage {
         shell,

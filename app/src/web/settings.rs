@@ -1,6 +1,7 @@
-//! Organisation settings (`/settings`, role 4 only). Today the accounting link: connect a
-//! Xero Custom Connection, test it, disconnect (issue 12); the company's print details,
-//! staff and the rest follow with issue 13.
+//! Organisation settings (`/settings`, role 4 only): the company's print details,
+//! department, price-tier uplifts and time zone; the logo on the A4 documents; the
+//! accounting link (Xero Custom Connection: connect, test, disconnect); and the latest
+//! audited changes.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -9,8 +10,20 @@ use axum::extract::State;
 use axum::http::Uri;
 use serde::Deserialize;
 
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::Multipart;
+use axum::http::header;
+use axum::response::{IntoResponse, Redirect, Response};
+
 use super::shell::Shell;
 use crate::auth::Auth;
+use crate::db::accounts::{self, Organisation};
+use crate::db::reference_data;
+use crate::domain::admin::{AU_ZONES, LOGO_MAX_BYTES, LOGO_TOO_LARGE, SettingsInput, logo_url, show_uplift};
+use crate::domain::limits::{ADDRESS_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX};
+use crate::services::admin as admin_svc;
 use crate::domain::enums::Role;
 use crate::error::{AppError, AppResult};
 use crate::services::orders::Actor;
@@ -21,6 +34,13 @@ use crate::state::AppState;
 #[template(path = "settings.html")]
 pub struct SettingsPage {
     pub shell: Shell,
+    /// The company form: its fields with values and messages.
+    pub company: Vec<SettingField>,
+    pub version: i32,
+    pub logo: String,
+    pub has_logo: bool,
+    pub zones: &'static [&'static str],
+    pub audit: Vec<AuditLine>,
     pub xero: Status,
     pub tested: Option<String>,
     pub alert: Option<(&'static str, String)>,
@@ -29,17 +49,124 @@ pub struct SettingsPage {
     pub form_api_url: String,
 }
 
+/// One input of the company form.
+pub struct SettingField {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub value: String,
+    pub required: bool,
+    pub max: usize,
+    /// "text", "email", "tel", "url", or "zone" (a text input with the time-zone list).
+    pub kind: &'static str,
+    pub hint: &'static str,
+    pub error: String,
+}
+
+/// One audited change, as listed.
+pub struct AuditLine {
+    pub at: String,
+    pub who: String,
+    pub what: String,
+    pub detail: String,
+}
+
 fn owner(auth: &Auth) -> AppResult<()> {
     if auth.role == Role::Approver { Ok(()) } else { Err(AppError::forbidden(svc::ONLY_APPROVER)) }
 }
 
+fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<SettingField> {
+    let f = |name: &'static str, label: &'static str, value: &str, required: bool, max: usize, kind: &'static str, hint: &'static str| SettingField {
+        name,
+        label,
+        value: value.to_string(),
+        required,
+        max,
+        kind,
+        hint,
+        error: errors.get(name).cloned().unwrap_or_default(),
+    };
+    vec![
+        f("name", "Company name", &v.name, true, NAME_MAX, "text", "Printed at the top of every document."),
+        f("abn", "ABN", &v.abn, true, SHORT_MAX, "text", "11 digits."),
+        f("addressLine1", "Address line 1", &v.address_line1, true, ADDRESS_MAX, "text", ""),
+        f("addressLine2", "Address line 2", &v.address_line2, false, ADDRESS_MAX, "text", ""),
+        f("phone", "Phone", &v.phone, false, PHONE_MAX, "tel", ""),
+        f("email", "E-mail", &v.email, false, SHORT_MAX, "email", ""),
+        f("website", "Website", &v.website, false, SHORT_MAX, "text", ""),
+        f("bankAccountName", "Bank account name", &v.bank_account_name, false, NAME_MAX, "text", "Printed under 'Payment' on tax invoices."),
+        f("bsb", "BSB", &v.bsb, false, SHORT_MAX, "text", "6 digits."),
+        f("bankAccount", "Account number", &v.bank_account, false, SHORT_MAX, "text", ""),
+        f("department_id", "Department id", &v.department_id, true, 2, "text", "1–99; it selects the print rules (GST-exclusive prices for 7 and 8, locations for 4, 7 and 9+, reference for 7, 8 and 12)."),
+        f("tier_b", "Class B uplift %", &v.tier_b, true, 6, "text", "Over Class A, e.g. 5."),
+        f("tier_c", "Class C uplift %", &v.tier_c, true, 6, "text", ""),
+        f("tier_d", "Class D uplift %", &v.tier_d, true, 6, "text", ""),
+        f("tier_e", "Class E uplift %", &v.tier_e, true, 6, "text", ""),
+        f("time_zone", "Time zone", &v.time_zone, true, SHORT_MAX, "zone", "'Today' for new sheets and reports is the date here."),
+    ]
+}
+
+fn input_of(o: &Organisation) -> SettingsInput {
+    SettingsInput {
+        name: o.name.clone(),
+        abn: o.abn.clone(),
+        address_line1: o.address_line1.clone(),
+        address_line2: o.address_line2.clone(),
+        phone: o.phone.clone(),
+        email: o.email.clone(),
+        bank_account_name: o.bank_account_name.clone(),
+        bsb: o.bsb.clone(),
+        bank_account: o.bank_account.clone(),
+        website: o.website.clone(),
+        department_id: o.department_id.to_string(),
+        tier_b: show_uplift(o.tier_b_bp),
+        tier_c: show_uplift(o.tier_c_bp),
+        tier_d: show_uplift(o.tier_d_bp),
+        tier_e: show_uplift(o.tier_e_bp),
+        time_zone: o.time_zone.clone(),
+        version: Some(o.version),
+    }
+}
+
+/// What was typed into the company form, with its messages, to show again after a refusal.
+struct Typed {
+    input: SettingsInput,
+    errors: BTreeMap<String, String>,
+}
+
 async fn render(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'static str, String)>, form: Option<&XeroForm>) -> AppResult<SettingsPage> {
+    render_with(state, auth, uri, alert, form, None).await
+}
+
+async fn render_with(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'static str, String)>, form: Option<&XeroForm>, typed: Option<Typed>) -> AppResult<SettingsPage> {
     let shell = Shell::new(state, auth, "Settings", uri.path(), &[]).await?;
     let org = auth.org_id;
-    let xero = state.db.run(move |c| svc::status(c, org)).await?;
-    let tested = xero.tested_at.map(|t| t.and_utc().with_timezone(&crate::domain::dates::DEFAULT_ZONE).format("%d/%m/%Y %H:%M").to_string());
+    let (xero, organisation, audit) = state
+        .db
+        .run(move |c| Ok((svc::status(c, org)?, accounts::organisation(c, org)?, reference_data::recent_audit(c, org, AUDIT_ROWS)?)))
+        .await?;
+    let zone = auth.zone;
+    let audit = audit
+        .into_iter()
+        .map(|a| AuditLine {
+            at: a.at.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string(),
+            who: a.user_name,
+            what: format!("{} {}{}", a.entity, a.action, a.entity_id.filter(|_| a.entity != "settings").map(|id| format!(" #{id}")).unwrap_or_default()),
+            detail: a.detail,
+        })
+        .collect();
+    let (input, errors) = match typed {
+        Some(t) => (t.input, t.errors),
+        None => (input_of(&organisation), BTreeMap::new()),
+    };
+    let tested = xero.tested_at.map(|t| t.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string());
     let keep = |f: fn(&XeroForm) -> &String, stored: &str| form.map(|x| f(x).clone()).unwrap_or_else(|| stored.to_string());
     Ok(SettingsPage {
+        company: company_fields(&input, &errors),
+        version: input.version.unwrap_or(organisation.version),
+        has_logo: organisation.logo.starts_with("data:"),
+        logo: logo_url(&organisation.logo),
+        zones: AU_ZONES,
+        audit,
         form_client_id: keep(|f| &f.client_id, &xero.client_id),
         form_identity_url: keep(|f| &f.identity_url, if xero.identity_url == svc::IDENTITY_URL { "" } else { &xero.identity_url }),
         form_api_url: keep(|f| &f.api_url, if xero.api_url == svc::API_URL { "" } else { &xero.api_url }),
@@ -53,7 +180,8 @@ async fn render(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'stati
 /// `GET /settings`.
 pub async fn page(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<SettingsPage> {
     owner(&auth)?;
-    render(&state, &auth, &uri, None, None).await
+    let saved = uri.query().is_some_and(|q| q.split('&').any(|kv| kv == "saved=1"));
+    render(&state, &auth, &uri, saved.then(|| ("success", crate::web::baseinfo::SAVED.to_string())), None).await
 }
 
 #[derive(Deserialize, Default)]
@@ -102,4 +230,76 @@ pub async fn disconnect(State(state): State<AppState>, auth: Auth, uri: Uri) -> 
     let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
     let r = state.db.write(move |c| svc::disconnect(c, &actor, now)).await.map(|was| if was { "Xero is disconnected.".to_string() } else { "Xero was not connected.".to_string() });
     outcome(&state, &auth, &uri, r, None).await
+}
+
+/// How many audited changes the page lists.
+const AUDIT_ROWS: i64 = 30;
+
+/// `POST /settings`: saves the company form.
+pub async fn save(State(state): State<AppState>, auth: Auth, uri: Uri, body: Bytes) -> AppResult<Response> {
+    owner(&auth)?;
+    let input: SettingsInput = serde_urlencoded::from_bytes(&body).map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;
+    match admin_svc::save_settings(&state, &auth, input.clone()).await {
+        Ok(()) => Ok(Redirect::to("/settings?saved=1").into_response()),
+        Err(AppError::Validation { message, errors }) => {
+            let page = render_with(&state, &auth, &uri, Some(("error", message)), None, Some(Typed { input, errors })).await?;
+            Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
+        }
+        Err(AppError::Conflict { message, .. }) => {
+            let page = render(&state, &auth, &uri, Some(("error", message)), None).await?;
+            Ok((axum::http::StatusCode::CONFLICT, page).into_response())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `POST /settings/logo`: a new logo (multipart field `logo`), or `remove=1` for the default.
+pub async fn upload_logo(State(state): State<AppState>, auth: Auth, uri: Uri, mut multipart: Multipart) -> AppResult<Response> {
+    owner(&auth)?;
+    let mut image = None;
+    let mut remove = false;
+    while let Some(mut field) = multipart.next_field().await.map_err(|e| AppError::bad_request(e.body_text()))? {
+        match field.name() {
+            Some("logo") => {
+                let mut bytes = Vec::new();
+                // Read in chunks so an oversized upload is refused without being held whole.
+                while let Some(chunk) = field.chunk().await.map_err(|e| AppError::bad_request(e.body_text()))? {
+                    if bytes.len() + chunk.len() > LOGO_MAX_BYTES {
+                        return Err(AppError::field("logo", LOGO_TOO_LARGE));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                if !bytes.is_empty() {
+                    image = Some(bytes);
+                }
+            }
+            Some("remove") => remove = true,
+            _ => {}
+        }
+    }
+    if image.is_none() && !remove {
+        let page = render(&state, &auth, &uri, Some(("error", "Choose an image file for the logo.".to_string())), None).await?;
+        return Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
+    }
+    match admin_svc::set_logo(&state, &auth, if remove { None } else { image }).await {
+        Ok(()) => Ok(Redirect::to("/settings?saved=1").into_response()),
+        Err(AppError::Validation { message, .. }) => {
+            let page = render(&state, &auth, &uri, Some(("error", message)), None).await?;
+            Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `GET /settings/logo`: the company's uploaded logo, cached for good (its URL changes with it).
+pub async fn logo(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
+    let org = auth.org_id;
+    let stored = state.db.run(move |c| accounts::logo(c, org)).await?;
+    let (mime, bytes) = admin_svc::decode_logo(&stored).ok_or(AppError::NotFound)?;
+    let headers = [
+        (header::CONTENT_TYPE, mime.to_string()),
+        (header::CACHE_CONTROL, "private, max-age=31536000, immutable".to_string()),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+    ];
+    Ok((headers, bytes).into_response())
 }

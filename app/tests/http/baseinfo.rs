@@ -638,8 +638,10 @@ async fn balance_shows_credit_limit_and_xero_balance_of_own_customers_only() {
 async fn other_base_info_routes_are_not_found() {
     let app = TestApp::new().await;
     let s = app.session("sales@demo.test").await;
-    let res = app.get("/baseinfo/suppliers", Some(&s)).await;
-    assert_eq!(res.status, StatusCode::NOT_FOUND, "only products and customers have base-info forms");
+    let res = app.get("/baseinfo/orders", Some(&s)).await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "only master data has base-info forms");
+    // Suppliers, warehouses, brands and staff have forms now (issue 13), for approvers only.
+    assert_eq!(app.get("/baseinfo/suppliers", Some(&s)).await.status, StatusCode::FORBIDDEN);
     assert_eq!(app.get("/baseinfo/products/not-a-number", Some(&s)).await.status, StatusCode::NOT_FOUND);
     assert_eq!(app.get("/baseinfo/customers/99999999", Some(&s)).await.status, StatusCode::NOT_FOUND);
     assert_eq!(app.get("/baseinfo/products", None).await.status, StatusCode::SEE_OTHER, "signed out goes to sign-in");

@@ -4,6 +4,7 @@ mod support;
 
 mod api_base;
 mod auth;
+mod admin;
 mod baseinfo;
 mod exports;
 mod hardening;

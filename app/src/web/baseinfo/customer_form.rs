@@ -161,5 +161,7 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
         alert: None,
         conflict: false,
         groups,
+        notice: None,
+        actions: vec![],
     }
 }

@@ -15,6 +15,8 @@ pub enum Kind {
     Checkbox { checked: bool },
     /// Shown but not submitted (read-only facts, fields the user may not change).
     Display { value: String },
+    /// Several checkboxes sharing the name, each with its value: (value, label, ticked).
+    Choices { options: Vec<(String, String, bool)> },
 }
 
 /// One field of the form.
@@ -59,6 +61,10 @@ impl Field {
 
     pub fn checkbox(name: &'static str, label: &'static str, checked: bool) -> Self {
         Self::new(name, label, Kind::Checkbox { checked })
+    }
+
+    pub fn choices(name: &'static str, label: &'static str, options: Vec<(String, String, bool)>) -> Self {
+        Self::new(name, label, Kind::Choices { options }).span("full")
     }
 
     pub fn display(name: &'static str, label: &'static str, value: impl Into<String>) -> Self {
@@ -145,6 +151,18 @@ pub struct FormView {
     /// Whether the alert is a version conflict (offers a reload).
     pub conflict: bool,
     pub groups: Vec<Group>,
+    /// Information for the whole form (e.g. a one-time password shown once).
+    pub notice: Option<String>,
+    /// Buttons beside the form that post on their own (e.g. 'Set one-time password').
+    pub actions: Vec<SideAction>,
+}
+
+/// A button that posts to `action` by itself, asking `confirm` first.
+#[derive(Debug, Clone)]
+pub struct SideAction {
+    pub label: &'static str,
+    pub action: String,
+    pub confirm: &'static str,
 }
 
 impl FormView {
@@ -203,6 +221,8 @@ mod tests {
             alert: None,
             conflict: false,
             groups: vec![Group { title: "Basic", fields: vec![Field::text("code", "Code", ""), Field::display("balance", "Balance", "0.00")] }],
+            notice: None,
+            actions: vec![],
         }
     }
 

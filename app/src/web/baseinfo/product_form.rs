@@ -178,5 +178,7 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
         alert: None,
         conflict: false,
         groups,
+        notice: None,
+        actions: vec![],
     }
 }

@@ -20,7 +20,7 @@ use crate::db::DbConn;
 use crate::db::masters as master_db;
 use crate::db::orders::{self as order_db, Order};
 use crate::db::schema::{customers, orders, products, suppliers};
-use crate::domain::dates::{DEFAULT_ZONE, today};
+use crate::domain::dates::today;
 use crate::domain::due_date::{DateShortcut, date_shortcut};
 use crate::domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
 use crate::domain::money::Cents;
@@ -410,7 +410,7 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         errors: &r.errors,
     };
     let props = serde_json::to_string(&props).unwrap_or_default();
-    let today_ = today(DEFAULT_ZONE);
+    let today_ = today(auth.zone);
     let mut shell = Shell::new(state, auth, &r.heading, &format!("/{}", t.route_name()), &["line-editor"]).await?;
     if !r.errors.is_empty() {
         let text = r.errors.values().next().cloned().unwrap_or_default();
@@ -466,7 +466,7 @@ pub async fn new_page(State(state): State<AppState>, auth: Auth, Path(params): P
     let operation = params.iter().find(|(k, _)| k == "operation").map(|(_, v)| v.clone());
     let t = sheet_type(&route)?;
     let org = auth.org_id;
-    let today_ = today(DEFAULT_ZONE);
+    let today_ = today(auth.zone);
     let mut f = SheetForm {
         date: today_.to_string(),
         tax_type: if t.has_tax() { TaxType::default().as_i32() } else { TaxType::NoTax.as_i32() }.to_string(),

@@ -1,0 +1,237 @@
+//! Running the company (role 4): the organisation's settings and logo, and its staff — add,
+//! change role, flags and status, one-time passwords. Every change is one transaction with
+//! its audit row.
+
+use base64::Engine;
+
+use crate::auth::{Auth, password, token};
+use crate::db::accounts::{self, StaffMember};
+use crate::db::reference_data::{AuditEntry, audit};
+use crate::db::{self, DbConn};
+use crate::domain::admin::{self as rules, Settings, SettingsInput, StaffInput};
+use crate::domain::masters::require_version;
+use crate::domain::reference_data::changes;
+use crate::domain::validate::FieldError;
+use crate::error::{AppError, AppResult};
+use crate::services::masters::{invalid, version_conflict};
+use crate::services::reference_data::Admin;
+use crate::state::AppState;
+
+fn log(c: &mut DbConn, admin: &Admin, entity: &str, id: Option<i64>, action: &str, detail: String) -> AppResult<()> {
+    audit(c, AuditEntry { org_id: admin.org_id, user_id: admin.user_id, entity, entity_id: id, action, detail }, db::now())
+}
+
+// ---------------------------------------------------------------------------------------
+// Settings
+// ---------------------------------------------------------------------------------------
+
+fn settings_changes(o: &accounts::Organisation, s: &Settings) -> String {
+    let bp = |v: i32| rules::show_uplift(v) + "%";
+    changes(&[
+        ("Name", o.name.clone(), s.name.clone()),
+        ("ABN", o.abn.clone(), s.abn.clone()),
+        ("Address line 1", o.address_line1.clone(), s.address_line1.clone()),
+        ("Address line 2", o.address_line2.clone(), s.address_line2.clone()),
+        ("Phone", o.phone.clone(), s.phone.clone()),
+        ("Email", o.email.clone(), s.email.clone()),
+        ("Bank account name", o.bank_account_name.clone(), s.bank_account_name.clone()),
+        ("BSB", o.bsb.clone(), s.bsb.clone()),
+        ("Account", o.bank_account.clone(), s.bank_account.clone()),
+        ("Website", o.website.clone(), s.website.clone()),
+        ("Department", o.department_id.to_string(), s.department_id.to_string()),
+        ("Class B uplift", bp(o.tier_b_bp), bp(s.tiers_bp[0])),
+        ("Class C uplift", bp(o.tier_c_bp), bp(s.tiers_bp[1])),
+        ("Class D uplift", bp(o.tier_d_bp), bp(s.tiers_bp[2])),
+        ("Class E uplift", bp(o.tier_e_bp), bp(s.tiers_bp[3])),
+        ("Time zone", o.time_zone.clone(), s.time_zone.clone()),
+    ])
+}
+
+/// Saves the company's settings if nobody saved in between.
+pub async fn save_settings(state: &AppState, auth: &Auth, input: SettingsInput) -> AppResult<()> {
+    let admin = Admin::from(auth);
+    admin.check()?;
+    let version = require_version(input.version).map_err(|e| invalid(vec![e]))?;
+    let settings = rules::validate_settings(&input).map_err(invalid)?;
+    state
+        .db
+        .write(move |c| {
+            let stored = accounts::organisation(c, admin.org_id)?;
+            if !accounts::update_settings(c, admin.org_id, version, &settings)? {
+                return Err(version_conflict());
+            }
+            let detail = settings_changes(&stored, &settings);
+            if !detail.is_empty() {
+                log(c, &admin, "settings", Some(admin.org_id), "update", detail)?;
+            }
+            Ok(())
+        })
+        .await
+}
+
+/// Replaces the company's logo with an uploaded image (`None` puts the default back).
+pub async fn set_logo(state: &AppState, auth: &Auth, image: Option<Vec<u8>>) -> AppResult<()> {
+    let admin = Admin::from(auth);
+    admin.check()?;
+    let (stored, detail) = match image {
+        None => (rules::DEFAULT_LOGO.to_string(), "removed".to_string()),
+        Some(bytes) => {
+            let mime = rules::logo_type(&bytes).map_err(|m| AppError::field("logo", m))?;
+            let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+            (format!("data:{mime};base64,{data}"), format!("replaced ({mime}, {} KB)", bytes.len().div_ceil(1024)))
+        }
+    };
+    state
+        .db
+        .write(move |c| {
+            accounts::set_logo(c, admin.org_id, &stored)?;
+            log(c, &admin, "settings", Some(admin.org_id), "logo", detail)
+        })
+        .await
+}
+
+/// The uploaded logo's bytes and content type, if the company has one.
+pub fn decode_logo(stored: &str) -> Option<(&str, Vec<u8>)> {
+    let rest = stored.strip_prefix("data:")?;
+    let (mime, data) = rest.split_once(";base64,")?;
+    base64::engine::general_purpose::STANDARD.decode(data).ok().map(|b| (mime, b))
+}
+
+// ---------------------------------------------------------------------------------------
+// Staff
+// ---------------------------------------------------------------------------------------
+
+/// A new staff member and the one-time password to hand them (shown once).
+pub struct Added {
+    pub user_id: i64,
+    /// `None` when the e-mail already signs in elsewhere: the person keeps their password.
+    pub one_time_password: Option<String>,
+}
+
+/// Adds a staff member to the chosen companies (each one where the approver is an approver).
+/// A new e-mail gets a user with a one-time password; an e-mail that already signs in (in
+/// another company) gets the membership only.
+pub async fn add_staff(state: &AppState, auth: &Auth, input: StaffInput) -> AppResult<Added> {
+    let admin = Admin::from(auth);
+    admin.check()?;
+    let fields = rules::validate_staff(&input, None).map_err(invalid)?;
+    let otp = token::one_time_password();
+    let hash = password::hash(&otp)?;
+    let asked = if input.orgs.is_empty() { vec![admin.org_id] } else { input.orgs.clone() };
+    state
+        .db
+        .write(move |c| {
+            let approver_of: Vec<i64> = accounts::approver_orgs(c, admin.user_id)?.into_iter().map(|(id, _)| id).collect();
+            let orgs = rules::grantable(&asked, &approver_of).map_err(|m| invalid(vec![FieldError { field: "orgs", message: m }]))?;
+            let now = db::now();
+            let (user_id, fresh) = match accounts::user_by_email(c, &fields.email)? {
+                Some(u) => {
+                    if accounts::is_member(c, admin.org_id, u.id)? {
+                        return Err(invalid(vec![FieldError { field: "email", message: rules::EMAIL_TAKEN }]));
+                    }
+                    (u.id, false)
+                }
+                None => {
+                    let new = accounts::NewUser {
+                        email: &fields.email,
+                        name: &fields.name,
+                        phone: &fields.phone,
+                        password_hash: &hash,
+                        status: 1,
+                        able_login: true,
+                        is_active: true,
+                        created_at: now,
+                        updated_at: now,
+                    };
+                    let id = accounts::insert_user(c, &new)?;
+                    accounts::set_one_time_password(c, id, &hash)?;
+                    (id, true)
+                }
+            };
+            for org in orgs {
+                if accounts::is_member(c, org, user_id)? {
+                    continue;
+                }
+                accounts::insert_membership(
+                    c,
+                    &accounts::NewMembership {
+                        user_id,
+                        org_id: org,
+                        role: fields.role.as_i32(),
+                        mod_prc: fields.mod_prc,
+                        is_acct: fields.is_acct,
+                        crt_csr: fields.crt_csr,
+                        last_used_at: None,
+                        created_at: now,
+                    },
+                )?;
+                let detail = format!("{} <{}> as {}", fields.name, fields.email, fields.role.label());
+                audit(c, AuditEntry { org_id: org, user_id: admin.user_id, entity: "staff", entity_id: Some(user_id), action: "create", detail }, now)?;
+            }
+            Ok(Added { user_id, one_time_password: fresh.then_some(otp) })
+        })
+        .await
+}
+
+fn flags_text(m: &StaffMember) -> String {
+    [("modPrc", m.mod_prc), ("isAcct", m.is_acct), ("crtCSR", m.crt_csr)].iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect::<Vec<_>>().join(",")
+}
+
+/// Changes a staff member's name, phone, role, flags and status in this company. Demoting or
+/// deactivating the last active approver is refused; a deactivation or a change of role or
+/// flags ends the person's sessions and tokens in this company at once.
+pub async fn update_staff(state: &AppState, auth: &Auth, user_id: i64, input: StaffInput) -> AppResult<()> {
+    let admin = Admin::from(auth);
+    admin.check()?;
+    state
+        .db
+        .write(move |c| {
+            let stored = accounts::staff_member(c, admin.org_id, user_id)?;
+            let f = rules::validate_staff(&input, Some(&stored.email)).map_err(invalid)?;
+            let active = input.active.unwrap_or(stored.active);
+            let was_approver = stored.active && stored.role == 4;
+            let will_be = active && f.role.is_approver();
+            if !rules::keeps_an_approver(accounts::active_approvers(c, admin.org_id)?, was_approver, will_be) {
+                return Err(invalid(vec![FieldError { field: "role", message: rules::LAST_APPROVER }]));
+            }
+            accounts::update_user_details(c, user_id, &f.name, &f.phone)?;
+            accounts::update_membership(c, admin.org_id, user_id, f.role.as_i32(), (f.mod_prc, f.is_acct, f.crt_csr), active)?;
+            let new = StaffMember { name: f.name.clone(), phone: f.phone.clone(), role: f.role.as_i32(), mod_prc: f.mod_prc, is_acct: f.is_acct, crt_csr: f.crt_csr, active, ..stored.clone() };
+            let status = |a: bool| if a { "Active" } else { "Inactive" }.to_string();
+            let role = |r: i32| crate::domain::enums::Role::from_i32(r).map(|r| r.label()).unwrap_or("?").to_string();
+            let detail = changes(&[
+                ("Name", stored.name.clone(), new.name.clone()),
+                ("Phone", stored.phone.clone(), new.phone.clone()),
+                ("Role", role(stored.role), role(new.role)),
+                ("Flags", flags_text(&stored), flags_text(&new)),
+                ("Status", status(stored.active), status(new.active)),
+            ]);
+            let rights_changed = stored.role != new.role || flags_text(&stored) != flags_text(&new) || stored.active != new.active;
+            if rights_changed {
+                accounts::end_sessions_in(c, admin.org_id, user_id)?;
+            }
+            if !detail.is_empty() {
+                log(c, &admin, "staff", Some(user_id), "update", detail)?;
+            }
+            Ok(())
+        })
+        .await
+}
+
+/// Sets a one-time password for a staff member of this company (the answer to 'forgot
+/// password'); it must be changed at the next sign-in, and their sessions end now.
+pub async fn reset_password(state: &AppState, auth: &Auth, user_id: i64) -> AppResult<String> {
+    let admin = Admin::from(auth);
+    admin.check()?;
+    let otp = token::one_time_password();
+    let hash = password::hash(&otp)?;
+    state
+        .db
+        .write(move |c| {
+            let member = accounts::staff_member(c, admin.org_id, user_id)?;
+            accounts::set_one_time_password(c, user_id, &hash)?;
+            log(c, &admin, "staff", Some(user_id), "one-time password", format!("set for {}", member.email))
+        })
+        .await?;
+    Ok(otp)
+}
