@@ -2,6 +2,7 @@
 //! parse, call the database or a service, serialise.
 
 pub mod base;
+pub mod imports;
 pub mod masters;
 pub mod orders;
 pub mod prices;
@@ -24,6 +25,10 @@ use crate::state::AppState;
 pub const LINE_IMPORT: &str = "/api/ag/lines";
 /// The OCOP price import (spreadsheet upload).
 pub const OCOP_IMPORT: &str = "/api/ag/ocops";
+/// Import Draft Inv (spreadsheet upload).
+pub const DRAFT_IMPORT: &str = "/api/ag/orders-import";
+/// Import Basic (spreadsheet upload).
+pub const BASIC_IMPORT: &str = "/api/ag/import";
 
 /// Routes of the JSON API.
 pub fn router() -> Router<AppState> {
@@ -69,6 +74,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/ocops", get(prices::by_customer))
         .route("/api/ocops/{id}", get(prices::of_product).put(prices::put))
         .route(OCOP_IMPORT, post(prices::import).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))
+        .route(DRAFT_IMPORT, post(imports::draft_invoices).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))
+        .route(BASIC_IMPORT, post(imports::basic).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))
         .route("/api/products/{id}/price", post(prices::set_price))
         .route("/api/products/{id}/price-changes", get(prices::price_changes))
         .route("/api/reports", get(reports::list).post(reports::create))

@@ -21,6 +21,8 @@ const FIELD_LIMIT: usize = 256;
 /// The uploaded file and the text fields sent beside it.
 pub struct Upload {
     pub file: Vec<u8>,
+    /// The file's name as the browser sent it (shown, never used as a path).
+    pub file_name: String,
     pub fields: HashMap<String, String>,
 }
 
@@ -40,11 +42,15 @@ pub async fn read(multipart: Multipart) -> AppResult<Upload> {
 
 async fn read_fields(mut multipart: Multipart) -> AppResult<Upload> {
     let mut file = None;
+    let mut file_name = String::new();
     let mut files = 0;
     let mut fields = HashMap::new();
     while let Some(mut field) = multipart.next_field().await.map_err(refusal)? {
         let name = field.name().unwrap_or("").to_string();
         let is_file = name == "file";
+        if is_file {
+            file_name = field.file_name().unwrap_or("upload.xlsx").chars().filter(|c| !c.is_control()).take(100).collect();
+        }
         let limit = if is_file { MAX_FILE_BYTES } else { FIELD_LIMIT };
         let mut data = Vec::new();
         while let Some(chunk) = field.chunk().await.map_err(refusal)? {
@@ -61,7 +67,7 @@ async fn read_fields(mut multipart: Multipart) -> AppResult<Upload> {
         }
     }
     match (files, file) {
-        (1, Some(file)) => Ok(Upload { file, fields }),
+        (1, Some(file)) => Ok(Upload { file, file_name, fields }),
         _ => Err(AppError::field("file", "Choose one xlsx file.")),
     }
 }

@@ -274,6 +274,15 @@ pub fn ids_by_code_or_name(conn: &mut DbConn, org: i64, keys: &[String]) -> AppR
     Ok(keys.iter().filter_map(|k| by_code.get(k).or_else(|| by_name.get(k)).map(|id| (k.clone(), *id))).collect())
 }
 
+/// The company's customers whose code is one of `codes`, as (id, code); chunked.
+pub fn ids_with_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppResult<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    for chunk in codes.chunks(super::CHUNK) {
+        out.extend(customers::table.filter(customers::org_id.eq(org)).filter(customers::code.eq_any(chunk)).order(customers::id.asc()).select((customers::id, customers::code)).load::<(i64, String)>(conn)?);
+    }
+    Ok(out)
+}
+
 /// Visits every customer matching the list filter, by name as the list shows them, `chunk`
 /// customers at a time (exports). Keyset paging on name and id.
 pub fn for_each_chunk(conn: &mut DbConn, org: i64, f: &CustomerFilter, chunk: usize, mut visit: impl FnMut(Vec<Customer>) -> AppResult<()>) -> AppResult<()> {

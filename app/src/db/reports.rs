@@ -169,6 +169,17 @@ pub fn finish(conn: &mut DbConn, id: i64, worker: &str, file_name: &str, now: Na
     Ok(n == 1)
 }
 
+/// Marks an import job done; `summary` replaces its date range column (what was imported).
+pub fn finish_import(conn: &mut DbConn, id: i64, worker: &str, summary: &str, now: NaiveDateTime) -> AppResult<bool> {
+    let n = diesel::update(report_jobs::table)
+        .filter(report_jobs::id.eq(id))
+        .filter(report_jobs::locked_by.eq(worker))
+        .filter(report_jobs::state.eq(JobState::Running.as_i32()))
+        .set((report_jobs::state.eq(JobState::Done.as_i32()), report_jobs::progress.eq(100), report_jobs::date_range.eq(summary), report_jobs::finished_at.eq(now)))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
 /// Marks the job failed with a message a person can act on.
 pub fn fail(conn: &mut DbConn, id: i64, worker: &str, message: &str, now: NaiveDateTime) -> AppResult<()> {
     diesel::update(report_jobs::table)

@@ -78,7 +78,8 @@ pub fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
 }
 
 /// An amount of money as sent: typed text (dollars, from a form or JSON) or JSON cents.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
 pub enum Amount {
     /// What staff typed, e.g. "1,500.00"; parsed by the rules.
     Typed(String),

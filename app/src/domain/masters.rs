@@ -4,7 +4,7 @@
 //! messages out; the HTML forms and the JSON API both arrive here through the same structs.
 
 use chrono::NaiveDate;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::limits::{self, ADDRESS_MAX, COMMENT_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX, Text};
 use super::enums::{AreaType, AutoPartsType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductCategory, ProductKind, Role};
@@ -118,7 +118,7 @@ pub fn require_version(version: Option<i32>) -> Result<i32, FieldError> {
 
 /// A product as submitted; names follow the API's `Product` fields. Prices are not part of
 /// it: they change through the price dialog only.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct ProductInput {
     /// Item code; locks once the product exists (`None`: not sent).
@@ -383,7 +383,7 @@ pub fn product_search_keys(code: &str, helper_code: &str, name: &str, origin_cod
 // ---------------------------------------------------------------------------------------
 
 /// A customer as submitted; names follow the API's `Customer` fields.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct CustomerInput {
     /// Customer (company) name; locks once the customer exists.

@@ -5,6 +5,7 @@ pub mod dates;
 pub mod due_date;
 pub mod enums;
 pub mod guard;
+pub mod imports;
 pub mod limits;
 pub mod lenient;
 pub mod masters;

@@ -2,7 +2,7 @@
 //! exists, and who may change them. The HTML forms, the JSON API and Import Basic arrive
 //! here through the same input structs and get the same field messages.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::enums::Role;
 use super::lenient;
@@ -62,7 +62,7 @@ impl Check {
 // ---------------------------------------------------------------------------------------
 
 /// A supplier as submitted (spec §3: code, name, primary person).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct SupplierInput {
     #[serde(deserialize_with = "lenient::string")]
@@ -114,7 +114,7 @@ pub fn validate_supplier(input: &SupplierInput, stored_code: Option<&str>) -> Re
 // ---------------------------------------------------------------------------------------
 
 /// A warehouse as submitted (spec §3: code, name, address, is_calc_for_csr_order).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct WarehouseInput {
     #[serde(deserialize_with = "lenient::string")]
@@ -158,7 +158,7 @@ pub fn validate_warehouse(input: &WarehouseInput, stored_code: Option<&str>) -> 
 // ---------------------------------------------------------------------------------------
 
 /// A brand as submitted (spec §3: name, presented_to_csr).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct BrandInput {
     #[serde(deserialize_with = "lenient::string")]

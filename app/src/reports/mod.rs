@@ -267,7 +267,7 @@ impl JobView {
         Self {
             id: job.id,
             kind: job.kind.clone(),
-            title: kind.map_or_else(|| job.kind.clone(), |k| k.title().to_string()),
+            title: kind.map(|k| k.title().to_string()).or_else(|| crate::domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string())).unwrap_or_else(|| job.kind.clone()),
             date_range: job.date_range.clone(),
             created_at: created.format("%Y-%m-%d %H:%M:%S").to_string(),
             state: state.code(),

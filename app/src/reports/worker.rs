@@ -67,6 +67,21 @@ async fn execute(state: &AppState, job: Job) -> AppResult<()> {
     let progress = Arc::new(Progress::default());
     let cancel = Arc::new(AtomicBool::new(false));
     let beat = tokio::spawn(heartbeat(state.clone(), id, progress.clone(), cancel.clone()));
+    if let Some(kind) = crate::domain::imports::ImportKind::from_code(&job.kind) {
+        // Imports share the queue (one per process at a time, taken over after a crash).
+        let result = crate::services::imports::run_job(state, &job, kind, progress).await;
+        beat.abort();
+        match result {
+            Ok(summary) => {
+                state.db.write(move |c| queue::finish_import(c, id, &worker, &summary, db::now())).await?;
+            }
+            Err(e) => {
+                let message = failure_message(&e);
+                state.db.write(move |c| queue::fail(c, id, &worker, &message, db::now())).await?;
+            }
+        }
+        return Ok(());
+    }
     let data_dir = state.config.data_dir.clone();
     let (p, c) = (progress.clone(), cancel.clone());
     let result = state.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
@@ -114,6 +129,7 @@ async fn heartbeat(state: AppState, id: i64, progress: Arc<Progress>, cancel: Ar
 /// What a person reads on a failed job.
 fn failure_message(e: &AppError) -> String {
     match e {
+        AppError::Validation { message, .. } => message.clone(),
         AppError::Internal(inner) => {
             tracing::error!(error = ?inner, "a report failed");
             "The report could not be prepared because of an error on the server. Try again; if it fails again, ask an administrator to check the server's log.".into()

@@ -11,6 +11,7 @@ use crate::db::customers::{self as customer_db, Customer, CustomerChanges};
 use crate::db::products::{self as product_db, Product, ProductChanges};
 use crate::db::{self, DbConn};
 use crate::domain::masters::{self as rules, Actor, CreditTerms, CustomerFields, CustomerInput, LockedProduct, ProductInput, Refusal, StoredCustomer};
+use crate::domain::lenient::Amount;
 use crate::domain::money::Cents;
 use crate::domain::validate::FieldError;
 use crate::error::{AppError, AppResult};
@@ -41,7 +42,8 @@ fn refused(r: Refusal) -> AppError {
     }
 }
 
-fn actor(auth: &Auth) -> Actor {
+/// The domain's view of who acts.
+pub fn actor(auth: &Auth) -> Actor {
     Actor { org_id: auth.org_id, role: auth.role, crt_csr: auth.crt_csr }
 }
 
@@ -60,50 +62,49 @@ fn fail_if_any(errors: Vec<FieldError>) -> AppResult<()> {
 
 /// Creates a product; the item code must be new in the company.
 pub async fn create_product(state: &AppState, auth: &Auth, input: ProductInput) -> AppResult<Product> {
-    let (identity, fields) = rules::validate_new_product(&input).map_err(invalid)?;
     let org = auth.org_id;
-    state
-        .db
-        .write(move |c| {
-            let mut errors = Vec::new();
-            if product_db::code_taken(c, org, &identity.code)? {
-                errors.push(FieldError { field: "code", message: rules::CODE_TAKEN });
-            }
-            let brand = brand(c, org, fields.brand_id, &mut errors)?;
-            let (Some(brand), true) = (brand, errors.is_empty()) else { return Err(invalid(errors)) };
-            let now = db::now();
-            let keys = rules::product_search_keys(&identity.code, &fields.helper_code, &identity.name, &fields.origin_code);
-            let id = product_db::insert(c, org, &identity, &ProductChanges::new(&fields, brand, keys, now), now).map_err(|e| match e {
-                // A concurrent create took the code between the check and the insert.
-                DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => invalid(vec![FieldError { field: "code", message: rules::CODE_TAKEN }]),
-                other => other.into(),
-            })?;
-            product_db::product(c, org, id)
-        })
-        .await
+    state.db.write(move |c| create_product_in(c, org, &input).and_then(|id| product_db::product(c, org, id))).await
+}
+
+/// [`create_product`] inside the caller's transaction (Import Basic); answers the new id.
+pub fn create_product_in(c: &mut DbConn, org: i64, input: &ProductInput) -> AppResult<i64> {
+    let (identity, fields) = rules::validate_new_product(input).map_err(invalid)?;
+    let mut errors = Vec::new();
+    if product_db::code_taken(c, org, &identity.code)? {
+        errors.push(FieldError { field: "code", message: rules::CODE_TAKEN });
+    }
+    let brand = brand(c, org, fields.brand_id, &mut errors)?;
+    let (Some(brand), true) = (brand, errors.is_empty()) else { return Err(invalid(errors)) };
+    let now = db::now();
+    let keys = rules::product_search_keys(&identity.code, &fields.helper_code, &identity.name, &fields.origin_code);
+    product_db::insert(c, org, &identity, &ProductChanges::new(&fields, brand, keys, now), now).map_err(|e| match e {
+        // A concurrent create took the code between the check and the insert.
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => invalid(vec![FieldError { field: "code", message: rules::CODE_TAKEN }]),
+        other => other.into(),
+    })
 }
 
 /// Updates a product that still has the version the edit started from; code, name and
 /// physical/virtual stay as stored; prices are not touched.
 pub async fn update_product(state: &AppState, auth: &Auth, id: i64, input: ProductInput) -> AppResult<Product> {
-    let version = rules::require_version(input.version).map_err(|e| invalid(vec![e]))?;
     let org = auth.org_id;
-    state
-        .db
-        .write(move |c| {
-            let stored = product_db::product(c, org, id)?;
-            let locked = LockedProduct { code: &stored.code, name: &stored.name, kind: stored.category };
-            let fields = rules::validate_product_update(&input, locked).map_err(invalid)?;
-            let mut errors = Vec::new();
-            let brand = brand(c, org, fields.brand_id, &mut errors)?;
-            let (Some(brand), true) = (brand, errors.is_empty()) else { return Err(invalid(errors)) };
-            let keys = rules::product_search_keys(&stored.code, &fields.helper_code, &stored.name, &fields.origin_code);
-            if !product_db::update_versioned(c, org, id, version, &ProductChanges::new(&fields, brand, keys, db::now()))? {
-                return Err(version_conflict());
-            }
-            product_db::product(c, org, id)
-        })
-        .await
+    state.db.write(move |c| update_product_in(c, org, id, &input).and_then(|()| product_db::product(c, org, id))).await
+}
+
+/// [`update_product`] inside the caller's transaction.
+pub fn update_product_in(c: &mut DbConn, org: i64, id: i64, input: &ProductInput) -> AppResult<()> {
+    let version = rules::require_version(input.version).map_err(|e| invalid(vec![e]))?;
+    let stored = product_db::product(c, org, id)?;
+    let locked = LockedProduct { code: &stored.code, name: &stored.name, kind: stored.category };
+    let fields = rules::validate_product_update(input, locked).map_err(invalid)?;
+    let mut errors = Vec::new();
+    let brand = brand(c, org, fields.brand_id, &mut errors)?;
+    let (Some(brand), true) = (brand, errors.is_empty()) else { return Err(invalid(errors)) };
+    let keys = rules::product_search_keys(&stored.code, &fields.helper_code, &stored.name, &fields.origin_code);
+    if !product_db::update_versioned(c, org, id, version, &ProductChanges::new(&fields, brand, keys, db::now()))? {
+        return Err(version_conflict());
+    }
+    Ok(())
 }
 
 /// Business and service staff must be staff of the company in a fitting role.
@@ -123,41 +124,115 @@ fn staff(c: &mut DbConn, org: i64, f: &CustomerFields) -> AppResult<Staff> {
 
 /// Creates a customer (crtCSR rule in company 4; credit terms for approvers only).
 pub async fn create_customer(state: &AppState, auth: &Auth, input: CustomerInput) -> AppResult<Customer> {
-    let (identity, valid) = rules::validate_new_customer(&input, actor(auth)).map_err(refused)?;
-    let org = auth.org_id;
-    state
-        .db
-        .write(move |c| {
-            let staff = staff(c, org, &valid.fields)?;
-            let now = db::now();
-            let f = &valid.fields;
-            let search = rules::customer_search_text(&identity.name, &identity.code, &f.phone, &f.email);
-            let terms = valid.credit_terms.clone().unwrap_or_default();
-            let id = customer_db::insert(c, org, &identity, &CustomerChanges::new(f, staff, search, now), &terms, now)?;
-            customer_db::customer(c, org, id)
-        })
-        .await
+    let (actor, org) = (actor(auth), auth.org_id);
+    state.db.write(move |c| create_customer_in(c, actor, &input).and_then(|id| customer_db::customer(c, org, id))).await
+}
+
+/// [`create_customer`] inside the caller's transaction (Import Basic); answers the new id.
+pub fn create_customer_in(c: &mut DbConn, actor: Actor, input: &CustomerInput) -> AppResult<i64> {
+    let (identity, valid) = rules::validate_new_customer(input, actor).map_err(refused)?;
+    let org = actor.org_id;
+    let staff = staff(c, org, &valid.fields)?;
+    let now = db::now();
+    let f = &valid.fields;
+    let search = rules::customer_search_text(&identity.name, &identity.code, &f.phone, &f.email);
+    let terms = valid.credit_terms.clone().unwrap_or_default();
+    customer_db::insert(c, org, &identity, &CustomerChanges::new(f, staff, search, now), &terms, now)
 }
 
 /// Updates a customer that still has the version the edit started from; name and ABN stay
 /// as stored; attention and credit limit change only for approvers.
 pub async fn update_customer(state: &AppState, auth: &Auth, id: i64, input: CustomerInput) -> AppResult<Customer> {
+    let (actor, org) = (actor(auth), auth.org_id);
+    state.db.write(move |c| update_customer_in(c, actor, id, &input).and_then(|()| customer_db::customer(c, org, id))).await
+}
+
+/// [`update_customer`] inside the caller's transaction.
+pub fn update_customer_in(c: &mut DbConn, actor: Actor, id: i64, input: &CustomerInput) -> AppResult<()> {
     let version = rules::require_version(input.version).map_err(|e| invalid(vec![e]))?;
-    let (org, role) = (auth.org_id, auth.role);
-    state
-        .db
-        .write(move |c| {
-            let stored = customer_db::customer(c, org, id)?;
-            let terms = CreditTerms { attention: stored.attention.clone(), credit_limit: Cents(stored.credit_limit) };
-            let valid = rules::validate_customer_update(&input, role, &StoredCustomer { name: &stored.name, code: &stored.code, terms }).map_err(refused)?;
-            let staff = staff(c, org, &valid.fields)?;
-            let f = &valid.fields;
-            let search = rules::customer_search_text(&stored.name, &stored.code, &f.phone, &f.email);
-            let changes = CustomerChanges::new(f, staff, search, db::now());
-            if !customer_db::update_versioned(c, org, id, version, &changes, valid.credit_terms.as_ref())? {
-                return Err(version_conflict());
-            }
-            customer_db::customer(c, org, id)
-        })
-        .await
+    let org = actor.org_id;
+    let stored = customer_db::customer(c, org, id)?;
+    let terms = CreditTerms { attention: stored.attention.clone(), credit_limit: Cents(stored.credit_limit) };
+    let valid = rules::validate_customer_update(input, actor.role, &StoredCustomer { name: &stored.name, code: &stored.code, terms }).map_err(refused)?;
+    let staff = staff(c, org, &valid.fields)?;
+    let f = &valid.fields;
+    let search = rules::customer_search_text(&stored.name, &stored.code, &f.phone, &f.email);
+    let changes = CustomerChanges::new(f, staff, search, db::now());
+    if !customer_db::update_versioned(c, org, id, version, &changes, valid.credit_terms.as_ref())? {
+        return Err(version_conflict());
+    }
+    Ok(())
+}
+
+/// The form's values from a stored product, as the edit page first shows them and imports start from.
+pub fn product_input(p: &Product) -> ProductInput {
+    ProductInput {
+        code: Some(p.code.clone()),
+        name: Some(p.name.clone()),
+        kind: Some(p.category),
+        origin_code: p.origin_code.clone(),
+        helper_code: p.helper_code.clone(),
+        unit: p.unit.clone(),
+        comments: p.comments.clone(),
+        category: p.tag1.clone(),
+        brand_id: p.brand_id,
+        manufacturer: p.manufacturer.clone(),
+        auto_parts_type: p.auto_parts_type,
+        tag2: p.tag2.clone(),
+        tag3: p.tag3.clone(),
+        tag4: p.tag4.clone(),
+        show_for_shop: Some(p.show_for_shop),
+        material: Some(p.material),
+        tyre_model: p.tyre_model.clone(),
+        specification: p.specification.clone(),
+        diameter: p.diameter.clone(),
+        patterns: p.patterns.clone(),
+        width: p.width.clone(),
+        load_rate: p.load_rate.clone(),
+        speed_rate: p.speed_rate.clone(),
+        suggested: p.suggested.clone(),
+        rim_diameter: p.rim_diameter.clone(),
+        rim_width: p.rim_width.clone(),
+        wheel_offset: p.wheel_offset.clone(),
+        center_bore: p.center_bore.clone(),
+        bolt_pattern: p.bolt_pattern.clone(),
+        version: Some(p.version),
+    }
+}
+
+/// The form's values from a stored customer, as the edit page first shows them and imports start from.
+pub fn customer_input(c: &Customer) -> CustomerInput {
+    CustomerInput {
+        name: Some(c.name.clone()),
+        code: Some(c.code.clone()),
+        login_shop: c.login_shop,
+        email: c.email.clone(),
+        origin_code: c.origin_code.clone(),
+        attention: Some(c.attention.clone()),
+        primary_person_first: c.primary_person_first.clone(),
+        primary_person_last: c.primary_person_last.clone(),
+        phone: c.phone.clone(),
+        mobile: c.mobile.clone(),
+        skype: c.skype.clone(),
+        birthday: c.birthday.map(|d| d.format("%Y-%m-%d").to_string()).unwrap_or_default(),
+        note: c.note.clone(),
+        website: c.website.clone(),
+        address: c.address.clone(),
+        city: c.city.clone(),
+        state: c.state.clone(),
+        postal: c.postal.clone(),
+        country: c.country.clone(),
+        account: c.account.clone(),
+        credit_limit: Some(Amount::Cents(c.credit_limit)),
+        is_supplier: c.is_supplier,
+        branch_flag: c.branch_flag,
+        price_strategy: Some(c.price_strategy),
+        payment_type: Some(c.payment_type),
+        area_type: Some(c.area_type),
+        business_type: Some(c.business_type),
+        default_ship_type: Some(c.default_ship_type),
+        bd_id: c.bd_id,
+        cs_id: c.cs_id,
+        version: Some(c.version),
+    }
 }

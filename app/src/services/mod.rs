@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod delivery;
+pub mod imports;
 pub mod line_import;
 pub mod masters;
 pub mod ocop_import;

@@ -37,7 +37,7 @@ pub const RETRY_AFTER_SECONDS: &str = "2";
 
 async fn render_error(req: Request, next: Next) -> Response {
     let path = req.uri().path().to_string();
-    let is_upload = [crate::api::LINE_IMPORT, crate::api::OCOP_IMPORT].contains(&path.as_str());
+    let is_upload = [crate::api::LINE_IMPORT, crate::api::OCOP_IMPORT, crate::api::DRAFT_IMPORT, crate::api::BASIC_IMPORT].contains(&path.as_str()) || path.starts_with("/reports_download/import/");
     let is_htmx = req.headers().contains_key("hx-request");
     let had_session = auth::cookie(req.headers(), SESSION_COOKIE).is_some();
     let res = next.run(req).await;

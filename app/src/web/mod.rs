@@ -54,6 +54,11 @@ pub fn router() -> Router<AppState> {
         .route("/reports_download", get(report_center::page))
         .route("/reports_download/jobs", get(report_center::jobs))
         .route("/reports_download/xero_batch", post(report_center::xero_batch))
+        .route(
+            "/reports_download/import/{kind}",
+            post(report_center::import).layer(axum::extract::DefaultBodyLimit::max(crate::domain::uploads::MAX_UPLOAD_BODY_BYTES)),
+        )
+        .route("/reports_download/template/{kind}", get(report_center::template))
         .route("/settings", get(settings::page).post(settings::save))
         .route("/settings/logo", get(settings::logo).post(settings::upload_logo))
         .route("/settings/xero", post(settings::connect))

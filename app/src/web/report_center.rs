@@ -4,15 +4,17 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, Uri};
+use axum::extract::{Multipart, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Datelike;
 
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::error::{AppError, AppResult};
+use crate::domain::imports::ImportKind;
 use crate::reports::{self, JobView};
+use crate::services::imports::{self, Outcome};
 use crate::services::orders::Actor;
 use crate::services::xero as xero_svc;
 use crate::state::AppState;
@@ -44,8 +46,12 @@ pub struct CenterPage {
     pub xero_sheets: Vec<(i32, &'static str)>,
     pub xero_from: String,
     pub xero_to: String,
-    /// What the last Batch SendXero did (after a form post without htmx).
+    /// What the last Batch SendXero or import did (after a form post without htmx).
     pub notice: Option<String>,
+    /// Why the last import was refused (row-numbered messages).
+    pub error: Option<String>,
+    /// Whether the user may import (approvers).
+    pub may_import: bool,
 }
 
 #[derive(serde::Deserialize)]
@@ -55,9 +61,13 @@ pub struct CenterQuery {
 }
 
 /// `GET /reports_download`.
-pub async fn page(State(state): State<AppState>, auth: Auth, uri: Uri, Query(q): Query<CenterQuery>) -> AppResult<CenterPage> {
-    let shell = Shell::new(&state, &auth, "Reports Download Center", uri.path(), &[]).await?;
-    let table = JobsTable::load(&state, &auth).await?;
+pub async fn page(State(state): State<AppState>, auth: Auth, Query(q): Query<CenterQuery>) -> AppResult<CenterPage> {
+    center(&state, &auth, q.xero_queued.map(batch_notice), None).await
+}
+
+async fn center(state: &AppState, auth: &Auth, notice: Option<String>, error: Option<String>) -> AppResult<CenterPage> {
+    let shell = Shell::new(state, auth, "Reports Download Center", "/reports_download", &[]).await?;
+    let table = JobsTable::load(state, auth).await?;
     let today = crate::domain::dates::today(auth.zone);
     let first = today.with_day(1).unwrap_or(today);
     Ok(CenterPage {
@@ -66,8 +76,44 @@ pub async fn page(State(state): State<AppState>, auth: Auth, uri: Uri, Query(q):
         xero_sheets: vec![(1, "Invoices"), (2, "Credit Notes"), (4, "Bills"), (5, "Bill CreditNotes")],
         xero_from: first.to_string(),
         xero_to: today.to_string(),
-        notice: q.xero_queued.map(batch_notice),
+        notice,
+        error,
+        may_import: crate::domain::reference_data::may_administer(auth.role),
     })
+}
+
+fn import_kind(raw: &str) -> AppResult<ImportKind> {
+    match raw {
+        "draft-inv" => Ok(ImportKind::DraftInvoices),
+        "basic" => Ok(ImportKind::Basic),
+        _ => Err(AppError::NotFound),
+    }
+}
+
+/// `POST /reports_download/import/{draft-inv|basic}`: the Import buttons' upload (multipart,
+/// the CSRF token in the query). The page comes back with what happened.
+pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, multipart: Multipart) -> AppResult<Response> {
+    let kind = import_kind(&kind)?;
+    crate::services::reference_data::Admin::from(&auth).check()?;
+    let outcome = match crate::api::upload::read(multipart).await {
+        Ok(upload) => imports::submit(&state, &auth, kind, &upload.file_name, upload.file).await,
+        Err(e) => Err(e),
+    };
+    let (status, notice, error) = match outcome {
+        Ok(Outcome::Done(done)) => (StatusCode::OK, Some(done.message), None),
+        Ok(Outcome::Queued { .. }) => (StatusCode::ACCEPTED, Some(crate::domain::imports::QUEUED.to_string()), None),
+        Err(AppError::Validation { message, .. }) => (StatusCode::UNPROCESSABLE_ENTITY, None, Some(message)),
+        Err(e @ (AppError::TooLarge(_) | AppError::BadRequest(_) | AppError::Timeout(_) | AppError::Storage(_))) => (e.status(), None, Some(e.to_string())),
+        Err(e) => return Err(e),
+    };
+    Ok((status, center(&state, &auth, notice, error).await?).into_response())
+}
+
+/// `GET /reports_download/template/{draft-inv|basic}`: the import's xlsx template.
+pub async fn template(Path(kind): Path<String>, _auth: Auth) -> AppResult<Response> {
+    let kind = import_kind(&kind)?;
+    let bytes = tokio::task::spawn_blocking(move || imports::template(kind)).await.map_err(|e| AppError::Internal(e.into()))??;
+    Ok(crate::xlsx::export::download(kind.template_name(), bytes))
 }
 
 fn batch_notice(n: usize) -> String {

@@ -66,10 +66,8 @@ fn check_zip(bytes: &[u8]) -> Result<(), String> {
     uploads::check_archive(&sizes)
 }
 
-/// Reads the first worksheet of an xlsx file. `columns` lists, for each column the import
-/// reads, the header names it may have (matched case-insensitively); the first non-empty row
-/// is the header row.
-pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, String> {
+/// Checks an upload before anything is inflated and opens it as a workbook.
+fn open_book(bytes: &[u8]) -> Result<Xlsx<Cursor<&[u8]>>, String> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(FILE_TOO_LARGE.into());
     }
@@ -80,16 +78,46 @@ pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, Stri
         return Err("The file is not an xlsx spreadsheet.".into());
     }
     check_zip(bytes)?;
-    let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).map_err(|e| format!("The file is not a readable xlsx spreadsheet: {e}"))?;
+    Xlsx::new(Cursor::new(bytes)).map_err(|e| format!("The file is not a readable xlsx spreadsheet: {e}"))
+}
+
+/// Reads the first worksheet of an xlsx file. `columns` lists, for each column the import
+/// reads, the header names it may have (matched case-insensitively); the first non-empty row
+/// is the header row.
+pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, String> {
+    let mut book = open_book(bytes)?;
     let first = book.sheet_names().first().cloned().ok_or_else(|| "The spreadsheet has no worksheet.".to_string())?;
-    let mut cells = book.worksheet_cells_reader(&first).map_err(|e| format!("The first worksheet cannot be read: {e}"))?;
+    let mut budget = MAX_ROWS;
+    read_worksheet(&mut book, &first, columns, &mut budget)
+}
+
+/// Reads the worksheets named in `wanted` (each with the names it may have, matched
+/// case-insensitively, and its columns); a worksheet the file does not have is `None`. The
+/// row limit counts the rows of every worksheet together.
+pub fn read_named_sheets(bytes: &[u8], wanted: &[(&[&str], &[&[&str]])]) -> Result<Vec<Option<Table>>, String> {
+    let mut book = open_book(bytes)?;
+    let names = book.sheet_names();
+    let mut budget = MAX_ROWS;
+    let mut out = Vec::with_capacity(wanted.len());
+    for (sheet_names, columns) in wanted {
+        match names.iter().find(|n| sheet_names.iter().any(|w| n.trim().eq_ignore_ascii_case(w))) {
+            Some(name) => out.push(Some(read_worksheet(&mut book, &name.clone(), columns, &mut budget)?)),
+            None => out.push(None),
+        }
+    }
+    Ok(out)
+}
+
+/// Streams one worksheet into a [`Table`]; `budget` is the number of data rows still allowed.
+fn read_worksheet(book: &mut Xlsx<Cursor<&[u8]>>, sheet: &str, columns: &[&[&str]], budget: &mut usize) -> Result<Table, String> {
+    let mut cells = book.worksheet_cells_reader(sheet).map_err(|e| format!("The worksheet '{sheet}' cannot be read: {e}"))?;
 
     let mut header_row: Option<u32> = None;
     let mut headers: Vec<String> = Vec::new();
     let mut wanted: Option<Vec<Option<usize>>> = None;
     let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
     let mut current: Option<(u32, Vec<String>)> = None;
-    while let Some(cell) = cells.next_cell().map_err(|e| format!("The first worksheet cannot be read: {e}"))? {
+    while let Some(cell) = cells.next_cell().map_err(|e| format!("The worksheet '{sheet}' cannot be read: {e}"))? {
         let (r, c) = cell.get_position();
         let text = text_of(cell.get_value());
         // Empty (styled) cells cost nothing and are common at a sheet's edges.
@@ -108,7 +136,7 @@ pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, Stri
             headers[c] = text;
             continue;
         }
-        if r.saturating_sub(header) as usize > MAX_ROWS {
+        if r.saturating_sub(header) as usize > *budget {
             return Err(uploads::too_many_rows());
         }
         let map = wanted.get_or_insert_with(|| {
@@ -116,7 +144,7 @@ pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, Stri
         });
         if current.as_ref().is_none_or(|(row, _)| *row != r) {
             if let Some((row, done)) = current.take() {
-                push_row(&mut rows, row, done)?;
+                push_row(&mut rows, row, done, budget)?;
             }
             current = Some((r, vec![String::new(); columns.len()]));
         }
@@ -125,7 +153,7 @@ pub fn read_first_sheet(bytes: &[u8], columns: &[&[&str]]) -> Result<Table, Stri
         }
     }
     if let Some((row, done)) = current.take() {
-        push_row(&mut rows, row, done)?;
+        push_row(&mut rows, row, done, budget)?;
     }
     let found = match wanted {
         Some(map) => map.iter().map(Option::is_some).collect(),
@@ -159,10 +187,11 @@ pub fn row_errors(mut errors: Vec<String>) -> AppError {
 
 /// Adds a data row (numbered as the spreadsheet shows it); rows out of order count too, so
 /// the row limit also bounds memory.
-fn push_row(rows: &mut Vec<(usize, Vec<String>)>, row: u32, cells: Vec<String>) -> Result<(), String> {
-    if rows.len() >= MAX_ROWS {
+fn push_row(rows: &mut Vec<(usize, Vec<String>)>, row: u32, cells: Vec<String>, budget: &mut usize) -> Result<(), String> {
+    if *budget == 0 {
         return Err(uploads::too_many_rows());
     }
+    *budget -= 1;
     rows.push((row as usize + 1, cells));
     Ok(())
 }
@@ -194,6 +223,26 @@ mod tests {
         assert_eq!(rows[0], (2, vec!["A1".to_string(), "1.50".into(), String::new()]));
         assert_eq!(rows[1].0, 3, "a row with only unread columns is still a row");
         assert_eq!(rows[2], (4, vec!["B2".to_string(), "2".into(), String::new()]));
+    }
+
+    #[test]
+    fn reads_worksheets_by_name_and_counts_rows_over_all_of_them() {
+        let mut wb = Workbook::new();
+        for (name, rows) in [("Brands", vec![vec!["Name"], vec!["Zetum"]]), ("suppliers ", vec![vec!["Code", "Name"], vec!["S1", "One"], vec!["S2", "Two"]])] {
+            let ws = wb.add_worksheet().set_name(name).unwrap();
+            for (r, cells) in rows.iter().enumerate() {
+                for (c, v) in cells.iter().enumerate() {
+                    ws.write_string(r as u32, c as u16, *v).unwrap();
+                }
+            }
+        }
+        let bytes = wb.save_to_buffer().unwrap();
+        let code: &[&str] = &["Code"];
+        let name: &[&str] = &["Name"];
+        let t = read_named_sheets(&bytes, &[(&["Suppliers"], &[code, name]), (&["Products"], &[code]), (&["Brands"], &[name])]).unwrap();
+        assert_eq!(t[0].as_ref().unwrap().rows.len(), 2);
+        assert!(t[1].is_none(), "a missing worksheet is None");
+        assert_eq!(t[2].as_ref().unwrap().rows[0].1, vec!["Zetum".to_string()]);
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod admin;
 mod baseinfo;
 mod exports;
 mod hardening;
+mod imports;
 mod isolation;
 mod lists;
 mod master_lists;

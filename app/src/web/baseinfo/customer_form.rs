@@ -34,41 +34,7 @@ pub fn new_input() -> CustomerInput {
 }
 
 /// The form's values from a stored customer, as the edit page first shows them.
-pub fn input_from(c: &Customer) -> CustomerInput {
-    CustomerInput {
-        name: Some(c.name.clone()),
-        code: Some(c.code.clone()),
-        login_shop: c.login_shop,
-        email: c.email.clone(),
-        origin_code: c.origin_code.clone(),
-        attention: Some(c.attention.clone()),
-        primary_person_first: c.primary_person_first.clone(),
-        primary_person_last: c.primary_person_last.clone(),
-        phone: c.phone.clone(),
-        mobile: c.mobile.clone(),
-        skype: c.skype.clone(),
-        birthday: c.birthday.map(|d| d.format("%Y-%m-%d").to_string()).unwrap_or_default(),
-        note: c.note.clone(),
-        website: c.website.clone(),
-        address: c.address.clone(),
-        city: c.city.clone(),
-        state: c.state.clone(),
-        postal: c.postal.clone(),
-        country: c.country.clone(),
-        account: c.account.clone(),
-        credit_limit: Some(Amount::Cents(c.credit_limit)),
-        is_supplier: c.is_supplier,
-        branch_flag: c.branch_flag,
-        price_strategy: Some(c.price_strategy),
-        payment_type: Some(c.payment_type),
-        area_type: Some(c.area_type),
-        business_type: Some(c.business_type),
-        default_ship_type: Some(c.default_ship_type),
-        bd_id: c.bd_id,
-        cs_id: c.cs_id,
-        version: Some(c.version),
-    }
-}
+pub use crate::services::masters::customer_input as input_from;
 
 fn staff_options(staff: &[Employee], fits: fn(Role) -> bool) -> Vec<(String, String)> {
     std::iter::once((String::new(), NONE.to_string()))

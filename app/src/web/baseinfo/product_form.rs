@@ -26,40 +26,7 @@ pub fn new_input() -> ProductInput {
 }
 
 /// The form's values from a stored product, as the edit page first shows them.
-pub fn input_from(p: &Product) -> ProductInput {
-    ProductInput {
-        code: Some(p.code.clone()),
-        name: Some(p.name.clone()),
-        kind: Some(p.category),
-        origin_code: p.origin_code.clone(),
-        helper_code: p.helper_code.clone(),
-        unit: p.unit.clone(),
-        comments: p.comments.clone(),
-        category: p.tag1.clone(),
-        brand_id: p.brand_id,
-        manufacturer: p.manufacturer.clone(),
-        auto_parts_type: p.auto_parts_type,
-        tag2: p.tag2.clone(),
-        tag3: p.tag3.clone(),
-        tag4: p.tag4.clone(),
-        show_for_shop: Some(p.show_for_shop),
-        material: Some(p.material),
-        tyre_model: p.tyre_model.clone(),
-        specification: p.specification.clone(),
-        diameter: p.diameter.clone(),
-        patterns: p.patterns.clone(),
-        width: p.width.clone(),
-        load_rate: p.load_rate.clone(),
-        speed_rate: p.speed_rate.clone(),
-        suggested: p.suggested.clone(),
-        rim_diameter: p.rim_diameter.clone(),
-        rim_width: p.rim_width.clone(),
-        wheel_offset: p.wheel_offset.clone(),
-        center_bore: p.center_bore.clone(),
-        bolt_pattern: p.bolt_pattern.clone(),
-        version: Some(p.version),
-    }
-}
+pub use crate::services::masters::product_input as input_from;
 
 fn category_options() -> Vec<(String, String)> {
     std::iter::once((String::new(), CHOOSE.to_string())).chain(ProductCategory::ALL.iter().map(|c| (c.path(), c.path()))).collect()

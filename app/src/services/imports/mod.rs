@@ -1,0 +1,299 @@
+//! The two imports of the Download Center (spec §2.9, §7): Import Draft Inv and Import
+//! Basic. A file is read and every row checked before anything is written; a small file is
+//! imported while the upload waits, a large one becomes a job of the report queue with its
+//! state in the Download Center (docs/decisions.md, "Running the company").
+
+pub mod basic;
+pub mod draft_invoices;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use crate::auth::Auth;
+use crate::db::reference_data::{AuditEntry, audit};
+use crate::db::reports::{self as queue, Job, NewJob};
+use crate::db::{self, Db};
+use crate::domain::enums::Role;
+use crate::domain::imports::{INLINE_ROWS, ImportKind, NO_ROWS, SUCCESS, WRITE_CHUNK, row_message};
+use crate::domain::masters::Actor as MasterActor;
+use crate::error::{AppError, AppResult};
+use crate::reports::Progress;
+use crate::services::orders::{self as orders, Actor as SheetActor};
+use crate::services::reference_data::Admin;
+use crate::state::AppState;
+use crate::xlsx::import::{Table, read_first_sheet, read_named_sheets};
+
+/// Who imports: what the sheet and master-data rules need to know.
+#[derive(Clone, Debug)]
+pub struct Importer {
+    pub org_id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub role: Role,
+    pub is_acct: bool,
+    pub crt_csr: bool,
+    pub zone: chrono_tz::Tz,
+}
+
+impl From<&Auth> for Importer {
+    fn from(a: &Auth) -> Self {
+        Self { org_id: a.org_id, user_id: a.user_id, name: a.user_name.clone(), role: a.role, is_acct: a.is_acct, crt_csr: a.crt_csr, zone: a.zone }
+    }
+}
+
+impl Importer {
+    fn admin(&self) -> Admin {
+        Admin { org_id: self.org_id, user_id: self.user_id, role: self.role }
+    }
+    fn master(&self) -> MasterActor {
+        MasterActor { org_id: self.org_id, role: self.role, crt_csr: self.crt_csr }
+    }
+    fn sheets(&self) -> SheetActor {
+        SheetActor { user_id: self.user_id, name: self.name.clone(), org_id: self.org_id, role: self.role, is_acct: self.is_acct }
+    }
+}
+
+/// A file read into its worksheets.
+pub enum Parsed {
+    DraftInvoices(Table),
+    Basic(Vec<Option<Table>>),
+}
+
+impl Parsed {
+    pub fn rows(&self) -> usize {
+        match self {
+            Parsed::DraftInvoices(t) => t.rows.len(),
+            Parsed::Basic(ts) => ts.iter().flatten().map(|t| t.rows.len()).sum(),
+        }
+    }
+}
+
+/// Reads an upload on the blocking pool, within the upload limits.
+pub async fn parse(kind: ImportKind, bytes: Arc<Vec<u8>>) -> AppResult<Parsed> {
+    let read = tokio::task::spawn_blocking(move || match kind {
+        ImportKind::DraftInvoices => read_first_sheet(&bytes, draft_invoices::COLUMNS).map(Parsed::DraftInvoices),
+        ImportKind::Basic => {
+            let wanted = basic::wanted();
+            let refs: Vec<(&[&str], &[&[&str]])> = wanted.iter().map(|(n, c)| (*n, c.as_slice())).collect();
+            read_named_sheets(&bytes, &refs).map(Parsed::Basic)
+        }
+    });
+    read.await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("spreadsheet task failed: {e}")))?
+        .map_err(|m| if m == crate::domain::uploads::FILE_TOO_LARGE { AppError::TooLarge(m) } else { AppError::field("file", m) })
+}
+
+/// What an import did, in words for the toast and the Download Center.
+pub struct Done {
+    pub message: String,
+}
+
+/// The answer to an upload.
+pub enum Outcome {
+    /// Imported now.
+    Done(Done),
+    /// Queued as job `id`; its state is in the Download Center.
+    Queued { id: i64 },
+}
+
+/// Imports an uploaded file, now or as a job (role 4 only).
+pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: &str, bytes: Vec<u8>) -> AppResult<Outcome> {
+    let who = Importer::from(auth);
+    who.admin().check()?;
+    let bytes = Arc::new(bytes);
+    let parsed = parse(kind, bytes.clone()).await?;
+    if parsed.rows() == 0 {
+        return Err(AppError::field("file", NO_ROWS));
+    }
+    if parsed.rows() <= INLINE_ROWS {
+        return run(&state.db, kind, &who, parsed, &|_, _| {}).await.map(Outcome::Done);
+    }
+    drop(parsed);
+    let id = enqueue(state, &who, kind, file_name, &bytes).await?;
+    Ok(Outcome::Queued { id })
+}
+
+/// Checks and writes a parsed file.
+async fn run(db: &Db, kind: ImportKind, who: &Importer, parsed: Parsed, progress: &(dyn Fn(usize, usize) + Sync)) -> AppResult<Done> {
+    let org = who.org_id;
+    let message = match parsed {
+        Parsed::Basic(tables) => {
+            let actor = who.master();
+            let plan = db.run(move |c| db::read_snapshot(c, |c| basic::plan(c, org, actor, tables))).await?;
+            let counts = plan.apply(db, who.admin(), actor, WRITE_CHUNK, progress).await?;
+            format!("{SUCCESS}: {} created, {} updated.", counts.created, counts.updated)
+        }
+        Parsed::DraftInvoices(table) => {
+            let today = crate::domain::dates::today(who.zone);
+            let planned = db.run(move |c| db::read_snapshot(c, |c| draft_invoices::plan(c, org, today, &table))).await?;
+            let numbers = write_drafts(db, who.sheets(), planned, progress).await?;
+            match (numbers.first(), numbers.last()) {
+                (Some(a), Some(b)) if numbers.len() > 1 => format!("{SUCCESS}: {} draft invoices created, {a} to {b}.", numbers.len()),
+                (Some(a), _) => format!("{SUCCESS}: draft invoice {a} created."),
+                _ => SUCCESS.to_string(),
+            }
+        }
+    };
+    let detail = message.clone();
+    let admin = who.admin();
+    db.write(move |c| audit(c, AuditEntry { org_id: admin.org_id, user_id: admin.user_id, entity: "import", entity_id: None, action: kind.title(), detail }, db::now())).await?;
+    Ok(Done { message })
+}
+
+/// Creates the planned drafts, whole sheets of about [`WRITE_CHUNK`] lines per transaction;
+/// answers their numbers.
+async fn write_drafts(db: &Db, actor: SheetActor, planned: Vec<draft_invoices::Planned>, progress: &(dyn Fn(usize, usize) + Sync)) -> AppResult<Vec<String>> {
+    let total: usize = planned.iter().map(|p| p.lines.len()).sum();
+    let planned = Arc::new(planned);
+    let mut numbers = Vec::new();
+    let (mut start, mut done) = (0, 0);
+    while start < planned.len() {
+        let mut end = start;
+        let mut lines = 0;
+        while end < planned.len() && (lines == 0 || lines + planned[end].lines.len() <= WRITE_CHUNK) {
+            lines += planned[end].lines.len();
+            end += 1;
+        }
+        let (batch, actor) = (planned.clone(), actor.clone());
+        let created = db
+            .write(move |c| {
+                let mut out = Vec::new();
+                for p in &batch[start..end] {
+                    let id = orders::create(c, &actor, draft_invoices::TYPE, &p.header, &p.lines).map_err(|e| {
+                        let reason = match &e {
+                            AppError::Validation { message, .. } => message.clone(),
+                            other => other.to_string(),
+                        };
+                        AppError::bad_request(row_message("Draft Inv", p.first_row, "", &reason))
+                    })?;
+                    out.push(crate::db::orders::get(c, actor.org_id, id)?.no);
+                }
+                Ok(out)
+            })
+            .await;
+        match created {
+            Ok(nos) => numbers.extend(nos),
+            Err(AppError::BadRequest(m)) => {
+                let saved = if numbers.is_empty() { "No sheet was created.".to_string() } else { format!("{} draft invoices before it were created ({} to {}).", numbers.len(), numbers[0], numbers[numbers.len() - 1]) };
+                return Err(AppError::field("file", format!("{m} The import stopped there. {saved}")));
+            }
+            Err(e) => return Err(e),
+        }
+        done += lines;
+        progress(done, total);
+        start = end;
+    }
+    Ok(numbers)
+}
+
+// ---------------------------------------------------------------------------------------
+// Large files: jobs of the report queue
+// ---------------------------------------------------------------------------------------
+
+/// Where queued uploads wait for their job.
+fn upload_dir(data_dir: &Path, org: i64) -> PathBuf {
+    data_dir.join("imports").join(org.to_string())
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct JobParams {
+    /// The stored upload, relative to the company's upload folder.
+    file: String,
+    /// The name the file was uploaded with.
+    name: String,
+}
+
+async fn enqueue(state: &AppState, who: &Importer, kind: ImportKind, file_name: &str, bytes: &[u8]) -> AppResult<i64> {
+    let digest = hex::encode(Sha256::digest(bytes));
+    let stored = format!("{}-{}.xlsx", kind.code(), &digest[..32]);
+    let dir = upload_dir(&state.config.data_dir, who.org_id);
+    let write_failed = |e: std::io::Error| AppError::Storage(format!("The file could not be stored for importing ({e}); nothing was imported."));
+    std::fs::create_dir_all(&dir).map_err(write_failed)?;
+    let path = dir.join(&stored);
+    let part = dir.join(format!("{stored}.part"));
+    std::fs::write(&part, bytes).and_then(|()| std::fs::rename(&part, &path)).map_err(write_failed)?;
+    let name: String = file_name.chars().filter(|c| !c.is_control()).take(100).collect();
+    let params = serde_json::to_string(&JobParams { file: stored, name: name.clone() }).map_err(|e| AppError::Internal(e.into()))?;
+    let key = format!("{}:{digest}", kind.code());
+    let (org, user) = (who.org_id, who.user_id);
+    let (job, fresh) = state
+        .db
+        .write(move |c| {
+            let new = NewJob { org_id: org, user_id: user, kind: kind.code(), params: &params, date_range: &name, dedupe_key: &key };
+            queue::enqueue(c, &new, db::now())
+        })
+        .await?;
+    if fresh {
+        state.reports.wake.notify_one();
+    }
+    Ok(job.id)
+}
+
+/// Runs an import job claimed by the report worker; answers the line the Download Center
+/// shows for it.
+pub async fn run_job(state: &AppState, job: &Job, kind: ImportKind, progress: Arc<Progress>) -> AppResult<String> {
+    let params: JobParams = serde_json::from_str(&job.params).map_err(|e| AppError::Internal(anyhow::anyhow!("import {} has unreadable parameters: {e}", job.id)))?;
+    let path = upload_dir(&state.config.data_dir, job.org_id).join(&params.file);
+    let outcome = run_stored(state, job, kind, &path, &params, progress).await;
+    // Done or refused, the upload has served; a crash keeps it for the job's next run.
+    let _ = std::fs::remove_file(&path);
+    outcome
+}
+
+async fn run_stored(state: &AppState, job: &Job, kind: ImportKind, path: &Path, params: &JobParams, progress: Arc<Progress>) -> AppResult<String> {
+    if kind == ImportKind::DraftInvoices && job.attempts > 1 {
+        // Creating drafts is not repeatable: a second run could create them twice.
+        return Err(AppError::bad_request(
+            "The import stopped part-way when the server restarted. Look for its drafts in the invoice list (by reference) before importing the file again.",
+        ));
+    }
+    let (org, user) = (job.org_id, job.user_id);
+    let who = state
+        .db
+        .run(move |c| {
+            let user_row = db::accounts::user_by_id(c, user)?;
+            let m = db::accounts::memberships_of(c, user)?.into_iter().find(|m| m.org_id == org);
+            let zone = m.as_ref().and_then(|m| crate::domain::admin::parse_zone(&m.time_zone).ok()).unwrap_or(crate::domain::dates::DEFAULT_ZONE);
+            Ok(m.map(|m| Importer {
+                org_id: org,
+                user_id: user,
+                name: user_row.name,
+                role: Role::from_i32(m.role).unwrap_or(Role::Business),
+                is_acct: m.is_acct,
+                crt_csr: m.crt_csr,
+                zone,
+            }))
+        })
+        .await?;
+    let who = who.filter(|w| w.role == Role::Approver).ok_or_else(|| AppError::forbidden("The person who queued this import is no longer an approver of the company; nothing was imported."))?;
+    let bytes = std::fs::read(path).map_err(|e| AppError::Storage(format!("The uploaded file is gone ({e}); upload it again.")))?;
+    let parsed = parse(kind, Arc::new(bytes)).await?;
+    let p = progress.clone();
+    let done = run(&state.db, kind, &who, parsed, &move |d, t| p.set(d as u64, t as u64)).await?;
+    Ok(format!("{} — {}", params.name, done.message))
+}
+
+/// The downloadable template: the worksheets and their header rows.
+pub fn template(kind: ImportKind) -> AppResult<Vec<u8>> {
+    use rust_xlsxwriter::{Format, Workbook};
+    let sheets: Vec<(&str, Vec<&str>)> = match kind {
+        ImportKind::DraftInvoices => vec![("Draft Inv", draft_invoices::COLUMNS.iter().map(|c| c[0]).collect())],
+        ImportKind::Basic => basic::template_headers(),
+    };
+    let failed = |e: rust_xlsxwriter::XlsxError| AppError::Internal(e.into());
+    let mut book = Workbook::new();
+    let bold = Format::new().set_bold();
+    for (name, headers) in sheets {
+        let ws = book.add_worksheet();
+        ws.set_name(name).map_err(failed)?;
+        for (i, h) in headers.iter().enumerate() {
+            let col = u16::try_from(i).unwrap_or(u16::MAX);
+            ws.write_string_with_format(0, col, *h, &bold).map_err(failed)?;
+            ws.set_column_width(col, 18).map_err(failed)?;
+        }
+        ws.set_freeze_panes(1, 0).map_err(failed)?;
+    }
+    book.save_to_buffer().map_err(failed)
+}
