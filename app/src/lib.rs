@@ -8,6 +8,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod ops;
 pub mod print;
 pub mod reports;
 pub mod seed;

@@ -50,6 +50,20 @@ enum Command {
     /// and print the settings to paste into Settings › Accounting link.
     /// `--bind` picks its address (loopback only; 127.0.0.1:9911 when not given).
     XeroFake,
+    /// Copy the live SQLite database and the report files into one .tar.gz while the server
+    /// runs (on PostgreSQL: prints the pg_dump command to use instead). See docs/operations.md.
+    Backup {
+        /// The archive to write (default: <data dir>/backups/tyredesk-YYYYMMDD-HHMMSS.tar.gz).
+        #[arg(long)]
+        to: Option<PathBuf>,
+    },
+    /// Copy this SQLite database (--database-url / --data-dir) into an empty PostgreSQL
+    /// database, then start the server with DATABASE_URL set to it. See docs/operations.md.
+    CopyToPostgres {
+        /// The empty PostgreSQL database, postgres://user:pass@host/db.
+        #[arg(long)]
+        to: String,
+    },
     /// Manage sign-ins.
     User {
         #[command(subcommand)]
@@ -136,6 +150,27 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve { no_demo } => {
             let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
             rt.block_on(server::serve(config, !no_demo)).map_err(|e| e.to_string())
+        }
+        Command::Backup { to } => match tyredesk::ops::backup::run(&config, to.as_deref())? {
+            tyredesk::ops::backup::Backup::Written { path, bytes, report_files } => {
+                println!("Backup written: {} ({:.1} MB; the database and {report_files} report files).", path.display(), bytes as f64 / 1_048_576.0);
+                println!("If the Xero link is used, keep a copy of the key apart from this backup: {} (or TYREDESK_SECRET_KEY).", config.data_dir.join("secret.key").display());
+                Ok(())
+            }
+            tyredesk::ops::backup::Backup::UsePgDump { command } => {
+                println!("The database is PostgreSQL: back it up with pg_dump, e.g.");
+                println!("  {command}");
+                println!("and copy the report files in {} beside it.", config.data_dir.join("reports").display());
+                Ok(())
+            }
+        },
+        Command::CopyToPostgres { to } => {
+            let started = std::time::Instant::now();
+            let copied = tyredesk::ops::copy::run(&config, &to, |table, rows| println!("  {table}: {rows} rows"))?;
+            let rows: i64 = copied.tables.iter().map(|(_, n)| n).sum();
+            println!("Copied {} tables, {rows} rows, in {:.1} s; every table's count matches.", copied.tables.len(), started.elapsed().as_secs_f64());
+            println!("Start the server with DATABASE_URL set to the PostgreSQL database (and the same data directory for reports).");
+            Ok(())
         }
         Command::Migrate => {
             server::open(&config)?;

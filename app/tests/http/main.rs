@@ -11,6 +11,7 @@ mod hardening;
 mod imports;
 mod isolation;
 mod lists;
+mod ops;
 mod master_lists;
 mod print;
 mod quoting;

@@ -1,0 +1,6 @@
+//! Operations commands (docs/operations.md): `tyredesk backup` and `tyredesk
+//! copy-to-postgres`. Plain functions over a [`Config`](crate::config::Config) so the tests
+//! call what the command line calls.
+
+pub mod backup;
+pub mod copy;
