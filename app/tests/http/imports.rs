@@ -22,7 +22,10 @@ async fn upload(app: &TestApp, s: &Session, path: &str, file: &[u8]) -> TestResp
 }
 
 /// A workbook of named worksheets, each a header row and string rows.
-fn book(sheets: &[(&str, &[&str], Vec<Vec<String>>)]) -> Vec<u8> {
+/// A worksheet: its name, header row and data rows.
+type Sheet<'a> = (&'a str, &'a [&'a str], Vec<Vec<String>>);
+
+fn book(sheets: &[Sheet<'_>]) -> Vec<u8> {
     let mut wb = rust_xlsxwriter::Workbook::new();
     for (name, header, rows) in sheets {
         let ws = wb.add_worksheet();
@@ -115,7 +118,8 @@ async fn draft_invoices_group_rows_into_sheets_and_price_them() {
     assert_eq!(count_orders(&app).await, before + 2);
 
     let b_id = k.customer_b_id;
-    let sheets: Vec<(i64, i64, i32, String, Option<i64>, Option<chrono::NaiveDate>)> = app
+    type Row = (i64, i64, i32, String, Option<i64>, Option<chrono::NaiveDate>);
+    let sheets: Vec<Row> = app
         .state
         .db
         .run(|c| {
