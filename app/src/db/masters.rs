@@ -59,6 +59,9 @@ pub struct Employee {
     pub is_active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub mod_prc: bool,
+    pub is_acct: bool,
+    pub crt_csr: bool,
 }
 
 /// A code/name pair of an organisation's enumeration table.
@@ -157,6 +160,9 @@ fn employee_columns() -> (
     memberships::active,
     users::created_at,
     users::updated_at,
+    memberships::mod_prc,
+    memberships::is_acct,
+    memberships::crt_csr,
 ) {
     (
         users::id,
@@ -169,6 +175,9 @@ fn employee_columns() -> (
         memberships::active,
         users::created_at,
         users::updated_at,
+        memberships::mod_prc,
+        memberships::is_acct,
+        memberships::crt_csr,
     )
 }
 

@@ -366,3 +366,24 @@ async fn forgot_password_explains_without_an_error_box() {
     assert!(page.body.contains("id=\"login-notice\"") && page.body.contains("one-time password"));
     assert!(!page.body.contains("alert-error"));
 }
+
+#[tokio::test]
+async fn the_staff_list_shows_permissions_and_pickers_offer_only_active_staff() {
+    let app = TestApp::new().await;
+    let owner = app.session("approver@demo.test").await;
+    let list = app.get("/employees?per_page=100", Some(&owner)).await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert!(list.body.contains("Permissions"));
+    let row = list.body.split("<tr>").skip(1).find(|r| r.contains("Alex Approver")).expect("the approver's row");
+    for flag in ["modPrc", "isAcct", "crtCSR"] {
+        assert!(row.contains(flag), "{flag} shown on the approver's row");
+    }
+    let sienna = format!("<option value=\"{}\">Sienna Service</option>", user_id(&app, "service@demo.test").await);
+    assert!(app.get("/order_add/invoices", Some(&owner)).await.body.contains(&sienna), "offered while active");
+    assert!(app.get("/baseinfo/customers", Some(&owner)).await.body.contains(&sienna), "offered while active");
+    let id = user_id(&app, "service@demo.test").await;
+    let off = app.post_form(&format!("/baseinfo/employees/{id}"), &owner, &[("name", "Sienna Service"), ("role", "3"), ("active", "0")]).await;
+    assert_eq!(off.status, StatusCode::SEE_OTHER, "{}", off.body);
+    assert!(!app.get("/order_add/invoices", Some(&owner)).await.body.contains(&sienna), "a deactivated member is not offered on a new sheet");
+    assert!(!app.get("/baseinfo/customers", Some(&owner)).await.body.contains(&sienna), "nor on a new customer");
+}

@@ -36,9 +36,16 @@ pub fn new_input() -> CustomerInput {
 /// The form's values from a stored customer, as the edit page first shows them.
 pub use crate::services::masters::customer_input as input_from;
 
-fn staff_options(staff: &[Employee], fits: fn(Role) -> bool) -> Vec<(String, String)> {
+/// Active staff of a fitting role, and whoever is chosen now even if deactivated since
+/// (so saving an older record keeps its staff).
+fn staff_options(staff: &[Employee], fits: fn(Role) -> bool, chosen: Option<i64>) -> Vec<(String, String)> {
     std::iter::once((String::new(), NONE.to_string()))
-        .chain(staff.iter().filter(|e| Role::from_i32(e.role).is_some_and(fits)).map(|e| (e.id.to_string(), e.name.clone())))
+        .chain(
+            staff
+                .iter()
+                .filter(|e| (e.is_active || chosen == Some(e.id)) && Role::from_i32(e.role).is_some_and(fits))
+                .map(|e| (e.id.to_string(), e.name.clone())),
+        )
         .collect()
 }
 
@@ -68,8 +75,8 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
         Field::select("payment_type", "Payment Type", code_options::<PaymentType>(Some(CHOOSE)), selected(input.payment_type)).required(),
         Field::select("area_type", "Area Type", code_options::<AreaType>(Some(CHOOSE)), selected(input.area_type)).required(),
         Field::select("default_ship_type", "Default Ship Type", code_options::<DefaultShipType>(None), selected(input.default_ship_type)),
-        Field::select("bd_id", "Business Staff", staff_options(ctx.staff, fits_business_staff), selected(input.bd_id)),
-        Field::select("cs_id", "Service Staff", staff_options(ctx.staff, fits_service_staff), selected(input.cs_id)),
+        Field::select("bd_id", "Business Staff", staff_options(ctx.staff, fits_business_staff, input.bd_id), selected(input.bd_id)),
+        Field::select("cs_id", "Service Staff", staff_options(ctx.staff, fits_service_staff, input.cs_id), selected(input.cs_id)),
         Field::text("account", "Account", &input.account),
         credit_limit,
     ];

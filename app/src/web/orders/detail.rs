@@ -299,7 +299,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
     } else {
         vec![]
     };
-    let drivers = staff.iter().filter(|e| e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
+    let drivers = staff.iter().filter(|e| (e.is_active || o.driver_id == Some(e.id)) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
     let mut shell = Shell::new(&state, &auth, &format!("{} {}", t.label(), o.no), &format!("/{}", t.route_name()), &[]).await?;
     shell.flash = q.flash();
     let csrf = shell.csrf.clone();

@@ -420,6 +420,9 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         Some((l, b, note, att)) => (Cents(l).grouped(), Cents(b).grouped(), [note, att].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")),
         None => (String::new(), String::new(), String::new()),
     };
+    let chosen = |id: i64, field: &str| field == id.to_string();
+    let service_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_service_id)) && Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect();
+    let business_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_bd_id)) && e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect();
     let page = FormPage {
         island_src: state.assets.island("line-editor").unwrap_or_default().to_string(),
         shell,
@@ -431,8 +434,8 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         errors: r.errors,
         props,
         warehouses: warehouses.into_iter().map(|w| (w.id, w.name)).collect(),
-        service_staff: staff.iter().filter(|e| Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect(),
-        business_staff: staff.iter().filter(|e| e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect(),
+        service_staff,
+        business_staff,
         tags: Tag::options_for(t).into_iter().map(|g| (g.as_i32(), g.label())).collect(),
         ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
         tax_types: TaxType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
