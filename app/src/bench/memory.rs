@@ -199,3 +199,75 @@ pub async fn report(name: &str, client: &Client, lister: &Client, body: &str, li
     let (status, bytes) = client.get_counting(&format!("/api/download/{file}")).await?;
     Ok((MemoryRow::new(name, status.as_u16(), bytes, took, before, peak, budget), during))
 }
+
+/// An Import Basic file of `rows` new products (the required columns), naming `brand`.
+fn basic_products_file(brand: &str, rows: usize) -> anyhow::Result<Vec<u8>> {
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet();
+    ws.set_name("Products")?;
+    for (c, h) in ["Item Code", "Item Name", "Helper Code", "Unit", "Category", "Brand", "Material", "Show for Shop"].iter().enumerate() {
+        ws.write_string(0, c as u16, *h)?;
+    }
+    for i in 0..rows {
+        let r = i as u32 + 1;
+        ws.write_string(r, 0, format!("BENCH-{i:06}"))?;
+        ws.write_string(r, 1, format!("Bench tyre {i}"))?;
+        ws.write_string(r, 2, format!("B{i}"))?;
+        ws.write_string(r, 3, "EA")?;
+        ws.write_string(r, 4, "PCR tyres")?;
+        ws.write_string(r, 5, brand)?;
+        ws.write_string(r, 6, "N/A")?;
+        ws.write_string(r, 7, "No")?;
+    }
+    Ok(wb.save_to_buffer()?)
+}
+
+/// Uploads an Import Basic file of 100,000 rows (the header and 99,999 new products, the
+/// upload limit) (a job of the report queue) and
+/// saves sheets with `saver` until the job is done: the time from upload to Done, peak
+/// memory, and the saves' latency meanwhile (issue 13: a large import never blocks other
+/// users' saves).
+pub async fn basic_import(name: &str, db: &Db, importer: &Client, saver: &Client, save_body: &str) -> anyhow::Result<(MemoryRow, Timings)> {
+    let brand: String = db.run(|c| Ok(crate::db::schema::brands::table.filter(crate::db::schema::brands::org_id.eq(4)).order(crate::db::schema::brands::id.asc()).select(crate::db::schema::brands::name).first(c)?)).await?;
+    let file = tokio::task::spawn_blocking(move || basic_products_file(&brand, crate::domain::uploads::MAX_ROWS - 1)).await??;
+    let size = file.len() as u64;
+    let body = multipart(&file);
+    drop(file);
+    let before = start_watch();
+    let t = Instant::now();
+    let asked = importer.post("/api/ag/import", MULTIPART, body).await?;
+    if asked.status.as_u16() != 202 {
+        anyhow::bail!("{name}: the upload answered {}: {}", asked.status, asked.snippet());
+    }
+    let id = serde_json::from_slice::<serde_json::Value>(&asked.body)?["jobId"].as_i64().unwrap_or(0);
+    let mut saves = Timings::default();
+    let started = Instant::now();
+    let job = loop {
+        let s = Instant::now();
+        let answer = saver.post_json("/api/orders", save_body).await?;
+        if answer.status.is_success() {
+            saves.http.push(s.elapsed());
+        } else {
+            if saves.errors == 0 {
+                eprintln!("saving during the import answered {}: {}", answer.status, answer.snippet());
+            }
+            saves.errors += 1;
+        }
+        let list = importer.get("/api/reports").await?;
+        let list: serde_json::Value = serde_json::from_slice(&list.body)?;
+        let job = list["data"].as_array().and_then(|a| a.iter().find(|j| j["id"] == id).cloned()).unwrap_or_default();
+        if job["state"] != "queued" && job["state"] != "running" {
+            break job;
+        }
+        if t.elapsed() > Duration::from_secs(900) {
+            anyhow::bail!("{name}: still {} after 15 minutes", job["state"]);
+        }
+    };
+    saves.wall = started.elapsed();
+    let took = t.elapsed();
+    let status = if job["state"] == "done" { 200 } else { 500 };
+    if status != 200 {
+        eprintln!("{name}: the job ended {}: {}", job["state"], job["error"]);
+    }
+    Ok((MemoryRow::new(name, status, size, took, before, peak(), Budget::Status(200)), saves))
+}

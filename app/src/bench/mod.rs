@@ -296,6 +296,14 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         entries.push(Entry::Memory(row));
     }
 
+    let name = "Import Basic, 100,000 rows";
+    if opts.selected(name) || opts.selected("save a sheet during the import basic") {
+        let (row, saves) = memory::basic_import(name, &db, &client.another(), &client, &save_body).await?;
+        notes.push(format!("{} sheets saved during Import Basic", saves.http.len()));
+        entries.push(Entry::Latency(LatencyRow::new("save a sheet during Import Basic", 1, saves, Budget::P95Ms(SAVE_P95_MS))));
+        entries.push(Entry::Memory(row));
+    }
+
     for read in reads(&fx).into_iter().filter(|r| opts.selected(&r.name)) {
         let t = measure::single(&read.name, &client, &db, &read.path, Some(&read.sql), l).await?;
         let row = LatencyRow::new(&read.name, 1, t, Budget::P95Ms(read.budget_ms));

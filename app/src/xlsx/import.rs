@@ -117,6 +117,9 @@ fn read_worksheet(book: &mut Xlsx<Cursor<&[u8]>>, sheet: &str, columns: &[&[&str
     let mut wanted: Option<Vec<Option<usize>>> = None;
     let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
     let mut current: Option<(u32, Vec<String>)> = None;
+    // Rows this worksheet may hold: a row numbered past it is refused before it is read.
+    // (`budget` itself shrinks with every row read, so it is not the bound of a row number.)
+    let allowed = *budget;
     while let Some(cell) = cells.next_cell().map_err(|e| format!("The worksheet '{sheet}' cannot be read: {e}"))? {
         let (r, c) = cell.get_position();
         let text = text_of(cell.get_value());
@@ -136,7 +139,7 @@ fn read_worksheet(book: &mut Xlsx<Cursor<&[u8]>>, sheet: &str, columns: &[&[&str
             headers[c] = text;
             continue;
         }
-        if r.saturating_sub(header) as usize > *budget {
+        if r.saturating_sub(header) as usize > allowed {
             return Err(uploads::too_many_rows());
         }
         let map = wanted.get_or_insert_with(|| {
@@ -223,6 +226,34 @@ mod tests {
         assert_eq!(rows[0], (2, vec!["A1".to_string(), "1.50".into(), String::new()]));
         assert_eq!(rows[1].0, 3, "a row with only unread columns is still a row");
         assert_eq!(rows[2], (4, vec!["B2".to_string(), "2".into(), String::new()]));
+    }
+
+    #[test]
+    fn a_sheet_of_exactly_the_row_limit_is_read_whole() {
+        // Regression: the row-number bound was compared with the shrinking budget, so any
+        // sheet past half the limit was refused.
+        let mut wb = Workbook::new();
+        let ws = wb.add_worksheet();
+        ws.write_string(0, 0, "Item Code").unwrap();
+        for r in 1..=MAX_ROWS as u32 {
+            ws.write_number(r, 0, f64::from(r)).unwrap();
+        }
+        let bytes = wb.save_to_buffer().unwrap();
+        let table = read_first_sheet(&bytes, &[&["Item Code"]]).unwrap();
+        assert_eq!(table.rows.len(), MAX_ROWS);
+        assert_eq!(table.rows.last().unwrap().1[0], MAX_ROWS.to_string());
+        ws_over_limit();
+    }
+
+    fn ws_over_limit() {
+        let mut wb = Workbook::new();
+        let ws = wb.add_worksheet();
+        ws.write_string(0, 0, "Item Code").unwrap();
+        for r in 1..=MAX_ROWS as u32 + 1 {
+            ws.write_number(r, 0, f64::from(r)).unwrap();
+        }
+        let bytes = wb.save_to_buffer().unwrap();
+        assert_eq!(read_first_sheet(&bytes, &[&["Item Code"]]).err(), Some(uploads::too_many_rows()), "one row more is refused");
     }
 
     #[test]
