@@ -14,6 +14,7 @@ pub mod reports;
 pub mod seed;
 pub mod server;
 pub mod services;
+pub mod shop;
 pub mod state;
 pub mod web;
 pub mod xero;

@@ -58,6 +58,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(web::router())
         .merge(api::router())
+        .merge(crate::shop::router())
         .route("/static/{*path}", get(assets::serve))
         .route("/favicon.ico", get(|| async { axum::response::Redirect::permanent("/static/favicon.svg") }))
         .route("/healthz", get(|| async { "ok" }))

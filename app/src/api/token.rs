@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::{FromRequest, Request, State};
-use axum::http::header;
+use axum::http::{HeaderMap, header};
 use serde::{Deserialize, Serialize};
 
 use crate::auth::password;
@@ -58,8 +58,9 @@ pub struct TokenAnswer {
     expires_in: i64,
 }
 
-/// Issues a bearer token for a known client and valid staff credentials.
-pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, FormOrJson(req): FormOrJson) -> AppResult<Json<TokenAnswer>> {
+/// Issues a bearer token for a known client and valid staff credentials, or a customer
+/// token (for `/api/shop`) when the e-mail is not a staff member's but a shop customer's.
+pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, FormOrJson(req): FormOrJson) -> AppResult<Json<TokenAnswer>> {
     if req.grant_type != "password" {
         return Err(AppError::bad_request("unsupported grant_type: use password"));
     }
@@ -68,6 +69,11 @@ pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, FormOr
     let client_ok = secret_hash.is_some_and(|h| password::verify(&req.client_secret, &h));
     if !client_ok {
         return Err(AppError::InvalidClient);
+    }
+    let email = req.username.trim().to_lowercase();
+    let is_staff = state.db.run(move |c| accounts::user_by_email(c, &email)).await?.is_some();
+    if !is_staff {
+        return customer_token(&state, &req, ip, &headers).await;
     }
     let signed_in = authenticate(&state, &req.username, &req.password, ip).await?;
     if signed_in.must_change_password {
@@ -78,4 +84,22 @@ pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, FormOr
     let (client_id, scope) = (req.client_id, req.scope);
     let access_token = state.db.write(move |c| accounts::create_api_token(c, user_id, &client_id, org_id, &scope)).await?;
     Ok(Json(TokenAnswer { token_type: "Bearer", access_token, expires_in: accounts::TOKEN_LIFETIME.num_seconds() }))
+}
+
+/// A customer's token: the shop the e-mail and password open (the `X-Org-Id` header picks
+/// one when they open several).
+async fn customer_token(state: &AppState, req: &TokenRequest, ip: Option<std::net::IpAddr>, headers: &HeaderMap) -> AppResult<Json<TokenAnswer>> {
+    let opened = crate::shop::pages::authenticate(state, &req.username, &req.password, ip).await?;
+    let wanted: Option<i64> = headers.get(crate::auth::ORG_HEADER).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
+    let chosen = match (opened.as_slice(), wanted) {
+        ([one], None) => one.clone(),
+        (many, Some(org)) => many.iter().find(|a| a.org_id == org).cloned().ok_or_else(|| AppError::forbidden("No access to this organisation."))?,
+        (_, None) => return Err(AppError::bad_request("This e-mail opens the shops of several companies: send X-Org-Id with the company's id.")),
+    };
+    if chosen.must_change {
+        return Err(AppError::forbidden(crate::shop::SHOP_PASSWORD_CHANGE));
+    }
+    let (org, customer) = (chosen.org_id, chosen.customer_id);
+    let access_token = state.db.write(move |c| crate::db::shop::create_token(c, org, customer)).await?;
+    Ok(Json(TokenAnswer { token_type: "Bearer", access_token, expires_in: crate::db::shop::TOKEN_LIFETIME.num_seconds() }))
 }

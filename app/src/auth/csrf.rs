@@ -35,7 +35,13 @@ pub async fn guard(req: Request, next: Next) -> Response {
         return next.run(req).await;
     }
     let headers = req.headers();
-    let secret = cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, PRE_COOKIE));
+    // The shop has its own cookies: a staff cookie never vouches for a shop form, nor a
+    // shop cookie for a staff one.
+    let secret = if crate::shop::is_shop_path(req.uri().path()) {
+        cookie(headers, crate::shop::SHOP_COOKIE).or_else(|| cookie(headers, crate::shop::SHOP_PRE_COOKIE))
+    } else {
+        cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, PRE_COOKIE))
+    };
     let Some(secret) = secret else {
         // No cookie: either a bearer call or an anonymous one that the handler refuses
         // (the sign-in form refuses to go on without its pre-session cookie).

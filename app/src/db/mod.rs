@@ -13,6 +13,7 @@ pub mod reference_data;
 pub mod refs;
 pub mod reports;
 pub mod search;
+pub mod shop;
 pub mod xero;
 
 use std::sync::Arc;

@@ -7,13 +7,15 @@ use super::schema::orders;
 use crate::domain::enums::{DrafterType, OrderStatus, OrderType};
 use crate::error::AppResult;
 
-/// Customer self-orders waiting for staff: invoice drafts with drafterType 3 (spec §1).
+/// Customer self-orders waiting for staff: invoice drafts with drafterType 3 (spec §1) that
+/// no one has taken up yet (no due date: staff set it when they take the order, spec §4).
 pub fn self_order_count(conn: &mut DbConn, org: i64) -> AppResult<i64> {
     Ok(orders::table
         .filter(orders::org_id.eq(org))
         .filter(orders::drafter_type.eq(DrafterType::Customer.as_i32()))
         .filter(orders::status.eq(OrderStatus::Draft.as_i32()))
         .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
+        .filter(orders::due_date.is_null())
         .count()
         .get_result(conn)?)
 }
@@ -420,7 +422,8 @@ pub struct OrderFilter {
     pub xero: Option<String>,
     /// `closed` or `unclosed`.
     pub closure: Option<String>,
-    /// Customer self-orders: `awaiting` (drafts) or `handled`.
+    /// Customer self-orders: `awaiting` (undated drafts), `taken` (dated drafts) or `done`
+    /// (`handled` is read as `done`).
     pub csr_status: Option<String>,
 }
 
@@ -599,8 +602,11 @@ fn filtered(m: &TextMatches, org: i64, types: &[i32], f: &OrderFilter, purpose: 
         _ => {}
     }
     match f.csr_status.as_deref() {
-        Some("awaiting") => q = q.filter(orders::drafter_type.eq(3)).filter(orders::status.eq(1)),
-        Some("handled") => q = q.filter(orders::drafter_type.eq(3)).filter(orders::status.ne(1)),
+        // Awaiting staff: a customer's draft nobody has taken up (staff take it up by setting
+        // its due date, spec §4); taken: dated but still a draft; done: approved or voided.
+        Some("awaiting") => q = q.filter(orders::drafter_type.eq(3)).filter(orders::status.eq(1)).filter(orders::due_date.is_null()),
+        Some("taken") => q = q.filter(orders::drafter_type.eq(3)).filter(orders::status.eq(1)).filter(orders::due_date.is_not_null()),
+        Some("done" | "handled") => q = q.filter(orders::drafter_type.eq(3)).filter(orders::status.ne(1)),
         _ => {}
     }
     q

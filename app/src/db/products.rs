@@ -134,6 +134,10 @@ pub struct ProductFilter {
     pub sort: Option<i32>,
     /// `unsent`, `sent` or `fail`.
     pub xero: Option<String>,
+    /// Only what the customer shop shows: products shown to customers, of brands presented
+    /// to customers. Set by the shop, never from a query string.
+    #[serde(skip)]
+    pub shop_only: bool,
 }
 
 type BoxedProducts<'a> = products::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
@@ -183,6 +187,11 @@ fn filtered(m: &Words, org: i64, f: &ProductFilter, purpose: Use) -> BoxedProduc
     }
     if let Some(b) = f.brand {
         q = q.filter(products::brand_id.eq(b));
+    }
+    if f.shop_only {
+        use super::schema::brands;
+        let presented = brands::table.filter(brands::org_id.eq(org)).filter(brands::presented_to_csr.eq(true)).select(brands::id.nullable());
+        q = q.filter(products::is_customer_show.eq(true)).filter(products::brand_id.eq_any(presented));
     }
     if let Some(cat) = f.category.and_then(ProductCategory::from_i32) {
         let path = cat.path();

@@ -198,6 +198,8 @@ diesel::table! {
         updated_at -> Timestamp,
         xero_synced_version -> Integer,
         xero_balance_at -> Nullable<Timestamp>,
+        shop_password_hash -> Text,
+        shop_must_change -> Bool,
     }
 }
 
@@ -560,7 +562,46 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    shop_sessions (id) {
+        id -> Text,
+        org_id -> BigInt,
+        customer_id -> BigInt,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    shop_tokens (id) {
+        id -> Text,
+        org_id -> BigInt,
+        customer_id -> BigInt,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    shop_cart_lines (customer_id, product_id) {
+        customer_id -> BigInt,
+        product_id -> BigInt,
+        org_id -> BigInt,
+        qty -> BigInt,
+        price_seen -> BigInt,
+        added_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(shop_sessions -> customers (customer_id));
+diesel::joinable!(shop_tokens -> customers (customer_id));
+diesel::joinable!(shop_cart_lines -> products (product_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    shop_sessions,
+    shop_tokens,
+    shop_cart_lines,
     audit_log,
     organisations,
     users,

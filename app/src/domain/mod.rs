@@ -15,6 +15,7 @@ pub mod price_tiers;
 pub mod reference_data;
 pub mod reports;
 pub mod sheet;
+pub mod shop;
 pub mod status;
 pub mod stock;
 pub mod tyre_size;

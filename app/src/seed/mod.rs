@@ -89,7 +89,46 @@ pub fn demo_signins() -> String {
         s.push_str(&format!("  {:<22} {}\n", a.email, roles.join(", ")));
     }
     s.push_str(&format!("API client: {DEMO_CLIENT_ID} / {DEMO_CLIENT_SECRET}\n"));
+    s.push_str("Shop sign-ins at /shop (password: tyredesk):\n");
+    for c in DEMO_SHOP_CUSTOMERS {
+        s.push_str(&format!("  {:<22} org {} {}\n", c.email, c.org, c.about));
+    }
     s
+}
+
+/// A demo customer who orders in the shop.
+pub struct DemoShopCustomer {
+    pub email: &'static str,
+    pub org: i64,
+    /// Whose prices they see: a price strategy, or an OCOP customer's own prices.
+    pub ocop: bool,
+    pub about: &'static str,
+}
+
+/// The demo's shop customers (issue 14): one on a price tier, one with OCOP prices.
+pub const DEMO_SHOP_CUSTOMERS: &[DemoShopCustomer] = &[
+    DemoShopCustomer { email: "shop@demo.test", org: 4, ocop: false, about: "(tier prices)" },
+    DemoShopCustomer { email: "shop-ocop@demo.test", org: 4, ocop: true, about: "(OCOP prices)" },
+];
+
+/// Gives the demo shop customers their sign-in: the first customer of the company that
+/// is not on OCOP, and the first with OCOP prices.
+fn shop_customers(conn: &mut DbConn, hash: &str) -> AppResult<()> {
+    use crate::db::schema::{customers, ocop_prices};
+    use diesel::prelude::*;
+    for c in DEMO_SHOP_CUSTOMERS {
+        let id: Option<i64> = if c.ocop {
+            ocop_prices::table.filter(ocop_prices::org_id.eq(c.org)).order(ocop_prices::customer_id.asc()).select(ocop_prices::customer_id).first(conn).optional()?
+        } else {
+            customers::table.filter(customers::org_id.eq(c.org)).filter(customers::price_strategy.ne(6)).order(customers::id.asc()).select(customers::id).first(conn).optional()?
+        };
+        if let Some(id) = id {
+            diesel::update(customers::table.find(id))
+                .set((customers::email.eq(c.email), customers::login_shop.eq(true), customers::shop_password_hash.eq(hash), customers::shop_must_change.eq(false)))
+                .execute(conn)?;
+        }
+    }
+    Ok(())
 }
 
 /// Sheets per transaction at scales that commit as they go (M, L); S and Demo are written in
@@ -216,6 +255,7 @@ fn write_all(conn: &mut DbConn, scale: Scale, today: NaiveDate, commits: &mut Co
     for (org, size) in [(4, scale.main_org()), (9, Scale::Demo.main_org())] {
         seed_org(conn, &mut ids, org, &size, &staff, today, now, commits)?;
     }
+    shop_customers(conn, &hash)?;
     sync_sequences(conn, &["warehouses", "brands", "suppliers", "customers", "products", "orders", "order_lines"])
 }
 

@@ -161,6 +161,10 @@ pub fn update_customer_in(c: &mut DbConn, actor: Actor, id: i64, input: &Custome
     if !customer_db::update_versioned(c, org, id, version, &changes, valid.credit_terms.as_ref())? {
         return Err(version_conflict());
     }
+    if !f.login_shop {
+        // Shop access off: the customer's shop sessions and tokens end with this save.
+        crate::db::shop::end_access(c, org, id, None)?;
+    }
     Ok(())
 }
 

@@ -13,4 +13,5 @@ pub mod pricing;
 pub mod print;
 pub mod quoting;
 pub mod reference_data;
+pub mod shop;
 pub mod xero;

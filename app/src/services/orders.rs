@@ -246,8 +246,34 @@ fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], 
     Ok(())
 }
 
+/// Who drafts a sheet: a staff member, or a customer ordering in the shop (drafterType 3).
+#[derive(Clone, Copy, Debug)]
+pub struct Drafter<'a> {
+    pub org_id: i64,
+    /// The staff member; `None` for a customer.
+    pub user_id: Option<i64>,
+    /// The name the sheet's history shows.
+    pub name: &'a str,
+    pub kind: DrafterType,
+}
+
+impl Actor {
+    /// The actor as the drafter of a new sheet: business staff, or service staff for any
+    /// other role.
+    pub fn drafter(&self) -> Drafter<'_> {
+        let kind = if self.role == Role::Business { DrafterType::StaffBusiness } else { DrafterType::StaffService };
+        Drafter { org_id: self.org_id, user_id: Some(self.user_id), name: &self.name, kind }
+    }
+}
+
 /// Creates a draft sheet with its number (DESIGN §4); returns its id.
 pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
+    create_by(conn, &actor.drafter(), t, h, lines)
+}
+
+/// Creates a draft sheet for `drafter` (staff or a shop customer); returns its id.
+pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
+    let actor = drafter;
     let (r, valid) = validate(conn, actor.org_id, t, h, lines)?;
     let names = check_products(conn, actor.org_id, &valid)?;
     let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
@@ -257,7 +283,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
     };
     let seq = order_db::next_seq(conn, actor.org_id, t.as_i32())?;
     let t_now = now();
-    let drafter_type = if actor.role == Role::Business { DrafterType::StaffBusiness } else { DrafterType::StaffService };
+    let drafter_type = actor.kind;
     let ship_type = h.ship_type.unwrap_or(if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() });
     let new = NewOrder {
         id: 0,
@@ -295,7 +321,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
         xero_sent: XeroState::Unsent.as_i32(),
         printed: false,
         drafter_type: drafter_type.as_i32(),
-        drafter_id: Some(actor.user_id),
+        drafter_id: actor.user_id,
         last_approver_id: None,
         last_approved_at: None,
         total_qty: totals.qty,
@@ -352,7 +378,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
         .get_result(conn)?;
     diesel::update(orders::table.find(id)).set(orders::csr_self_note.eq(h.csr_self_note.trim())).execute(conn)?;
     write_lines(conn, actor.org_id, id, &valid, &names)?;
-    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Created")?;
+    order_db::add_event(conn, actor.org_id, id, actor.user_id, actor.name, "Created")?;
     Ok(id)
 }
 

@@ -182,6 +182,10 @@ pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id):
 // ---------------------------------------------------------------------------------------
 
 async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
+    customer_page_with(state, auth, input, id, flash, error, None).await
+}
+
+async fn customer_page_with(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, flash: Option<Flash>, error: Option<FormError>, notice: Option<String>) -> AppResult<Response> {
     let org = auth.org_id;
     let (staff, existing) = state
         .db
@@ -190,9 +194,32 @@ async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id:
             Ok((master_db::all_employees(c, org)?, existing))
         })
         .await?;
-    let ctx = customer_form::CustomerContext { staff: &staff, existing: existing.as_ref(), may_edit_terms: may_edit_credit_terms(auth.role) };
+    let ctx = customer_form::CustomerContext {
+        staff: &staff,
+        existing: existing.as_ref(),
+        may_edit_terms: may_edit_credit_terms(auth.role),
+        may_invite: crate::domain::shop::may_invite(auth.role, auth.crt_csr),
+    };
     let title = if id.is_some() { "Edit Customer" } else { "New Customer" };
-    render(state, auth, title, "/customers", customer_form::view(input, &ctx), flash, error).await
+    let mut view = customer_form::view(input, &ctx);
+    view.notice = notice;
+    render(state, auth, title, "/customers", view, flash, error).await
+}
+
+/// `POST /baseinfo/customers/{id}/shop-invite`: a one-time shop password, shown this once
+/// on the customer's page (role 4 or crtCSR).
+pub async fn shop_invite(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Response> {
+    let (id, org) = (record_id(&id)?, auth.org_id);
+    if !crate::domain::shop::may_invite(auth.role, auth.crt_csr) {
+        return Err(AppError::forbidden(crate::domain::shop::INVITE_REFUSED));
+    }
+    let otp = state.db.write(move |c| crate::services::shop::invite(c, org, id)).await?;
+    let stored = state.db.run(move |c| customer_db::customer(c, org, id)).await?;
+    let notice = format!(
+        "One-time shop password for {}: {otp} — give it to the customer now with the shop's address (/shop); it is shown only this once and must be changed at the first sign-in.",
+        stored.email.trim()
+    );
+    customer_page_with(&state, &auth, &customer_form::input_from(&stored), Some(id), None, None, Some(notice)).await
 }
 
 /// `GET /baseinfo/customers`: the new-customer form, or in company 4 without crtCSR the

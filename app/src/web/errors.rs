@@ -57,6 +57,24 @@ async fn render_error(req: Request, next: Next) -> Response {
     if path.starts_with("/oauth") {
         return json(&info, true);
     }
+    if crate::shop::is_shop_path(&path) {
+        // The shop signs in and changes passwords on its own pages, never the staff's.
+        let target = if info.message == crate::shop::SHOP_PASSWORD_CHANGE {
+            Some("/shop/password")
+        } else if info.status == StatusCode::UNAUTHORIZED {
+            Some("/shop/login")
+        } else {
+            None
+        };
+        if let Some(target) = target {
+            if is_htmx {
+                let mut r = (info.status, info.message.clone()).into_response();
+                r.headers_mut().insert("hx-redirect", HeaderValue::from_static(target));
+                return r;
+            }
+            return Redirect::to(target).into_response();
+        }
+    }
     if info.message == crate::domain::admin::PASSWORD_CHANGE_REQUIRED {
         let target = super::login::CHANGE_PASSWORD;
         if is_htmx {

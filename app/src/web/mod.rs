@@ -70,6 +70,7 @@ pub fn router() -> Router<AppState> {
         .route("/baseinfo/products", get(baseinfo::new_product).post(baseinfo::create_product))
         .route("/baseinfo/products/{id}", get(baseinfo::edit_product).post(baseinfo::update_product))
         .route("/baseinfo/customers", get(baseinfo::new_customer).post(baseinfo::create_customer))
+        .route("/baseinfo/customers/{id}/shop-invite", post(baseinfo::shop_invite))
         .route("/baseinfo/customers/{id}", get(baseinfo::edit_customer).post(baseinfo::update_customer))
         .route("/baseinfo/suppliers", get(baseinfo::new_record::<Supplier>).post(baseinfo::create_record::<Supplier>))
         .route("/baseinfo/suppliers/{id}", get(baseinfo::edit_record::<Supplier>).post(baseinfo::update_record::<Supplier>))

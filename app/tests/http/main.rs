@@ -26,6 +26,7 @@ mod search;
 mod sheet_lists;
 mod sheets;
 mod shell;
+mod shop;
 mod trust;
 mod uploads;
 mod xero;

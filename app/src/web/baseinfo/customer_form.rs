@@ -1,7 +1,7 @@
 //! The customer (CSR) form (spec §2.8): Basic, Contact, Address, Classification; on edit
 //! the Xero tag and balance. Attention and credit limit are inputs for approvers only.
 
-use super::form::{Badge, CHOOSE, Field, FormView, Group, NONE, code_options, selected};
+use super::form::{Badge, CHOOSE, Field, FormView, Group, NONE, SideAction, code_options, selected};
 use crate::db::customers::Customer;
 use crate::db::masters::Employee;
 use crate::domain::enums::{AreaType, BusinessType, DefaultShipType, PaymentType, PriceStrategy, Role};
@@ -21,6 +21,8 @@ pub struct CustomerContext<'a> {
     pub existing: Option<&'a Customer>,
     /// Whether the user may change attention and credit limit (role 4).
     pub may_edit_terms: bool,
+    /// Whether the user may send a shop invite (`domain::shop::may_invite`).
+    pub may_invite: bool,
 }
 
 /// The values of a new customer form.
@@ -135,6 +137,17 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
         conflict: false,
         groups,
         notice: None,
-        actions: vec![],
+        // A stored customer with shop access gets the invite (no e-mail server is assumed:
+        // staff pass the one-time password on, docs/decisions.md "The customer shop").
+        actions: ctx
+            .existing
+            .filter(|c| c.login_shop && ctx.may_invite)
+            .map(|c| SideAction {
+                label: "Send shop invite",
+                action: format!("/baseinfo/customers/{}/shop-invite", c.id),
+                confirm: "Make a one-time shop password for this customer? A password they have now stops working and their shop sessions end.",
+            })
+            .into_iter()
+            .collect(),
     }
 }

@@ -143,6 +143,21 @@ fn columns(fam: Family) -> Vec<Column> {
     }
 }
 
+/// The self-order view shows the customer's note beside the customer.
+const NOTE_AT: usize = 4;
+
+fn with_note_column(mut columns: Vec<Column>) -> Vec<Column> {
+    columns.insert(NOTE_AT, Column::text("Customer Note"));
+    columns
+}
+
+fn with_note_cell(mut cells: Vec<Cell>, r: &OrderRow) -> Vec<Cell> {
+    let note = &r.order.csr_self_note;
+    let short: String = if note.chars().count() > 80 { note.chars().take(79).chain(std::iter::once('…')).collect() } else { note.clone() };
+    cells.insert(NOTE_AT, Cell::Text(short));
+    cells
+}
+
 fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
     let o = &r.order;
     let no = Cell::Text(o.no.clone());
@@ -251,7 +266,7 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
             }));
             let print = options_with_all([("printed", print_label(true)), ("unprinted", print_label(false))]);
             let drafters = options_with_all(DrafterType::FILTER.iter().map(|d| (d.as_i32(), d.label())));
-            let csr_status = options_with_all([("awaiting", "Awaiting Staff"), ("handled", "Handled")]);
+            let csr_status = options_with_all([("awaiting", "Awaiting Staff"), ("taken", "Taken (due date set)"), ("done", "Done")]);
             v.extend([
                 date("Date From", "from"),
                 date("Date To", "to"),
@@ -387,8 +402,8 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         new_buttons: r.new_buttons.iter().map(|(label, href)| NewButton { label, href }).collect(),
         filters: Some(filters(fam, r, &f.pairs, &names, csr_view)),
         results: Results {
-            columns: columns(fam),
-            rows: page.rows.iter().map(|row_| row(fam, row_, &names)).collect(),
+            columns: if csr_view { with_note_column(columns(fam)) } else { columns(fam) },
+            rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names), row_) } else { row(fam, row_, &names) }).collect(),
             pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
             empty_text: EMPTY_NO_DATA,
             export_url: Some(export_url(path, &f.pairs)),

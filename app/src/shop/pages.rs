@@ -1,0 +1,760 @@
+//! The shop's HTML pages: phone first, whole pages that work without JavaScript, with htmx
+//! adding to the cart in place. Handlers read: extract → service → render.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Form;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use super::{SHOP_COOKIE, SHOP_PRE_COOKIE, Shopper};
+use crate::auth::{self, csrf, password};
+use crate::db::shop::{self as shop_db, ShopAccount};
+use crate::domain::money::Cents;
+use crate::domain::shop::{self as rules, CustomerStatus, Shipping};
+use crate::domain::validate;
+use crate::error::{AppError, AppResult};
+use crate::services::shop::{self as svc, Browse, CartView, Item};
+use crate::state::AppState;
+use crate::web::ClientIp;
+
+/// Money as the shop shows it.
+pub fn money(c: Cents) -> String {
+    format!("${}", c.grouped())
+}
+
+/// What every shop page shows around its content.
+pub struct Shell {
+    pub css: String,
+    pub htmx: String,
+    pub company: String,
+    pub customer: String,
+    pub csrf: String,
+    pub cart_count: i64,
+    pub key: String,
+}
+
+async fn shell(state: &AppState, s: &Shopper) -> AppResult<Shell> {
+    let who = s.who.clone();
+    let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
+    Ok(Shell {
+        css: state.assets.url("css/shop.css"),
+        htmx: state.assets.url("vendor/htmx.min.js"),
+        company: s.who.org_name.clone(),
+        customer: s.who.name.clone(),
+        csrf: s.csrf.clone(),
+        cart_count: count,
+        key: String::new(),
+    })
+}
+
+/// A product card.
+pub struct ItemView {
+    pub id: i64,
+    pub code: String,
+    pub name: String,
+    pub brand: String,
+    pub spec: String,
+    pub price: String,
+    pub availability: String,
+    pub avail_class: &'static str,
+}
+
+impl From<&Item> for ItemView {
+    fn from(i: &Item) -> Self {
+        let p = &i.product;
+        let spec = [p.specification.as_str(), &format!("{}{}", p.load_rate, p.speed_rate)].iter().map(|s| s.trim()).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+        Self {
+            id: p.id,
+            code: p.code.clone(),
+            name: p.name.clone(),
+            brand: i.brand.clone(),
+            spec,
+            price: money(i.price),
+            availability: i.availability.label(),
+            avail_class: i.availability.class(),
+        }
+    }
+}
+
+fn cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64>) -> HeaderValue {
+    let secure = if state.secure_cookies { "; Secure" } else { "" };
+    let age = max_age.map(|a| format!("; Max-Age={a}")).unwrap_or_default();
+    HeaderValue::from_str(&format!("{name}={value}; Path=/shop; HttpOnly; SameSite=Lax{secure}{age}")).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// Only a path of the shop is a place to return to.
+fn back_to(raw: &str) -> String {
+    if super::is_shop_path(raw) && !raw.contains("//") && !raw.contains('\\') { raw.to_string() } else { "/shop".to_string() }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sign-in
+// ---------------------------------------------------------------------------------------
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/login.html")]
+pub struct LoginPage {
+    pub css: String,
+    pub csrf: String,
+    pub email: String,
+    pub alert: Option<String>,
+    /// Companies to choose from when the e-mail and password open more than one shop.
+    pub companies: Vec<(i64, String)>,
+}
+
+fn login_secret(headers: &HeaderMap) -> (String, bool) {
+    match auth::cookie(headers, SHOP_COOKIE).or_else(|| auth::cookie(headers, SHOP_PRE_COOKIE)) {
+        Some(s) => (s, false),
+        None => (auth::token::random_token(), true),
+    }
+}
+
+fn login_view(state: &AppState, secret: &str, email: String, alert: Option<String>, companies: Vec<(i64, String)>) -> LoginPage {
+    LoginPage { css: state.assets.url("css/shop.css"), csrf: csrf::token_for(secret), email, alert, companies }
+}
+
+/// `GET /shop/login`.
+pub async fn login_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let (secret, fresh) = login_secret(&headers);
+    let mut res = login_view(&state, &secret, String::new(), None, vec![]).into_response();
+    if fresh {
+        res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_PRE_COOKIE, &secret, None));
+    }
+    res
+}
+
+#[derive(Deserialize)]
+pub struct LoginForm {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    org: String,
+}
+
+fn dummy_hash() -> &'static str {
+    static H: OnceLock<String> = OnceLock::new();
+    H.get_or_init(|| password::hash("not-a-real-password").unwrap_or_default())
+}
+
+/// Checks a customer's e-mail and password under the staff sign-in's throttle (its own
+/// meters: a customer's failures never lock a staff account); returns every shop the pair
+/// opens. Shared by the form and `/oauth/token`.
+pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<Vec<ShopAccount>> {
+    let meter = format!("shop:{}", email.trim().to_lowercase());
+    let keys = state.throttle.shared_keys(&meter, ip);
+    let both = keys.both();
+    let stored = state.db.run(move |c| crate::db::accounts::failure_tats(c, &both)).await?;
+    state.throttle.merge_shared(&keys, &stored);
+    let attempt = state.throttle.admit(&meter, ip).ok_or(AppError::TooManyRequests)?;
+    let (email, pass) = (email.trim().to_string(), pass.to_string());
+    let opened = state
+        .db
+        .run(move |c| {
+            let accounts = shop_db::accounts_by_email(c, &email)?;
+            if accounts.is_empty() {
+                password::verify(&pass, dummy_hash());
+            }
+            Ok(accounts.into_iter().filter(|a| password::verify(&pass, &a.password_hash)).collect::<Vec<_>>())
+        })
+        .await?;
+    if opened.is_empty() {
+        state.throttle.failed(&attempt);
+        let tats = state.throttle.shared_tats(&attempt);
+        state.db.write(move |c| crate::db::accounts::record_failure_tats(c, &tats)).await?;
+        return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(rules::SIGN_IN_FAILED) });
+    }
+    state.throttle.succeeded(&attempt);
+    let forgiven = attempt.shared_keys().pair_key();
+    state.db.write(move |c| crate::db::accounts::clear_failures(c, &forgiven)).await?;
+    Ok(opened)
+}
+
+/// `POST /shop/login`.
+pub async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
+    let (secret, fresh) = login_secret(&headers);
+    if fresh {
+        let mut res = (StatusCode::FORBIDDEN, login_view(&state, &secret, form.email, Some(csrf::SIGN_IN_FORM_EXPIRED.into()), vec![])).into_response();
+        res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_PRE_COOKIE, &secret, None));
+        return res;
+    }
+    if let Some(m) = validate::sign_in_email(&form.email).err().or_else(|| validate::sign_in_password(&form.password).err()) {
+        return (StatusCode::UNPROCESSABLE_ENTITY, login_view(&state, &secret, form.email, Some(m.into()), vec![])).into_response();
+    }
+    let opened = match authenticate(&state, &form.email, &form.password, ip).await {
+        Ok(o) => o,
+        Err(e) => return (e.status(), login_view(&state, &secret, form.email, Some(e.to_string()), vec![])).into_response(),
+    };
+    let chosen = match opened.as_slice() {
+        [one] => one.clone(),
+        many => match form.org.trim().parse::<i64>().ok().and_then(|o| many.iter().find(|a| a.org_id == o)) {
+            Some(a) => a.clone(),
+            None => {
+                let companies = many.iter().map(|a| (a.org_id, a.org_name.clone())).collect();
+                let alert = Some("This e-mail opens the shops of several companies. Choose one and sign in again.".to_string());
+                return (StatusCode::OK, login_view(&state, &secret, form.email, alert, companies)).into_response();
+            }
+        },
+    };
+    let (org, customer) = (chosen.org_id, chosen.customer_id);
+    match state.db.write(move |c| shop_db::create_session(c, org, customer)).await {
+        Ok(token) => {
+            let mut res = Redirect::to(if chosen.must_change { "/shop/password" } else { "/shop" }).into_response();
+            res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_COOKIE, &token, None));
+            res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_PRE_COOKIE, "", Some(0)));
+            res
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `POST /shop/logout`.
+pub async fn logout(State(state): State<AppState>, s: Shopper) -> AppResult<Response> {
+    if let Some(id) = s.session {
+        state.db.write(move |c| shop_db::delete_session(c, &id)).await?;
+    }
+    let mut res = Redirect::to("/shop/login").into_response();
+    res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_COOKIE, "", Some(0)));
+    Ok(res)
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/password.html")]
+pub struct PasswordPage {
+    pub shell: Shell,
+    pub forced: bool,
+    pub errors: BTreeMap<String, String>,
+}
+
+impl PasswordPage {
+    fn error(&self, field: &str) -> &str {
+        self.errors.get(field).map(String::as_str).unwrap_or("")
+    }
+}
+
+/// `GET /shop/password`.
+pub async fn password_page(State(state): State<AppState>, s: Shopper) -> AppResult<PasswordPage> {
+    Ok(PasswordPage { forced: s.who.must_change, shell: shell(&state, &s).await?, errors: BTreeMap::new() })
+}
+
+#[derive(Deserialize)]
+pub struct PasswordForm {
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    confirm: String,
+}
+
+/// `POST /shop/password`: the customer's own password; their other sessions and tokens end.
+pub async fn change_password(State(state): State<AppState>, s: Shopper, Form(f): Form<PasswordForm>) -> AppResult<Response> {
+    if let Err(m) = validate::new_password_confirmed(&f.password, &f.confirm) {
+        let errors = BTreeMap::from([("password".to_string(), m.to_string())]);
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, PasswordPage { forced: s.who.must_change, shell: shell(&state, &s).await?, errors }).into_response());
+    }
+    let hash = password::hash(&f.password)?;
+    let (org, customer, keep) = (s.who.org_id, s.who.customer_id, s.session.clone());
+    state
+        .db
+        .write(move |c| {
+            shop_db::set_password(c, org, customer, &hash, false)?;
+            shop_db::end_access(c, org, customer, keep.as_deref())
+        })
+        .await?;
+    Ok(Redirect::to("/shop?m=password").into_response())
+}
+
+// ---------------------------------------------------------------------------------------
+// Catalogue
+// ---------------------------------------------------------------------------------------
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/catalogue.html")]
+pub struct CataloguePage {
+    pub shell: Shell,
+    pub brands: Vec<(i64, String)>,
+    pub categories: Vec<(i32, &'static str)>,
+    pub brand: Option<i64>,
+    pub category: Option<i32>,
+    pub items: Vec<ItemView>,
+    pub total: i64,
+    pub page: i64,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+    pub notice: Option<&'static str>,
+    pub here: String,
+}
+
+fn notice(m: Option<&str>) -> Option<&'static str> {
+    match m? {
+        "added" => Some("Added to your cart."),
+        "password" => Some("Your password has been changed."),
+        "qty" => Some(rules::QTY_RANGE),
+        "full" => Some(rules::CART_FULL),
+        "again" => Some("The order's products are in your cart."),
+        _ => None,
+    }
+}
+
+fn page_link(b: &Browse, page: i64) -> String {
+    let mut pairs: Vec<(&str, String)> = Vec::new();
+    if let Some(k) = b.key.as_deref().filter(|k| !k.trim().is_empty()) {
+        pairs.push(("key", k.to_string()));
+    }
+    if let Some(v) = b.brand {
+        pairs.push(("brand", v.to_string()));
+    }
+    if let Some(v) = b.category {
+        pairs.push(("category", v.to_string()));
+    }
+    pairs.push(("page", page.to_string()));
+    format!("/shop?{}", serde_urlencoded::to_string(&pairs).unwrap_or_default())
+}
+
+#[derive(Deserialize, Default)]
+pub struct CatalogueQuery {
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    key: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    brand: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    category: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    page: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    m: String,
+}
+
+/// `GET /shop`: search and browse.
+pub async fn catalogue(State(state): State<AppState>, s: Shopper, Query(q): Query<CatalogueQuery>) -> AppResult<CataloguePage> {
+    let b = Browse {
+        key: Some(q.key.trim().to_string()).filter(|k| !k.is_empty()),
+        brand: q.brand.trim().parse().ok(),
+        category: q.category.trim().parse().ok(),
+        page: q.page.trim().parse().ok(),
+    };
+    let who = s.who.clone();
+    let query = b.clone();
+    let (found, brands) = state.db.run(move |c| Ok((svc::search(c, &who, &query)?, svc::brands(c, who.org_id)?))).await?;
+    let page = b.page.unwrap_or(1).max(1);
+    let mut shell = shell(&state, &s).await?;
+    shell.key = b.key.clone().unwrap_or_default();
+    Ok(CataloguePage {
+        shell,
+        brands,
+        categories: svc::categories(),
+        brand: b.brand,
+        category: b.category,
+        items: found.rows.iter().map(ItemView::from).collect(),
+        total: found.total,
+        page,
+        prev: (page > 1).then(|| page_link(&b, page - 1)),
+        next: (page * svc::PAGE_SIZE < found.total).then(|| page_link(&b, page + 1)),
+        notice: notice(Some(q.m.as_str())),
+        here: page_link(&b, page),
+    })
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/product.html")]
+pub struct ProductPage {
+    pub shell: Shell,
+    pub item: ItemView,
+    pub notice: Option<&'static str>,
+    pub here: String,
+}
+
+/// `GET /shop/products/{id}`.
+pub async fn product(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>, Query(q): Query<CatalogueQuery>) -> AppResult<ProductPage> {
+    let who = s.who.clone();
+    let item = state.db.run(move |c| svc::item(c, &who, id)).await?;
+    Ok(ProductPage { shell: shell(&state, &s).await?, item: ItemView::from(&item), notice: notice(Some(q.m.as_str())), here: format!("/shop/products/{id}") })
+}
+
+// ---------------------------------------------------------------------------------------
+// Cart
+// ---------------------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+pub struct CartForm {
+    #[serde(default)]
+    product_id: String,
+    #[serde(default)]
+    qty: String,
+    #[serde(default)]
+    back: String,
+}
+
+fn product_id(f: &CartForm) -> AppResult<i64> {
+    f.product_id.trim().parse().map_err(|_| AppError::NotFound)
+}
+
+fn with_m(path: &str, m: &str) -> String {
+    let base = path.split('?').next().unwrap_or("/shop");
+    let query: Vec<(String, String)> = serde_urlencoded::from_str(path.split_once('?').map_or("", |(_, q)| q)).unwrap_or_default();
+    let mut pairs: Vec<(String, String)> = query.into_iter().filter(|(k, _)| k != "m").collect();
+    pairs.push(("m".into(), m.into()));
+    format!("{base}?{}", serde_urlencoded::to_string(&pairs).unwrap_or_default())
+}
+
+/// The cart badge and a status line, swapped in place by htmx.
+fn badge_fragment(count: i64, message: &str) -> Response {
+    let body = format!(
+        "<a id=\"cart-badge\" class=\"cart-link\" href=\"/shop/cart\">Cart <span class=\"badge\">{count}</span></a><p id=\"shop-status\" class=\"status\" role=\"status\" hx-swap-oob=\"true\">{}</p>",
+        askama_escape(message)
+    );
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
+fn askama_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// `POST /shop/cart/add`: adds a quantity (summing); htmx gets the badge, a form a redirect.
+pub async fn add(State(state): State<AppState>, s: Shopper, headers: HeaderMap, Form(f): Form<CartForm>) -> AppResult<Response> {
+    let id = product_id(&f)?;
+    let back = back_to(&f.back);
+    let htmx = headers.contains_key("hx-request");
+    let qty = match rules::quantity(&f.qty) {
+        Ok(q) => q,
+        Err(m) if htmx => {
+            let who = s.who.clone();
+            let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
+            return Ok(badge_fragment(count, m));
+        }
+        Err(_) => return Ok(Redirect::to(&with_m(&back, "qty")).into_response()),
+    };
+    let who = s.who.clone();
+    let outcome = state.db.write(move |c| svc::add(c, &who, id, qty)).await;
+    let who = s.who.clone();
+    match outcome {
+        Ok(_) if htmx => {
+            let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
+            Ok(badge_fragment(count, &format!("Added {qty} to your cart.")))
+        }
+        Ok(_) => Ok(Redirect::to(&with_m(&back, "added")).into_response()),
+        Err(AppError::Validation { message, .. }) if htmx => {
+            let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
+            Ok(badge_fragment(count, &message))
+        }
+        Err(AppError::Validation { message, .. }) => Ok(Redirect::to(&with_m(&back, if message == rules::CART_FULL { "full" } else { "qty" })).into_response()),
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/cart.html")]
+pub struct CartPage {
+    pub shell: Shell,
+    pub lines: Vec<CartLineView>,
+    pub total: String,
+    pub qty: i64,
+    pub gone: usize,
+    pub notice: Option<&'static str>,
+}
+
+pub struct CartLineView {
+    pub item: ItemView,
+    pub qty: i64,
+    pub amount: String,
+    /// The price when added, when it has changed since.
+    pub was: Option<String>,
+}
+
+fn line_views(v: &CartView) -> Vec<CartLineView> {
+    v.lines
+        .iter()
+        .map(|l| CartLineView { item: ItemView::from(&l.item), qty: l.qty, amount: money(l.amount), was: l.price_changed().then(|| money(l.price_seen)) })
+        .collect()
+}
+
+/// `GET /shop/cart`.
+pub async fn cart(State(state): State<AppState>, s: Shopper, Query(q): Query<CatalogueQuery>) -> AppResult<CartPage> {
+    let who = s.who.clone();
+    let v = state.db.run(move |c| svc::cart(c, &who)).await?;
+    let notice = match q.m.as_str() {
+        "updated" => Some("Your cart has been updated."),
+        "removed" => Some("Removed from your cart."),
+        other => notice(Some(other)),
+    };
+    Ok(CartPage { shell: shell(&state, &s).await?, lines: line_views(&v), total: money(v.total), qty: v.qty, gone: v.gone.len(), notice })
+}
+
+/// `POST /shop/cart/update`: a line's new quantity (1–999).
+pub async fn update(State(state): State<AppState>, s: Shopper, Form(f): Form<CartForm>) -> AppResult<Response> {
+    let id = product_id(&f)?;
+    let Ok(qty) = rules::quantity(&f.qty) else { return Ok(Redirect::to("/shop/cart?m=qty").into_response()) };
+    let who = s.who.clone();
+    state.db.write(move |c| svc::set_qty(c, &who, id, qty)).await?;
+    Ok(Redirect::to("/shop/cart?m=updated").into_response())
+}
+
+/// `POST /shop/cart/remove`.
+pub async fn remove(State(state): State<AppState>, s: Shopper, Form(f): Form<CartForm>) -> AppResult<Response> {
+    let id = product_id(&f)?;
+    let who = s.who.clone();
+    state.db.write(move |c| svc::remove(c, &who, id)).await?;
+    Ok(Redirect::to("/shop/cart?m=removed").into_response())
+}
+
+// ---------------------------------------------------------------------------------------
+// Check-out
+// ---------------------------------------------------------------------------------------
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/checkout.html")]
+pub struct CheckoutPage {
+    pub shell: Shell,
+    pub lines: Vec<CartLineView>,
+    pub total: String,
+    pub gst: String,
+    pub fingerprint: String,
+    pub reference: String,
+    pub note: String,
+    pub shipping: &'static str,
+    pub address: String,
+    pub alert: Option<String>,
+    pub errors: BTreeMap<String, String>,
+}
+
+impl CheckoutPage {
+    fn error(&self, field: &str) -> &str {
+        self.errors.get(field).map(String::as_str).unwrap_or("")
+    }
+
+    fn changed(&self) -> bool {
+        self.lines.iter().any(|l| l.was.is_some())
+    }
+}
+
+struct Entered {
+    reference: String,
+    note: String,
+    shipping: Option<Shipping>,
+}
+
+async fn checkout_page(state: &AppState, s: &Shopper, entered: Entered, alert: Option<String>, errors: BTreeMap<String, String>) -> AppResult<CheckoutPage> {
+    let who = s.who.clone();
+    let (v, customer) = state.db.run(move |c| Ok((svc::cart(c, &who)?, shop_db::customer(c, who.org_id, who.customer_id)?.ok_or(AppError::Unauthorized)?))).await?;
+    let address = [customer.address.clone(), format!("{} {} {}", customer.city, customer.state, customer.postal).trim().to_string()].into_iter().filter(|a| !a.is_empty()).collect::<Vec<_>>().join(", ");
+    let gst = crate::domain::money::gst_of_inclusive(v.total, crate::domain::enums::TaxType::default());
+    Ok(CheckoutPage {
+        shell: shell(state, s).await?,
+        lines: line_views(&v),
+        total: money(v.total),
+        gst: money(gst),
+        fingerprint: v.fingerprint.clone(),
+        reference: entered.reference,
+        note: entered.note,
+        shipping: entered.shipping.unwrap_or(Shipping::default_for(customer.default_ship_type)).value(),
+        address,
+        alert,
+        errors,
+    })
+}
+
+/// `GET /shop/checkout`.
+pub async fn checkout(State(state): State<AppState>, s: Shopper) -> AppResult<Response> {
+    let page = checkout_page(&state, &s, Entered { reference: String::new(), note: String::new(), shipping: None }, None, BTreeMap::new()).await?;
+    if page.lines.is_empty() {
+        return Ok(Redirect::to("/shop/cart").into_response());
+    }
+    Ok(page.into_response())
+}
+
+#[derive(Deserialize)]
+pub struct PlaceForm {
+    #[serde(default)]
+    reference: String,
+    #[serde(default)]
+    note: String,
+    #[serde(default)]
+    shipping: String,
+    #[serde(default)]
+    confirmed: String,
+}
+
+/// `POST /shop/checkout`: places the order, or shows the check-out again with what to fix
+/// (or with the new prices to confirm).
+pub async fn place(State(state): State<AppState>, s: Shopper, Form(f): Form<PlaceForm>) -> AppResult<Response> {
+    let entered = || Entered { reference: f.reference.clone(), note: f.note.clone(), shipping: Shipping::parse(&f.shipping).ok() };
+    let c = match rules::checkout(&f.reference, &f.note, &f.shipping) {
+        Ok(c) => c,
+        Err(list) => {
+            let errors: BTreeMap<String, String> = list.into_iter().map(|(k, m)| (k.to_string(), m.to_string())).collect();
+            let page = checkout_page(&state, &s, entered(), None, errors).await?;
+            return Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
+        }
+    };
+    let who = s.who.clone();
+    let confirmed = f.confirmed.clone();
+    match state.db.write(move |conn| svc::place_cart(conn, &who, &c, &confirmed)).await {
+        Ok(placed) => Ok(Redirect::to(&format!("/shop/orders/{}?placed=1", placed.id)).into_response()),
+        Err(AppError::Conflict { message, .. }) => {
+            let page = checkout_page(&state, &s, entered(), Some(message), BTreeMap::new()).await?;
+            Ok((StatusCode::CONFLICT, page).into_response())
+        }
+        Err(AppError::BadRequest(m)) if m == rules::CART_EMPTY => Ok(Redirect::to("/shop/cart").into_response()),
+        Err(AppError::Validation { message, errors }) => {
+            let page = checkout_page(&state, &s, entered(), Some(message), errors).await?;
+            Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// My orders
+// ---------------------------------------------------------------------------------------
+
+pub struct OrderView {
+    pub id: i64,
+    pub no: String,
+    pub date: String,
+    pub reference: String,
+    pub status: &'static str,
+    pub status_class: &'static str,
+    pub qty: i64,
+    pub total: String,
+}
+
+fn status_class(s: CustomerStatus) -> &'static str {
+    match s {
+        CustomerStatus::Received => "received",
+        CustomerStatus::Confirmed => "confirmed",
+        CustomerStatus::OnTheWay => "way",
+        CustomerStatus::Delivered => "delivered",
+        CustomerStatus::Cancelled => "cancelled",
+    }
+}
+
+fn order_view(o: &shop_db::MyOrder, s: CustomerStatus) -> OrderView {
+    OrderView {
+        id: o.id,
+        no: o.no.clone(),
+        date: o.order_date.format("%-d %b %Y").to_string(),
+        reference: o.reference.clone(),
+        status: s.label(),
+        status_class: status_class(s),
+        qty: o.total_qty,
+        total: money(Cents(o.total_amount)),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/orders.html")]
+pub struct OrdersPage {
+    pub shell: Shell,
+    pub orders: Vec<OrderView>,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+}
+
+/// `GET /shop/orders`.
+pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<CatalogueQuery>) -> AppResult<OrdersPage> {
+    let page: i64 = q.page.trim().parse().unwrap_or(1).max(1);
+    let who = s.who.clone();
+    let rows = state.db.run(move |c| svc::my_orders(c, &who, page)).await?;
+    let next = (rows.len() as i64 == svc::PAGE_SIZE).then(|| format!("/shop/orders?page={}", page + 1));
+    Ok(OrdersPage {
+        shell: shell(&state, &s).await?,
+        orders: rows.iter().map(|(o, st)| order_view(o, *st)).collect(),
+        prev: (page > 1).then(|| format!("/shop/orders?page={}", page - 1)),
+        next,
+    })
+}
+
+pub struct LineView {
+    pub code: String,
+    pub description: String,
+    pub qty: i64,
+    pub price: String,
+    pub amount: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/order.html")]
+pub struct OrderPage {
+    pub shell: Shell,
+    pub order: OrderView,
+    pub lines: Vec<LineView>,
+    pub gst: String,
+    pub shipping: &'static str,
+    pub address: String,
+    pub note: String,
+    pub delivery_date: String,
+    pub has_invoice: bool,
+    pub placed: bool,
+}
+
+#[derive(Deserialize, Default)]
+pub struct OrderQuery {
+    #[serde(default)]
+    placed: Option<String>,
+}
+
+/// `GET /shop/orders/{id}`: read-only.
+pub async fn order(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>, Query(q): Query<OrderQuery>) -> AppResult<OrderPage> {
+    let who = s.who.clone();
+    let (o, status, lines) = state.db.run(move |c| svc::my_order(c, &who, id)).await?;
+    let gst = crate::domain::money::gst_of_inclusive(Cents(o.total_amount), crate::domain::enums::TaxType::default());
+    Ok(OrderPage {
+        shell: shell(&state, &s).await?,
+        order: order_view(&o, status),
+        lines: lines
+            .iter()
+            .map(|l| LineView { code: l.code.clone().unwrap_or_default(), description: l.description.clone(), qty: l.qty, price: money(Cents(l.price)), amount: money(Cents(l.amount)) })
+            .collect(),
+        gst: money(gst),
+        shipping: if o.ship_type == crate::domain::enums::ShipType::PickUp.as_i32() { "Pick-up" } else { "Delivery" },
+        address: o.address.clone(),
+        note: o.csr_self_note.clone(),
+        delivery_date: o.delivery_date.map(|d| d.format("%-d %b %Y").to_string()).unwrap_or_default(),
+        has_invoice: status.has_invoice(),
+        placed: q.placed.is_some(),
+    })
+}
+
+/// `POST /shop/orders/{id}/again`: the order's lines into the cart.
+pub async fn again(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>) -> AppResult<Response> {
+    let who = s.who.clone();
+    match state.db.write(move |c| svc::order_again(c, &who, id)).await {
+        Ok(_) => Ok(Redirect::to("/shop/cart?m=again").into_response()),
+        Err(AppError::Validation { .. }) => Ok(Redirect::to("/shop/cart?m=qty").into_response()),
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/invoice.html")]
+pub struct InvoicePage {
+    pub title: String,
+    pub css: String,
+    pub documents: Vec<crate::print::document::Document>,
+}
+
+/// `GET /shop/orders/{id}/invoice`: the A4 tax invoice, once the order is approved. It
+/// never marks the sheet printed (that is the staff's print run).
+pub async fn invoice(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>) -> AppResult<Response> {
+    let who = s.who.clone();
+    let documents = state
+        .db
+        .run(move |c| {
+            let (_, status, _) = svc::my_order(c, &who, id)?;
+            if !status.has_invoice() {
+                return Err(AppError::NotFound);
+            }
+            crate::services::print::documents(c, who.org_id, &[id], crate::print::Variant::Standard)
+        })
+        .await?;
+    let title = documents.first().map(|d| format!("{} {}", d.title, d.no)).unwrap_or_default();
+    let mut res = InvoicePage { title, css: state.assets.url("css/print.css"), documents }.into_response();
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(res)
+}
