@@ -2,7 +2,6 @@
 //! adding to the cart in place. Handlers read: extract → service → render.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -139,42 +138,21 @@ pub struct LoginForm {
     org: String,
 }
 
-fn dummy_hash() -> &'static str {
-    static H: OnceLock<String> = OnceLock::new();
-    H.get_or_init(|| password::hash("not-a-real-password").unwrap_or_default())
-}
-
 /// Checks a customer's e-mail and password under the staff sign-in's throttle (its own
 /// meters: a customer's failures never lock a staff account); returns every shop the pair
 /// opens. Shared by the form and `/oauth/token`.
 pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<Vec<ShopAccount>> {
     let meter = format!("shop:{}", email.trim().to_lowercase());
-    let keys = state.throttle.shared_keys(&meter, ip);
-    let both = keys.both();
-    let stored = state.db.run(move |c| crate::db::accounts::failure_tats(c, &both)).await?;
-    state.throttle.merge_shared(&keys, &stored);
-    let attempt = state.throttle.admit(&meter, ip).ok_or(AppError::TooManyRequests)?;
     let (email, pass) = (email.trim().to_string(), pass.to_string());
-    let opened = state
-        .db
-        .run(move |c| {
-            let accounts = shop_db::accounts_by_email(c, &email)?;
-            if accounts.is_empty() {
-                password::verify(&pass, dummy_hash());
-            }
-            Ok(accounts.into_iter().filter(|a| password::verify(&pass, &a.password_hash)).collect::<Vec<_>>())
-        })
-        .await?;
-    if opened.is_empty() {
-        state.throttle.failed(&attempt);
-        let tats = state.throttle.shared_tats(&attempt);
-        state.db.write(move |c| crate::db::accounts::record_failure_tats(c, &tats)).await?;
-        return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(rules::SIGN_IN_FAILED) });
-    }
-    state.throttle.succeeded(&attempt);
-    let forgiven = attempt.shared_keys().pair_key();
-    state.db.write(move |c| crate::db::accounts::clear_failures(c, &forgiven)).await?;
-    Ok(opened)
+    crate::web::login::throttled(state, &meter, ip, rules::SIGN_IN_FAILED, move |c| {
+        let accounts = shop_db::accounts_by_email(c, &email)?;
+        if accounts.is_empty() {
+            password::verify(&pass, crate::web::login::dummy_hash());
+        }
+        let opened: Vec<ShopAccount> = accounts.into_iter().filter(|a| password::verify(&pass, &a.password_hash)).collect();
+        Ok((!opened.is_empty()).then_some(opened))
+    })
+    .await
 }
 
 /// `POST /shop/login`.

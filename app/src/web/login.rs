@@ -108,12 +108,6 @@ pub struct LoginForm {
     password: String,
 }
 
-/// A hash to verify against when the e-mail is unknown, so timing does not reveal accounts.
-fn dummy_hash() -> &'static str {
-    static H: OnceLock<String> = OnceLock::new();
-    H.get_or_init(|| password::hash("not-a-real-password").unwrap_or_default())
-}
-
 /// Who signed in: the user, the company picked, and whether a one-time password must be
 /// changed first.
 pub struct SignedIn {
@@ -122,42 +116,59 @@ pub struct SignedIn {
     pub must_change_password: bool,
 }
 
-/// Checks e-mail and password and picks the company; shared by the form and `/oauth/token`.
-/// The throttle decides first and learns the outcome (see `auth::throttle`).
-pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<SignedIn> {
-    // Failures counted by other server processes on the same database count here too.
-    let keys = state.throttle.shared_keys(email, ip);
+/// Runs a credential check under the sign-in throttle (see `auth::throttle`): the throttle
+/// decides first, counting failures other server processes recorded on the same database,
+/// and learns the outcome. `meter` names the account being tried; a check answering `None`
+/// is a failure, answered with `refused` (or 'too many attempts' once the account's meter
+/// is full). Shared by the staff sign-in and the shop's.
+pub async fn throttled<T: Send + 'static>(
+    state: &AppState,
+    meter: &str,
+    ip: Option<std::net::IpAddr>,
+    refused: &'static str,
+    check: impl FnOnce(&mut crate::db::DbConn) -> AppResult<Option<T>> + Send + 'static,
+) -> AppResult<T> {
+    let keys = state.throttle.shared_keys(meter, ip);
     let both = keys.both();
     let stored = state.db.run(move |c| accounts::failure_tats(c, &both)).await?;
     state.throttle.merge_shared(&keys, &stored);
-    let attempt = state.throttle.admit(email, ip).ok_or(AppError::TooManyRequests)?;
-    let email = email.trim().to_lowercase();
-    let pass = pass.to_string();
-    let verified = state
-        .db
-        .run(move |conn| {
-            let user = accounts::user_by_email(conn, &email)?;
-            let Some(user) = user.filter(|u| u.is_active && u.able_login) else {
-                password::verify(&pass, dummy_hash());
-                return Ok(None);
-            };
-            if !password::verify(&pass, &user.password_hash) {
-                return Ok(None);
-            }
-            Ok(Some((user.id, accounts::memberships_of(conn, user.id)?, user.must_change_password)))
-        })
-        .await?;
-    let Some((user_id, memberships, must_change_password)) = verified else {
+    let attempt = state.throttle.admit(meter, ip).ok_or(AppError::TooManyRequests)?;
+    let Some(found) = state.db.run(check).await? else {
         state.throttle.failed(&attempt);
         let tats = state.throttle.shared_tats(&attempt);
         state.db.write(move |c| accounts::record_failure_tats(c, &tats)).await?;
-        return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(LOGIN_FAILED) });
+        return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(refused) });
     };
     state.throttle.succeeded(&attempt);
     let forgiven = attempt.shared_keys().pair_key();
     state.db.write(move |c| accounts::clear_failures(c, &forgiven)).await?;
+    Ok(found)
+}
+
+/// Checks e-mail and password and picks the company; shared by the form and `/oauth/token`.
+pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<SignedIn> {
+    let email_ = email.trim().to_lowercase();
+    let pass = pass.to_string();
+    let (user_id, memberships, must_change_password) = throttled(state, email, ip, LOGIN_FAILED, move |conn| {
+        let user = accounts::user_by_email(conn, &email_)?;
+        let Some(user) = user.filter(|u| u.is_active && u.able_login) else {
+            password::verify(&pass, dummy_hash());
+            return Ok(None);
+        };
+        if !password::verify(&pass, &user.password_hash) {
+            return Ok(None);
+        }
+        Ok(Some((user.id, accounts::memberships_of(conn, user.id)?, user.must_change_password)))
+    })
+    .await?;
     let org = auth::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
     Ok(SignedIn { user_id, org_id: org.org_id, must_change_password })
+}
+
+/// A hash to verify against when the e-mail is unknown, so timing does not reveal accounts.
+pub fn dummy_hash() -> &'static str {
+    static H: OnceLock<String> = OnceLock::new();
+    H.get_or_init(|| password::hash("not-a-real-password").unwrap_or_default())
 }
 
 /// `POST /login`.

@@ -434,3 +434,20 @@ async fn a_shop_page_first_load_stays_under_60_kb_compressed() {
     assert!(total <= 60 * 1024, "first load is {total} bytes compressed");
     assert!(!html.contains("/static/islands/"), "no island: the shop loads no React");
 }
+
+#[tokio::test]
+async fn a_customers_failed_sign_ins_never_lock_a_staff_account() {
+    let app = TestApp::new().await;
+    let mut throttled = false;
+    for _ in 0..30 {
+        let res = shop_login(&app, "approver@demo.test", "wrong").await.unwrap_err();
+        if res.status == StatusCode::TOO_MANY_REQUESTS {
+            throttled = true;
+            break;
+        }
+        assert_eq!(res.status, StatusCode::FORBIDDEN);
+    }
+    assert!(throttled, "the shop's sign-in is throttled");
+    let staff = app.login("approver@demo.test", "tyredesk").await;
+    assert_eq!(staff.status, StatusCode::SEE_OTHER, "the staff sign-in of the same e-mail is not: {}", staff.body);
+}
