@@ -378,6 +378,18 @@ pub fn my_orders(conn: &mut DbConn, org: i64, customer: i64, offset: i64, limit:
         .load(conn)?)
 }
 
+/// How many sheets 'My orders' lists for the customer.
+pub fn my_order_count(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<i64> {
+    use crate::domain::enums::OrderStatus;
+    Ok(orders::table
+        .filter(orders::org_id.eq(org))
+        .filter(orders::customer_id.eq(customer))
+        .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
+        .filter(orders::drafter_type.eq(DrafterType::Customer.as_i32()).or(orders::status.ne(OrderStatus::Draft.as_i32())))
+        .count()
+        .get_result(conn)?)
+}
+
 /// One of the customer's sheets, or `None` for anything else (another customer's, another
 /// company's, a staff draft).
 pub fn my_order(conn: &mut DbConn, org: i64, customer: i64, id: i64) -> AppResult<Option<MyOrder>> {

@@ -284,9 +284,8 @@ pub struct PageQuery {
 pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<PageQuery>) -> AppResult<Json<ListAnswer<OrderJson>>> {
     let page: i64 = optional_number(&q.page, "page")?.unwrap_or(1).max(1);
     let who = s.who.clone();
-    let rows = state.db.run(move |c| svc::my_orders(c, &who, page)).await?;
+    let (rows, total) = state.db.run(move |c| Ok((svc::my_orders(c, &who, page)?, crate::db::shop::my_order_count(c, who.org_id, who.customer_id)?))).await?;
     let data: Vec<OrderJson> = rows.iter().map(|(o, st)| order_json(o, *st)).collect();
-    let total = (page - 1) * svc::PAGE_SIZE + data.len() as i64;
     Ok(Json(ListAnswer { data, meta: Meta { total, current_page: page, per_page: svc::PAGE_SIZE } }))
 }
 

@@ -399,6 +399,10 @@ async fn the_json_api_serves_customers_and_refuses_staff_tokens() {
     let placed = post(customer.clone(), order).await;
     assert_eq!(placed.status, StatusCode::CREATED, "{}", placed.body);
     let id = placed.json()["id"].as_i64().unwrap();
+    let mine = app.get_bearer("/api/shop/orders", &customer, None).await.json();
+    assert_eq!(mine["data"][0]["id"], id, "newest first");
+    let count: i64 = app.state.db.run(move |c| Ok(orders::table.filter(orders::customer_id.eq(me)).filter(orders::order_type.eq(1)).filter(orders::drafter_type.eq(3).or(orders::status.ne(1))).count().get_result(c)?)).await.unwrap();
+    assert_eq!(mine["meta"]["total"], count);
     let one = app.get_bearer(&format!("/api/shop/orders/{id}"), &customer, None).await;
     assert_eq!(one.json()["status"], "Received");
     assert_eq!(one.json()["lines"][0]["quantity"], 4);
@@ -431,6 +435,7 @@ async fn a_shop_page_first_load_stays_under_60_kb_compressed() {
             total += asset.bytes.len();
         }
     }
+    eprintln!("shop search page, first load: {total} bytes compressed");
     assert!(total <= 60 * 1024, "first load is {total} bytes compressed");
     assert!(!html.contains("/static/islands/"), "no island: the shop loads no React");
 }
