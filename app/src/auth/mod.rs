@@ -95,6 +95,24 @@ fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[
     }
 }
 
+/// A `Set-Cookie` value of ours: HttpOnly, SameSite=Lax, Secure behind HTTPS, on `path`;
+/// `max_age` 0 deletes it.
+pub fn set_cookie(secure: bool, path: &str, name: &str, value: &str, max_age: Option<i64>) -> axum::http::HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    let age = max_age.map(|a| format!("; Max-Age={a}")).unwrap_or_default();
+    axum::http::HeaderValue::from_str(&format!("{name}={value}; Path={path}; HttpOnly; SameSite=Lax{secure}{age}"))
+        .unwrap_or_else(|_| axum::http::HeaderValue::from_static(""))
+}
+
+/// The cookie secret the CSRF guard will check a sign-in form against: the `session`
+/// cookie, else the `pre` (pre-sign-in) cookie, else a new secret to set as `pre` (`true`).
+pub fn form_secret(headers: &HeaderMap, session: &str, pre: &str) -> (String, bool) {
+    match cookie(headers, session).or_else(|| cookie(headers, pre)) {
+        Some(s) => (s, false),
+        None => (token::random_token(), true),
+    }
+}
+
 /// Reads a cookie value from the request headers.
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get_all(axum::http::header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|kv| {
@@ -103,7 +121,8 @@ pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     })
 }
 
-fn bearer(headers: &HeaderMap) -> Option<String> {
+/// The token of an `Authorization: Bearer …` header.
+pub fn bearer(headers: &HeaderMap) -> Option<String> {
     let v = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = v.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())

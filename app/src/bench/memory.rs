@@ -99,6 +99,30 @@ fn ocop_file(products: &[String], customers: &[String], rows: usize) -> anyhow::
     Ok(wb.save_to_buffer()?)
 }
 
+/// One sheet saved by `saver`, timed into `saves` (the first failure is printed).
+async fn save_once(saver: &Client, save_body: &str, saves: &mut Timings) -> anyhow::Result<()> {
+    let s = Instant::now();
+    let answer = saver.post_json("/api/orders", save_body).await?;
+    if answer.status.is_success() {
+        saves.http.push(s.elapsed());
+    } else {
+        if saves.errors == 0 {
+            eprintln!("saving meanwhile answered {}: {}", answer.status, answer.snippet());
+        }
+        saves.errors += 1;
+    }
+    Ok(())
+}
+
+/// The report-queue job `id` as `GET /api/reports` lists it, and whether it has ended.
+async fn job_state(client: &Client, id: i64) -> anyhow::Result<(serde_json::Value, bool)> {
+    let list = client.get("/api/reports").await?;
+    let list: serde_json::Value = serde_json::from_slice(&list.body)?;
+    let job = list["data"].as_array().and_then(|a| a.iter().find(|j| j["id"] == id).cloned()).unwrap_or_default();
+    let ended = job["state"] != "queued" && job["state"] != "running";
+    Ok((job, ended))
+}
+
 /// Issue 9: the zip bomb upload, which must be refused (422); time and peak memory reported.
 pub async fn zip_bomb_upload(name: &str, client: &Client) -> anyhow::Result<MemoryRow> {
     let bomb = tokio::task::spawn_blocking(zip_bomb).await??;
@@ -135,16 +159,7 @@ pub async fn ocop_import(name: &str, db: &Db, importer: Client, saver: &Client, 
     let mut saves = Timings::default();
     let started = Instant::now();
     while !import.is_finished() {
-        let s = Instant::now();
-        let answer = saver.post_json("/api/orders", save_body).await?;
-        if answer.status.is_success() {
-            saves.http.push(s.elapsed());
-        } else {
-            if saves.errors == 0 {
-                eprintln!("saving during the import answered {}: {}", answer.status, answer.snippet());
-            }
-            saves.errors += 1;
-        }
+        save_once(saver, save_body, &mut saves).await?;
     }
     saves.wall = started.elapsed();
     let (res, done) = import.await?;
@@ -178,10 +193,8 @@ pub async fn report(name: &str, client: &Client, lister: &Client, body: &str, li
         } else {
             during.errors += 1;
         }
-        let list = client.get("/api/reports").await?;
-        let list: serde_json::Value = serde_json::from_slice(&list.body)?;
-        let job = list["data"].as_array().and_then(|a| a.iter().find(|j| j["id"] == id).cloned()).unwrap_or_default();
-        if job["state"] != "queued" && job["state"] != "running" {
+        let (job, ended) = job_state(client, id).await?;
+        if ended {
             break job;
         }
         if t.elapsed() > Duration::from_secs(600) {
@@ -243,20 +256,9 @@ pub async fn basic_import(name: &str, db: &Db, importer: &Client, saver: &Client
     let mut saves = Timings::default();
     let started = Instant::now();
     let job = loop {
-        let s = Instant::now();
-        let answer = saver.post_json("/api/orders", save_body).await?;
-        if answer.status.is_success() {
-            saves.http.push(s.elapsed());
-        } else {
-            if saves.errors == 0 {
-                eprintln!("saving during the import answered {}: {}", answer.status, answer.snippet());
-            }
-            saves.errors += 1;
-        }
-        let list = importer.get("/api/reports").await?;
-        let list: serde_json::Value = serde_json::from_slice(&list.body)?;
-        let job = list["data"].as_array().and_then(|a| a.iter().find(|j| j["id"] == id).cloned()).unwrap_or_default();
-        if job["state"] != "queued" && job["state"] != "running" {
+        save_once(saver, save_body, &mut saves).await?;
+        let (job, ended) = job_state(importer, id).await?;
+        if ended {
             break job;
         }
         if t.elapsed() > Duration::from_secs(900) {

@@ -11,7 +11,7 @@ use diesel::prelude::*;
 use super::schema::{customers, order_lines, orders, organisations, products, shop_cart_lines, shop_sessions, shop_tokens, stocks, warehouses};
 use super::{DbConn, now};
 use crate::domain::enums::{DrafterType, OrderType};
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 
 /// A shop session ends after this long without a request.
 pub const SESSION_IDLE: Duration = Duration::hours(12);
@@ -32,14 +32,13 @@ pub struct ShopAccount {
 /// Customers with shop access whose sign-in e-mail is `email` (any case), in every company.
 pub fn accounts_by_email(conn: &mut DbConn, email: &str) -> AppResult<Vec<ShopAccount>> {
     let email = email.trim().to_lowercase();
-    let rows: Vec<(ShopAccount, String)> = customers::table
+    Ok(customers::table
         .inner_join(organisations::table)
         .filter(customers::login_shop.eq(true))
         .filter(customers::shop_password_hash.ne(""))
         .filter(lower(customers::email).eq(&email))
-        .select(((customers::id, customers::org_id, organisations::name, customers::name, customers::shop_password_hash, customers::shop_must_change), customers::email))
-        .load(conn)?;
-    Ok(rows.into_iter().map(|(a, _)| a).collect())
+        .select((customers::id, customers::org_id, organisations::name, customers::name, customers::shop_password_hash, customers::shop_must_change))
+        .load(conn)?)
 }
 
 diesel::define_sql_function! {
@@ -157,36 +156,20 @@ pub fn set_password(conn: &mut DbConn, org: i64, customer: i64, hash: &str, must
 /// What the shop knows of its customer for pricing and check-out.
 #[derive(Queryable, Clone, Debug)]
 pub struct ShopCustomer {
-    pub id: i64,
-    pub name: String,
     pub email: String,
     pub address: String,
     pub city: String,
     pub state: String,
     pub postal: String,
-    pub phone: String,
     pub default_ship_type: i32,
     pub login_shop: bool,
-    pub has_password: bool,
 }
 
 pub fn customer(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Option<ShopCustomer>> {
     Ok(customers::table
         .filter(customers::org_id.eq(org))
         .find(id)
-        .select((
-            customers::id,
-            customers::name,
-            customers::email,
-            customers::address,
-            customers::city,
-            customers::state,
-            customers::postal,
-            customers::phone,
-            customers::default_ship_type,
-            customers::login_shop,
-            customers::shop_password_hash.ne(""),
-        ))
+        .select((customers::email, customers::address, customers::city, customers::state, customers::postal, customers::default_ship_type, customers::login_shop))
         .first(conn)
         .optional()?)
 }
@@ -198,7 +181,6 @@ pub struct ShopProduct {
     pub code: String,
     pub name: String,
     pub brand_id: Option<i64>,
-    pub tag1: String,
     pub specification: String,
     pub load_rate: String,
     pub speed_rate: String,
@@ -214,7 +196,7 @@ pub fn shown_products(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Has
         .filter(products::id.eq_any(ids))
         .filter(products::is_customer_show.eq(true))
         .filter(brands::presented_to_csr.eq(true))
-        .select((products::id, products::code, products::name, products::brand_id, products::tag1, products::specification, products::load_rate, products::speed_rate))
+        .select((products::id, products::code, products::name, products::brand_id, products::specification, products::load_rate, products::speed_rate))
         .load(conn)?;
     Ok(rows.into_iter().map(|p| (p.id, p)).collect())
 }
@@ -234,8 +216,10 @@ pub fn customer_stock(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Has
     let mut out: HashMap<i64, (i64, i64, Option<NaiveDate>)> = HashMap::new();
     for (p, on_hand, in_transit, eta) in rows {
         let e = out.entry(p).or_insert((0, 0, None));
-        e.0 = e.0.saturating_add(on_hand.max(0));
-        e.1 = e.1.saturating_add(in_transit.max(0));
+        // A warehouse below zero holds nothing to sell; the sums are checked, never clamped.
+        let overflow = || AppError::Internal(anyhow::anyhow!("the stock of product {p} adds up beyond the largest quantity"));
+        e.0 = e.0.checked_add(on_hand.max(0)).ok_or_else(overflow)?;
+        e.1 = e.1.checked_add(in_transit.max(0)).ok_or_else(overflow)?;
         if in_transit > 0 {
             e.2 = match (e.2, eta) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -327,7 +311,6 @@ pub struct MyOrder {
     pub delivery_date: Option<NaiveDate>,
     pub csr_self_note: String,
     pub address: String,
-    pub drafter_type: i32,
 }
 
 fn my_order_columns() -> (
@@ -343,7 +326,6 @@ fn my_order_columns() -> (
     orders::delivery_date,
     orders::csr_self_note,
     orders::address,
-    orders::drafter_type,
 ) {
     (
         orders::id,
@@ -358,51 +340,37 @@ fn my_order_columns() -> (
         orders::delivery_date,
         orders::csr_self_note,
         orders::address,
-        orders::drafter_type,
     )
 }
 
-/// The customer's invoices, newest first: those they placed, and those staff raised for
-/// them once approved (a staff draft is not the customer's business until it is).
-pub fn my_orders(conn: &mut DbConn, org: i64, customer: i64, offset: i64, limit: i64) -> AppResult<Vec<MyOrder>> {
+type BoxedOrders = orders::BoxedQuery<'static, super::multi_connection_impl::MultiBackend>;
+
+/// The customer's invoices: those they placed, and those staff raised for them once
+/// approved (a staff draft is not the customer's business until it is).
+fn mine(org: i64, customer: i64) -> BoxedOrders {
     use crate::domain::enums::OrderStatus;
-    Ok(orders::table
+    orders::table
         .filter(orders::org_id.eq(org))
         .filter(orders::customer_id.eq(customer))
         .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
         .filter(orders::drafter_type.eq(DrafterType::Customer.as_i32()).or(orders::status.ne(OrderStatus::Draft.as_i32())))
-        .order((orders::order_date.desc(), orders::id.desc()))
-        .offset(offset)
-        .limit(limit)
-        .select(my_order_columns())
-        .load(conn)?)
+        .into_boxed()
+}
+
+/// One page of the customer's invoices, newest first.
+pub fn my_orders(conn: &mut DbConn, org: i64, customer: i64, offset: i64, limit: i64) -> AppResult<Vec<MyOrder>> {
+    Ok(mine(org, customer).order((orders::order_date.desc(), orders::id.desc())).offset(offset).limit(limit).select(my_order_columns()).load(conn)?)
 }
 
 /// How many sheets 'My orders' lists for the customer.
 pub fn my_order_count(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<i64> {
-    use crate::domain::enums::OrderStatus;
-    Ok(orders::table
-        .filter(orders::org_id.eq(org))
-        .filter(orders::customer_id.eq(customer))
-        .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
-        .filter(orders::drafter_type.eq(DrafterType::Customer.as_i32()).or(orders::status.ne(OrderStatus::Draft.as_i32())))
-        .count()
-        .get_result(conn)?)
+    Ok(mine(org, customer).count().get_result(conn)?)
 }
 
 /// One of the customer's sheets, or `None` for anything else (another customer's, another
 /// company's, a staff draft).
 pub fn my_order(conn: &mut DbConn, org: i64, customer: i64, id: i64) -> AppResult<Option<MyOrder>> {
-    use crate::domain::enums::OrderStatus;
-    Ok(orders::table
-        .filter(orders::org_id.eq(org))
-        .filter(orders::customer_id.eq(customer))
-        .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
-        .filter(orders::drafter_type.eq(DrafterType::Customer.as_i32()).or(orders::status.ne(OrderStatus::Draft.as_i32())))
-        .find(id)
-        .select(my_order_columns())
-        .first(conn)
-        .optional()?)
+    Ok(mine(org, customer).filter(orders::id.eq(id)).select(my_order_columns()).first(conn).optional()?)
 }
 
 /// A line of one of the customer's sheets.

@@ -546,6 +546,13 @@ pub const fn may_edit_credit_terms(role: Role) -> bool {
     role.is_approver()
 }
 
+/// A customer's address on one line, as sheets and the shop show it: the street, then
+/// suburb, state and postcode; empty parts are left out.
+pub fn one_line_address(street: &str, city: &str, state: &str, postal: &str) -> String {
+    let place = [city, state, postal].iter().map(|p| p.trim()).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(" ");
+    [street.trim(), place.as_str()].into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join(", ")
+}
+
 /// Whether staff with `role` may be a customer's business staff (bd_id): business staff, role 1.
 pub const fn fits_business_staff(role: Role) -> bool {
     matches!(role, Role::Business)
@@ -1027,5 +1034,12 @@ mod tests {
         let p: ProductInput = serde_json::from_value(serde_json::json!({"code": "X", "category": 4, "brand": 3, "tag1": "Autoparts", "offset": "+35", "show_for_shop": 1})).unwrap();
         assert_eq!((p.kind, p.brand_id, p.category.as_str(), p.wheel_offset.as_str(), p.show_for_shop), (Some(4), Some(3), "Autoparts", "+35", Some(true)));
         assert_eq!(p.name, None, "absent stays absent");
+    }
+    #[test]
+    fn a_customer_address_reads_on_one_line() {
+        assert_eq!(one_line_address("98 Great Western Hwy", "Frenchs Forest", "NSW", "2086"), "98 Great Western Hwy, Frenchs Forest NSW 2086");
+        assert_eq!(one_line_address("", "Frenchs Forest", "", "2086"), "Frenchs Forest 2086");
+        assert_eq!(one_line_address(" 1 Main St ", "", "", ""), "1 Main St");
+        assert_eq!(one_line_address("", "", "", ""), "");
     }
 }

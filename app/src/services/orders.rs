@@ -153,7 +153,7 @@ fn customer_info(conn: &mut DbConn, org: i64, customer: Ref<Customer>) -> AppRes
         .first(conn)
         .optional()?
         .ok_or_else(|| AppError::field("customer_id", "This customer does not exist in this company."))?;
-    let address = [address, format!("{city} {state} {postal}").trim().to_string()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+    let address = crate::domain::masters::one_line_address(&address, &city, &state, &postal);
     Ok(CustomerInfo { payment_type, area_type, price_type, credit_limit, balance, address, phone })
 }
 

@@ -169,17 +169,42 @@ pub fn cart_count(conn: &mut DbConn, who: &ShopPrincipal) -> AppResult<i64> {
     Ok(shop_db::cart(conn, who.org_id, who.customer_id)?.iter().map(|l| l.qty).sum())
 }
 
-/// Adds `qty` of a shown product (summing with what is there); returns the new quantity.
-pub fn add(conn: &mut DbConn, who: &ShopPrincipal, product: i64, qty: i64) -> AppResult<i64> {
-    let item = item(conn, who, product)?;
-    let cart = shop_db::cart(conn, who.org_id, who.customer_id)?;
-    let held = cart.iter().find(|l| l.product_id == product).map_or(0, |l| l.qty);
-    if held == 0 && cart.len() >= rules::MAX_CART_LINES {
-        return Err(AppError::field("qty", rules::CART_FULL));
+/// Adds quantities of shown products to the cart, summing with what is there (one price
+/// lookup for all of them); products the shop does not show are skipped. Answers the
+/// cart's item count and how many wanted products were skipped.
+fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> AppResult<(i64, usize)> {
+    let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
+    let shown: HashMap<i64, Cents> = items(conn, who, &ids)?.into_iter().map(|i| (i.product.id, i.price)).collect();
+    let mut cart = shop_db::cart(conn, who.org_id, who.customer_id)?;
+    let mut skipped = 0;
+    for &(product, qty) in wanted {
+        let Some(price) = shown.get(&product) else {
+            skipped += 1;
+            continue;
+        };
+        let at = match cart.iter().position(|l| l.product_id == product) {
+            Some(at) => at,
+            None if cart.len() >= rules::MAX_CART_LINES => return Err(AppError::field("qty", rules::CART_FULL)),
+            None => {
+                cart.push(CartLine { product_id: product, qty: 0, price_seen: price.0 });
+                cart.len() - 1
+            }
+        };
+        let line = &mut cart[at];
+        line.qty = rules::add_quantity(line.qty, qty).map_err(|m| AppError::field("qty", m))?;
+        line.price_seen = price.0;
+        shop_db::put_cart_line(conn, who.org_id, who.customer_id, *line)?;
     }
-    let new = rules::add_quantity(held, qty).map_err(|m| AppError::field("qty", m))?;
-    shop_db::put_cart_line(conn, who.org_id, who.customer_id, CartLine { product_id: product, qty: new, price_seen: item.price.0 })?;
-    Ok(new)
+    Ok((cart.iter().map(|l| l.qty).sum(), skipped))
+}
+
+/// Adds `qty` of a shown product (summing with what is there); answers the cart's item
+/// count. A product the shop does not show is not found.
+pub fn add(conn: &mut DbConn, who: &ShopPrincipal, product: i64, qty: i64) -> AppResult<i64> {
+    match add_lines(conn, who, &[(product, qty)])? {
+        (_, 1..) => Err(AppError::NotFound),
+        (count, 0) => Ok(count),
+    }
 }
 
 /// Sets the quantity of a line already in the cart (the price seen stays what it was).
@@ -201,10 +226,9 @@ pub struct Placed {
 }
 
 fn self_order(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, lines: &[(i64, i64, Cents)]) -> AppResult<Placed> {
-    let customer = shop_db::customer(conn, who.org_id, who.customer_id)?.ok_or(AppError::Unauthorized)?;
     let header = Header {
         tag_id: 1,
-        customer_id: Some(Unchecked::new(customer.id)),
+        customer_id: Some(Unchecked::new(who.customer_id)),
         date: Some(crate::domain::dates::today(zone(who))),
         due_date: None,
         delivery_date: None,
@@ -307,7 +331,11 @@ pub fn check(conn: &mut DbConn, who: &ShopPrincipal, lines: &[WantedLine]) -> Ap
 /// when a price the client expected has changed.
 pub fn place_lines(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, lines: &[WantedLine]) -> AppResult<Placed> {
     let checked = check(conn, who, lines)?;
-    let changed: Vec<String> = checked.iter().filter(|l| l.price_changed()).map(|l| format!("{}: now {}", l.item.product.code, l.item.price.grouped())).collect();
+    let expected: Vec<(i64, i64, i64)> = checked.iter().filter_map(|l| Some((l.item.product.id, l.expected_price?.0, l.item.price.0))).collect();
+    let changed: Vec<String> = rules::changed_prices(&expected)
+        .into_iter()
+        .filter_map(|(product, _, now)| checked.iter().find(|l| l.item.product.id == product).map(|l| format!("{}: now {}", l.item.product.code, Cents(now).grouped())))
+        .collect();
     if !changed.is_empty() {
         return Err(AppError::Conflict { message: rules::PRICES_CHANGED.into(), code: Some("prices_changed"), reasons: changed });
     }
@@ -337,27 +365,33 @@ pub fn my_order(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<(M
 }
 
 /// Puts a past order's lines in the cart (summing with what is there); returns how many
-/// lines went in and how many products are no longer sold in the shop.
-pub fn order_again(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<(usize, usize)> {
-    let (_, _, lines) = my_order(conn, who, id)?;
-    let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-    let shown: HashMap<i64, Item> = items(conn, who, &ids)?.into_iter().map(|i| (i.product.id, i)).collect();
-    let (mut added, mut skipped) = (0, 0);
-    for l in &lines {
-        match l.product_id.filter(|p| shown.contains_key(p)) {
-            Some(p) => {
-                add(conn, who, p, l.qty)?;
-                added += 1;
-            }
-            None => skipped += 1,
-        }
-    }
-    Ok((added, skipped))
+/// products are no longer sold in the shop and were left out.
+pub fn order_again(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<usize> {
+    let o = shop_db::my_order(conn, who.org_id, who.customer_id, id)?.ok_or(AppError::NotFound)?;
+    let lines = shop_db::my_lines(conn, who.org_id, o.id)?;
+    let no_product = lines.iter().filter(|l| l.product_id.is_none()).count();
+    let wanted: Vec<(i64, i64)> = lines.iter().filter_map(|l| Some((l.product_id?, l.qty))).collect();
+    let (_, skipped) = add_lines(conn, who, &wanted)?;
+    Ok(skipped + no_product)
 }
 
-/// Staff's 'Send invite': a one-time shop password for a customer with shop access and a
-/// sign-in e-mail; their other shop sessions end. Returns the password to show staff once.
-pub fn invite(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<String> {
+/// The A4 tax invoice of one of the customer's orders, once approved.
+pub fn invoice(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<Vec<crate::print::document::Document>> {
+    let o = shop_db::my_order(conn, who.org_id, who.customer_id, id)?.ok_or(AppError::NotFound)?;
+    if !CustomerStatus::of(o.status, o.delivery_status).has_invoice() {
+        return Err(AppError::NotFound);
+    }
+    crate::services::print::documents(conn, who.org_id, &[o.id], crate::print::Variant::Standard)
+}
+
+/// Staff's 'Send invite' (role 4 or crtCSR): a one-time shop password for a customer with
+/// shop access and a sign-in e-mail; their other shop sessions end. Returns the password
+/// to show staff once.
+pub fn invite(conn: &mut DbConn, actor: crate::domain::masters::Actor, customer: i64) -> AppResult<String> {
+    if !rules::may_invite(actor.role, actor.crt_csr) {
+        return Err(AppError::forbidden(rules::INVITE_REFUSED));
+    }
+    let org = actor.org_id;
     let c = shop_db::customer(conn, org, customer)?.ok_or(AppError::NotFound)?;
     if !c.login_shop {
         return Err(AppError::bad_request("Turn Shop access on and save the customer first."));

@@ -7,12 +7,12 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
-use super::Shopper;
+use super::{ShopQuery, Shopper};
 use crate::api::ApiJson;
 use crate::domain::money::Cents;
 use crate::domain::shop as rules;
 use crate::error::{AppError, AppResult};
-use crate::services::shop::{self as svc, Browse, CheckedLine, Item, WantedLine};
+use crate::services::shop::{self as svc, CheckedLine, Item, WantedLine};
 use crate::state::AppState;
 
 fn dollars(c: Cents) -> f64 {
@@ -65,34 +65,9 @@ pub struct ListAnswer<T> {
     meta: Meta,
 }
 
-#[derive(Deserialize, Default)]
-pub struct ProductQuery {
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    key: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    brand: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    category: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    page: String,
-}
-
-fn optional_number<T: std::str::FromStr>(text: &str, field: &str) -> AppResult<Option<T>> {
-    let t = text.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    t.parse().map(Some).map_err(|_| AppError::field(field, "Must be a number."))
-}
-
 /// `GET /api/shop/products?key=&brand=&category=&page=`.
-pub async fn products(State(state): State<AppState>, s: Shopper, Query(q): Query<ProductQuery>) -> AppResult<Json<ListAnswer<ProductJson>>> {
-    let b = Browse {
-        key: Some(q.key.trim().to_string()).filter(|k| !k.is_empty()),
-        brand: optional_number(&q.brand, "brand")?,
-        category: optional_number(&q.category, "category")?,
-        page: optional_number(&q.page, "page")?,
-    };
+pub async fn products(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<Json<ListAnswer<ProductJson>>> {
+    let b = q.browse()?;
     let page = b.page.unwrap_or(1).max(1);
     let who = s.who.clone();
     let found = state.db.run(move |c| svc::search(c, &who, &b)).await?;
@@ -274,15 +249,9 @@ fn order_json(o: &crate::db::shop::MyOrder, status: rules::CustomerStatus) -> Or
     }
 }
 
-#[derive(Deserialize, Default)]
-pub struct PageQuery {
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    page: String,
-}
-
 /// `GET /api/shop/orders?page=`: the customer's orders, newest first.
-pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<PageQuery>) -> AppResult<Json<ListAnswer<OrderJson>>> {
-    let page: i64 = optional_number(&q.page, "page")?.unwrap_or(1).max(1);
+pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<Json<ListAnswer<OrderJson>>> {
+    let page: i64 = q.page()?.unwrap_or(1).max(1);
     let who = s.who.clone();
     let (rows, total) = state.db.run(move |c| Ok((svc::my_orders(c, &who, page)?, crate::db::shop::my_order_count(c, who.org_id, who.customer_id)?))).await?;
     let data: Vec<OrderJson> = rows.iter().map(|(o, st)| order_json(o, *st)).collect();

@@ -62,15 +62,9 @@ pub async fn load(state: &AppState, parts: &Parts) -> AppResult<Option<Shopper>>
             .await?;
         return found.map(Some).ok_or(AppError::Unauthorized);
     }
-    let Some(token) = bearer(&parts.headers) else { return Ok(None) };
+    let Some(token) = auth::bearer(&parts.headers) else { return Ok(None) };
     let who = state.db.run(move |c| shop_db::token(c, &token)).await?.ok_or(AppError::Unauthorized)?;
     Ok(Some(Shopper { who, session: None, csrf: String::new() }))
-}
-
-fn bearer(headers: &axum::http::HeaderMap) -> Option<String> {
-    let v = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = v.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
 }
 
 impl FromRequestParts<AppState> for Shopper {
@@ -86,6 +80,48 @@ impl FromRequestParts<AppState> for Shopper {
         }
         parts.extensions.insert(s.clone());
         Ok(s)
+    }
+}
+
+/// A shop query string as the pages and the API read it: the catalogue's filters, the page,
+/// and the pages' notice code `m`.
+#[derive(serde::Deserialize, Default)]
+pub struct ShopQuery {
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    pub key: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    pub brand: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    pub category: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    pub page: String,
+    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    pub m: String,
+}
+
+fn optional_number<T: std::str::FromStr>(text: &str, field: &str) -> AppResult<Option<T>> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    t.parse().map(Some).map_err(|_| AppError::field(field, "Must be a number."))
+}
+
+impl ShopQuery {
+    /// The catalogue's filters; a brand, category or page that is not a number is a field
+    /// message.
+    pub fn browse(&self) -> AppResult<crate::services::shop::Browse> {
+        Ok(crate::services::shop::Browse {
+            key: Some(self.key.trim().to_string()).filter(|k| !k.is_empty()),
+            brand: optional_number(&self.brand, "brand")?,
+            category: optional_number(&self.category, "category")?,
+            page: self.page()?,
+        })
+    }
+
+    /// The page asked for, if any.
+    pub fn page(&self) -> AppResult<Option<i64>> {
+        optional_number(&self.page, "page")
     }
 }
 

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::{SHOP_COOKIE, SHOP_PRE_COOKIE, Shopper};
+use super::{SHOP_COOKIE, SHOP_PRE_COOKIE, ShopQuery, Shopper};
 use crate::auth::{self, csrf, password};
 use crate::db::shop::{self as shop_db, ShopAccount};
 use crate::domain::money::Cents;
@@ -81,10 +81,9 @@ impl From<&Item> for ItemView {
     }
 }
 
+/// The shop's cookies live on `/shop` only.
 fn cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64>) -> HeaderValue {
-    let secure = if state.secure_cookies { "; Secure" } else { "" };
-    let age = max_age.map(|a| format!("; Max-Age={a}")).unwrap_or_default();
-    HeaderValue::from_str(&format!("{name}={value}; Path=/shop; HttpOnly; SameSite=Lax{secure}{age}")).unwrap_or_else(|_| HeaderValue::from_static(""))
+    auth::set_cookie(state.secure_cookies, "/shop", name, value, max_age)
 }
 
 /// Only a path of the shop is a place to return to.
@@ -108,10 +107,7 @@ pub struct LoginPage {
 }
 
 fn login_secret(headers: &HeaderMap) -> (String, bool) {
-    match auth::cookie(headers, SHOP_COOKIE).or_else(|| auth::cookie(headers, SHOP_PRE_COOKIE)) {
-        Some(s) => (s, false),
-        None => (auth::token::random_token(), true),
-    }
+    auth::form_secret(headers, SHOP_COOKIE, SHOP_PRE_COOKIE)
 }
 
 fn login_view(state: &AppState, secret: &str, email: String, alert: Option<String>, companies: Vec<(i64, String)>) -> LoginPage {
@@ -295,28 +291,9 @@ fn page_link(b: &Browse, page: i64) -> String {
     format!("/shop?{}", serde_urlencoded::to_string(&pairs).unwrap_or_default())
 }
 
-#[derive(Deserialize, Default)]
-pub struct CatalogueQuery {
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    key: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    brand: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    category: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    page: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
-    m: String,
-}
-
 /// `GET /shop`: search and browse.
-pub async fn catalogue(State(state): State<AppState>, s: Shopper, Query(q): Query<CatalogueQuery>) -> AppResult<CataloguePage> {
-    let b = Browse {
-        key: Some(q.key.trim().to_string()).filter(|k| !k.is_empty()),
-        brand: q.brand.trim().parse().ok(),
-        category: q.category.trim().parse().ok(),
-        page: q.page.trim().parse().ok(),
-    };
+pub async fn catalogue(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<CataloguePage> {
+    let b = q.browse()?;
     let who = s.who.clone();
     let query = b.clone();
     let (found, brands) = state.db.run(move |c| Ok((svc::search(c, &who, &query)?, svc::brands(c, who.org_id)?))).await?;
@@ -349,7 +326,7 @@ pub struct ProductPage {
 }
 
 /// `GET /shop/products/{id}`.
-pub async fn product(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>, Query(q): Query<CatalogueQuery>) -> AppResult<ProductPage> {
+pub async fn product(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>, Query(q): Query<ShopQuery>) -> AppResult<ProductPage> {
     let who = s.who.clone();
     let item = state.db.run(move |c| svc::item(c, &who, id)).await?;
     Ok(ProductPage { shell: shell(&state, &s).await?, item: ItemView::from(&item), notice: notice(Some(q.m.as_str())), here: format!("/shop/products/{id}") })
@@ -382,16 +359,11 @@ fn with_m(path: &str, m: &str) -> String {
 }
 
 /// The cart badge and a status line, swapped in place by htmx.
-fn badge_fragment(count: i64, message: &str) -> Response {
-    let body = format!(
-        "<a id=\"cart-badge\" class=\"cart-link\" href=\"/shop/cart\">Cart <span class=\"badge\">{count}</span></a><p id=\"shop-status\" class=\"status\" role=\"status\" hx-swap-oob=\"true\">{}</p>",
-        askama_escape(message)
-    );
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
-}
-
-fn askama_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+#[derive(Template, WebTemplate)]
+#[template(path = "shop/badge.html")]
+pub struct Badge {
+    pub count: i64,
+    pub message: String,
 }
 
 /// `POST /shop/cart/add`: adds a quantity (summing); htmx gets the badge, a form a redirect.
@@ -399,27 +371,18 @@ pub async fn add(State(state): State<AppState>, s: Shopper, headers: HeaderMap, 
     let id = product_id(&f)?;
     let back = back_to(&f.back);
     let htmx = headers.contains_key("hx-request");
-    let qty = match rules::quantity(&f.qty) {
-        Ok(q) => q,
-        Err(m) if htmx => {
-            let who = s.who.clone();
-            let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
-            return Ok(badge_fragment(count, m));
-        }
-        Err(_) => return Ok(Redirect::to(&with_m(&back, "qty")).into_response()),
+    let who = s.who.clone();
+    let outcome = match rules::quantity(&f.qty) {
+        Ok(qty) => state.db.write(move |c| svc::add(c, &who, id, qty).map(|count| (count, format!("Added {qty} to your cart.")))).await,
+        Err(m) => Err(AppError::field("qty", m)),
     };
-    let who = s.who.clone();
-    let outcome = state.db.write(move |c| svc::add(c, &who, id, qty)).await;
-    let who = s.who.clone();
     match outcome {
-        Ok(_) if htmx => {
-            let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
-            Ok(badge_fragment(count, &format!("Added {qty} to your cart.")))
-        }
+        Ok((count, message)) if htmx => Ok(Badge { count, message }.into_response()),
         Ok(_) => Ok(Redirect::to(&with_m(&back, "added")).into_response()),
         Err(AppError::Validation { message, .. }) if htmx => {
+            let who = s.who.clone();
             let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
-            Ok(badge_fragment(count, &message))
+            Ok(Badge { count, message }.into_response())
         }
         Err(AppError::Validation { message, .. }) => Ok(Redirect::to(&with_m(&back, if message == rules::CART_FULL { "full" } else { "qty" })).into_response()),
         Err(e) => Err(e),
@@ -453,7 +416,7 @@ fn line_views(v: &CartView) -> Vec<CartLineView> {
 }
 
 /// `GET /shop/cart`.
-pub async fn cart(State(state): State<AppState>, s: Shopper, Query(q): Query<CatalogueQuery>) -> AppResult<CartPage> {
+pub async fn cart(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<CartPage> {
     let who = s.who.clone();
     let v = state.db.run(move |c| svc::cart(c, &who)).await?;
     let notice = match q.m.as_str() {
@@ -520,7 +483,7 @@ struct Entered {
 async fn checkout_page(state: &AppState, s: &Shopper, entered: Entered, alert: Option<String>, errors: BTreeMap<String, String>) -> AppResult<CheckoutPage> {
     let who = s.who.clone();
     let (v, customer) = state.db.run(move |c| Ok((svc::cart(c, &who)?, shop_db::customer(c, who.org_id, who.customer_id)?.ok_or(AppError::Unauthorized)?))).await?;
-    let address = [customer.address.clone(), format!("{} {} {}", customer.city, customer.state, customer.postal).trim().to_string()].into_iter().filter(|a| !a.is_empty()).collect::<Vec<_>>().join(", ");
+    let address = crate::domain::masters::one_line_address(&customer.address, &customer.city, &customer.state, &customer.postal);
     let gst = crate::domain::money::gst_of_inclusive(v.total, crate::domain::enums::TaxType::default());
     Ok(CheckoutPage {
         shell: shell(state, s).await?,
@@ -635,8 +598,8 @@ pub struct OrdersPage {
 }
 
 /// `GET /shop/orders`.
-pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<CatalogueQuery>) -> AppResult<OrdersPage> {
-    let page: i64 = q.page.trim().parse().unwrap_or(1).max(1);
+pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<OrdersPage> {
+    let page: i64 = q.page()?.unwrap_or(1).max(1);
     let who = s.who.clone();
     let rows = state.db.run(move |c| svc::my_orders(c, &who, page)).await?;
     let next = (rows.len() as i64 == svc::PAGE_SIZE).then(|| format!("/shop/orders?page={}", page + 1));
@@ -721,16 +684,7 @@ pub struct InvoicePage {
 /// never marks the sheet printed (that is the staff's print run).
 pub async fn invoice(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>) -> AppResult<Response> {
     let who = s.who.clone();
-    let documents = state
-        .db
-        .run(move |c| {
-            let (_, status, _) = svc::my_order(c, &who, id)?;
-            if !status.has_invoice() {
-                return Err(AppError::NotFound);
-            }
-            crate::services::print::documents(c, who.org_id, &[id], crate::print::Variant::Standard)
-        })
-        .await?;
+    let documents = state.db.run(move |c| svc::invoice(c, &who, id)).await?;
     let title = documents.first().map(|d| format!("{} {}", d.title, d.no)).unwrap_or_default();
     let mut res = InvoicePage { title, css: state.assets.url("css/print.css"), documents }.into_response();
     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -55,10 +55,7 @@ pub struct LoginQuery {
 }
 
 fn cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64>) -> HeaderValue {
-    let secure = if state.secure_cookies { "; Secure" } else { "" };
-    let age = max_age.map(|a| format!("; Max-Age={a}")).unwrap_or_default();
-    HeaderValue::from_str(&format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax{secure}{age}"))
-        .unwrap_or_else(|_| HeaderValue::from_static(""))
+    auth::set_cookie(state.secure_cookies, "/", name, value, max_age)
 }
 
 fn login_page(state: &AppState, secret: &str, email: String, errors: BTreeMap<String, String>, alert: Option<String>) -> LoginPage {
@@ -76,10 +73,7 @@ fn login_page(state: &AppState, secret: &str, email: String, errors: BTreeMap<St
 
 /// The cookie secret the CSRF guard will use for this browser, creating one if needed.
 fn form_secret(headers: &HeaderMap) -> (String, bool) {
-    match auth::cookie(headers, SESSION_COOKIE).or_else(|| auth::cookie(headers, csrf::PRE_COOKIE)) {
-        Some(s) => (s, false),
-        None => (auth::token::random_token(), true),
-    }
+    auth::form_secret(headers, SESSION_COOKIE, csrf::PRE_COOKIE)
 }
 
 /// `GET /` and `/login`: the sign-in form, or the home for a signed-in user.
