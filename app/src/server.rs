@@ -129,7 +129,9 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(&config.bind)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}. Choose another address with TYREDESK_BIND", config.bind))?;
-    println!("TyreDesk is running on http://{} (database: {})", config.bind, config.database.redacted());
+    // The address actually bound: with port 0 the system chose it, and tools read it here.
+    let bound = listener.local_addr().map_or_else(|_| config.bind.clone(), |a| a.to_string());
+    println!("TyreDesk is running on http://{bound} (database: {})", config.database.redacted());
     // Exports left by a crash; a running export's file is younger, and open files survive.
     crate::xlsx::export::sweep(&crate::xlsx::export::temp_dir(&config.data_dir), crate::xlsx::export::LEFTOVER_AGE);
     let state = AppState::new(config, db)?;

@@ -3,7 +3,6 @@
 //! second, and reads the result back through the first. Runs on PostgreSQL only (SQLite is
 //! one process by design).
 
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
@@ -15,38 +14,7 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::json;
 use tyredesk::config::DatabaseUrl;
 
-use crate::support::{TestApp, extract_input};
-
-/// One server process on a port of its own, stopped when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    /// Processes behind one load balancer share the database and the data folder (report
-    /// files are written by whichever process ran the job).
-    fn start(database_url: &str, data_dir: &std::path::Path) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(env!("CARGO_BIN_EXE_tyredesk"))
-            .args(["serve", "--no-demo"])
-            .env("DATABASE_URL", database_url)
-            .env("TYREDESK_BIND", format!("127.0.0.1:{port}"))
-            .env("TYREDESK_DATA_DIR", data_dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tyredesk serve");
-        Self { child, base: format!("http://127.0.0.1:{port}") }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::support::{ServerProcess as Server, TestApp, extract_input};
 
 type Http = Client<HttpConnector, Full<Bytes>>;
 
@@ -101,7 +69,7 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
         return; // SQLite serves from one process.
     };
     let shared = tempfile::tempdir().unwrap();
-    let (a, b) = (Server::start(&url, shared.path()), Server::start(&url, shared.path()));
+    let (a, b) = (Server::start(&url, shared.path(), &[]), Server::start(&url, shared.path(), &[]));
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
     wait_until_up(&http, &a).await;
     wait_until_up(&http, &b).await;

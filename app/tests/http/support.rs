@@ -333,3 +333,63 @@ pub fn body_rows(html: &str) -> usize {
     let end = html[start..].find("</tbody>").map(|e| start + e).unwrap_or(html.len());
     html[start..end].matches("<tr>").count()
 }
+
+/// A `tyredesk serve` process, killed when dropped. It binds port 0 and the address it prints
+/// is read back: a port picked by the test and freed before the server binds it could be
+/// taken meanwhile by another test's listener. Its output is kept for the failure message.
+pub struct ServerProcess {
+    child: std::process::Child,
+    pub base: String,
+}
+
+impl ServerProcess {
+    pub fn start(database_url: &str, data_dir: &std::path::Path, env: &[(&str, &str)]) -> Self {
+        use std::io::{BufRead, BufReader};
+        use std::sync::{Mutex, mpsc};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tyredesk"))
+            .args(["serve", "--no-demo"])
+            .env("DATABASE_URL", database_url)
+            .env("TYREDESK_BIND", "127.0.0.1:0")
+            .env("TYREDESK_DATA_DIR", data_dir)
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start tyredesk serve");
+        let output = Arc::new(Mutex::new(String::new()));
+        let (tx, rx) = mpsc::channel();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let seen = output.clone();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if let Some(rest) = line.strip_prefix("TyreDesk is running on ") {
+                    let _ = tx.send(rest.split_whitespace().next().unwrap_or_default().to_string());
+                }
+                seen.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+        let seen = output.clone();
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                seen.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+        match rx.recv_timeout(std::time::Duration::from_secs(120)) {
+            Ok(base) => Self { child, base },
+            Err(_) => {
+                let _ = child.kill();
+                let status = child.wait().ok();
+                std::thread::sleep(std::time::Duration::from_millis(200)); // let the readers drain
+                panic!("tyredesk serve did not start ({status:?}):\n{}", output.lock().unwrap());
+            }
+        }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -12,7 +12,7 @@ use tyredesk::xero::fake::FakeXero;
 use tyredesk::xero::secret::SecretKey;
 use tyredesk::xero::{Clock, Link, Settings};
 
-use crate::support::{Session, TestApp};
+use crate::support::{ServerProcess, Session, TestApp};
 
 const ORG: i64 = 4;
 
@@ -431,35 +431,12 @@ async fn opening_a_sheet_reads_the_customers_balance_from_xero_and_shows_when() 
 }
 
 /// A `tyredesk serve` process on the test's database, killed with SIGKILL when dropped.
-struct Server(std::process::Child);
-
-impl Server {
-    fn start(app: &TestApp, key_hex: &str) -> Self {
-        let url = match &app.state.config.database {
-            tyredesk::config::DatabaseUrl::Sqlite(p) => p.to_string_lossy().into_owned(),
-            tyredesk::config::DatabaseUrl::Postgres(u) => u.clone(),
-        };
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_tyredesk"))
-            .args(["serve", "--no-demo"])
-            .env("DATABASE_URL", url)
-            .env("TYREDESK_BIND", format!("127.0.0.1:{port}"))
-            .env("TYREDESK_DATA_DIR", &app.state.config.data_dir)
-            .env("TYREDESK_SECRET_KEY", key_hex)
-            .env("TYREDESK_XERO_STALE_SECS", "2")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("start tyredesk serve");
-        Self(child)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+fn server(app: &TestApp, key_hex: &str) -> ServerProcess {
+    let url = match &app.state.config.database {
+        tyredesk::config::DatabaseUrl::Sqlite(p) => p.to_string_lossy().into_owned(),
+        tyredesk::config::DatabaseUrl::Postgres(u) => u.clone(),
+    };
+    ServerProcess::start(&url, &app.state.config.data_dir, &[("TYREDESK_SECRET_KEY", key_hex), ("TYREDESK_XERO_STALE_SECS", "2")])
 }
 
 async fn wait_for(what: &str, mut done: impl AsyncFnMut() -> bool) {
@@ -493,12 +470,12 @@ async fn a_server_killed_between_sending_and_recording_sends_exactly_once_after_
         let db = app.state.db.clone();
         async move { db.run(move |c| Ok(orders::table.find(id).select(orders::xero_sent).first::<i32>(c)?)).await.unwrap() }
     };
-    let first = Server::start(&app, &key_hex);
+    let first = server(&app, &key_hex);
     wait_for("Xero to hold the invoice", async || fake.invoices().iter().any(|d| d["InvoiceNumber"] == no.as_str())).await;
     drop(first); // SIGKILL
     assert_eq!(state_of(&app).await, 3, "the answer never reached the sheet");
 
-    let _second = Server::start(&app, &key_hex);
+    let _second = server(&app, &key_hex);
     wait_for("the restarted server to record the send", async || state_of(&app).await == 1).await;
     assert_eq!(fake.invoices().iter().filter(|d| d["InvoiceNumber"] == no.as_str()).count(), 1, "exactly one invoice");
     let puts = fake.requests().iter().filter(|l| l.method == "PUT" && l.path.ends_with("/Invoices")).count();
