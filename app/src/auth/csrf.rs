@@ -11,7 +11,7 @@ use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::{SESSION_COOKIE, cookie, token};
+use super::token;
 use crate::error::AppError;
 
 /// Cookie set on the sign-in page before any session exists.
@@ -37,11 +37,8 @@ pub async fn guard(req: Request, next: Next) -> Response {
     let headers = req.headers();
     // The shop has its own cookies: a staff cookie never vouches for a shop form, nor a
     // shop cookie for a staff one.
-    let secret = if crate::shop::is_shop_path(req.uri().path()) {
-        cookie(headers, crate::shop::SHOP_COOKIE).or_else(|| cookie(headers, crate::shop::SHOP_PRE_COOKIE))
-    } else {
-        cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, PRE_COOKIE))
-    };
+    let side = if crate::shop::is_shop_path(req.uri().path()) { &crate::shop::SHOP_COOKIES } else { &super::STAFF_COOKIES };
+    let secret = side.secret(headers);
     let Some(secret) = secret else {
         // No cookie: either a bearer call or an anonymous one that the handler refuses
         // (the sign-in form refuses to go on without its pre-session cookie).

@@ -97,19 +97,60 @@ fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[
 
 /// A `Set-Cookie` value of ours: HttpOnly, SameSite=Lax, Secure behind HTTPS, on `path`;
 /// `max_age` 0 deletes it.
-pub fn set_cookie(secure: bool, path: &str, name: &str, value: &str, max_age: Option<i64>) -> axum::http::HeaderValue {
+fn set_cookie(secure: bool, path: &str, name: &str, value: &str, max_age: Option<i64>) -> axum::http::HeaderValue {
     let secure = if secure { "; Secure" } else { "" };
     let age = max_age.map(|a| format!("; Max-Age={a}")).unwrap_or_default();
     axum::http::HeaderValue::from_str(&format!("{name}={value}; Path={path}; HttpOnly; SameSite=Lax{secure}{age}"))
         .unwrap_or_else(|_| axum::http::HeaderValue::from_static(""))
 }
 
-/// The cookie secret the CSRF guard will check a sign-in form against: the `session`
-/// cookie, else the `pre` (pre-sign-in) cookie, else a new secret to set as `pre` (`true`).
-pub fn form_secret(headers: &HeaderMap, session: &str, pre: &str) -> (String, bool) {
-    match cookie(headers, session).or_else(|| cookie(headers, pre)) {
-        Some(s) => (s, false),
-        None => (token::random_token(), true),
+/// The cookies of one sign-in: the session it starts and the pre-sign-in cookie carrying
+/// the sign-in form's CSRF secret until then. Staff sign in at `/`, customers at `/shop`;
+/// each side's cookies vouch only for its own forms.
+pub struct SignInCookies {
+    pub session: &'static str,
+    pub pre: &'static str,
+    pub path: &'static str,
+}
+
+/// Staff: `td_session` and `td_pre`.
+pub const STAFF_COOKIES: SignInCookies = SignInCookies { session: SESSION_COOKIE, pre: csrf::PRE_COOKIE, path: "/" };
+
+impl SignInCookies {
+    /// The secret the CSRF guard checks a form against: the session cookie, else the
+    /// pre-sign-in cookie.
+    pub fn secret(&self, headers: &HeaderMap) -> Option<String> {
+        cookie(headers, self.session).or_else(|| cookie(headers, self.pre))
+    }
+
+    /// The secret of a sign-in form: [`Self::secret`], else a new one to set with
+    /// [`Self::set_pre`] (`true`).
+    pub fn form_secret(&self, headers: &HeaderMap) -> (String, bool) {
+        match self.secret(headers) {
+            Some(s) => (s, false),
+            None => (token::random_token(), true),
+        }
+    }
+
+    /// One of these cookies on this side's path; `max_age` 0 deletes it.
+    pub fn set(&self, res: &mut axum::response::Response, secure: bool, name: &str, value: &str, max_age: Option<i64>) {
+        res.headers_mut().append(axum::http::header::SET_COOKIE, set_cookie(secure, self.path, name, value, max_age));
+    }
+
+    /// Gives the browser a new form secret as the pre-sign-in cookie.
+    pub fn set_pre(&self, res: &mut axum::response::Response, secure: bool, secret: &str) {
+        self.set(res, secure, self.pre, secret, None);
+    }
+
+    /// Sets the session cookie and deletes the pre-sign-in cookie.
+    pub fn signed_in(&self, res: &mut axum::response::Response, secure: bool, token: &str) {
+        self.set(res, secure, self.session, token, None);
+        self.set(res, secure, self.pre, "", Some(0));
+    }
+
+    /// Deletes the session cookie.
+    pub fn signed_out(&self, res: &mut axum::response::Response, secure: bool) {
+        self.set(res, secure, self.session, "", Some(0));
     }
 }
 

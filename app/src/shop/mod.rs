@@ -21,6 +21,8 @@ use crate::state::AppState;
 pub const SHOP_COOKIE: &str = "td_shop";
 /// The shop's cookie before sign-in (its CSRF secret on the sign-in form).
 pub const SHOP_PRE_COOKIE: &str = "td_shop_pre";
+/// The shop's sign-in cookies, on `/shop` only.
+pub const SHOP_COOKIES: auth::SignInCookies = auth::SignInCookies { session: SHOP_COOKIE, pre: SHOP_PRE_COOKIE, path: "/shop" };
 /// A customer signed in with a one-time password must choose their own first.
 pub const SHOP_PASSWORD_CHANGE: &str = "Please choose your own password before you go on.";
 

@@ -11,8 +11,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::{SHOP_COOKIE, SHOP_PRE_COOKIE, ShopQuery, Shopper};
-use crate::auth::{self, csrf, password};
+use super::{SHOP_COOKIES, ShopQuery, Shopper};
+use crate::auth::{csrf, password};
 use crate::db::shop::{self as shop_db, ShopAccount};
 use crate::domain::money::Cents;
 use crate::domain::shop::{self as rules, CustomerStatus, Shipping};
@@ -82,10 +82,6 @@ impl From<&Item> for ItemView {
 }
 
 /// The shop's cookies live on `/shop` only.
-fn cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64>) -> HeaderValue {
-    auth::set_cookie(state.secure_cookies, "/shop", name, value, max_age)
-}
-
 /// Only a path of the shop is a place to return to.
 fn back_to(raw: &str) -> String {
     if super::is_shop_path(raw) && !raw.contains("//") && !raw.contains('\\') { raw.to_string() } else { "/shop".to_string() }
@@ -106,20 +102,16 @@ pub struct LoginPage {
     pub companies: Vec<(i64, String)>,
 }
 
-fn login_secret(headers: &HeaderMap) -> (String, bool) {
-    auth::form_secret(headers, SHOP_COOKIE, SHOP_PRE_COOKIE)
-}
-
 fn login_view(state: &AppState, secret: &str, email: String, alert: Option<String>, companies: Vec<(i64, String)>) -> LoginPage {
     LoginPage { css: state.assets.url("css/shop.css"), csrf: csrf::token_for(secret), email, alert, companies }
 }
 
 /// `GET /shop/login`.
 pub async fn login_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let (secret, fresh) = login_secret(&headers);
+    let (secret, fresh) = SHOP_COOKIES.form_secret(&headers);
     let mut res = login_view(&state, &secret, String::new(), None, vec![]).into_response();
     if fresh {
-        res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_PRE_COOKIE, &secret, None));
+        SHOP_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
     }
     res
 }
@@ -153,10 +145,10 @@ pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<
 
 /// `POST /shop/login`.
 pub async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
-    let (secret, fresh) = login_secret(&headers);
+    let (secret, fresh) = SHOP_COOKIES.form_secret(&headers);
     if fresh {
         let mut res = (StatusCode::FORBIDDEN, login_view(&state, &secret, form.email, Some(csrf::SIGN_IN_FORM_EXPIRED.into()), vec![])).into_response();
-        res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_PRE_COOKIE, &secret, None));
+        SHOP_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
         return res;
     }
     if let Some(m) = validate::sign_in_email(&form.email).err().or_else(|| validate::sign_in_password(&form.password).err()) {
@@ -181,8 +173,7 @@ pub async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, header
     match state.db.write(move |c| shop_db::create_session(c, org, customer)).await {
         Ok(token) => {
             let mut res = Redirect::to(if chosen.must_change { "/shop/password" } else { "/shop" }).into_response();
-            res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_COOKIE, &token, None));
-            res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_PRE_COOKIE, "", Some(0)));
+            SHOP_COOKIES.signed_in(&mut res, state.secure_cookies, &token);
             res
         }
         Err(e) => e.into_response(),
@@ -195,7 +186,7 @@ pub async fn logout(State(state): State<AppState>, s: Shopper) -> AppResult<Resp
         state.db.write(move |c| shop_db::delete_session(c, &id)).await?;
     }
     let mut res = Redirect::to("/shop/login").into_response();
-    res.headers_mut().append(header::SET_COOKIE, cookie(&state, SHOP_COOKIE, "", Some(0)));
+    SHOP_COOKIES.signed_out(&mut res, state.secure_cookies);
     Ok(res)
 }
 

@@ -7,7 +7,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
@@ -54,10 +54,6 @@ pub struct LoginQuery {
     m: Option<String>,
 }
 
-fn cookie(state: &AppState, name: &str, value: &str, max_age: Option<i64>) -> HeaderValue {
-    auth::set_cookie(state.secure_cookies, "/", name, value, max_age)
-}
-
 fn login_page(state: &AppState, secret: &str, email: String, errors: BTreeMap<String, String>, alert: Option<String>) -> LoginPage {
     LoginPage {
         css: state.assets.url("css/app.css"),
@@ -72,10 +68,6 @@ fn login_page(state: &AppState, secret: &str, email: String, errors: BTreeMap<St
 }
 
 /// The cookie secret the CSRF guard will use for this browser, creating one if needed.
-fn form_secret(headers: &HeaderMap) -> (String, bool) {
-    auth::form_secret(headers, SESSION_COOKIE, csrf::PRE_COOKIE)
-}
-
 /// `GET /` and `/login`: the sign-in form, or the home for a signed-in user.
 pub async fn page(State(state): State<AppState>, Query(q): Query<LoginQuery>, headers: HeaderMap) -> Response {
     if let Ok(Some(_)) = auth::load(&state, &headers).await {
@@ -86,10 +78,10 @@ pub async fn page(State(state): State<AppState>, Query(q): Query<LoginQuery>, he
         Some("warehouse") => Some(WAREHOUSE_REFUSED.to_string()),
         _ => None,
     };
-    let (secret, fresh) = form_secret(&headers);
+    let (secret, fresh) = auth::STAFF_COOKIES.form_secret(&headers);
     let mut res = login_page(&state, &secret, String::new(), BTreeMap::new(), alert).into_response();
     if fresh {
-        res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, &secret, None));
+        auth::STAFF_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
     }
     res
 }
@@ -167,13 +159,13 @@ pub fn dummy_hash() -> &'static str {
 
 /// `POST /login`.
 pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
-    let (secret, fresh) = form_secret(&headers);
+    let (secret, fresh) = auth::STAFF_COOKIES.form_secret(&headers);
     if fresh {
         // No cookie, so the CSRF guard had nothing to check: a forged cross-site sign-in
         // (login CSRF) or a form from before the cookie existed. Offer a fresh form.
         let alert = Some(csrf::SIGN_IN_FORM_EXPIRED.to_string());
         let mut res = (StatusCode::FORBIDDEN, login_page(&state, &secret, form.email, BTreeMap::new(), alert)).into_response();
-        res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, &secret, None));
+        auth::STAFF_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
         return res;
     }
     let mut errors = BTreeMap::new();
@@ -206,8 +198,7 @@ pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, heade
     match created {
         Ok((token, _)) => {
             let mut res = Redirect::to(if must_change_password { CHANGE_PASSWORD } else { HOME }).into_response();
-            res.headers_mut().append(header::SET_COOKIE, cookie(&state, SESSION_COOKIE, &token, None));
-            res.headers_mut().append(header::SET_COOKIE, cookie(&state, csrf::PRE_COOKIE, "", Some(0)));
+            auth::STAFF_COOKIES.signed_in(&mut res, state.secure_cookies, &token);
             res
         }
         Err(e) => e.into_response(),
@@ -223,7 +214,7 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Respon
         }
     }
     let mut res = Redirect::to("/login").into_response();
-    res.headers_mut().append(header::SET_COOKIE, cookie(&state, SESSION_COOKIE, "", Some(0)));
+    auth::STAFF_COOKIES.signed_out(&mut res, state.secure_cookies);
     res
 }
 
@@ -266,7 +257,7 @@ pub async fn switch_org(State(state): State<AppState>, auth: Auth, headers: Head
 
 /// `GET /password/reset`: explains how a forgotten password is reset (not an error).
 pub async fn password_reset(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let (secret, _) = form_secret(&headers);
+    let (secret, _) = auth::STAFF_COOKIES.form_secret(&headers);
     let mut page = login_page(&state, &secret, String::new(), BTreeMap::new(), None);
     page.notice = Some(FORGOT_PASSWORD);
     page.into_response()
