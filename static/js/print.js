@@ -1,21 +1,46 @@
 // TyreDesk print page (plain ES2020, no build step): opens the browser's print dialog once
-// the page has loaded; when printing completes ('afterprint'), marks the sheets printed,
-// says 'Print successful' and tells the app's other tabs (list, detail) to refresh.
+// the page has loaded. Browsers say when the dialog closes ('afterprint', or window.print()
+// returning) but not whether the sheets printed: a cancelled dialog and a PDF renderer look
+// the same. So the page asks 'Did it print?' and marks the sheets printed only on 'Yes'; it
+// then says what the server answered and tells the app's other tabs (list, detail) to refresh.
 (() => {
 'use strict';
 const d = document, bar = d.querySelector('[data-print]');
 if (!bar) return;
 const meta = n => d.querySelector(`meta[name="${n}"]`)?.content || '';
 const status = d.getElementById('print-status');
+const question = bar.querySelector('[data-print-confirm]');
+const yes = bar.querySelector('[data-print-yes]');
+const printButton = bar.querySelector('[data-print-again]');
 const ids = bar.dataset.ids.split(',').map(Number).filter(n => n > 0);
 let busy = false;
 function say(text, level) {
   status.textContent = text;
-  status.className = 'status-' + level;
+  status.className = text ? 'status-' + level : '';
+}
+/** After the print dialog closed: ask whether the sheets printed, with 'Yes' focused (again,
+ * when the dialog closed twice: printing hides the toolbar, which loses the focus). */
+function ask() {
+  if (busy) return;
+  if (question.hidden) {
+    printButton.textContent = 'Print again';
+    say('', 'info');
+    question.hidden = false;
+  }
+  yes.focus();
+}
+function answered() {
+  question.hidden = true;
+}
+function printNow() {
+  answered();
+  print();
+  ask();
 }
 async function mark() {
   if (busy) return;
   busy = true;
+  answered();
   say('Marking as printed…', 'info');
   try {
     const r = await fetch(bar.dataset.markUrl, {
@@ -36,8 +61,14 @@ async function mark() {
     busy = false;
   }
 }
-addEventListener('afterprint', mark);
-bar.querySelector('[data-print-again]')?.addEventListener('click', () => print());
-const open = () => setTimeout(() => print(), 100);
+addEventListener('afterprint', ask);
+yes.addEventListener('click', mark);
+bar.querySelector('[data-print-no]').addEventListener('click', () => {
+  answered();
+  say('Not marked as printed.', 'info');
+  printButton.focus();
+});
+printButton.addEventListener('click', printNow);
+const open = () => setTimeout(printNow, 100);
 d.readyState === 'complete' ? open() : addEventListener('load', open);
 })();

@@ -3,7 +3,7 @@
 
 use chrono::NaiveDate;
 
-use super::pages::paginate;
+use super::pages::{self, A4, HeaderText};
 use super::rules::{self, WarehouseRole};
 use crate::domain::enums::{ShipType, TaxType};
 use crate::domain::money::{Cents, Totals, TotalsOverflow, gst_of_inclusive};
@@ -76,10 +76,13 @@ pub struct SheetWarehouse {
     pub role: WarehouseRole,
 }
 
-/// A line as stored, with its product's code and location.
+/// A line as stored, with its product's code, name and location.
 #[derive(Debug, Clone, Default)]
 pub struct SheetLine {
     pub code: String,
+    /// The product's name.
+    pub name: String,
+    /// The line's own description (the product name unless someone changed it).
     pub description: String,
     pub qty: i64,
     /// Tax-inclusive unit price as entered.
@@ -155,6 +158,7 @@ pub struct Columns {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub no: usize,
+    /// The item and, where it says more, the line's description ([`rules::printed_description`]).
     pub description: String,
     pub location: String,
     pub qty: i64,
@@ -302,17 +306,9 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
             // GST is a part of the amount, so taking it off never leaves i64.
             let gst = gst_of_inclusive(l.amount, sheet.tax_type);
             let (price, amount) = if columns.ex_gst { (rules::printed_price(dept, l.price), Cents(l.amount.0 - gst.0)) } else { (l.price, l.amount) };
-            let (code, desc) = (l.code.trim(), l.description.trim());
-            let description = if code.is_empty() || desc.starts_with(code) {
-                desc.to_string()
-            } else if desc.is_empty() {
-                code.to_string()
-            } else {
-                format!("{code} {desc}")
-            };
             Row {
                 no: i + 1,
-                description,
+                description: rules::printed_description(&l.code, &l.name, &l.description),
                 location: if columns.location { rules::printed_location(&l.location) } else { String::new() },
                 qty: l.qty,
                 price: if with_prices { price.grouped() } else { String::new() },
@@ -321,10 +317,6 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
             }
         })
         .collect();
-
-    let ranges = paginate(rows.len(), with_prices);
-    let of = ranges.len();
-    let pages = ranges.into_iter().enumerate().map(|(i, r)| Page { number: i + 1, of, rows: rows[r].to_vec() }).collect();
 
     let totals = Totals::from_lines(sheet.lines.iter().map(|l| (l.qty, l.amount)), sheet.tax_type).ok_or_else(|| TotalsOverflow(sheet.no.clone()))?;
     let money = with_prices.then(|| MoneyTotals {
@@ -362,6 +354,28 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
         }
     });
 
+    let closing = Closing {
+        comment: sheet.comments.trim().to_string(),
+        total_qty: totals.qty,
+        money,
+        due_date,
+        bank,
+        staff: sheet.staff.clone(),
+        customer: sheet.customer_name.clone(),
+        advice,
+        return_policy: rules::RETURN_POLICY,
+    };
+    let customer = CustomerBlock { name: sheet.customer_name.clone(), abn: rules::customer_abn(&sheet.customer_code), address: sheet.address.trim().to_string(), phone: sheet.phone.clone() };
+    let notes = sheet.self_note.trim().to_string();
+    let notice = rules::department_notice(dept);
+
+    // Rows wrap to as many lines as their text needs, so pages are filled by height.
+    let header = pages::header_height(&HeaderText { supplier: &supplier, draft: sheet.draft, customer: &customer, facts: &facts, notes: &notes, notice });
+    let heights: Vec<f32> = rows.iter().map(|r| pages::row_height(&r.description, &r.location, columns)).collect();
+    let ranges = pages::split(&heights, A4.first_page_room(header), A4.next_page_room(), pages::closing_height(&closing));
+    let of = ranges.len();
+    let pages = ranges.into_iter().enumerate().map(|(i, r)| Page { number: i + 1, of, rows: rows[r].to_vec() }).collect();
+
     Ok(Document {
         title,
         number_label: if invoice { "Invoice No." } else { "Credit Note No." },
@@ -369,23 +383,13 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
         date: day(sheet.date),
         supplier,
         draft_note: sheet.draft.then_some(rules::DRAFT_FOR_FETCH),
-        customer: CustomerBlock { name: sheet.customer_name.clone(), abn: rules::customer_abn(&sheet.customer_code), address: sheet.address.clone(), phone: sheet.phone.clone() },
+        customer,
         facts,
-        notes: sheet.self_note.trim().to_string(),
-        notice: rules::department_notice(dept),
+        notes,
+        notice,
         columns,
         pages,
-        closing: Closing {
-            comment: sheet.comments.trim().to_string(),
-            total_qty: totals.qty,
-            money,
-            due_date,
-            bank,
-            staff: sheet.staff.clone(),
-            customer: sheet.customer_name.clone(),
-            advice,
-            return_policy: rules::RETURN_POLICY,
-        },
+        closing,
     })
 }
 
@@ -412,8 +416,9 @@ pub(crate) mod fixtures {
         }
     }
 
-    pub fn line(code: &str, description: &str, qty: i64, price: i64, location: &str) -> SheetLine {
-        SheetLine { code: code.into(), description: description.into(), qty, price: Cents(price), amount: Cents(price * qty), location: location.into() }
+    /// A line whose description is its product's name, as lines are entered.
+    pub fn line(code: &str, name: &str, qty: i64, price: i64, location: &str) -> SheetLine {
+        SheetLine { code: code.into(), name: name.into(), description: name.into(), qty, price: Cents(price), amount: Cents(price * qty), location: location.into() }
     }
 
     pub fn sheet(kind: DocKind) -> Sheet {
@@ -442,7 +447,7 @@ pub(crate) mod fixtures {
             lines: vec![
                 line("2055516MIC", "205/55R16 91V Michelin Primacy 4", 4, 21_900, "A01/B03"),
                 line("BAT-N70ZZ", "N70ZZ Century Battery", 1, 32_450, "call"),
-                line("VALVE-TR413", "", 4, 250, ""),
+                SheetLine { description: "Fit with new tyres".into(), ..line("VALVE-TR413", "TR413 Snap-in Valve", 4, 250, "") },
             ],
         }
     }
@@ -566,13 +571,41 @@ mod tests {
     }
 
     #[test]
-    fn descriptions_carry_the_item_code_once() {
+    fn descriptions_print_the_item_once_and_the_line_description_when_it_differs() {
         let doc = build(&company(4), &sheet(DocKind::Invoice), Variant::Standard).unwrap();
         let d: Vec<&str> = doc.pages[0].rows.iter().map(|r| r.description.as_str()).collect();
-        assert_eq!(d, ["2055516MIC 205/55R16 91V Michelin Primacy 4", "BAT-N70ZZ N70ZZ Century Battery", "VALVE-TR413"]);
+        assert_eq!(d, ["2055516MIC 205/55R16 91V Michelin Primacy 4", "BAT-N70ZZ N70ZZ Century Battery", "VALVE-TR413 TR413 Snap-in Valve · Fit with new tyres"]);
         let mut s = sheet(DocKind::Invoice);
         s.lines = vec![line("X1", "X1 wheel nut", 1, 100, "")];
         assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().pages[0].rows[0].description, "X1 wheel nut");
+    }
+
+    #[test]
+    fn long_descriptions_print_whole_and_fill_pages_by_height() {
+        let long = "205/55R16 91V BFGOODRICH ADVANTAGE T/A SPORT LT ALL TERRAIN RAISED WHITE LETTERS";
+        let mut s = sheet(DocKind::Invoice);
+        s.lines = (1..=60).map(|i| line(&format!("BF{i:03}ADVT"), long, 1, 10_000, "A01")).collect();
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
+        let rows: Vec<&Row> = doc.pages.iter().flat_map(|p| &p.rows).collect();
+        assert_eq!(rows.len(), 60);
+        assert!(rows.iter().all(|r| r.description.ends_with("RAISED WHITE LETTERS") && !r.description.contains('…')), "never cut");
+        // Two-line rows: fewer per page than one-line rows.
+        let mut short = sheet(DocKind::Invoice);
+        short.lines = (1..=60).map(|i| line(&format!("P{i:03}"), "Tyre", 1, 10_000, "A01")).collect();
+        let short_doc = build(&company(4), &short, Variant::Standard).unwrap();
+        assert!(doc.pages[0].rows.len() < short_doc.pages[0].rows.len());
+        assert!(doc.pages.len() > short_doc.pages.len());
+    }
+
+    #[test]
+    fn notes_make_the_first_page_hold_fewer_lines() {
+        let mut s = sheet(DocKind::Invoice);
+        s.lines = (1..=80).map(|i| line(&format!("P{i:03}"), "Tyre", 1, 10_000, "")).collect();
+        let plain = build(&company(4), &s, Variant::Standard).unwrap();
+        s.self_note = "Deliver to the rear gate; call Joe on arrival. ".repeat(12);
+        let noted = build(&company(4), &s, Variant::Standard).unwrap();
+        assert!(noted.pages[0].rows.len() < plain.pages[0].rows.len());
+        assert_eq!(noted.notes, s.self_note.trim(), "printed whole");
     }
 
     #[test]

@@ -92,6 +92,25 @@ mod tests {
     }
 
     #[test]
+    fn long_descriptions_print_every_word_and_wrap_in_their_column() {
+        let long = "BF2055516ADVT 205/55R16 91V BFGOODRICH ADVANTAGE T/A SPORT LT ALL TERRAIN RAISED WHITE LETTERS";
+        let mut s = sheet(DocKind::Invoice);
+        s.lines = vec![line("BF2055516ADVT", long, 1, 10_000, "A01")];
+        let doc = build(&company(4), &s, Variant::Standard).unwrap();
+        let html = DocumentHtml { doc: &doc }.render().unwrap();
+        assert!(html.contains(&format!("<td class=\"desc\">{long}</td>")), "the whole description, the code once");
+        // The stylesheet wraps cells, anywhere in a word that is wider than its column, and
+        // cuts no line with an ellipsis.
+        let css = include_str!("../../../static/css/print.css");
+        let cells = css.lines().find(|l| l.starts_with(".lines th,.lines td{")).expect("the cell rule");
+        assert!(cells.contains("overflow-wrap:anywhere"), "{cells}");
+        for rule in css.lines().filter(|l| l.starts_with(".lines")) {
+            assert!(!rule.contains("ellipsis") && !rule.contains("overflow:hidden") && !rule.contains("line-clamp"), "{rule}");
+        }
+        assert!(!css.contains("line-clamp"), "notes and comments print whole too");
+    }
+
+    #[test]
     fn user_text_is_escaped() {
         let mut s = sheet(DocKind::Invoice);
         s.customer_name = "<script>alert(1)</script>".into();

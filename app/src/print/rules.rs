@@ -41,6 +41,46 @@ pub fn printed_location(tag4: &str) -> String {
     tag4.split('/').map(str::trim).filter(|l| !l.is_empty() && !l.eq_ignore_ascii_case("call")).collect::<Vec<_>>().join("/")
 }
 
+/// The Description cell of a printed line: the item, its code and product name, once; then
+/// the line's own description, only where it says more than the product name. A description
+/// that carries the whole name (a longer form of it) replaces the name; one the name already
+/// holds, or that only repeats the code, adds nothing. Nothing prints twice on a line.
+pub fn printed_description(code: &str, name: &str, description: &str) -> String {
+    let code = code.trim();
+    let name = without_code(name.trim(), code);
+    let description = without_code(description.trim(), code);
+    let (name_words, desc_words) = (words(name), words(description));
+    let text = if desc_words.is_empty() || holds(&name_words, &desc_words) {
+        name.to_string()
+    } else if name_words.is_empty() || holds(&desc_words, &name_words) {
+        description.to_string()
+    } else {
+        format!("{name} · {description}")
+    };
+    [code, text.as_str()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// `text` without a leading item code (as a whole word, any case).
+fn without_code<'a>(text: &'a str, code: &str) -> &'a str {
+    match text.get(..code.len()) {
+        Some(head) if !code.is_empty() && head.eq_ignore_ascii_case(code) => {
+            let rest = &text[code.len()..];
+            if rest.is_empty() || rest.starts_with(char::is_whitespace) { rest.trim_start() } else { text }
+        }
+        _ => text,
+    }
+}
+
+/// The words of a text as compared: case and spacing do not count.
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_lowercase).collect()
+}
+
+/// Whether `part` occurs in `whole` as a run of whole words.
+fn holds(whole: &[String], part: &[String]) -> bool {
+    !part.is_empty() && whole.windows(part.len()).any(|w| w == part)
+}
+
 /// The customer's ABN line: only a code of 8 to 14 characters without the letter c
 /// (either case) is an ABN; shorter codes and 'C…' account codes are internal.
 pub fn customer_abn(code: &str) -> Option<String> {
@@ -120,6 +160,31 @@ mod tests {
         assert_eq!(printed_location(" A01/B02 "), "A01/B02");
         assert_eq!(printed_location("A01/call/C03"), "A01/C03");
         assert_eq!(printed_location(""), "");
+    }
+
+    #[test]
+    fn the_item_prints_once_and_the_description_only_when_it_adds_something() {
+        let p = |c, n, d| printed_description(c, n, d);
+        // The description defaults to the product name: the item alone.
+        assert_eq!(p("2055516MIC", "205/55R16 91V Michelin Primacy 4", "205/55R16 91V Michelin Primacy 4"), "2055516MIC 205/55R16 91V Michelin Primacy 4");
+        assert_eq!(p("2055516MIC", "205/55R16 91V Michelin Primacy 4", " 205/55r16  91v MICHELIN primacy 4 "), "2055516MIC 205/55R16 91V Michelin Primacy 4", "case and spacing do not count");
+        assert_eq!(p("2055516MIC", "205/55R16 91V Michelin Primacy 4", ""), "2055516MIC 205/55R16 91V Michelin Primacy 4");
+        // Repeating the code, or a part of the name, adds nothing.
+        assert_eq!(p("2055516MIC", "205/55R16 91V Michelin Primacy 4", "2055516MIC 205/55R16 91V Michelin Primacy 4"), "2055516MIC 205/55R16 91V Michelin Primacy 4");
+        assert_eq!(p("2055516MIC", "205/55R16 91V Michelin Primacy 4", "2055516mic"), "2055516MIC 205/55R16 91V Michelin Primacy 4");
+        assert_eq!(p("2055516MIC", "205/55R16 91V Michelin Primacy 4", "Primacy 4"), "2055516MIC 205/55R16 91V Michelin Primacy 4");
+        // A longer form of the name replaces it; another text follows it.
+        assert_eq!(p("2055516MIC", "205/55R16 91V Michelin Primacy 4", "205/55R16 91V Michelin Primacy 4 DOT 2025"), "2055516MIC 205/55R16 91V Michelin Primacy 4 DOT 2025");
+        assert_eq!(p("VALVE-TR413", "TR413 Snap-in Valve", "Fit with new tyres"), "VALVE-TR413 TR413 Snap-in Valve · Fit with new tyres");
+        // A name that starts with the code prints the code once.
+        assert_eq!(p("X1", "X1 wheel nut", "X1 wheel nut"), "X1 wheel nut");
+        assert_eq!(p("X1", "X1 wheel nut", "X10 nut"), "X1 wheel nut · X10 nut", "X10 is not the code X1");
+        assert_eq!(p("ABC", "ABC", "ABC"), "ABC");
+        // Without a product: the description alone.
+        assert_eq!(p("", "", "Freight to Dubbo"), "Freight to Dubbo");
+        assert_eq!(p("", "", ""), "");
+        // Words are compared whole: '4' is not in 'Primacy 45'.
+        assert_eq!(p("P", "Primacy 45", "4"), "P Primacy 45 · 4");
     }
 
     #[test]

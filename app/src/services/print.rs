@@ -105,13 +105,13 @@ pub fn documents(conn: &mut DbConn, org: i64, ids: &[i64], variant: Variant) -> 
 fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>) -> AppResult<Sheet> {
     let lines = order_db::lines_of(conn, o.id)?;
     let product_ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-    let product_info: HashMap<i64, (String, String)> = products::table
+    let product_info: HashMap<i64, (String, String, String)> = products::table
         .filter(products::org_id.eq(o.org_id))
         .filter(products::id.eq_any(&product_ids))
-        .select((products::id, products::code, products::tag4))
-        .load::<(i64, String, String)>(conn)?
+        .select((products::id, products::code, products::name, products::tag4))
+        .load::<(i64, String, String, String)>(conn)?
         .into_iter()
-        .map(|(id, code, tag4)| (id, (code, tag4)))
+        .map(|(id, code, name, tag4)| (id, (code, name, tag4)))
         .collect();
     let (customer_name, customer_code) = match o.customer_id {
         Some(c) => customers::table.filter(customers::org_id.eq(o.org_id)).find(c).select((customers::name, customers::code)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
@@ -153,8 +153,8 @@ fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>) -> AppRe
         lines: lines
             .iter()
             .map(|l| {
-                let (code, location) = l.product_id.and_then(|p| product_info.get(&p).cloned()).unwrap_or_default();
-                SheetLine { code, description: l.description.clone(), qty: l.quantity, price: Cents(l.price), amount: Cents(l.amount), location }
+                let (code, name, location) = l.product_id.and_then(|p| product_info.get(&p).cloned()).unwrap_or_default();
+                SheetLine { code, name, description: l.description.clone(), qty: l.quantity, price: Cents(l.price), amount: Cents(l.amount), location }
             })
             .collect(),
     })

@@ -14,6 +14,7 @@ struct Fixture {
     customer_name: String,
     product: i64,
     product_code: String,
+    product_name: String,
     class_a: i64,
     warehouse: i64,
     branch: i64,
@@ -30,17 +31,17 @@ async fn fixture(app: &TestApp) -> Fixture {
                 .select((customers::id, customers::name))
                 .order(customers::id.asc())
                 .first::<(i64, String)>(c)?;
-            let (product, product_code, class_a) = products::table
+            let (product, product_code, product_name, class_a) = products::table
                 .filter(products::org_id.eq(4))
                 .filter(products::category.eq(1))
                 .filter(products::class_a_price.gt(5_000))
-                .select((products::id, products::code, products::class_a_price))
+                .select((products::id, products::code, products::name, products::class_a_price))
                 .order(products::id.asc())
-                .first::<(i64, String, i64)>(c)?;
+                .first::<(i64, String, String, i64)>(c)?;
             let own = warehouses::table.filter(warehouses::org_id.eq(4)).filter(warehouses::is_third_party.eq(false));
             let warehouse = own.filter(warehouses::is_branch.eq(false)).select(warehouses::id).order(warehouses::id.asc()).first(c)?;
             let branch = warehouses::table.filter(warehouses::org_id.eq(4)).filter(warehouses::is_branch.eq(true)).select(warehouses::id).first(c)?;
-            Ok(Fixture { customer, customer_name, product, product_code, class_a, warehouse, branch })
+            Ok(Fixture { customer, customer_name, product, product_code, product_name, class_a, warehouse, branch })
         })
         .await
         .unwrap()
@@ -160,6 +161,48 @@ fn grouped(cents: i64) -> String {
     format!("{out}.{:02}", cents % 100)
 }
 
+/// The Description cells of a print page, in order.
+fn description_cells(body: &str) -> Vec<&str> {
+    body.split("<td class=\"desc\">").skip(1).map(|c| &c[..c.find("</td>").unwrap()]).collect()
+}
+
+#[tokio::test]
+async fn descriptions_print_whole_and_the_item_once() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("sales@demo.test").await;
+    // 200 characters of brand and model words: far more than one line of the column.
+    let long = "BFGOODRICH ALL-TERRAIN T/A KO2 LT265/70R17 121/118S LRE RWL, fitted and balanced, old tyres kept for the customer, \
+                wheel alignment booked for Tuesday, nitrogen fill and valve caps replaced";
+    assert!(long.len() > 180);
+    let body = json!({"type": 1, "customerId": f.customer, "warehouseId": f.warehouse, "date": "2026-11-20", "dueDate": "2026-11-30", "lines": [
+        {"seq": 1, "productId": f.product, "quantity": 1, "price": f.class_a, "description": long},
+        {"seq": 2, "productId": f.product, "quantity": 2, "price": f.class_a},
+        {"seq": 3, "productId": f.product, "quantity": 1, "price": f.class_a, "description": format!("{} {}", f.product_code, f.product_name)},
+    ]});
+    let res = app.post_json("/api/orders", &s, body).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let id = res.json()["data"]["id"].as_i64().unwrap();
+    approve(&app, &s, id, f.warehouse).await;
+
+    for variant in ["standard", "noprice"] {
+        let page = app.get(&format!("/order_print/{id}?variant={variant}"), Some(&s)).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        let cells = description_cells(&page.body);
+        assert_eq!(cells.len(), 3, "{variant}");
+        let name = f.product_name.replace('&', "&#38;");
+        let item = format!("{} {name}", f.product_code);
+        // A description of its own follows the item, every word of it.
+        assert_eq!(cells[0], format!("{item} · {long}"), "{variant}: printed whole");
+        assert!(!cells[0].contains('…'), "{variant}: never cut");
+        // The line that only carries the product's name, or its code and name, prints the item once.
+        for cell in &cells[1..] {
+            assert_eq!(*cell, item, "{variant}");
+            assert_eq!(cell.matches(&name).count(), 1, "{variant}: the name once");
+        }
+    }
+}
+
 #[tokio::test]
 async fn credit_notes_print_as_credit_notes_and_drafts_for_fetch() {
     let app = TestApp::new().await;
@@ -271,11 +314,17 @@ async fn the_invoice_list_prints_several_sheets_as_one_document() {
     let page = app.get(&format!("/order_print/batch?ids={a}&ids={b},{c}&variant=standard"), Some(&s)).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     let docs: Vec<&str> = page.body.split("<section class=\"page\" data-doc=\"").skip(1).map(|p| p.split('"').next().unwrap()).collect();
-    // One page each for the short sheets; the 40-line invoice flows over two pages.
-    assert_eq!(docs, [a_no.as_str(), b_no.as_str(), c_no.as_str(), c_no.as_str()], "each sheet starts on its own page, in order");
+    // One page each for the short sheets; the 40-line invoice flows over several (as many as
+    // its wrapped descriptions need), numbered on their own.
+    let c_pages = docs.len() - 2;
+    assert!(c_pages >= 2, "{docs:?}");
+    let expected: Vec<&str> = [a_no.as_str(), b_no.as_str()].into_iter().chain(std::iter::repeat_n(c_no.as_str(), c_pages)).collect();
+    assert_eq!(docs, expected, "each sheet starts on its own page, in order");
     assert!(page.body.contains("<h1>TAX INVOICE</h1>") && page.body.contains("<h1>CREDIT NOTE</h1>"));
     assert_eq!(page.body.matches("Page 1 of 1").count(), 2);
-    assert!(page.body.contains("Page 1 of 2") && page.body.contains("Page 2 of 2"));
+    for n in 1..=c_pages {
+        assert!(page.body.contains(&format!("Page {n} of {c_pages}")));
+    }
     assert!(page.body.contains(&format!("data-ids=\"{a},{b},{c}\"")));
 
     let res = mark(&app, &s, &[a, b, c], "standard").await;
@@ -342,7 +391,7 @@ async fn delivery_status_comment_and_pay_type_are_edited_shown_and_filtered() {
     assert!(detail.body.contains("<label>Actual Pay Type</label><div class=\"value\">Cash</div>"));
 
     let row = app.get(&format!("/invoices?delivery_status=3&no={no}"), Some(&s)).await;
-    assert!(row.body.contains("<td>Delivered · not assigned · Cash · Left with reception</td>"), "the list row shows it all");
+    assert!(row.body.contains(r#"<span class="tag tag-green" title="Delivered · not assigned · Cash · Left with reception">Delivered</span>"#), "the list row's delivery tag carries it all in its tooltip");
     let preparing = app.get(&format!("/invoices?delivery_status=deliver+preparing&no={no}"), Some(&s)).await;
     assert!(!preparing.body.contains(&format!("<td>{no}</td>")), "the filter leaves it out");
 

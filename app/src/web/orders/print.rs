@@ -1,6 +1,7 @@
 //! The A4 print page (DESIGN §5): `/order_print/{id}?variant=standard|noprice` for one
 //! sheet and `/order_print/batch?ids=…&variant=…` for several, each document starting on a
-//! new page. The page prints itself; `static/js/print.js` then marks the sheets printed.
+//! new page. The page prints itself; `static/js/print.js` then asks whether the sheets
+//! printed and marks them printed only when the user says so.
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderValue, header};
