@@ -14,8 +14,8 @@ use crate::db::refs::Unchecked;
 use crate::db::orders::{self as order_db, Event, Line, Order, OrderFilter, PriceHistoryRow};
 use crate::db::schema::{customers, products};
 use crate::domain::dates::today;
-use crate::domain::due_date::due_date;
-use crate::domain::enums::{OrderType, PaymentType};
+use crate::domain::due_date::{due_date, payment_term};
+use crate::domain::enums::OrderType;
 use crate::domain::money::Cents;
 use crate::domain::sheet::LineDraft;
 use crate::domain::status::Action;
@@ -526,10 +526,9 @@ pub struct DueAnswer {
 pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQuery>) -> AppResult<Json<DueAnswer>> {
     let org = auth.org_id;
     let payment: i32 = state.db.run(move |c| Ok(customers::table.filter(customers::org_id.eq(org)).find(q.customer_id).select(customers::payment_type).first(c)?)).await?;
-    let term = PaymentType::from_i32(payment).map(PaymentType::label).unwrap_or("");
     let from = q.date.unwrap_or_else(|| today(auth.zone));
     crate::domain::limits::check_date(from).map_err(|m| AppError::field("date", m))?;
-    Ok(Json(DueAnswer { due_date: due_date(term, from, org) }))
+    Ok(Json(DueAnswer { due_date: due_date(payment_term(payment), from, org) }))
 }
 
 /// `POST /api/ag/lines` (multipart: `file`, optional `orderType`, `warehouseId`, `customerId`):

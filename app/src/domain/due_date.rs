@@ -2,6 +2,8 @@
 
 use chrono::{Datelike, Days, Months, NaiveDate};
 
+use crate::domain::enums::{DrafterType, OrderType, PaymentType};
+
 /// The organisations from this id on put 'month' terms at the end of the next month (DESIGN §5).
 pub const NEXT_MONTH_END_FROM_ORG: i64 = 9;
 
@@ -50,6 +52,31 @@ pub fn due_date(payment_term: &str, today: NaiveDate, org_id: i64) -> NaiveDate 
         DueRule::ThirtyDays => add_days(today, 30),
         DueRule::Today => today,
     }
+}
+
+/// The payment term of a customer's stored payment type; an unknown code has no term (due today).
+pub fn payment_term(payment_type: i32) -> &'static str {
+    PaymentType::from_i32(payment_type)
+        .map(PaymentType::label)
+        .unwrap_or("")
+}
+
+/// A new sheet's due date: the one given, else for an invoice or credit note raised by staff
+/// for a customer (`payment_term` is the customer's) the terms' due date from the sheet's
+/// `date`, as the sheet form fills it. A customer's own shop order stays undated: staff take
+/// it up by setting its due date, and the self-order badge counts the undated ones.
+pub fn due_date_for_new_sheet(
+    order_type: OrderType,
+    drafter: DrafterType,
+    given: Option<NaiveDate>,
+    payment_term: Option<&str>,
+    date: NaiveDate,
+    org_id: i64,
+) -> Option<NaiveDate> {
+    if given.is_some() || !order_type.is_sales() || drafter.is_self_order() {
+        return given;
+    }
+    payment_term.map(|term| due_date(term, date, org_id))
 }
 
 /// A date-picker shortcut (spec §2.5).
@@ -130,7 +157,6 @@ fn month_end(date: NaiveDate, months_ahead: u32) -> NaiveDate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::enums::PaymentType;
     use chrono::Weekday;
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
@@ -311,6 +337,80 @@ mod tests {
         for (term, rule) in table {
             assert_eq!(due_rule(term), rule, "{term:?}");
         }
+    }
+
+    #[test]
+    fn payment_terms_read_from_the_stored_code() {
+        for payment in PaymentType::ALL {
+            assert_eq!(payment_term(payment.as_i32()), payment.label());
+        }
+        assert_eq!(payment_term(0), "");
+        assert_eq!(payment_term(999), "");
+    }
+
+    #[test]
+    fn a_new_sheet_without_a_due_date_takes_its_customers_terms_unless_self_ordered() {
+        // Tuesday 10 Mar 2026; Monthly is the month end below org 9.
+        let date = d(2026, 3, 10);
+        let given = d(2026, 5, 1);
+        let staff = [
+            DrafterType::Admin,
+            DrafterType::StaffService,
+            DrafterType::StaffBusiness,
+        ];
+        for t in OrderType::ALL {
+            for drafter in DrafterType::ALL {
+                let new = |given, term| due_date_for_new_sheet(*t, *drafter, given, term, date, 4);
+                assert_eq!(
+                    new(Some(given), Some("Monthly")),
+                    Some(given),
+                    "{t:?} {drafter:?}: a given date is kept"
+                );
+                assert_eq!(
+                    new(Some(given), None),
+                    Some(given),
+                    "{t:?} {drafter:?}: a given date is kept"
+                );
+                assert_eq!(
+                    new(None, None),
+                    None,
+                    "{t:?} {drafter:?}: no customer, no terms"
+                );
+                let filled = t.is_sales() && staff.contains(drafter);
+                assert_eq!(
+                    new(None, Some("Monthly")),
+                    filled.then(|| d(2026, 3, 31)),
+                    "{t:?} {drafter:?}"
+                );
+                assert_eq!(
+                    new(None, Some("COD")),
+                    filled.then_some(date),
+                    "{t:?} {drafter:?}: COD is due on the day"
+                );
+            }
+        }
+        // The organisation's month rule applies as on the form.
+        let from_9 = due_date_for_new_sheet(
+            OrderType::Invoice,
+            DrafterType::StaffService,
+            None,
+            Some("Monthly"),
+            date,
+            9,
+        );
+        assert_eq!(from_9, Some(d(2026, 4, 30)));
+        assert_eq!(
+            due_date_for_new_sheet(
+                OrderType::Invoice,
+                DrafterType::Customer,
+                None,
+                Some("Weekly"),
+                date,
+                4
+            ),
+            None,
+            "a shop order stays undated"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::db::accounts::{self, NewMembership, NewUser, Organisation};
 use crate::db::masters::{self, NewBrand, NewCodeName, NewCustomer, NewOcopPrice, NewPaymentType, NewProduct, NewStock, NewStockMove, NewSupplier, NewWarehouse};
 use crate::db::orders::{self, NewEvent, NewLine, NewOrder, NewSequence};
 use crate::db::{DbConn, sync_sequences};
+use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
 use crate::domain::enums::{AreaType, OrderType, PaymentType, TaxType};
 use crate::domain::masters::{customer_search_text, product_search_keys};
 use crate::domain::money;
@@ -480,7 +481,8 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
                 cs_id: (!css.is_empty()).then(|| *rng.pick(&css)),
                 xero_sent: if rng.chance(80) { 1 } else { 0 },
                 created_at: created,
-                updated_at: created + Duration::days(rng.range_i64(0, 30)),
+                // Modified after it was created, but never after the moment of seeding.
+                updated_at: (created + Duration::days(rng.range_i64(0, 30))).min(now),
             }
         })
         .collect();
@@ -534,7 +536,7 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
                 stock_3rd_party: if rng.chance(40) { rng.range_i64(0, 60) } else { 0 },
                 xero_sent: if rng.chance(85) { 1 } else { 0 },
                 created_at: created,
-                updated_at: created + Duration::days(rng.range_i64(0, 60)),
+                updated_at: (created + Duration::days(rng.range_i64(0, 60))).min(now),
             }
         })
         .collect();
@@ -640,7 +642,10 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
         let t = if recent_self_order { OrderType::Invoice } else { pick_type(rng) };
         let age = ((count - i) as i64 * span_days) / count as i64;
         let date = ctx.today - Duration::days(age);
-        let created = date.and_hms_opt(8 + (i % 9) as u32, (i % 60) as u32, 0).unwrap_or(ctx.now);
+        // Business hours on the sheet's date in the company's zone, stored in UTC like every
+        // timestamp; today's sheets are never stamped later than the moment of seeding.
+        let created = (day_start_utc(date, DEFAULT_ZONE) + Duration::minutes((8 + (i % 9) as i64) * 60 + (i % 60) as i64)).min(ctx.now);
+        let approved_at = (created + Duration::hours(2)).min(ctx.now);
         let status = if recent_self_order || age < 3 {
             1
         } else {
@@ -765,7 +770,7 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
             drafter_type,
             drafter_id: if drafter_type == 3 { None } else { ctx.staff.first().copied() },
             last_approver_id: approver,
-            last_approved_at: approved.then_some(created + Duration::hours(2)),
+            last_approved_at: approved.then_some(approved_at),
             total_qty: qty_total,
             total_amount: amount_total,
             total_gst: money::gst_of_inclusive(money::Cents(amount_total), TaxType::from_i32(tax_type).unwrap_or_default()).0,
@@ -775,7 +780,7 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
         let operator = if drafter_type == 3 { "Customer".to_string() } else { "Staff".to_string() };
         events_buf.push(NewEvent { org_id: ctx.org, order_id: id, user_id: None, operator, action: "Created".into(), created_at: created });
         if approved {
-            events_buf.push(NewEvent { org_id: ctx.org, order_id: id, user_id: approver, operator: "Approver".into(), action: "Approved".into(), created_at: created + Duration::hours(2) });
+            events_buf.push(NewEvent { org_id: ctx.org, order_id: id, user_id: approver, operator: "Approver".into(), action: "Approved".into(), created_at: approved_at });
         }
         if orders_buf.len() >= batch {
             flush(conn, &mut orders_buf, &mut lines_buf, &mut events_buf, commits)?;

@@ -10,6 +10,7 @@ use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
 use crate::db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
 use crate::db::schema::{customers, order_lines, orders, products};
 use crate::db::{DbConn, now, products as product_db, stock};
+use crate::domain::due_date::{due_date_for_new_sheet, payment_term};
 use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, Role, ShipType, XeroState, format_number};
 use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
 use crate::domain::limits;
@@ -271,7 +272,8 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
     create_by(conn, &actor.drafter(), t, h, lines)
 }
 
-/// Creates a draft sheet for `drafter` (staff or a shop customer); returns its id.
+/// Creates a draft sheet for `drafter` (staff or a shop customer); returns its id. Without a
+/// due date, a staff invoice or credit note takes its customer's terms (`due_date_for_new_sheet`).
 pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
     let actor = drafter;
     let (r, valid) = validate(conn, actor.org_id, t, h, lines)?;
@@ -281,6 +283,8 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
         Some(c) => Some(customer_info(conn, actor.org_id, c)?),
         None => None,
     };
+    let order_date = h.date.unwrap_or_default();
+    let due = due_date_for_new_sheet(t, actor.kind, h.due_date, cust.as_ref().map(|c| payment_term(c.payment_type)), order_date, actor.org_id);
     let seq = order_db::next_seq(conn, actor.org_id, t.as_i32())?;
     let t_now = now();
     let drafter_type = actor.kind;
@@ -294,8 +298,8 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
         tag_id: h.tag_id,
         customer_id: id_of(r.customer),
         supplier_id: id_of(r.supplier),
-        order_date: h.date.unwrap_or_default(),
-        due_date: h.due_date,
+        order_date,
+        due_date: due,
         delivery_date: h.delivery_date,
         address: if h.address.trim().is_empty() { cust.as_ref().map(|c| c.address.clone()).unwrap_or_default() } else { h.address.trim().to_string() },
         phone: if h.phone.trim().is_empty() { cust.as_ref().map(|c| c.phone.clone()).unwrap_or_default() } else { h.phone.trim().to_string() },

@@ -364,6 +364,7 @@ async fn forgot_password_explains_without_an_error_box() {
     let page = app.get("/password/reset", None).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("id=\"login-notice\"") && page.body.contains("one-time password"));
+    assert!(page.body.contains("class=\"alert alert-info\" role=\"status\""), "a neutral notice");
     assert!(!page.body.contains("alert-error"));
 }
 

@@ -23,6 +23,7 @@ mod reports_screens;
 mod scale_out;
 mod schema;
 mod search;
+mod seed;
 mod sheet_lists;
 mod sheets;
 mod shell;

@@ -220,6 +220,23 @@ async fn checking_out_places_a_self_order_draft_without_due_date_and_raises_the_
 }
 
 #[tokio::test]
+async fn a_shop_order_stays_undated_even_for_a_customer_on_terms() {
+    let app = TestApp::new().await;
+    let staff = app.session("approver@demo.test").await;
+    let before = badge(&app, &staff).await;
+    let me = customer_id(&app, SHOP).await;
+    // Monthly terms would give staff sheets a due date; a self-order waits for staff to set one.
+    app.state.db.run(move |c| Ok(diesel::update(customers::table.find(me)).set(customers::payment_type.eq(14)).execute(c)?)).await.unwrap();
+    let s = signed_in(&app, SHOP, "tyredesk").await;
+    let ((product, _), _) = shown_and_hidden(&app).await;
+    assert_eq!(add_to_cart(&app, &s, product, "4").await.location(), "/shop?m=added");
+    let id = check_out(&app, &s, "PO-TERMS").await;
+    let (drafter, due): (i32, Option<chrono::NaiveDate>) = app.state.db.run(move |c| Ok(orders::table.find(id).select((orders::drafter_type, orders::due_date)).first(c)?)).await.unwrap();
+    assert_eq!((drafter, due), (3, None));
+    assert_eq!(badge(&app, &staff).await, before + 1, "the badge counts it as awaiting staff");
+}
+
+#[tokio::test]
 async fn a_price_changed_since_the_cart_is_shown_and_must_be_confirmed() {
     let app = TestApp::new().await;
     let s = signed_in(&app, SHOP, "tyredesk").await;
