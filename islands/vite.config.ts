@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 // Builds the island bundles into ../static/islands for the Rust server.
-// Entries: `loader` (src/loader.ts) plus one entry per folder src/islands/<name>/index.tsx,
+// Entries: `loader` (src/loader.ts), `date-input` (src/date-input.ts, the date fields of the
+// server-rendered pages) plus one entry per folder src/islands/<name>/index.tsx,
 // discovered here so that adding an island needs no config change. The server finds the
 // hashed file of an entry in static/islands/.vite/manifest.json under its source path,
 // e.g. "src/islands/change-password/index.tsx".
@@ -12,6 +13,8 @@ import { defineConfig } from 'vite';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const ISLAND_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+/** Entries every page loads; an island folder may not take their names. */
+const PAGE_ENTRIES = ['loader', 'date-input'];
 
 /** `src/islands/<name>/index.tsx` → `{ <name>: absolute path }`. */
 export function islandEntries(dir = resolve(root, 'src/islands')): Record<string, string> {
@@ -21,8 +24,8 @@ export function islandEntries(dir = resolve(root, 'src/islands')): Record<string
     if (!d.isDirectory()) continue;
     const file = resolve(dir, d.name, 'index.tsx');
     if (!existsSync(file)) continue;
-    if (!ISLAND_NAME.test(d.name) || d.name === 'loader') {
-      throw new Error(`island folder name "${d.name}" must be kebab-case and not "loader"`);
+    if (!ISLAND_NAME.test(d.name) || PAGE_ENTRIES.includes(d.name)) {
+      throw new Error(`island folder name "${d.name}" must be kebab-case and not ${PAGE_ENTRIES.join(' or ')}`);
     }
     entries[d.name] = file;
   }
@@ -44,6 +47,7 @@ export default defineConfig({
     rolldownOptions: {
       input: {
         loader: resolve(root, 'src/loader.ts'),
+        'date-input': resolve(root, 'src/date-input.ts'),
         ...islandEntries(),
       },
       // Keep the entries' exports: the loader calls each island module's `mount`.

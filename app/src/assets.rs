@@ -33,6 +33,8 @@ struct ManifestEntry {
 #[derive(Clone, Debug, Default)]
 pub struct IslandScripts {
     pub loader: Option<String>,
+    /// The date-field enhancer every page loads (islands/src/date-input.ts).
+    pub date_input: Option<String>,
     pub preload: Vec<String>,
 }
 
@@ -41,6 +43,8 @@ pub struct Assets {
     versions: HashMap<String, String>,
     islands: HashMap<String, (String, Vec<String>)>,
     loader: Option<String>,
+    /// The date-field enhancer and the chunks it imports (preloaded, no request chain).
+    date_input: Option<(String, Vec<String>)>,
 }
 
 impl Assets {
@@ -55,6 +59,7 @@ impl Assets {
         }
         let mut islands = HashMap::new();
         let mut loader = None;
+        let mut date_input = None;
         if let Some(raw) = ViteManifest::get("manifest.json") {
             let manifest: HashMap<String, ManifestEntry> = serde_json::from_slice(&raw.data)?;
             let chunk_file = |key: &String| manifest.get(key).map(|e| format!("/static/islands/{}", e.file));
@@ -65,13 +70,15 @@ impl Assets {
                 let url = format!("/static/islands/{}", entry.file);
                 if key.ends_with("src/loader.ts") {
                     loader = Some(url);
+                } else if key.ends_with("src/date-input.ts") {
+                    date_input = Some((url, entry.imports.iter().filter_map(chunk_file).collect()));
                 } else if let Some(name) = key.strip_prefix("src/islands/").and_then(|k| k.split('/').next()) {
                     let imports = entry.imports.iter().filter_map(chunk_file).collect();
                     islands.insert(name.to_string(), (url, imports));
                 }
             }
         }
-        Ok(Self { versions, islands, loader })
+        Ok(Self { versions, islands, loader, date_input })
     }
 
     /// `/static/<path>?v=<content hash>` so browsers cache it until it changes.
@@ -87,10 +94,10 @@ impl Assets {
         self.islands.get(name).map(|(u, _)| u.as_str())
     }
 
-    /// The loader (every page has the lazy Change Password island) and preload tags for the
-    /// islands a page mounts at once.
+    /// The loader (every page has the lazy Change Password island), the date-field enhancer
+    /// and preload tags for the islands a page mounts at once.
     pub fn scripts_for(&self, names: &[&str]) -> IslandScripts {
-        let mut preload: Vec<String> = Vec::new();
+        let mut preload: Vec<String> = self.date_input.iter().flat_map(|(_, imports)| imports.iter().cloned()).collect();
         for name in names {
             if let Some((url, imports)) = self.islands.get(*name) {
                 for u in std::iter::once(url).chain(imports) {
@@ -100,7 +107,7 @@ impl Assets {
                 }
             }
         }
-        IslandScripts { loader: self.loader.clone(), preload }
+        IslandScripts { loader: self.loader.clone(), date_input: self.date_input.as_ref().map(|(url, _)| url.clone()), preload }
     }
 }
 

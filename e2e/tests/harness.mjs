@@ -35,7 +35,11 @@ async function waitFor(url, ms) {
   throw new Error(`server did not answer at ${url}`);
 }
 
-export async function start() {
+/**
+ * `options.args`: extra Chromium flags (e.g. `--lang=en-US`); `options.locale`: the locale of
+ * every context `newPage` opens. Both default to what the other tests use.
+ */
+export async function start(options = {}) {
   const bin = process.env.TYREDESK_BIN || resolve('../target/debug/tyredesk');
   const dataDir = mkdtempSync(join(tmpdir(), 'tyredesk-e2e-'));
   const port = await freePort();
@@ -56,13 +60,13 @@ export async function start() {
     server.kill('SIGKILL');
     throw new Error(`${e.message}\n${output}`);
   }
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, ...(options.args ?? [])] });
   return {
     base,
     browser,
     output: () => output,
     async newPage() {
-      const context = await browser.newContext({ baseURL: base });
+      const context = await browser.newContext({ baseURL: base, ...(options.locale ? { locale: options.locale } : {}) });
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       return page;

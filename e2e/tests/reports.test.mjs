@@ -30,7 +30,8 @@ test('Sales Reports: choose a range, submit, see Preparing… and the job in the
   const detail = page.getByRole('tab', { name: 'Invoices & Credit Notes Detail' });
   await detail.waitFor();
   assert.equal(await detail.getAttribute('aria-selected'), 'true');
-  const to = await page.getByLabel('Date Range to').inputValue();
+  // The field shows dd/mm/yyyy; its hidden input holds the yyyy-MM-dd the form sends.
+  const to = await page.getByLabel('Date Range to').locator('xpath=following-sibling::input[@type="hidden"][1]').inputValue();
   const from = daysBefore(to, 60);
   await page.getByLabel('Date Range from').fill(from);
   await page.getByLabel('Include Cost').selectOption('Yes');

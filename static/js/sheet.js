@@ -1,5 +1,7 @@
 // Sheet form helpers: customer/supplier pickers (remote suggestions), customer money and
-// due date, date shortcuts, header events for the line editor, and cart check-out.
+// due date, header events for the line editor, and cart check-out. The date fields and
+// their shortcuts are the date component's (islands/src/lib/date-input-dom.ts): their
+// named inputs are hidden and hold yyyy-MM-dd; setting one fires `change` so it shows.
 (function () {
   'use strict';
   var form = document.getElementById('sheet-form');
@@ -29,9 +31,13 @@
 
   function dueDate() {
     var c = field('customer_id'), d = field('date'), due = field('due_date');
-    if (!c || !c.value || !d || !d.value || !due) return;
+    if (!c || !c.value || !d || !/^\d{4}-\d{2}-\d{2}$/.test(d.value) || !due) return;
     getJSON('/api/due-date?customerId=' + encodeURIComponent(c.value) + '&date=' + encodeURIComponent(d.value))
-      .then(function (j) { if (j.dueDate) due.value = j.dueDate; }).catch(function () {});
+      .then(function (j) {
+        if (!j.dueDate || j.dueDate === due.value) return;
+        due.value = j.dueDate;
+        due.dispatchEvent(new Event('change', { bubbles: true }));
+      }).catch(function () {});
   }
 
   function customerPicked(id) {
@@ -58,15 +64,6 @@
     if (e.key !== 'Enter' || e.target.tagName === 'TEXTAREA' || e.target.closest('app-island')) return;
     if (e.ctrlKey || e.metaKey) { e.preventDefault(); form.requestSubmit(); return; }
     if (e.target.matches('input, select')) e.preventDefault();
-  });
-
-  form.querySelectorAll('[data-shortcut-for]').forEach(function (b) {
-    b.addEventListener('click', function () {
-      var target = document.getElementById(b.dataset.shortcutFor);
-      if (!target) return;
-      target.value = b.dataset.value;
-      target.dispatchEvent(new Event('change', { bubbles: true }));
-    });
   });
 
   var date = field('date');

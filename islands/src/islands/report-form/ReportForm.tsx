@@ -5,6 +5,7 @@
 // SSR-safe: every initial value comes from props; the DOM is touched only in handlers/effects.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { ApiError, apiFetch } from '../../lib/api';
+import { DateInput } from '../../lib/DateInput';
 import type { Choice } from './checks';
 import { CheckGroup, type CheckOption } from './CheckGroup';
 import {
@@ -175,9 +176,9 @@ export function ReportForm(props: ReportFormProps) {
     <fieldset className={fieldClass(field, 'field wide')} style={css.checkGroup}>
       <legend style={css.legend}>{legend}</legend>
       <div style={css.pair}>
-        <input type="date" aria-label={`${legend} from`} value={form[from]} onChange={(e) => set(from, e.target.value)} {...invalid(field)} />
+        <DateInput aria-label={`${legend} from`} value={form[from]} onChange={(v) => set(from, v)} {...invalid(field)} />
         <span aria-hidden="true">~</span>
-        <input type="date" aria-label={`${legend} to`} value={form[to]} onChange={(e) => set(to, e.target.value)} {...invalid(field)} />
+        <DateInput aria-label={`${legend} to`} value={form[to]} onChange={(v) => set(to, v)} {...invalid(field)} />
       </div>
       {fieldError(field)}
     </fieldset>
@@ -200,14 +201,11 @@ export function ReportForm(props: ReportFormProps) {
   const text = (label: string, field: 'dueDate' | 'unSoldDay' | 'lessThan', type: 'date' | 'numeric') => (
     <div className={fieldClass(field)}>
       <label htmlFor={`${id}-${field}`}>{label}</label>
-      <input
-        id={`${id}-${field}`}
-        type={type === 'date' ? 'date' : 'text'}
-        inputMode={type === 'numeric' ? 'numeric' : undefined}
-        value={form[field]}
-        onChange={(e) => set(field, e.target.value)}
-        {...invalid(field)}
-      />
+      {type === 'date' ? (
+        <DateInput id={`${id}-${field}`} value={form[field]} onChange={(v) => set(field, v)} {...invalid(field)} />
+      ) : (
+        <input id={`${id}-${field}`} type="text" inputMode="numeric" value={form[field]} onChange={(e) => set(field, e.target.value)} {...invalid(field)} />
+      )}
       {fieldError(field)}
     </div>
   );

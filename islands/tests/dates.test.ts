@@ -1,0 +1,99 @@
+// The date field's parser and formatter: every accepted and refused form (issue 15).
+import { describe, expect, it } from 'vitest';
+import { dateValue, displayDate, formatDate, parseDate } from '../src/lib/dates';
+
+const YEAR = 2026;
+
+describe('parseDate', () => {
+  it.each([
+    ['23/11/2026', '2026-11-23'],
+    ['23/11/26', '2026-11-23'],
+    ['23-11-2026', '2026-11-23'],
+    ['23.11.2026', '2026-11-23'],
+    ['23-11-26', '2026-11-23'],
+    ['231126', '2026-11-23'],
+    ['23112026', '2026-11-23'],
+    ['23/11', '2026-11-23'],
+    ['23.11', '2026-11-23'],
+    ['2311', '2026-11-23'],
+    ['3/2/2027', '2027-02-03'],
+    ['03/02/27', '2027-02-03'],
+    ['2026-11-23', '2026-11-23'],
+    ['2026-1-5', '2026-01-05'],
+    ['  23/11/2026 ', '2026-11-23'],
+    ['29/02/2028', '2028-02-29'],
+    ['31/12/99', '2099-12-31'],
+    ['01/01/00', '2000-01-01'],
+  ])('reads %j as %s', (text, want) => {
+    expect(parseDate(text, YEAR)).toBe(want);
+  });
+
+  it('takes the current year for dd/mm and ddmm', () => {
+    expect(parseDate('23/11', 2031)).toBe('2031-11-23');
+    expect(parseDate('2311', 2031)).toBe('2031-11-23');
+    expect(parseDate('23/11')).toBe(`${new Date().getFullYear()}-11-23`);
+  });
+
+  it.each([
+    '31/02/2026',
+    '29/02/2026',
+    '00/01/2026',
+    '32/01/2026',
+    '15/13/2026',
+    '15/00/2026',
+    '310226',
+    '2026-02-31',
+    '2026-13-01',
+    '0000-01-01',
+    '23/11/2',
+    '23/11/202',
+    '23/11/20266',
+    '23/11-2026',
+    '23',
+    '231',
+    '23112',
+    '2311202',
+    '231120266',
+    '23 11 2026',
+    'today',
+    '',
+    '   ',
+    '23/11/2026x',
+  ])('refuses %j', (text) => {
+    expect(parseDate(text, YEAR)).toBeNull();
+  });
+});
+
+describe('formatDate and displayDate', () => {
+  it('shows an ISO day as dd/mm/yyyy', () => {
+    expect(formatDate('2026-11-23')).toBe('23/11/2026');
+    expect(formatDate('2027-02-03')).toBe('03/02/2027');
+    expect(formatDate('2026-1-5')).toBe('05/01/2026');
+  });
+
+  it('has no text for what is not a real ISO day', () => {
+    expect(formatDate('')).toBeNull();
+    expect(formatDate('23/11/2026')).toBeNull();
+    expect(formatDate('2026-02-31')).toBeNull();
+  });
+
+  it('round-trips with parseDate', () => {
+    for (const day of ['2026-11-23', '2028-02-29', '2000-01-01', '2099-12-31']) {
+      expect(parseDate(formatDate(day) ?? '', YEAR)).toBe(day);
+    }
+  });
+
+  it('shows a value the server sent back as it is when it is not a day', () => {
+    expect(displayDate('2026-11-23')).toBe('23/11/2026');
+    expect(displayDate('31/02/2026')).toBe('31/02/2026');
+    expect(displayDate('')).toBe('');
+  });
+});
+
+describe('dateValue', () => {
+  it('posts the ISO day, nothing for nothing, and the raw text for a bad entry', () => {
+    expect(dateValue('231126', YEAR)).toEqual({ value: '2026-11-23', valid: true });
+    expect(dateValue('  ', YEAR)).toEqual({ value: '', valid: true });
+    expect(dateValue(' 31/02/2026 ', YEAR)).toEqual({ value: '31/02/2026', valid: false });
+  });
+});
