@@ -203,6 +203,23 @@ on('submit', e => {
     toast('Select at least one invoice or credit note to print.', 'warning', 3500);
   }
 }, true);
+// List rows open their detail on click and Enter (through the row's own link, so it opens
+// where the link does); Up/Down move between rows. Clicks on controls inside a row stay theirs.
+const rowLink = tr => $('a[href]', tr);
+on('click', e => {
+  const tr = e.target.closest?.('tr[data-href]');
+  if (!tr || e.target.closest('a,button,input,select,label,summary') || getSelection().toString()) return;
+  rowLink(tr)?.click();
+});
+on('keydown', e => {
+  const tr = e.target.matches?.('tr[data-href]') && e.target;
+  if (!tr || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key == 'Enter') { stop(e); rowLink(tr)?.click(); }
+  else if (e.key == 'ArrowDown' || e.key == 'ArrowUp') {
+    const next = e.key == 'ArrowDown' ? tr.nextElementSibling : tr.previousElementSibling;
+    if (next?.matches('[data-href]')) { stop(e); next.focus(); }
+  }
+});
 // A print tab marked sheets printed: update this detail's tag, refresh this list
 function printed(ids) {
   const tag = $('#print-tag');

@@ -171,6 +171,49 @@ pub enum Cell {
     Link { label: String, href: String, new_tab: bool },
     /// A button that asks an island to open (`data-action` event with the id).
     Button { label: &'static str, action: &'static str, id: i64 },
+    /// A date in the short list form (23/11/26) with the long form as its tooltip.
+    Date { short: String, long: String },
+    /// Text kept on one line and cut at the column's width (narrow: 100 px, else 150 px); the
+    /// whole text in the tooltip.
+    Clip { text: String, title: String, narrow: bool },
+    /// A tag whose details (e.g. the driver) are in the tooltip.
+    TagTip { label: String, class: &'static str, title: String },
+}
+
+impl Cell {
+    /// A list date: '23/11/26', '23 Nov 2026' on hover.
+    pub fn date(d: chrono::NaiveDate) -> Self {
+        Self::Date { short: crate::web::fmt_short_date(d), long: crate::web::fmt_date(d) }
+    }
+
+    /// An optional list date (empty cell without one).
+    pub fn date_opt(d: Option<chrono::NaiveDate>) -> Self {
+        d.map_or(Self::Text(String::new()), Self::date)
+    }
+
+    /// A UTC timestamp shown as its date in the organisation's zone.
+    pub fn stamp(t: chrono::NaiveDateTime) -> Self {
+        Self::date(crate::web::local_date(t))
+    }
+
+    /// One-line text cut at the column's width, whole in the tooltip.
+    pub fn clip(text: impl Into<String>) -> Self {
+        let text = text.into();
+        Self::Clip { title: text.clone(), text, narrow: false }
+    }
+
+    /// One-line text cut at a narrow column's width, with its own tooltip.
+    pub fn clip_narrow(text: impl Into<String>, title: impl Into<String>) -> Self {
+        Self::Clip { text: text.into(), title: title.into(), narrow: true }
+    }
+
+    /// The row's link to its detail, if it has one (the row opens it on click and Enter).
+    pub fn href(&self) -> Option<&str> {
+        match self {
+            Self::Link { href, .. } => Some(href),
+            _ => None,
+        }
+    }
 }
 
 /// A table column.
@@ -228,6 +271,11 @@ pub struct Results {
 }
 
 impl Results {
+    /// The detail link of row `i` (askama passes loop indexes by reference).
+    pub fn row_href(&self, i: &usize) -> Option<&str> {
+        self.rows.get(*i)?.iter().find_map(Cell::href)
+    }
+
     /// Columns including the checkbox column.
     pub fn width(&self) -> usize {
         self.columns.len() + usize::from(self.selection.is_some())
@@ -266,6 +314,32 @@ pub struct ListView {
     /// `None` hides the search card (suppliers, warehouses, brands, employees).
     pub filters: Option<Vec<Filter>>,
     pub results: Results,
+}
+
+impl ListView {
+    /// How many filters the search card shows in its first row; the rest fold under
+    /// 'More filters' so the table starts high on a 768 px screen.
+    pub const PRIMARY_FILTERS: usize = 5;
+
+    pub fn primary_filters(&self) -> usize {
+        Self::PRIMARY_FILTERS
+    }
+
+    /// How many folded filters narrow the search (named on the closed fold).
+    pub fn more_filters_in_use(&self) -> usize {
+        self.filters.iter().flatten().skip(Self::PRIMARY_FILTERS).filter(|f| f.in_use()).count()
+    }
+}
+
+impl Filter {
+    /// Whether the filter narrows the search (a select off its first choice, any text).
+    pub fn in_use(&self) -> bool {
+        match &self.kind {
+            FilterKind::Text { value, .. } | FilterKind::Date { value } => !value.trim().is_empty(),
+            FilterKind::Picker { label, id, .. } => !label.trim().is_empty() || !id.trim().is_empty(),
+            FilterKind::Select { options, selected } => !selected.is_empty() && options.first().is_some_and(|(v, _)| v != selected),
+        }
+    }
 }
 
 /// A list's filters from the query string: values the spec drops (9999, 0, '0', '', 'All')

@@ -8,7 +8,6 @@ use axum::response::{IntoResponse, Response};
 
 use super::list::{Cell, Column, EMPTY_NO_DATA, FilterKind, ListView, NewButton, Pager, PagerItem, Paging, Results, wants_fragment};
 use super::shell::Shell;
-use super::fmt_datetime_date;
 use crate::auth::Auth;
 use crate::db::masters::{self, Paged};
 use crate::domain::enums::Role;
@@ -104,8 +103,8 @@ pub async fn suppliers(State(state): State<AppState>, auth: Auth, headers: Heade
             Cell::Text(s.code.clone()),
             Cell::Text(s.name.clone()),
             Cell::Text(format!("{} {}", s.primary_person_first, s.primary_person_last).trim().to_string()),
-            Cell::Text(fmt_datetime_date(s.created_at)),
-            Cell::Text(fmt_datetime_date(s.updated_at)),
+            Cell::stamp(s.created_at),
+            Cell::stamp(s.updated_at),
         ])
     });
     respond(&state, &auth, &headers, "Suppliers", view, &[]).await
@@ -132,8 +131,8 @@ pub async fn warehouses(State(state): State<AppState>, auth: Auth, headers: Head
             Cell::Text(w.name.clone()),
             Cell::Text(w.address.clone()),
             yes_no(w.is_calc_for_csr_order),
-            Cell::Text(fmt_datetime_date(w.created_at)),
-            Cell::Text(fmt_datetime_date(w.updated_at)),
+            Cell::stamp(w.created_at),
+            Cell::stamp(w.updated_at),
         ])
     });
     respond(&state, &auth, &headers, "Warehouses", view, &[]).await
@@ -151,8 +150,8 @@ pub async fn brands(State(state): State<AppState>, auth: Auth, headers: HeaderMa
         (b.id, vec![
             Cell::Text(b.name.clone()),
             yes_no(b.presented_to_csr),
-            Cell::Text(fmt_datetime_date(b.created_at)),
-            Cell::Text(fmt_datetime_date(b.updated_at)),
+            Cell::stamp(b.created_at),
+            Cell::stamp(b.updated_at),
         ])
     });
     respond(&state, &auth, &headers, "Brands", view, &[]).await
@@ -188,7 +187,7 @@ pub async fn employees(State(state): State<AppState>, auth: Auth, headers: Heade
                 Cell::Tag { label: "Inactive".into(), class: "tag-grey" }
             },
             yes_no(e.able_login),
-            Cell::Text(fmt_datetime_date(e.created_at)),
+            Cell::stamp(e.created_at),
         ])
     });
     respond(&state, &auth, &headers, "Employees", view, &[]).await

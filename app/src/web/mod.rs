@@ -103,11 +103,20 @@ pub fn fmt_date(d: chrono::NaiveDate) -> String {
     d.format("%d %b %Y").to_string()
 }
 
+/// Formats a date for list cells: `dd/mm/yy` (en-AU), one line in a dense table.
+pub fn fmt_short_date(d: chrono::NaiveDate) -> String {
+    d.format("%d/%m/%y").to_string()
+}
+
+/// The date of a UTC timestamp in the organisation's zone (Sydney by default).
+pub fn local_date(t: chrono::NaiveDateTime) -> chrono::NaiveDate {
+    use chrono::TimeZone;
+    chrono_tz::Australia::Sydney.from_utc_datetime(&t).date_naive()
+}
+
 /// Formats a UTC timestamp as a date in the organisation's zone (Sydney by default).
 pub fn fmt_datetime_date(t: chrono::NaiveDateTime) -> String {
-    use chrono::TimeZone;
-    let local = chrono_tz::Australia::Sydney.from_utc_datetime(&t);
-    local.format("%d %b %Y").to_string()
+    fmt_date(local_date(t))
 }
 
 #[cfg(test)]
@@ -120,5 +129,29 @@ mod tests {
         // 20:00 UTC on 4 March is already 5 March in Sydney.
         let t = NaiveDate::from_ymd_opt(2026, 3, 4).unwrap().and_hms_opt(20, 0, 0).unwrap();
         assert_eq!(super::fmt_datetime_date(t), "05 Mar 2026");
+    }
+}
+
+/// A stored `yyyy-MM-dd` as the date field shows it, `dd/mm/yyyy`; any other value (a date
+/// the server refused, shown back as typed) unchanged. See templates/partials/date_input.html.
+pub fn date_text(value: &str) -> String {
+    match chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d") {
+        Ok(d) => d.format("%d/%m/%Y").to_string(),
+        Err(_) => value.to_string(),
+    }
+}
+
+/// The shortcuts of a date field that has none.
+pub const NO_DATE_SHORTCUTS: &[(&str, String)] = &[];
+
+#[cfg(test)]
+mod date_text_tests {
+    #[test]
+    fn shows_iso_days_as_dd_mm_yyyy_and_anything_else_as_typed() {
+        assert_eq!(super::date_text("2026-11-23"), "23/11/2026");
+        assert_eq!(super::date_text("2027-02-03"), "03/02/2027");
+        assert_eq!(super::date_text(""), "");
+        assert_eq!(super::date_text("31/02/2026"), "31/02/2026");
+        assert_eq!(super::date_text("2026-02-31"), "2026-02-31");
     }
 }

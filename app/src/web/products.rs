@@ -7,7 +7,6 @@ use axum::response::Response;
 
 use super::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, current, export_url, options_with_all};
 use super::masters::respond;
-use super::fmt_datetime_date;
 use crate::auth::Auth;
 use crate::db::masters::{self as master_db, Brand};
 use crate::db::products::{self, Product, ProductFilter};
@@ -136,7 +135,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
                 Cell::Num(Cents(p.standard_price).grouped()),
                 Cell::Num(Cents(p.class_a_price).grouped()),
                 xero_tag(p.xero_sent),
-                Cell::Text(fmt_datetime_date(p.updated_at)),
+                Cell::stamp(p.updated_at),
                 Cell::Link { label: "Edit".into(), href: format!("/baseinfo/products/{}", p.id), new_tab: true },
             ]
         })

@@ -55,6 +55,8 @@ pub struct QuotingPage {
     pub view: ListView,
     pub rows: Vec<RowView>,
     pub show_cost: bool,
+    /// The monthly-special column shows only when a row has a special price.
+    pub show_special: bool,
     pub oob: bool,
     pub cart_src: String,
     pub price_src: String,
@@ -69,8 +71,13 @@ pub struct QuotingResults {
     pub view: ListView,
     pub rows: Vec<RowView>,
     pub show_cost: bool,
+    pub show_special: bool,
     pub oob: bool,
     pub csr: String,
+}
+
+fn any_special(rows: &[RowView]) -> bool {
+    rows.iter().any(|r| !r.special.is_empty())
 }
 
 fn price(c: Option<i64>) -> String {
@@ -160,13 +167,13 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     };
     let csr = current(&f.pairs, "csr");
     if wants_fragment(&headers) {
-        return Ok(QuotingResults { view, rows, show_cost, oob: true, csr }.into_response());
+        return Ok(QuotingResults { view, show_special: any_special(&rows), rows, show_cost, oob: true, csr }.into_response());
     }
     let shell = Shell::new(&state, &auth, "Quoting", PATH, &["quoting-cart", "price-dialog"]).await?;
     let price_props = serde_json::json!({"canModify": auth.mod_prc, "uplifts": {"b": uplifts.b, "c": uplifts.c, "d": uplifts.d, "e": uplifts.e}}).to_string();
     let cart_src = state.assets.island("quoting-cart").unwrap_or_default().to_string();
     let price_src = state.assets.island("price-dialog").unwrap_or_default().to_string();
-    Ok(QuotingPage { shell, view, rows, show_cost, oob: false, cart_src, price_src, price_props, csr }.into_response())
+    Ok(QuotingPage { shell, view, show_special: any_special(&rows), rows, show_cost, oob: false, cart_src, price_src, price_props, csr }.into_response())
 }
 
 #[derive(Template, WebTemplate)]

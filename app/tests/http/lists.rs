@@ -56,7 +56,7 @@ async fn htmx_gets_only_the_results_fragment() {
     let s = app.session("sales@demo.test").await;
     let res = app.get_fragment("/brands?page=2&per_page=20", &s).await;
     assert_eq!(res.status, StatusCode::OK);
-    assert!(res.body.starts_with("<table class=\"data-table\">"), "{}", &res.body[..80.min(res.body.len())]);
+    assert!(res.body.starts_with("<div class=\"table-scroll\"><table class=\"data-table\">"), "{}", &res.body[..80.min(res.body.len())]);
     assert!(!res.body.contains("<html"));
     assert!(res.body.contains("class=\"pagination\""));
 }

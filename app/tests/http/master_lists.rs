@@ -18,7 +18,7 @@ fn cells(html: &str, col: usize) -> Vec<String> {
     let start = html.find("<tbody>").unwrap();
     let end = html[start..].find("</tbody>").unwrap() + start;
     html[start..end]
-        .split("<tr>")
+        .split("<tr")
         .skip(1)
         .map(|row| row.split("<td").nth(col + 1).and_then(|c| c.split_once('>')).map(|(_, v)| v.split("</td>").next().unwrap_or("").to_string()).unwrap_or_default())
         .collect()

@@ -186,3 +186,28 @@ async fn price_dialog_rules_permission_and_history() {
     assert_eq!(changes["data"][0]["operator"], "Alex Approver");
     assert_eq!(changes["data"].as_array().unwrap().len(), 1, "refused attempts leave no history");
 }
+
+#[tokio::test]
+async fn the_monthly_special_column_shows_only_when_a_row_has_one() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let code: String = app
+        .state
+        .db
+        .run(|c| Ok(products::table.filter(products::org_id.eq(4)).filter(products::is_special.eq(false)).filter(products::code.like("%2055516%")).select(products::code).first(c)?))
+        .await
+        .unwrap();
+    let plain = app.get(&format!("/quotings?key={code}"), Some(&s)).await;
+    assert!(plain.body.contains(&format!(r#"data-code="{code}""#)), "found {code}");
+    assert!(!plain.body.contains(">M.Special</th>"), "no empty M.Special column");
+    let target = code.clone();
+    app.state
+        .db
+        .run(move |c| Ok(diesel::update(products::table.filter(products::org_id.eq(4)).filter(products::code.eq(&target))).set((products::is_special.eq(true), products::special_price.eq(12_345))).execute(c)?))
+        .await
+        .unwrap();
+    let special = app.get(&format!("/quotings?key={code}"), Some(&s)).await;
+    assert!(special.body.contains(">M.Special</th>") && special.body.contains(">123.45</td>"));
+    // Names stay on one line, whole in the tooltip.
+    assert!(special.body.contains(r#"<td class="clip name" title=""#));
+}

@@ -119,3 +119,53 @@ async fn orders_export_has_the_filtered_rows() {
     let range = book.worksheet_range("Orders").unwrap();
     assert_eq!(range.rows().count() as i64 - 1, n);
 }
+
+#[tokio::test]
+async fn the_credit_note_list_filters_by_type() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    let cns = app.get("/credit_notes", Some(&s)).await;
+    assert!(cns.body.contains(r#"<option value="2" selected>Credit Note</option>"#), "the credit-note list defaults to type 2");
+    assert!(cns.body.contains(r#"<option value="1">Invoice</option>"#), "and offers invoices as the invoice list does");
+    assert!(cns.body.contains(">CN</span>") && !cns.body.contains(">INV</span>"), "credit notes only");
+    let invoices = app.get("/credit_notes?type=1", Some(&s)).await;
+    assert!(invoices.body.contains(r#"<option value="1" selected>Invoice</option>"#));
+    assert!(invoices.body.contains(">INV</span>") && !invoices.body.contains(">CN</span>"), "invoices only");
+    assert_eq!(total(&invoices.body), total(&app.get("/invoices", Some(&s)).await.body), "the invoice list's rows");
+    let credit = total(&app.get("/credit_notes?type=2", Some(&s)).await.body);
+    assert_eq!(credit, total(&cns.body));
+    assert_eq!(credit, total(&app.get("/invoices?type=2", Some(&s)).await.body));
+    assert_eq!(total(&app.get("/credit_notes?type=4", Some(&s)).await.body), credit, "a type the list does not offer reads as its default");
+}
+
+/// The first `<tbody>` row of a list page.
+fn first_row(body: &str) -> &str {
+    let start = body.find("<tbody>").expect("a results table") + "<tbody>".len();
+    let row = &body[start..];
+    &row[..row.find("</tr>").expect("a row")]
+}
+
+#[tokio::test]
+async fn list_rows_are_one_line_cells_that_open_their_detail() {
+    let app = TestApp::new().await;
+    let s = app.session("approver@demo.test").await;
+    let page = app.get("/invoices?status=2&per_page=20", Some(&s)).await;
+    let row = first_row(&page.body);
+    // The row opens its detail (click and Enter): it names the View link's target.
+    let href = row.split(r#"data-href=""#).nth(1).and_then(|r| r.split('"').next()).expect("the row names its detail");
+    assert!(href.starts_with("/order_detail/invoices/"), "{href}");
+    assert!(row.contains(r#"tabindex="0""#), "rows take focus for Enter");
+    assert!(row.contains(&format!(r#"<a class="btn small" href="{href}""#)), "the same place as View");
+    // Dates are short (23/11/26) with the long form in the tooltip.
+    let date = row.split(r#"<td class="date" title=""#).nth(1).expect("a date cell");
+    let (long, short) = date.split_once("\">").unwrap();
+    let short = short.split('<').next().unwrap();
+    let parsed = chrono::NaiveDate::parse_from_str(short, "%d/%m/%y").unwrap_or_else(|_| panic!("short date {short}"));
+    assert_eq!(parsed.format("%d %b %Y").to_string(), long);
+    // Delivery is a compact tag; the driver is in its tooltip.
+    assert!(row.contains(r#"<span class="tag tag-"#) && (row.contains(r#"title="Delivered · "#) || row.contains(r#"title="Picked up · "#)), "{row}");
+    // Long text is cut on one line with the whole text on hover.
+    assert!(row.contains(r#"<td class="clip""#));
+    // Five filters in the first row, the rest folded and counted.
+    assert!(page.body.contains(r#"<details class="more-filters"><summary>More filters <span class="muted">(13, 1 in use)</span>"#), "status=2 is a folded filter in use");
+}

@@ -122,6 +122,25 @@ async fn invalid_sheets_come_back_with_messages_and_what_was_typed() {
 }
 
 #[tokio::test]
+async fn the_sheet_form_folds_secondary_fields_under_more_and_opens_it_for_notes() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("sales@demo.test").await;
+    let blank = app.get("/order_add/invoices", Some(&s)).await;
+    let more = blank.body.split(r#"<details class="more-fields""#).nth(1).expect("a More fold");
+    assert!(more.starts_with("><summary>More"), "closed on a new sheet");
+    for field in [r#"name="address""#, r#"name="phone""#, r#"name="csr_service_id""#, r#"name="csr_bd_id""#, r#"name="csr_self_note""#, r#"name="comments""#] {
+        assert!(more.split("</details>").next().unwrap().contains(field), "{field} under More");
+    }
+    // Typed notes come back with the fold open and named on its line.
+    let lines = lines_json(&[(f.product, "1.5", "10")]);
+    let res = app.post_form("/order_add/invoices", &s, &[("date", "2026-11-20"), ("comments", "Call before delivery"), ("lines_json", &lines)]).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(res.body.contains(r#"<details class="more-fields" open><summary>More <span class="muted" data-more-summary>(Comments)</span>"#));
+    assert!(res.body.contains("Call before delivery</textarea>"));
+}
+
+#[tokio::test]
 async fn approval_guard_refuses_role_2_and_asks_role_4_then_moves_stock_once() {
     let app = TestApp::new().await;
     let f = fixture(&app).await;
@@ -454,4 +473,32 @@ async fn product_history_and_due_dates() {
     let due = app.get(&format!("/api/due-date?customerId={}&date=2026-11-20", f.plain_customer), Some(&s)).await;
     assert_eq!(due.status, StatusCode::OK);
     assert!(due.json()["dueDate"].as_str().unwrap() >= "2026-11-20");
+}
+
+#[tokio::test]
+async fn api_sheets_without_a_due_date_take_the_customers_terms_as_the_form_does() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("sales@demo.test").await;
+    let customer = f.plain_customer;
+    // 30-Days terms: due thirty days after the sheet's date.
+    app.state.db.run(move |c| Ok(diesel::update(customers::table.find(customer)).set(customers::payment_type.eq(15)).execute(c)?)).await.unwrap();
+    let create = |t: i32, due: Option<&'static str>| {
+        let mut body = json!({"type": t, "customerId": customer, "warehouseId": f.warehouse, "date": "2026-11-20", "lines": [{"seq": 1, "productId": f.product, "quantity": 1, "price": f.product_class_a}]});
+        if let Some(d) = due {
+            body["dueDate"] = json!(d);
+        }
+        let (app, s) = (&app, &s);
+        async move {
+            let res = app.post_json("/api/orders", s, body).await;
+            assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+            let id = res.json()["data"]["id"].as_i64().unwrap();
+            app.get(&format!("/api/orders/{id}"), Some(s)).await.json()["data"]["dueDate"].clone()
+        }
+    };
+    let form = app.get(&format!("/api/due-date?customerId={customer}&date=2026-11-20"), Some(&s)).await.json()["dueDate"].clone();
+    assert_eq!(form, "2026-12-20", "what the sheet form fills in");
+    assert_eq!(create(1, None).await, form, "an invoice without a due date");
+    assert_eq!(create(2, None).await, form, "a credit note, as its form fills it too");
+    assert_eq!(create(1, Some("2026-12-24")).await, "2026-12-24", "a given due date is kept");
 }

@@ -327,11 +327,12 @@ pub fn extract_input(html: &str, name: &str) -> String {
     html[start..].split('"').next().unwrap_or_default().to_string()
 }
 
-/// Counts `<tr>` rows in the results table body.
+/// Counts the rows in the results table body (`<tr>`, or `<tr data-href=…>` for rows that
+/// open a detail).
 pub fn body_rows(html: &str) -> usize {
     let Some(start) = html.find("<tbody>") else { return 0 };
     let end = html[start..].find("</tbody>").map(|e| start + e).unwrap_or(html.len());
-    html[start..end].matches("<tr>").count()
+    html[start..end].matches("<tr>").count() + html[start..end].matches("<tr ").count()
 }
 
 /// A `tyredesk serve` process, killed when dropped. It binds port 0 and the address it prints

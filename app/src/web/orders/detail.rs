@@ -420,7 +420,7 @@ fn day(field: &str, s: &str) -> AppResult<Option<NaiveDate>> {
     if s.trim().is_empty() {
         return Ok(None);
     }
-    NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").map(Some).map_err(|_| AppError::field(field, "Enter a date as yyyy-MM-dd."))
+    NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").map(Some).map_err(|_| AppError::field(field, "Enter the date as dd/mm/yyyy."))
 }
 
 /// `POST /order_action/{id}/{action}`: one action of the detail page. htmx callers get an

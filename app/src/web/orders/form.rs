@@ -146,7 +146,7 @@ impl SheetForm {
             match NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d") {
                 Ok(d) => Some(d),
                 Err(_) => {
-                    errors.insert(field.into(), "Enter a date as yyyy-MM-dd.".into());
+                    errors.insert(field.into(), "Enter the date as dd/mm/yyyy.".into());
                     None
                 }
             }
@@ -248,6 +248,28 @@ impl FormPage {
     fn has_delivery(&self) -> bool {
         matches!(self.t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote)
     }
+    /// The secondary fields folded under 'More' open when a note is written (a customer's
+    /// self-order note must be seen) or one of them has an error.
+    fn more_open(&self) -> bool {
+        let noted = !self.f.csr_self_note.trim().is_empty() || !self.f.comments.trim().is_empty();
+        noted || ["address", "phone", "csr_service_id", "csr_bd_id", "csr_self_note", "comments"].iter().any(|k| !self.err(k).is_empty())
+    }
+
+    /// What the folded fields hold, named on the 'More' line while it is closed.
+    fn more_summary(&self) -> String {
+        let f = &self.f;
+        let filled = [
+            ("Address", self.sales() && !f.address.trim().is_empty()),
+            ("Phone", self.sales() && !f.phone.trim().is_empty()),
+            ("Service Staff", self.sales() && !f.csr_service_id.is_empty()),
+            ("Business Staff", self.sales() && !f.csr_bd_id.is_empty()),
+            ("CSR Self Note", !f.csr_self_note.trim().is_empty()),
+            ("Comments", !f.comments.trim().is_empty()),
+        ];
+        let names: Vec<&str> = filled.iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect();
+        if names.is_empty() { String::new() } else { format!("({})", names.join(", ")) }
+    }
+
     fn account_text(&self) -> &'static str {
         if self.sales() { "Line Account Code 200 - Sales" } else { "Line Account Code 630 - Inventory" }
     }

@@ -17,7 +17,6 @@ use crate::domain::status::Action;
 use crate::error::{AppError, AppResult};
 use crate::services::orders::ensure;
 use crate::state::AppState;
-use crate::web::fmt_date;
 use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, Selection, current, export_url, options_with_all};
 use crate::web::masters::respond;
 use crate::web::products::{xero_options, xero_tag};
@@ -77,9 +76,22 @@ pub fn delivery_text(ship_type: i32, delivery_status: i32, driver: &str) -> Stri
     format!("{status} · {driver}")
 }
 
-/// The list's delivery cell: status and driver, then the actual pay type once paid and the
-/// driver's comment, so a run sheet can be followed from the list.
-fn delivery_cell(o: &orders::Order, driver: &str) -> String {
+/// The list's delivery cell: a compact status tag; its tooltip has the status and driver, then
+/// the actual pay type once paid and the driver's comment, so a run sheet can be followed.
+fn delivery_cell(o: &orders::Order, driver: &str) -> Cell {
+    let ship = ShipType::from_i32(o.ship_type).unwrap_or(ShipType::Delivery);
+    let status = DeliveryStatus::from_i32(o.delivery_status);
+    let label = status.map(|d| d.wording(ship)).unwrap_or("").to_string();
+    let class = match status {
+        Some(DeliveryStatus::Finished) => "tag-green",
+        Some(DeliveryStatus::Cancelled) => "tag-red",
+        Some(DeliveryStatus::Ready | DeliveryStatus::Delivering) => "tag-blue",
+        Some(DeliveryStatus::Preparing) | None => "tag-grey",
+    };
+    Cell::TagTip { label, class, title: delivery_tooltip(o, driver) }
+}
+
+fn delivery_tooltip(o: &orders::Order, driver: &str) -> String {
     let mut text = delivery_text(o.ship_type, o.delivery_status, driver);
     if let Some(pay) = ActualPayType::from_i32(o.actual_pay_type).filter(|p| *p != ActualPayType::Unpaid) {
         text.push_str(" · ");
@@ -124,10 +136,6 @@ fn money(c: i64) -> Cell {
     Cell::Num(Cents(c).grouped())
 }
 
-fn date_opt(d: Option<chrono::NaiveDate>) -> String {
-    d.map(fmt_date).unwrap_or_default()
-}
-
 fn columns(fam: Family) -> Vec<Column> {
     let t = Column::text;
     let n = Column::num;
@@ -152,10 +160,19 @@ fn with_note_column(mut columns: Vec<Column>) -> Vec<Column> {
 }
 
 fn with_note_cell(mut cells: Vec<Cell>, r: &OrderRow) -> Vec<Cell> {
-    let note = &r.order.csr_self_note;
-    let short: String = if note.chars().count() > 80 { note.chars().take(79).chain(std::iter::once('…')).collect() } else { note.clone() };
-    cells.insert(NOTE_AT, Cell::Text(short));
+    cells.insert(NOTE_AT, Cell::clip(r.order.csr_self_note.clone()));
     cells
+}
+
+/// The drafter: the staff member's name (their drafter type in the tooltip), or the drafter
+/// type alone for a customer's own order.
+fn drafter_cell(o: &orders::Order, names: &Names) -> Cell {
+    let kind = DrafterType::label_for_code(o.drafter_type);
+    match names.staff(o.drafter_id) {
+        name if name.is_empty() && o.drafter_type == DrafterType::Customer.as_i32() => Cell::clip_narrow("Self-order", kind),
+        name if name.is_empty() => Cell::clip_narrow(kind, kind),
+        name => Cell::clip_narrow(name.clone(), format!("{kind} {name}")),
+    }
 }
 
 fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
@@ -165,24 +182,24 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
     match fam {
         Family::Sales => {
             let approver = match (names.staff(o.last_approver_id), o.last_approved_at) {
-                (n, Some(at)) if !n.is_empty() => format!("{n} {}", crate::web::fmt_datetime_date(at)),
-                _ => String::new(),
+                (n, Some(at)) if !n.is_empty() => Cell::clip_narrow(n.clone(), format!("{n} {}", crate::web::fmt_datetime_date(at))),
+                _ => Cell::Text(String::new()),
             };
             let area = o.area_type.and_then(AreaType::from_i32).map(AreaType::label).unwrap_or("");
             let ship = ShipType::from_i32(o.ship_type).map(ShipType::label).unwrap_or("");
             vec![
                 no,
                 type_tag(o),
-                Cell::Text(o.reference.clone()),
-                Cell::Text(r.customer.clone().unwrap_or_default()),
+                Cell::clip_narrow(o.reference.clone(), o.reference.clone()),
+                Cell::clip(r.customer.clone().unwrap_or_default()),
                 Cell::Num(o.total_qty.to_string()),
                 money(o.total_amount),
-                Cell::Text(fmt_date(o.order_date)),
-                Cell::Text(date_opt(o.delivery_date)),
-                Cell::Text(format!("{} {}", DrafterType::label_for_code(o.drafter_type), names.staff(o.drafter_id)).trim().to_string()),
-                Cell::Text(approver),
-                Cell::Text(delivery_cell(o, &names.staff(o.driver_id))),
-                Cell::Text(format!("{area} / {ship}")),
+                Cell::date(o.order_date),
+                Cell::date_opt(o.delivery_date),
+                drafter_cell(o, names),
+                approver,
+                delivery_cell(o, &names.staff(o.driver_id)),
+                Cell::clip_narrow(format!("{area} / {ship}"), format!("{area} / {ship}")),
                 status_tag(o),
                 if o.printed { Cell::Tag { label: print_label(true).into(), class: "tag-green" } } else { Cell::Tag { label: print_label(false).into(), class: "tag-grey" } },
                 xero_tag(o.xero_sent),
@@ -196,8 +213,8 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
             Cell::Text(names.warehouse(o.warehouse_id)),
             Cell::Num(o.total_qty.to_string()),
             money(o.total_amount),
-            Cell::Text(fmt_date(o.order_date)),
-            Cell::Text(date_opt(o.delivery_date)),
+            Cell::date(o.order_date),
+            Cell::date_opt(o.delivery_date),
             status_tag(o),
             Cell::Text(closure_label(o.closed).into()),
             view_link(o),
@@ -210,15 +227,15 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
             Cell::Text(names.warehouse(o.warehouse_id)),
             Cell::Num(o.total_qty.to_string()),
             money(o.total_amount),
-            Cell::Text(fmt_date(o.order_date)),
-            Cell::Text(date_opt(o.due_date)),
+            Cell::date(o.order_date),
+            Cell::date_opt(o.due_date),
             status_tag(o),
             xero_tag(o.xero_sent),
             view_link(o),
         ],
         Family::Transfers => vec![
             no,
-            Cell::Text(fmt_date(o.order_date)),
+            Cell::date(o.order_date),
             Cell::Text(names.warehouse(o.warehouse_id)),
             Cell::Text(names.warehouse(o.in_warehouse_id)),
             Cell::Num(o.total_qty.to_string()),
@@ -227,13 +244,23 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
         ],
         Family::Adjustments => vec![
             no,
-            Cell::Text(fmt_date(o.order_date)),
+            Cell::date(o.order_date),
             Cell::Text(names.warehouse(o.warehouse_id)),
             Cell::Num(o.total_qty.to_string()),
             money(o.total_amount),
             status_tag(o),
             view_link(o),
         ],
+    }
+}
+
+/// The types a list's Type filter offers and its query accepts: the invoice and credit-note
+/// lists both offer invoices and credit notes (spec §2.4), each defaulting to its own type
+/// (spec §9); the other lists offer their own types.
+fn type_choices(r: &SheetRoute) -> &'static [OrderType] {
+    match family(r) {
+        Family::Sales => &[OrderType::Invoice, OrderType::CreditNote],
+        _ => r.types,
     }
 }
 
@@ -249,17 +276,14 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
         let mut f = select("Type", "type", types.iter().map(|t| (t.as_i32().to_string(), t.label().to_string())).collect());
         if let FilterKind::Select { selected, .. } = &mut f.kind {
             if selected.is_empty() || csr_view {
-                *selected = types[0].as_i32().to_string();
+                *selected = r.types[0].as_i32().to_string();
             }
         }
         f
     };
     match fam {
         Family::Sales => {
-            let mut v = vec![];
-            if r.types.len() > 1 {
-                v.push(type_select(r.types));
-            }
+            let mut v = vec![type_select(type_choices(r))];
             let deliver = options_with_all(DeliveryStatus::ALL.iter().map(|d| {
                 let value = if *d == DeliveryStatus::Preparing { "deliver preparing".to_string() } else { d.as_i32().to_string() };
                 (value, d.label())
@@ -268,13 +292,13 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
             let drafters = options_with_all(DrafterType::FILTER.iter().map(|d| (d.as_i32(), d.label())));
             let csr_status = options_with_all([("awaiting", "Awaiting Staff"), ("taken", "Taken (due date set)"), ("done", "Done")]);
             v.extend([
+                text("Number", "no", "e.g. INV-000123"),
+                text("To CSR", "csr", "customer name or ABN"),
                 date("Date From", "from"),
                 date("Date To", "to"),
                 date("Due Date From", "due_from"),
                 date("Due Date To", "due_to"),
                 select("TAG", "tag", tags),
-                text("Number", "no", "e.g. INV-000123"),
-                text("To CSR", "csr", "customer name or ABN"),
                 text("Reference", "reference", ""),
                 select("Drafter Type", "drafter_type", drafters),
                 text("Product Inside", "product", "code, size or name"),
@@ -290,11 +314,11 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
         }
         Family::PurchaseOrders => vec![
             text("Number", "no", "e.g. PO-000123"),
+            text("Supplier", "supplier", "supplier name"),
             date("Date From", "from"),
             date("Date To", "to"),
             date("ETA From", "eta_from"),
             date("ETA To", "eta_to"),
-            text("Supplier", "supplier", "supplier name"),
             text("Product Inside", "product", "code, size or name"),
             select("Warehouse", "warehouse", warehouses),
             select("Sort Type", "sort", sorts),
@@ -308,11 +332,11 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
             }
             v.extend([
                 text("Number", "no", ""),
+                text("Supplier", "supplier", "supplier name"),
                 date("Date From", "from"),
                 date("Date To", "to"),
                 date("Due Date From", "due_from"),
                 date("Due Date To", "due_to"),
-                text("Supplier", "supplier", "supplier name"),
                 text("Reference", "reference", ""),
                 text("Product Inside", "product", "code, size or name"),
                 select("Warehouse", "warehouse", warehouses),
@@ -374,9 +398,11 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             }
         }
     }
-    let types: Vec<i32> = if csr_view { vec![OrderType::Invoice.as_i32()] } else { r.types.iter().map(|t| t.as_i32()).collect() };
-    if f.value.order_type.is_none() && !csr_view {
-        // The default type value of the list (spec §9): invoices 1, bills 4 …
+    let types: Vec<i32> = if csr_view { vec![OrderType::Invoice.as_i32()] } else { type_choices(r).iter().map(|t| t.as_i32()).collect() };
+    let offered = f.value.order_type.as_deref().and_then(|t| t.parse::<i32>().ok()).is_some_and(|t| types.contains(&t));
+    if !offered && !csr_view {
+        // The default type value of the list (spec §9): invoices 1, credit notes 2, bills 4 …,
+        // also in place of a type the list does not offer.
         f.value.order_type = Some(r.types[0].as_i32().to_string());
     }
     let org = auth.org_id;

@@ -105,13 +105,16 @@ const box = (width: number, right = false): CSSProperties => ({
   padding: '2px 6px',
   textAlign: right ? 'right' : undefined,
 });
+// Fixed widths for short fields; the name and description take what the row has left
+// (app.css `.line-editor`), so the table fits a 1366 px screen without sideways scrolling.
+const fluid: CSSProperties = { width: '100%', height: 24, padding: '2px 6px' };
 const STYLE = {
-  code: box(116),
-  name: box(230),
-  qty: box(64, true),
-  price: box(84, true),
-  description: box(170),
-  taxType: { height: 24, padding: '1px 4px' } satisfies CSSProperties,
+  code: box(104),
+  name: fluid,
+  qty: box(56, true),
+  price: box(80, true),
+  description: fluid,
+  taxType: { width: 112, height: 24, padding: '1px 4px' } satisfies CSSProperties,
   inWarehouseQty: box(80, true),
 };
 const notice: CSSProperties = {
@@ -600,16 +603,19 @@ export function LineEditor(props: LineEditorProps) {
         );
       case 'description':
         return editable ? (
-          <input
-            ref={cellRef(key, 'description')}
-            type="text"
-            autoComplete="off"
-            aria-label={`Description line ${n}`}
-            style={STYLE.description}
-            value={line.description}
-            onChange={(e) => update(key, { description: e.target.value })}
-            onKeyDown={onCellKeyDown(key, 'description')}
-          />
+          <div className="desc-cell">
+            <input
+              ref={cellRef(key, 'description')}
+              type="text"
+              autoComplete="off"
+              aria-label={`Description line ${n}`}
+              title={line.description || undefined}
+              style={STYLE.description}
+              value={line.description}
+              onChange={(e) => update(key, { description: e.target.value })}
+              onKeyDown={onCellKeyDown(key, 'description')}
+            />
+          </div>
         ) : (
           line.description
         );
@@ -656,11 +662,12 @@ export function LineEditor(props: LineEditorProps) {
           {tableError}
         </div>
       ) : null}
+      <div className="table-fit">
       <table className="data-table">
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c} scope="col" className={NUMERIC.has(c) ? 'num' : undefined}>
+              <th key={c} scope="col" className={NUMERIC.has(c) ? `num col-${c}` : `col-${c}`}>
                 {c === 'select' ? (
                   <input
                     type="checkbox"
@@ -686,7 +693,7 @@ export function LineEditor(props: LineEditorProps) {
               }}
             >
               {columns.map((c) => (
-                <td key={c} className={NUMERIC.has(c) ? 'num' : undefined} style={c === 'code' || c === 'name' ? { position: 'relative' } : undefined}>
+                <td key={c} className={NUMERIC.has(c) ? `num col-${c}` : `col-${c}`} style={c === 'code' || c === 'name' ? { position: 'relative' } : undefined}>
                   {renderCell(c, line, i)}
                 </td>
               ))}
@@ -694,6 +701,7 @@ export function LineEditor(props: LineEditorProps) {
           ))}
         </tbody>
       </table>
+      </div>
       <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 6, marginTop: 8 }}>
         {editable ? (
           <>
