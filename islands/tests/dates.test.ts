@@ -1,6 +1,6 @@
 // The date field's parser and formatter: every accepted and refused form (issue 15).
 import { describe, expect, it } from 'vitest';
-import { dateValue, displayDate, formatDate, parseDate } from '../src/lib/dates';
+import { dateValue, displayDate, formatDate, menuMove, parseDate } from '../src/lib/dates';
 
 const YEAR = 2026;
 
@@ -95,5 +95,18 @@ describe('dateValue', () => {
     expect(dateValue('231126', YEAR)).toEqual({ value: '2026-11-23', valid: true });
     expect(dateValue('  ', YEAR)).toEqual({ value: '', valid: true });
     expect(dateValue(' 31/02/2026 ', YEAR)).toEqual({ value: '31/02/2026', valid: false });
+  });
+});
+
+describe('menuMove', () => {
+  it('moves through the menu with wrap-around, Home and End, and closes on Escape and Tab', () => {
+    expect(menuMove('ArrowDown', 0, 3)).toEqual({ focus: 1 });
+    expect(menuMove('ArrowDown', 2, 3)).toEqual({ focus: 0 });
+    expect(menuMove('ArrowUp', 0, 3)).toEqual({ focus: 2 });
+    expect(menuMove('Home', 2, 3)).toEqual({ focus: 0 });
+    expect(menuMove('End', 0, 3)).toEqual({ focus: 2 });
+    expect(menuMove('Escape', 1, 3)).toEqual({ close: 'refocus' });
+    expect(menuMove('Tab', 1, 3)).toEqual({ close: 'leave' });
+    expect(menuMove('a', 1, 3)).toBeNull();
   });
 });

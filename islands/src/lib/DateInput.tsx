@@ -5,7 +5,7 @@
 // that does not read as a day is passed on as typed, so validation refuses it rather than
 // keeping an old day. SSR-safe: no browser globals during render.
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { DATE_MESSAGE, DATE_PLACEHOLDER, PICK_ON_CALENDAR, dateValue, displayDate, formatDate } from './dates';
+import { DATE_MESSAGE, DATE_PLACEHOLDER, PICK_ON_CALENDAR, dateValue, displayDate, formatDate, menuMove } from './dates';
 
 export interface DateShortcut {
   label: string;
@@ -104,19 +104,15 @@ export function DateInput(props: DateInputProps) {
 
   const onMenuKey = (e: KeyboardEvent<HTMLElement>) => {
     const list = items();
-    const at = list.indexOf(e.target as HTMLElement);
-    const go = (n: number) => {
+    const move = menuMove(e.key, list.indexOf(e.target as HTMLElement), list.length);
+    if (!move) return;
+    if ('focus' in move) {
       e.preventDefault();
-      list[(n + list.length) % list.length]?.focus();
-    };
-    if (e.key === 'ArrowDown') go(at + 1);
-    else if (e.key === 'ArrowUp') go(at - 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(list.length - 1);
-    else if (e.key === 'Escape') {
-      e.preventDefault();
-      closeMenu(true);
-    } else if (e.key === 'Tab') closeMenu(false);
+      list[move.focus]?.focus();
+    } else {
+      if (move.close === 'refocus') e.preventDefault();
+      closeMenu(move.close === 'refocus');
+    }
   };
 
   const describedBy = [props['aria-describedby'], bad ? msgId : undefined].filter(Boolean).join(' ');

@@ -19,7 +19,7 @@
 // so listeners do not see half-typed days. Scripts that set the hidden input fire `change`
 // on it and the text follows. Listeners are delegated from the document, so fields that
 // htmx swaps in work with no extra code. The React DateInput has no `data-date-input`.
-import { DATE_MESSAGE, dateValue, displayDate, formatDate } from './dates';
+import { DATE_MESSAGE, dateValue, displayDate, formatDate, menuMove } from './dates';
 
 const ROOT = '[data-date-input]';
 
@@ -164,19 +164,15 @@ function openCalendar(p: Parts): void {
 function onMenuKey(e: KeyboardEvent, p: Parts): void {
   if (!p.menu) return;
   const list = items(p.menu);
-  const at = list.indexOf(e.target as HTMLElement);
-  const go = (n: number) => {
+  const move = menuMove(e.key, list.indexOf(e.target as HTMLElement), list.length);
+  if (!move) return;
+  if ('focus' in move) {
     e.preventDefault();
-    list[(n + list.length) % list.length]?.focus();
-  };
-  if (e.key === 'ArrowDown') go(at + 1);
-  else if (e.key === 'ArrowUp') go(at - 1);
-  else if (e.key === 'Home') go(0);
-  else if (e.key === 'End') go(list.length - 1);
-  else if (e.key === 'Escape') {
-    e.preventDefault();
-    closeMenu(p, true);
-  } else if (e.key === 'Tab') closeMenu(p, false);
+    list[move.focus]?.focus();
+  } else {
+    if (move.close === 'refocus') e.preventDefault();
+    closeMenu(p, move.close === 'refocus');
+  }
 }
 
 /**

@@ -73,3 +73,28 @@ export function dateValue(text: string, currentYear?: number): { value: string; 
   const day = parseDate(t, currentYear);
   return day === null ? { value: t, valid: false } : { value: day, valid: true };
 }
+
+/** What a key does in the date field's menu: focus an item, close it (Escape: focus returns to
+ * the field's button; Tab: focus moves on), or nothing. Shared by the page enhancer and the
+ * React field so the two menus answer keys alike. */
+export type MenuMove = { focus: number } | { close: 'refocus' | 'leave' } | null;
+
+export function menuMove(key: string, at: number, count: number): MenuMove {
+  const wrap = (n: number) => ({ focus: (n + count) % count });
+  switch (key) {
+    case 'ArrowDown':
+      return wrap(at + 1);
+    case 'ArrowUp':
+      return wrap(at - 1);
+    case 'Home':
+      return { focus: 0 };
+    case 'End':
+      return { focus: count - 1 };
+    case 'Escape':
+      return { close: 'refocus' };
+    case 'Tab':
+      return { close: 'leave' };
+    default:
+      return null;
+  }
+}
