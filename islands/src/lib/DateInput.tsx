@@ -5,7 +5,7 @@
 // that does not read as a day is passed on as typed, so validation refuses it rather than
 // keeping an old day. SSR-safe: no browser globals during render.
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { DATE_MESSAGE, DATE_PLACEHOLDER, PICK_ON_CALENDAR, dateValue, displayDate, formatDate, menuMove } from './dates';
+import { DATE_MESSAGE, DATE_PLACEHOLDER, PICK_ON_CALENDAR, dateValue, displayDate, formatDate, onDateMenuKey } from './dates';
 
 export interface DateShortcut {
   label: string;
@@ -102,18 +102,7 @@ export function DateInput(props: DateInputProps) {
     if (refocus) toggleRef.current?.focus();
   };
 
-  const onMenuKey = (e: KeyboardEvent<HTMLElement>) => {
-    const list = items();
-    const move = menuMove(e.key, list.indexOf(e.target as HTMLElement), list.length);
-    if (!move) return;
-    if ('focus' in move) {
-      e.preventDefault();
-      list[move.focus]?.focus();
-    } else {
-      if (move.close === 'refocus') e.preventDefault();
-      closeMenu(move.close === 'refocus');
-    }
-  };
+  const onMenuKey = (e: KeyboardEvent<HTMLElement>) => onDateMenuKey(e, items(), closeMenu);
 
   const describedBy = [props['aria-describedby'], bad ? msgId : undefined].filter(Boolean).join(' ');
   const hasMenu = shortcuts.length > 0;

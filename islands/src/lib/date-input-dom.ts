@@ -19,7 +19,7 @@
 // so listeners do not see half-typed days. Scripts that set the hidden input fire `change`
 // on it and the text follows. Listeners are delegated from the document, so fields that
 // htmx swaps in work with no extra code. The React DateInput has no `data-date-input`.
-import { DATE_MESSAGE, dateValue, displayDate, formatDate, menuMove } from './dates';
+import { DATE_MESSAGE, dateValue, displayDate, formatDate, onDateMenuKey } from './dates';
 
 const ROOT = '[data-date-input]';
 
@@ -163,16 +163,7 @@ function openCalendar(p: Parts): void {
 
 function onMenuKey(e: KeyboardEvent, p: Parts): void {
   if (!p.menu) return;
-  const list = items(p.menu);
-  const move = menuMove(e.key, list.indexOf(e.target as HTMLElement), list.length);
-  if (!move) return;
-  if ('focus' in move) {
-    e.preventDefault();
-    list[move.focus]?.focus();
-  } else {
-    if (move.close === 'refocus') e.preventDefault();
-    closeMenu(p, move.close === 'refocus');
-  }
+  onDateMenuKey(e, items(p.menu), (refocus) => closeMenu(p, refocus));
 }
 
 /**

@@ -98,3 +98,21 @@ export function menuMove(key: string, at: number, count: number): MenuMove {
       return null;
   }
 }
+
+/** Answers a key pressed in a date menu whose items are `list`: moves focus, or closes the
+ * menu through `close(refocus)`. Takes a DOM or a React keyboard event. */
+export function onDateMenuKey(
+  e: { key: string; target: EventTarget | null; preventDefault(): void },
+  list: HTMLElement[],
+  close: (refocus: boolean) => void,
+): void {
+  const move = menuMove(e.key, list.indexOf(e.target as HTMLElement), list.length);
+  if (!move) return;
+  if ('focus' in move) {
+    e.preventDefault();
+    list[move.focus]?.focus();
+  } else {
+    if (move.close === 'refocus') e.preventDefault();
+    close(move.close === 'refocus');
+  }
+}
