@@ -180,10 +180,22 @@ pub struct ShopProduct {
     pub id: i64,
     pub code: String,
     pub name: String,
-    pub brand_id: Option<i64>,
+    /// The brand's name (a shown product always has a presented brand).
+    pub brand: String,
     pub specification: String,
     pub load_rate: String,
     pub speed_rate: String,
+}
+
+/// Brands presented to customers in company `org`, by name.
+pub fn presented_brands(conn: &mut DbConn, org: i64) -> AppResult<Vec<(i64, String)>> {
+    use super::schema::brands;
+    Ok(brands::table
+        .filter(brands::org_id.eq(org))
+        .filter(brands::presented_to_csr.eq(true))
+        .order(brands::name.asc())
+        .select((brands::id, brands::name))
+        .load(conn)?)
 }
 
 /// The products of `ids` that the shop shows: shown to customers, of a brand presented to
@@ -196,7 +208,7 @@ pub fn shown_products(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Has
         .filter(products::id.eq_any(ids))
         .filter(products::is_customer_show.eq(true))
         .filter(brands::presented_to_csr.eq(true))
-        .select((products::id, products::code, products::name, products::brand_id, products::specification, products::load_rate, products::speed_rate))
+        .select((products::id, products::code, products::name, brands::name, products::specification, products::load_rate, products::speed_rate))
         .load(conn)?;
     Ok(rows.into_iter().map(|p| (p.id, p)).collect())
 }
@@ -260,23 +272,35 @@ pub fn cart(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<Vec<CartLin
         .load(conn)?)
 }
 
-/// Sets a line's quantity and the price seen, adding the line when new.
-pub fn put_cart_line(conn: &mut DbConn, org: i64, customer: i64, line: CartLine) -> AppResult<()> {
-    let n = diesel::update(shop_cart_lines::table.find((customer, line.product_id)).filter(shop_cart_lines::org_id.eq(org)))
-        .set((shop_cart_lines::qty.eq(line.qty), shop_cart_lines::price_seen.eq(line.price_seen)))
-        .execute(conn)?;
-    if n == 0 {
-        diesel::insert_into(shop_cart_lines::table)
-            .values((
-                shop_cart_lines::customer_id.eq(customer),
-                shop_cart_lines::product_id.eq(line.product_id),
-                shop_cart_lines::org_id.eq(org),
-                shop_cart_lines::qty.eq(line.qty),
-                shop_cart_lines::price_seen.eq(line.price_seen),
-                shop_cart_lines::added_at.eq(now()),
-            ))
-            .execute(conn)?;
+/// Sets the lines' quantities and prices seen, adding those that are new, in one statement
+/// (each product once; a cart holds at most 100 lines).
+pub fn put_cart_lines(conn: &mut DbConn, org: i64, customer: i64, lines: &[CartLine]) -> AppResult<()> {
+    use diesel::upsert::excluded;
+    if lines.is_empty() {
+        return Ok(());
     }
+    let t = now();
+    let rows: Vec<_> = lines
+        .iter()
+        .map(|l| {
+            (
+                shop_cart_lines::customer_id.eq(customer),
+                shop_cart_lines::product_id.eq(l.product_id),
+                shop_cart_lines::org_id.eq(org),
+                shop_cart_lines::qty.eq(l.qty),
+                shop_cart_lines::price_seen.eq(l.price_seen),
+                shop_cart_lines::added_at.eq(t),
+            )
+        })
+        .collect();
+    crate::per_backend!(&mut *conn, |c| {
+        diesel::insert_into(shop_cart_lines::table)
+            .values(&rows)
+            .on_conflict((shop_cart_lines::customer_id, shop_cart_lines::product_id))
+            .do_update()
+            .set((shop_cart_lines::qty.eq(excluded(shop_cart_lines::qty)), shop_cart_lines::price_seen.eq(excluded(shop_cart_lines::price_seen))))
+            .execute(c)
+    })?;
     Ok(())
 }
 
@@ -308,6 +332,8 @@ pub struct MyOrder {
     pub ship_type: i32,
     pub total_qty: i64,
     pub total_amount: i64,
+    /// The GST the sheet carries (its lines' tax types), as the tax invoice prints it.
+    pub total_gst: i64,
     pub delivery_date: Option<NaiveDate>,
     pub csr_self_note: String,
     pub address: String,
@@ -323,6 +349,7 @@ fn my_order_columns() -> (
     orders::ship_type,
     orders::total_qty,
     orders::total_amount,
+    orders::total_gst,
     orders::delivery_date,
     orders::csr_self_note,
     orders::address,
@@ -337,6 +364,7 @@ fn my_order_columns() -> (
         orders::ship_type,
         orders::total_qty,
         orders::total_amount,
+        orders::total_gst,
         orders::delivery_date,
         orders::csr_self_note,
         orders::address,

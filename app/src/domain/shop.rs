@@ -26,7 +26,6 @@ pub const REFERENCE_TOO_LONG: &str = "Your reference can be up to 100 characters
 pub const NOTE_TOO_LONG: &str = "Your note can be up to 500 characters.";
 pub const SHIP_CHOICE: &str = "Choose delivery or pick-up.";
 pub const PRICES_CHANGED: &str = "Some prices changed since you added the products. Please check the new prices and place the order again.";
-pub const PRODUCT_GONE: &str = "A product in your cart is no longer available; it has been taken out. Please check your cart.";
 pub const SIGN_IN_FAILED: &str = "The e-mail or password is incorrect, or this account has no shop access.";
 
 /// Refusal of a shop invite to staff without the right.
@@ -128,14 +127,17 @@ impl CustomerStatus {
 
 /// A cart quantity as typed: 1–999.
 pub fn quantity(text: &str) -> Result<i64, &'static str> {
-    match text.trim().parse::<i64>() {
-        Ok(q) if (1..=MAX_QTY).contains(&q) => Ok(q),
-        _ => Err(QTY_RANGE),
-    }
+    text.trim().parse::<i64>().map_err(|_| QTY_RANGE).and_then(in_range)
 }
 
-/// Adding `more` to `held` of the same product: the sum, or the range message.
+/// A cart quantity, whoever sends it: 1–999.
+pub fn in_range(qty: i64) -> Result<i64, &'static str> {
+    if (1..=MAX_QTY).contains(&qty) { Ok(qty) } else { Err(QTY_RANGE) }
+}
+
+/// Adding `more` (itself 1–999) to `held` of the same product: the sum, or the range message.
 pub fn add_quantity(held: i64, more: i64) -> Result<i64, &'static str> {
+    in_range(more)?;
     match held.checked_add(more) {
         Some(q) if (1..=MAX_QTY).contains(&q) => Ok(q),
         _ => Err(QTY_RANGE),
@@ -257,6 +259,9 @@ mod tests {
         assert_eq!(add_quantity(995, 4), Ok(999));
         assert_eq!(add_quantity(996, 4), Err(QTY_RANGE), "summing never goes past 999");
         assert_eq!(add_quantity(i64::MAX, 1), Err(QTY_RANGE));
+        assert_eq!(add_quantity(5, -2), Err(QTY_RANGE), "adding never takes away");
+        assert_eq!(add_quantity(5, 0), Err(QTY_RANGE));
+        assert_eq!((in_range(1), in_range(999), in_range(0), in_range(1000)), (Ok(1), Ok(999), Err(QTY_RANGE), Err(QTY_RANGE)));
     }
 
     #[test]

@@ -43,19 +43,13 @@ pub struct Browse {
     pub key: Option<String>,
     pub brand: Option<i64>,
     pub category: Option<i32>,
-    pub page: Option<i64>,
+    /// 1..=PAGE_MAX (`ShopQuery::page`).
+    pub page: i64,
 }
 
 /// Brands presented to customers, by name.
 pub fn brands(conn: &mut DbConn, org: i64) -> AppResult<Vec<(i64, String)>> {
-    use crate::db::schema::brands;
-    use diesel::prelude::*;
-    Ok(brands::table
-        .filter(brands::org_id.eq(org))
-        .filter(brands::presented_to_csr.eq(true))
-        .order(brands::name.asc())
-        .select((brands::id, brands::name))
-        .load(conn)?)
+    shop_db::presented_brands(conn, org)
 }
 
 /// The top-level product categories.
@@ -72,19 +66,13 @@ fn items(conn: &mut DbConn, who: &ShopPrincipal, ids: &[i64]) -> AppResult<Vec<I
     let shown_ids: Vec<i64> = ids.iter().copied().filter(|id| shown.contains_key(id)).collect();
     let quotes = pricing::quotes(conn, who.org_id, &shown_ids, Some(who.customer_id))?;
     let stock = shop_db::customer_stock(conn, who.org_id, &shown_ids)?;
-    let brand_ids: Vec<i64> = shown.values().filter_map(|p| p.brand_id).collect();
-    let brand_names: HashMap<i64, String> = {
-        use crate::db::schema::brands;
-        use diesel::prelude::*;
-        brands::table.filter(brands::org_id.eq(who.org_id)).filter(brands::id.eq_any(&brand_ids)).select((brands::id, brands::name)).load::<(i64, String)>(conn)?.into_iter().collect()
-    };
     Ok(shown_ids
         .iter()
         .filter_map(|id| {
             let product = shown.remove(id)?;
             let price = quotes.get(id)?.unit_price;
             let (on_hand, in_transit, eta) = stock.get(id).copied().unwrap_or((0, 0, None));
-            Some(Item { brand: product.brand_id.and_then(|b| brand_names.get(&b)).cloned().unwrap_or_default(), price, availability: Availability::of(on_hand, in_transit, eta), product })
+            Some(Item { brand: product.brand.clone(), price, availability: Availability::of(on_hand, in_transit, eta), product })
         })
         .collect())
 }
@@ -94,8 +82,7 @@ fn items(conn: &mut DbConn, who: &ShopPrincipal, ids: &[i64]) -> AppResult<Vec<I
 pub fn search(conn: &mut DbConn, who: &ShopPrincipal, b: &Browse) -> AppResult<Paged<Item>> {
     let key = b.key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(|k| k.chars().take(crate::domain::limits::SHORT_MAX).collect());
     let f = ProductFilter { key, brand: b.brand, category: b.category, shop_only: true, ..Default::default() };
-    let page = b.page.unwrap_or(1).clamp(1, crate::domain::limits::PAGE_MAX);
-    let found = products::list(conn, who.org_id, &f, (page - 1) * PAGE_SIZE, PAGE_SIZE)?;
+    let found = products::list(conn, who.org_id, &f, (b.page - 1) * PAGE_SIZE, PAGE_SIZE)?;
     let ids: Vec<i64> = found.rows.iter().map(|p| p.id).collect();
     Ok(Paged { rows: items(conn, who, &ids)?, total: found.total })
 }
@@ -176,6 +163,7 @@ fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> A
     let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
     let shown: HashMap<i64, Cents> = items(conn, who, &ids)?.into_iter().map(|i| (i.product.id, i.price)).collect();
     let mut cart = shop_db::cart(conn, who.org_id, who.customer_id)?;
+    let mut touched: Vec<usize> = Vec::new();
     let mut skipped = 0;
     for &(product, qty) in wanted {
         let Some(price) = shown.get(&product) else {
@@ -193,8 +181,12 @@ fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> A
         let line = &mut cart[at];
         line.qty = rules::add_quantity(line.qty, qty).map_err(|m| AppError::field("qty", m))?;
         line.price_seen = price.0;
-        shop_db::put_cart_line(conn, who.org_id, who.customer_id, *line)?;
+        if !touched.contains(&at) {
+            touched.push(at);
+        }
     }
+    let changed: Vec<CartLine> = touched.iter().map(|&at| cart[at]).collect();
+    shop_db::put_cart_lines(conn, who.org_id, who.customer_id, &changed)?;
     Ok((cart.iter().map(|l| l.qty).sum(), skipped))
 }
 
@@ -209,9 +201,10 @@ pub fn add(conn: &mut DbConn, who: &ShopPrincipal, product: i64, qty: i64) -> Ap
 
 /// Sets the quantity of a line already in the cart (the price seen stays what it was).
 pub fn set_qty(conn: &mut DbConn, who: &ShopPrincipal, product: i64, qty: i64) -> AppResult<()> {
+    let qty = rules::in_range(qty).map_err(|m| AppError::field("qty", m))?;
     let cart = shop_db::cart(conn, who.org_id, who.customer_id)?;
     let line = cart.iter().find(|l| l.product_id == product).ok_or(AppError::NotFound)?;
-    shop_db::put_cart_line(conn, who.org_id, who.customer_id, CartLine { qty, ..*line })
+    shop_db::put_cart_lines(conn, who.org_id, who.customer_id, &[CartLine { qty, ..*line }])
 }
 
 pub fn remove(conn: &mut DbConn, who: &ShopPrincipal, product: i64) -> AppResult<()> {
@@ -253,11 +246,9 @@ fn self_order(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, lines: &[(i6
 /// Places the cart as a self-order, if it is still what the customer confirmed
 /// (`confirmed` is the fingerprint of the check-out page they saw). Empties the cart.
 pub fn place_cart(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, confirmed: &str) -> AppResult<Placed> {
+    // Products the shop no longer shows are left out, as the cart page says; the confirmed
+    // fingerprint covers only the lines that are ordered.
     let view = cart(conn, who)?;
-    if !view.gone.is_empty() {
-        shop_db::remove_cart_lines(conn, who.org_id, who.customer_id, &view.gone)?;
-        return Err(AppError::Conflict { message: rules::PRODUCT_GONE.into(), code: Some("product_gone"), reasons: vec![] });
-    }
     if view.lines.is_empty() {
         return Err(AppError::bad_request(rules::CART_EMPTY));
     }
@@ -349,9 +340,8 @@ pub fn place_lines(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, lines: 
     self_order(conn, who, c, &merged)
 }
 
-/// 'My orders', one page (newest first) with the customer-facing status.
+/// 'My orders', one page (1..=PAGE_MAX, newest first) with the customer-facing status.
 pub fn my_orders(conn: &mut DbConn, who: &ShopPrincipal, page: i64) -> AppResult<Vec<(MyOrder, CustomerStatus)>> {
-    let page = page.clamp(1, crate::domain::limits::PAGE_MAX);
     let rows = shop_db::my_orders(conn, who.org_id, who.customer_id, (page - 1) * PAGE_SIZE, PAGE_SIZE)?;
     Ok(rows.into_iter().map(|o| (CustomerStatus::of(o.status, o.delivery_status), o)).map(|(s, o)| (o, s)).collect())
 }

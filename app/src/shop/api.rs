@@ -8,11 +8,12 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 use super::{ShopQuery, Shopper};
-use crate::api::ApiJson;
+use crate::api::{ApiJson, ListAnswer, Meta};
 use crate::domain::money::Cents;
 use crate::domain::shop as rules;
 use crate::error::{AppError, AppResult};
 use crate::services::shop::{self as svc, CheckedLine, Item, WantedLine};
+use crate::web::list::PageReq;
 use crate::state::AppState;
 
 fn dollars(c: Cents) -> f64 {
@@ -52,26 +53,13 @@ impl From<&Item> for ProductJson {
     }
 }
 
-#[derive(Serialize)]
-pub struct Meta {
-    total: i64,
-    current_page: i64,
-    per_page: i64,
-}
-
-#[derive(Serialize)]
-pub struct ListAnswer<T> {
-    data: Vec<T>,
-    meta: Meta,
-}
-
 /// `GET /api/shop/products?key=&brand=&category=&page=`.
 pub async fn products(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<Json<ListAnswer<ProductJson>>> {
     let b = q.browse()?;
-    let page = b.page.unwrap_or(1).max(1);
+    let req = PageReq { page: b.page, per_page: svc::PAGE_SIZE };
     let who = s.who.clone();
     let found = state.db.run(move |c| svc::search(c, &who, &b)).await?;
-    Ok(Json(ListAnswer { data: found.rows.iter().map(ProductJson::from).collect(), meta: Meta { total: found.total, current_page: page, per_page: svc::PAGE_SIZE } }))
+    Ok(Json(ListAnswer { data: found.rows.iter().map(ProductJson::from).collect(), meta: Meta::page(found.total, &req) }))
 }
 
 /// `GET /api/shop/products/{id}`.
@@ -251,11 +239,11 @@ fn order_json(o: &crate::db::shop::MyOrder, status: rules::CustomerStatus) -> Or
 
 /// `GET /api/shop/orders?page=`: the customer's orders, newest first.
 pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<Json<ListAnswer<OrderJson>>> {
-    let page: i64 = q.page()?.unwrap_or(1).max(1);
+    let req = PageReq { page: q.page()?, per_page: svc::PAGE_SIZE };
     let who = s.who.clone();
-    let (rows, total) = state.db.run(move |c| Ok((svc::my_orders(c, &who, page)?, crate::db::shop::my_order_count(c, who.org_id, who.customer_id)?))).await?;
+    let (rows, total) = state.db.run(move |c| Ok((svc::my_orders(c, &who, req.page)?, crate::db::shop::my_order_count(c, who.org_id, who.customer_id)?))).await?;
     let data: Vec<OrderJson> = rows.iter().map(|(o, st)| order_json(o, *st)).collect();
-    Ok(Json(ListAnswer { data, meta: Meta { total, current_page: page, per_page: svc::PAGE_SIZE } }))
+    Ok(Json(ListAnswer { data, meta: Meta::page(total, &req) }))
 }
 
 /// `GET /api/shop/orders/{id}`: one of the customer's orders with its lines.

@@ -121,9 +121,10 @@ impl ShopQuery {
         })
     }
 
-    /// The page asked for, if any.
-    pub fn page(&self) -> AppResult<Option<i64>> {
-        optional_number(&self.page, "page")
+    /// The page asked for (1 without one), within 1..=PAGE_MAX so links, the meta and the
+    /// rows served agree.
+    pub fn page(&self) -> AppResult<i64> {
+        Ok(optional_number::<i64>(&self.page, "page")?.unwrap_or(1).clamp(1, crate::domain::limits::PAGE_MAX))
     }
 }
 

@@ -81,7 +81,6 @@ impl From<&Item> for ItemView {
     }
 }
 
-/// The shop's cookies live on `/shop` only.
 /// Only a path of the shop is a place to return to.
 fn back_to(raw: &str) -> String {
     if super::is_shop_path(raw) && !raw.contains("//") && !raw.contains('\\') { raw.to_string() } else { "/shop".to_string() }
@@ -288,7 +287,7 @@ pub async fn catalogue(State(state): State<AppState>, s: Shopper, Query(q): Quer
     let who = s.who.clone();
     let query = b.clone();
     let (found, brands) = state.db.run(move |c| Ok((svc::search(c, &who, &query)?, svc::brands(c, who.org_id)?))).await?;
-    let page = b.page.unwrap_or(1).max(1);
+    let page = b.page;
     let mut shell = shell(&state, &s).await?;
     shell.key = b.key.clone().unwrap_or_default();
     Ok(CataloguePage {
@@ -590,7 +589,7 @@ pub struct OrdersPage {
 
 /// `GET /shop/orders`.
 pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<OrdersPage> {
-    let page: i64 = q.page()?.unwrap_or(1).max(1);
+    let page = q.page()?;
     let who = s.who.clone();
     let rows = state.db.run(move |c| svc::my_orders(c, &who, page)).await?;
     let next = (rows.len() as i64 == svc::PAGE_SIZE).then(|| format!("/shop/orders?page={}", page + 1));
@@ -635,7 +634,6 @@ pub struct OrderQuery {
 pub async fn order(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>, Query(q): Query<OrderQuery>) -> AppResult<OrderPage> {
     let who = s.who.clone();
     let (o, status, lines) = state.db.run(move |c| svc::my_order(c, &who, id)).await?;
-    let gst = crate::domain::money::gst_of_inclusive(Cents(o.total_amount), crate::domain::enums::TaxType::default());
     Ok(OrderPage {
         shell: shell(&state, &s).await?,
         order: order_view(&o, status),
@@ -643,7 +641,7 @@ pub async fn order(State(state): State<AppState>, s: Shopper, Path(id): Path<i64
             .iter()
             .map(|l| LineView { code: l.code.clone().unwrap_or_default(), description: l.description.clone(), qty: l.qty, price: money(Cents(l.price)), amount: money(Cents(l.amount)) })
             .collect(),
-        gst: money(gst),
+        gst: money(Cents(o.total_gst)),
         shipping: if o.ship_type == crate::domain::enums::ShipType::PickUp.as_i32() { "Pick-up" } else { "Delivery" },
         address: o.address.clone(),
         note: o.csr_self_note.clone(),

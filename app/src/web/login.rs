@@ -67,7 +67,6 @@ fn login_page(state: &AppState, secret: &str, email: String, errors: BTreeMap<St
     }
 }
 
-/// The cookie secret the CSRF guard will use for this browser, creating one if needed.
 /// `GET /` and `/login`: the sign-in form, or the home for a signed-in user.
 pub async fn page(State(state): State<AppState>, Query(q): Query<LoginQuery>, headers: HeaderMap) -> Response {
     if let Ok(Some(_)) = auth::load(&state, &headers).await {

@@ -473,3 +473,56 @@ async fn a_customers_failed_sign_ins_never_lock_a_staff_account() {
     let staff = app.login("approver@demo.test", "tyredesk").await;
     assert_eq!(staff.status, StatusCode::SEE_OTHER, "the staff sign-in of the same e-mail is not: {}", staff.body);
 }
+
+#[tokio::test]
+async fn a_product_hidden_after_it_was_added_is_left_out_and_the_rest_is_ordered() {
+    let app = TestApp::new().await;
+    let s = signed_in(&app, SHOP, "tyredesk").await;
+    let (shown, second): (i64, i64) = app
+        .state
+        .db
+        .run(|c| {
+            let ids: Vec<i64> = products::table
+                .inner_join(brands::table)
+                .filter(products::org_id.eq(4))
+                .filter(products::is_customer_show.eq(true))
+                .filter(brands::presented_to_csr.eq(true))
+                .order(products::id.asc())
+                .select(products::id)
+                .limit(2)
+                .load(c)?;
+            Ok((ids[0], ids[1]))
+        })
+        .await
+        .unwrap();
+    add_to_cart(&app, &s, shown, "2").await;
+    add_to_cart(&app, &s, second, "3").await;
+    // Staff take the second product out of the shop after it was added.
+    app.state.db.run(move |c| Ok(diesel::update(products::table.find(second)).set(products::is_customer_show.eq(false)).execute(c)?)).await.unwrap();
+    assert!(app.get("/shop/cart", Some(&s)).await.body.contains("will be left out"));
+    let id = check_out(&app, &s, "").await;
+    let lines: Vec<(Option<i64>, i64)> = app
+        .state
+        .db
+        .run(move |c| {
+            use tyredesk::db::schema::order_lines;
+            Ok(order_lines::table.filter(order_lines::order_id.eq(id)).select((order_lines::product_id, order_lines::quantity)).load(c)?)
+        })
+        .await
+        .unwrap();
+    assert_eq!(lines, vec![(Some(shown), 2)], "the hidden product is left out, the rest ordered");
+    assert!(app.get("/shop/cart", Some(&s)).await.body.contains("Your cart is empty"), "and the cart is emptied");
+}
+
+#[tokio::test]
+async fn my_order_shows_the_gst_the_sheet_carries() {
+    let app = TestApp::new().await;
+    let s = signed_in(&app, SHOP, "tyredesk").await;
+    let ((product, _), _) = shown_and_hidden(&app).await;
+    add_to_cart(&app, &s, product, "1").await;
+    let id = check_out(&app, &s, "").await;
+    // Staff change the sheet's tax to GST-free: the customer sees what the invoice says.
+    app.state.db.run(move |c| Ok(diesel::update(orders::table.find(id)).set(orders::total_gst.eq(0)).execute(c)?)).await.unwrap();
+    let view = app.get(&format!("/shop/orders/{id}"), Some(&s)).await;
+    assert!(view.body.contains("Total (includes GST $0.00)"), "{}", view.body);
+}
