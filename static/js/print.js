@@ -13,7 +13,6 @@ const question = bar.querySelector('[data-print-confirm]');
 const yes = bar.querySelector('[data-print-yes]');
 const printButton = bar.querySelector('[data-print-again]');
 const ids = bar.dataset.ids.split(',').map(Number).filter(n => n > 0);
-let busy = false;
 function say(text, level) {
   status.textContent = text;
   status.className = text ? 'status-' + level : '';
@@ -21,7 +20,7 @@ function say(text, level) {
 /** After the print dialog closed: ask whether the sheets printed, with 'Yes' focused (again,
  * when the dialog closed twice: printing hides the toolbar, which loses the focus). */
 function ask() {
-  if (busy) return;
+  if (yes.disabled) return; // marking: the answer is on its way
   if (question.hidden) {
     printButton.textContent = 'Print again';
     say('', 'info');
@@ -37,10 +36,11 @@ function printNow() {
   print();
   ask();
 }
+/** 'Yes': marks the sheets. The question stays until the server agrees, so a failed mark can
+ * be answered again without printing a second copy. */
 async function mark() {
-  if (busy) return;
-  busy = true;
-  answered();
+  if (yes.disabled) return;
+  yes.disabled = true;
   say('Marking as printed…', 'info');
   try {
     const r = await fetch(bar.dataset.markUrl, {
@@ -50,6 +50,8 @@ async function mark() {
     });
     const j = await r.json().catch(() => ({}));
     if (r.ok) {
+      answered();
+      printButton.focus();
       say(j.message || 'Print successful', 'success');
       try { const c = new BroadcastChannel('tyredesk-print'); c.postMessage({ ids }); c.close(); } catch { /* old browser: other tabs refresh on reload */ }
     } else {
@@ -58,7 +60,7 @@ async function mark() {
   } catch {
     say('Http Error: not marked as printed', 'error');
   } finally {
-    busy = false;
+    yes.disabled = false;
   }
 }
 addEventListener('afterprint', ask);

@@ -46,7 +46,9 @@
       var set = function (sel, text) { var el = form.querySelector(sel); if (el) el.textContent = text; };
       set('[data-credit-limit]', money(c.creditLimit || 0));
       set('[data-balance]', money(c.xeroBalance || 0));
-      set('[data-remark]', [c.note, c.attention].filter(Boolean).join(' · '));
+      var remark = [c.note, c.attention].filter(Boolean).join(' · ');
+      set('[data-remark]', remark);
+      form.querySelector('[data-remark]')?.setAttribute('title', remark); // the line is cut: whole on hover
       var addr = field('address'), phone = field('phone');
       if (addr && !addr.value) addr.value = [c.address, [c.city, c.state, c.postal].filter(Boolean).join(' ')].filter(Boolean).join(', ');
       if (phone && !phone.value) phone.value = c.phone || '';

@@ -371,7 +371,7 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
 
     // Rows wrap to as many lines as their text needs, so pages are filled by height.
     let header = pages::header_height(&HeaderText { supplier: &supplier, draft: sheet.draft, customer: &customer, facts: &facts, notes: &notes, notice });
-    let heights: Vec<f32> = rows.iter().map(|r| pages::row_height(&r.description, &r.location, columns)).collect();
+    let heights: Vec<f32> = rows.iter().map(|r| pages::line_row_height(&r.description, &r.location, columns)).collect();
     let ranges = pages::split(&heights, A4.first_page_room(header), A4.next_page_room(), pages::closing_height(&closing));
     let of = ranges.len();
     let pages = ranges.into_iter().enumerate().map(|(i, r)| Page { number: i + 1, of, rows: rows[r].to_vec() }).collect();

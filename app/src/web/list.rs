@@ -202,8 +202,14 @@ impl Cell {
         Self::Clip { title: text.clone(), text, narrow: false }
     }
 
-    /// One-line text cut at a narrow column's width, with its own tooltip.
-    pub fn clip_narrow(text: impl Into<String>, title: impl Into<String>) -> Self {
+    /// One-line text cut at a narrow column's width, whole in the tooltip.
+    pub fn clip_narrow(text: impl Into<String>) -> Self {
+        let text = text.into();
+        Self::Clip { title: text.clone(), text, narrow: true }
+    }
+
+    /// One-line text cut at a narrow column's width, with more in the tooltip than it shows.
+    pub fn clip_narrow_titled(text: impl Into<String>, title: impl Into<String>) -> Self {
         Self::Clip { text: text.into(), title: title.into(), narrow: true }
     }
 

@@ -169,9 +169,9 @@ fn with_note_cell(mut cells: Vec<Cell>, r: &OrderRow) -> Vec<Cell> {
 fn drafter_cell(o: &orders::Order, names: &Names) -> Cell {
     let kind = DrafterType::label_for_code(o.drafter_type);
     match names.staff(o.drafter_id) {
-        name if name.is_empty() && o.drafter_type == DrafterType::Customer.as_i32() => Cell::clip_narrow("Self-order", kind),
-        name if name.is_empty() => Cell::clip_narrow(kind, kind),
-        name => Cell::clip_narrow(name.clone(), format!("{kind} {name}")),
+        name if name.is_empty() && o.drafter_type == DrafterType::Customer.as_i32() => Cell::clip_narrow_titled("Self-order", kind),
+        name if name.is_empty() => Cell::clip_narrow(kind),
+        name => Cell::clip_narrow_titled(name.clone(), format!("{kind} {name}")),
     }
 }
 
@@ -182,7 +182,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
     match fam {
         Family::Sales => {
             let approver = match (names.staff(o.last_approver_id), o.last_approved_at) {
-                (n, Some(at)) if !n.is_empty() => Cell::clip_narrow(n.clone(), format!("{n} {}", crate::web::fmt_datetime_date(at))),
+                (n, Some(at)) if !n.is_empty() => Cell::clip_narrow_titled(n.clone(), format!("{n} {}", crate::web::fmt_datetime_date(at))),
                 _ => Cell::Text(String::new()),
             };
             let area = o.area_type.and_then(AreaType::from_i32).map(AreaType::label).unwrap_or("");
@@ -190,7 +190,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
             vec![
                 no,
                 type_tag(o),
-                Cell::clip_narrow(o.reference.clone(), o.reference.clone()),
+                Cell::clip_narrow(o.reference.clone()),
                 Cell::clip(r.customer.clone().unwrap_or_default()),
                 Cell::Num(o.total_qty.to_string()),
                 money(o.total_amount),
@@ -199,7 +199,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
                 drafter_cell(o, names),
                 approver,
                 delivery_cell(o, &names.staff(o.driver_id)),
-                Cell::clip_narrow(format!("{area} / {ship}"), format!("{area} / {ship}")),
+                Cell::clip_narrow(format!("{area} / {ship}")),
                 status_tag(o),
                 if o.printed { Cell::Tag { label: print_label(true).into(), class: "tag-green" } } else { Cell::Tag { label: print_label(false).into(), class: "tag-grey" } },
                 xero_tag(o.xero_sent),
