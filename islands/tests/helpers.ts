@@ -1,4 +1,5 @@
-import { vi } from 'vitest';
+import { act } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { ToastDetail } from '../src/lib/api';
 
 /** Adds <meta name=… content=…> to the head, as the server layout does. */
@@ -28,4 +29,35 @@ export function mockFetch(status: number, body?: unknown) {
 /** The headers a mocked fetch was called with, as a plain object. */
 export function sentHeaders(init: RequestInit | undefined): Record<string, string> {
   return Object.fromEntries(new Headers(init?.headers).entries());
+}
+
+/**
+ * The page around a dialog island that opens on `openEvent` {productId} and announces a save
+ * with `changedEvent`: for each test it sets the CSRF token and company, and collects the
+ * toasts and the `changedEvent` details. `openFor(productId)` sends the open event.
+ */
+export function dialogPage(openEvent: string, changedEvent: string, meta: { csrf: string; org: string }) {
+  const page = {
+    toasts: [] as ToastDetail[],
+    changed: [] as unknown[],
+    openFor: (productId: unknown) =>
+      act(async () => {
+        document.dispatchEvent(new CustomEvent(openEvent, { detail: { productId } }));
+      }),
+  };
+  const onChanged = (e: Event) => page.changed.push((e as CustomEvent).detail);
+  let capture: ReturnType<typeof captureToasts>;
+  beforeEach(() => {
+    capture = captureToasts();
+    page.toasts = capture.toasts;
+    page.changed = [];
+    document.addEventListener(changedEvent, onChanged);
+    setMeta('csrf-token', meta.csrf);
+    setMeta('org-id', meta.org);
+  });
+  afterEach(() => {
+    capture.stop();
+    document.removeEventListener(changedEvent, onChanged);
+  });
+  return page;
 }

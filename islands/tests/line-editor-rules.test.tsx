@@ -1,17 +1,7 @@
 // Pure line rules: parsing, cents formatting, GST rounding, dates, Enter stops.
 import { describe, expect, it } from 'vitest';
-import {
-  centsToInput,
-  divRoundHalfAway,
-  formatCents,
-  formatDate,
-  formatInt,
-  gstOf,
-  kindOf,
-  nextStop,
-  parsePrice,
-  parseQty,
-} from '../src/islands/line-editor/rules';
+import { divRoundHalfAway, formatDate, gstOf, kindOf, nextStop, parsePrice } from '../src/islands/line-editor/rules';
+import { centsToInput, formatCents, formatInt, parseQty } from '../src/lib/money';
 
 describe('rules', () => {
   it('parses quantities as whole numbers ≥ 0', () => {

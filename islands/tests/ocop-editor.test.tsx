@@ -1,9 +1,9 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mount } from '../src/islands/ocop-editor/index';
 import { OcopEditor } from '../src/islands/ocop-editor/OcopEditor';
-import { captureToasts, sentHeaders, setMeta } from './helpers';
+import { dialogPage, sentHeaders } from './helpers';
 
 const OCOP = {
   product: { id: 7, code: 'T-205', name: 'Tyre 205/55R16', classAPrice: 12345, standardPrice: 150000 },
@@ -46,26 +46,8 @@ function mockApi(options: { put?: { status: number; body: unknown } } = {}) {
   };
 }
 
-let capture: ReturnType<typeof captureToasts>;
-let changed: unknown[];
-const onChanged = (e: Event) => changed.push((e as CustomEvent).detail);
-
-beforeEach(() => {
-  capture = captureToasts();
-  changed = [];
-  document.addEventListener('ocop-changed', onChanged);
-  setMeta('csrf-token', 'csrf-ocop');
-  setMeta('org-id', '4');
-});
-afterEach(() => {
-  capture.stop();
-  document.removeEventListener('ocop-changed', onChanged);
-});
-
-const openFor = (productId: unknown) =>
-  act(async () => {
-    document.dispatchEvent(new CustomEvent('open-ocop', { detail: { productId } }));
-  });
+const page = dialogPage('open-ocop', 'ocop-changed', { csrf: 'csrf-ocop', org: '4' });
+const openFor = page.openFor;
 
 async function openEditor() {
   const user = userEvent.setup();
@@ -133,7 +115,7 @@ describe('ocop-editor: loading', () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('{"message":"Nope"}', { status: 500 })));
     render(<OcopEditor />);
     await openFor(7);
-    await waitFor(() => expect(capture.toasts).toEqual([{ text: 'Nope', level: 'error', ms: 5000 }]));
+    await waitFor(() => expect(page.toasts).toEqual([{ text: 'Nope', level: 'error', ms: 5000 }]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
@@ -181,8 +163,8 @@ describe('ocop-editor: editing', () => {
         { id: 3, price: 11890 },
       ],
     });
-    expect(capture.toasts).toEqual([{ text: 'Operation successful', level: 'success', ms: 3500 }]);
-    expect(changed).toEqual([{ productId: 7 }]);
+    expect(page.toasts).toEqual([{ text: 'Operation successful', level: 'success', ms: 3500 }]);
+    expect(page.changed).toEqual([{ productId: 7 }]);
   });
 
   it('picking a customer already listed focuses its row instead of adding it', async () => {
@@ -221,7 +203,7 @@ describe('ocop-editor: editing', () => {
     const { dialog, price, save } = await openEditor();
     fireEvent.change(price('Bravo Autos'), { target: { value: '-5' } });
     await save();
-    expect(capture.toasts).toEqual([{ text: 'Prices cannot be negative.', level: 'error', ms: 3500 }]);
+    expect(page.toasts).toEqual([{ text: 'Prices cannot be negative.', level: 'error', ms: 3500 }]);
     expect(within(dialog).getByRole('alert').textContent).toBe('Prices cannot be negative.');
     expect(document.activeElement).toBe(price('Bravo Autos'));
     fireEvent.change(price('Bravo Autos'), { target: { value: '5.125' } });
@@ -236,10 +218,10 @@ describe('ocop-editor: editing', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Remove Bravo Autos' }));
     expect(within(dialog).getByText('No Data')).toBeTruthy();
     await save();
-    await waitFor(() => expect(capture.toasts).toEqual([{ text: 'Refused', level: 'error', ms: 3500 }]));
+    await waitFor(() => expect(page.toasts).toEqual([{ text: 'Refused', level: 'error', ms: 3500 }]));
     expect(api.of('/api/ocops/7', 'PUT')[0]!.body).toEqual({ prices: [] });
     expect(screen.getByRole('dialog')).toBe(dialog);
-    expect(changed).toEqual([]);
+    expect(page.changed).toEqual([]);
   });
 });
 

@@ -1,10 +1,12 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mount, parsePriceDialogProps } from '../src/islands/price-dialog/index';
-import { deriveTier, formatCents, parsePrice } from '../src/islands/price-dialog/money';
+import { deriveTier } from '../src/islands/price-dialog/tiers';
 import { PriceDialog } from '../src/islands/price-dialog/PriceDialog';
-import { captureToasts, sentHeaders, setMeta } from './helpers';
+import { formatCents } from '../src/lib/money';
+import { parsePrice } from '../src/lib/PriceInput';
+import { dialogPage, sentHeaders } from './helpers';
 
 const UPLIFTS = { b: 500, c: 1000, d: 1500, e: 2000 };
 const MSG_ZERO = 'When "Special or not" is YES, "Monthly Special" price CANNOT be 0';
@@ -46,26 +48,8 @@ function mockApi(product: unknown = PRODUCT, post: { status: number; body: unkno
   return { fn, calls, posts: () => calls.filter((c) => c.init?.method === 'POST') };
 }
 
-let capture: ReturnType<typeof captureToasts>;
-let changed: unknown[];
-const onChanged = (e: Event) => changed.push((e as CustomEvent).detail);
-
-beforeEach(() => {
-  capture = captureToasts();
-  changed = [];
-  document.addEventListener('prices-changed', onChanged);
-  setMeta('csrf-token', 'csrf-xyz');
-  setMeta('org-id', '2');
-});
-afterEach(() => {
-  capture.stop();
-  document.removeEventListener('prices-changed', onChanged);
-});
-
-const openFor = (productId: unknown) =>
-  act(async () => {
-    document.dispatchEvent(new CustomEvent('open-price-dialog', { detail: { productId } }));
-  });
+const page = dialogPage('open-price-dialog', 'prices-changed', { csrf: 'csrf-xyz', org: '2' });
+const openFor = page.openFor;
 
 async function openDialog(props: { canModify?: boolean; uplifts?: typeof UPLIFTS } = {}) {
   const user = userEvent.setup();
@@ -149,7 +133,7 @@ describe('price-dialog: loading', () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ message: 'Boom' }), { status: 500 })));
     render(<PriceDialog canModify uplifts={UPLIFTS} />);
     await openFor(7);
-    await waitFor(() => expect(capture.toasts).toEqual([{ text: 'Boom', level: 'error', ms: 5000 }]));
+    await waitFor(() => expect(page.toasts).toEqual([{ text: 'Boom', level: 'error', ms: 5000 }]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
@@ -199,8 +183,8 @@ describe('price-dialog: saving', () => {
       is_clearance: false,
       is_customer_show: true,
     });
-    expect(capture.toasts).toEqual([{ text: 'Operation successful', level: 'success', ms: 3500 }]);
-    expect(changed).toEqual([{ productId: 7 }]);
+    expect(page.toasts).toEqual([{ text: 'Operation successful', level: 'success', ms: 3500 }]);
+    expect(page.changed).toEqual([{ productId: 7 }]);
     expect(dialog.isConnected).toBe(false);
   });
 
@@ -209,10 +193,10 @@ describe('price-dialog: saving', () => {
     const { user, dialog, save } = await openDialog();
     await user.selectOptions(within(dialog).getByLabelText('Special or not'), 'yes');
     await save();
-    expect(capture.toasts).toEqual([{ text: MSG_ZERO, level: 'error', ms: 3500 }]);
+    expect(page.toasts).toEqual([{ text: MSG_ZERO, level: 'error', ms: 3500 }]);
     expect(api.posts()).toHaveLength(0);
     expect(screen.getByRole('dialog')).toBe(dialog);
-    expect(changed).toEqual([]);
+    expect(page.changed).toEqual([]);
   });
 
   it('Special = No with a Monthly Special above 0 is blocked with the exact message', async () => {
@@ -220,7 +204,7 @@ describe('price-dialog: saving', () => {
     const { input, save } = await openDialog();
     setValue(input('Monthly Special'), '99.90');
     await save();
-    expect(capture.toasts).toEqual([{ text: MSG_NOT_YES, level: 'error', ms: 3500 }]);
+    expect(page.toasts).toEqual([{ text: MSG_NOT_YES, level: 'error', ms: 3500 }]);
     expect(api.posts()).toHaveLength(0);
   });
 
@@ -242,7 +226,7 @@ describe('price-dialog: saving', () => {
     expect(input('Monthly Special').value).toBe('80.00');
     await user.selectOptions(within(dialog).getByLabelText('Special or not'), 'no');
     expect(input('Monthly Special').value).toBe('0.00');
-    expect(capture.toasts).toEqual([{ text: MSG_RESET, level: 'info', ms: 5000 }]);
+    expect(page.toasts).toEqual([{ text: MSG_RESET, level: 'info', ms: 5000 }]);
   });
 
   it('without canModify, Save shows the permission message and posts nothing', async () => {
@@ -250,7 +234,7 @@ describe('price-dialog: saving', () => {
     const { input, save } = await openDialog({ canModify: false });
     setValue(input('Standard'), '1');
     await save();
-    expect(capture.toasts).toEqual([{ text: MSG_PERMISSION, level: 'error', ms: 3500 }]);
+    expect(page.toasts).toEqual([{ text: MSG_PERMISSION, level: 'error', ms: 3500 }]);
     expect(api.fn).toHaveBeenCalledTimes(1); // the GET only
     expect(api.posts()).toHaveLength(0);
   });
@@ -262,14 +246,14 @@ describe('price-dialog: saving', () => {
     fireEvent.blur(input('Standard'));
     expect(within(dialog).getByRole('alert').textContent).toBe('Prices cannot be negative.');
     await save();
-    expect(capture.toasts).toEqual([{ text: 'Prices cannot be negative.', level: 'error', ms: 3500 }]);
+    expect(page.toasts).toEqual([{ text: 'Prices cannot be negative.', level: 'error', ms: 3500 }]);
     expect(document.activeElement).toBe(input('Standard'));
 
     setValue(input('Standard'), '10');
     expect(within(dialog).queryByRole('alert')).toBeNull();
     setValue(input('Class A'), '1.234');
     await save();
-    expect(capture.toasts[1]).toEqual({ text: 'Prices can have at most 2 decimals.', level: 'error', ms: 3500 });
+    expect(page.toasts[1]).toEqual({ text: 'Prices can have at most 2 decimals.', level: 'error', ms: 3500 });
     expect(api.posts()).toHaveLength(0);
   });
 
@@ -278,8 +262,8 @@ describe('price-dialog: saving', () => {
     const { dialog, save } = await openDialog();
     await save();
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('Too low'));
-    expect(capture.toasts).toEqual([{ text: 'Invalid', level: 'error', ms: 3500 }]);
-    expect(changed).toEqual([]);
+    expect(page.toasts).toEqual([{ text: 'Invalid', level: 'error', ms: 3500 }]);
+    expect(page.changed).toEqual([]);
     expect((within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });

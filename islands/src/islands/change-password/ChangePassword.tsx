@@ -1,6 +1,7 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObject } from 'react';
 import { ApiError, apiFetch, toast, TOAST_SHORT_MS } from '../../lib/api';
+import { DialogForm, DialogFrame } from '../../lib/dialog';
+import { errorAria, FieldError } from '../../lib/form';
 
 export interface ChangePasswordProps {
   userName: string;
@@ -40,9 +41,8 @@ export function ChangePassword({ userName, defaultOpen = false }: ChangePassword
   const [submitting, setSubmitting] = useState(false);
   const passwordRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLInputElement>(null);
+  const inputs: Record<Field, RefObject<HTMLInputElement | null>> = { password: passwordRef, confirm: confirmRef };
   const id = useId();
-  const passwordId = `${id}-password`;
-  const confirmId = `${id}-confirm`;
 
   const setFieldError = (field: Field, message: string | undefined) =>
     setErrors((prev) => ({ ...prev, [field]: message }));
@@ -55,7 +55,6 @@ export function ChangePassword({ userName, defaultOpen = false }: ChangePassword
   };
 
   const onOpenChange = (next: boolean) => {
-    if (!next && submitting) return;
     setOpen(next);
     if (!next) reset();
   };
@@ -112,77 +111,51 @@ export function ChangePassword({ userName, defaultOpen = false }: ChangePassword
     reset();
   };
 
+  /** A password input with its label and message; `check` gives its message on leaving it. */
+  const passwordField = (
+    field: Field,
+    label: string,
+    value: string,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => void,
+    check: () => string | undefined,
+  ) => {
+    const fieldId = `${id}-${field}`;
+    return (
+      <div className="field">
+        <label htmlFor={fieldId}>{label}</label>
+        <input
+          ref={inputs[field]}
+          id={fieldId}
+          name={field}
+          type="password"
+          autoComplete="new-password"
+          value={value}
+          onChange={onChange}
+          onBlur={() => setFieldError(field, check())}
+          {...errorAria(fieldId, errors[field])}
+        />
+        <FieldError of={fieldId} message={errors[field]} />
+      </div>
+    );
+  };
+
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Trigger type="button" className="btn link">
-        Change Password
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog"
-          {...(userName ? {} : { 'aria-describedby': undefined })}
-        >
-          <Dialog.Title>Change Password</Dialog.Title>
-          {userName ? (
-            <Dialog.Description className="dialog-description">
-              New password for {userName}.
-            </Dialog.Description>
-          ) : null}
-          <form noValidate onSubmit={onSubmit}>
-            <div className="field">
-              <label htmlFor={passwordId}>Password</label>
-              <input
-                ref={passwordRef}
-                id={passwordId}
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={onPasswordChange}
-                onBlur={() => setFieldError('password', validatePassword(password))}
-                aria-invalid={errors.password ? true : undefined}
-                aria-describedby={errors.password ? `${passwordId}-error` : undefined}
-              />
-              {errors.password ? (
-                <div className="field-error" id={`${passwordId}-error`} role="alert">
-                  {errors.password}
-                </div>
-              ) : null}
-            </div>
-            <div className="field">
-              <label htmlFor={confirmId}>Confirm Password</label>
-              <input
-                ref={confirmRef}
-                id={confirmId}
-                name="confirm"
-                type="password"
-                autoComplete="new-password"
-                value={confirm}
-                onChange={onConfirmChange}
-                onBlur={() => setFieldError('confirm', validateConfirm(password, confirm))}
-                aria-invalid={errors.confirm ? true : undefined}
-                aria-describedby={errors.confirm ? `${confirmId}-error` : undefined}
-              />
-              {errors.confirm ? (
-                <div className="field-error" id={`${confirmId}-error`} role="alert">
-                  {errors.confirm}
-                </div>
-              ) : null}
-            </div>
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="btn" disabled={submitting}>
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button type="submit" className="btn primary" disabled={submitting}>
-                Submit
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      busy={submitting}
+      title="Change Password"
+      description={userName ? `New password for ${userName}.` : null}
+      trigger={
+        <button type="button" className="btn link">
+          Change Password
+        </button>
+      }
+    >
+      <DialogForm onSubmit={onSubmit} submit="Submit" busyLabel="Submitting…" busy={submitting}>
+        {passwordField('password', 'Password', password, onPasswordChange, () => validatePassword(password))}
+        {passwordField('confirm', 'Confirm Password', confirm, onConfirmChange, () => validateConfirm(password, confirm))}
+      </DialogForm>
+    </DialogFrame>
   );
 }

@@ -7,6 +7,8 @@
 // and event handlers.
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { apiFetch, toast, TOAST_LONG_MS, TOAST_SHORT_MS } from '../../lib/api';
+import { errorAria, errorIdOf, FieldError } from '../../lib/form';
+import { centsToInput, formatCents, formatInt } from '../../lib/money';
 import { HistoryDialog } from './HistoryDialog';
 import { PricesMenu } from './PricesMenu';
 import { ProductSearch } from './ProductSearch';
@@ -19,11 +21,8 @@ import {
   TAX_TYPES,
   adjustmentAmount,
   belowClassA,
-  centsToInput,
   clientError,
   emptyLine,
-  formatCents,
-  formatInt,
   gstLabel,
   hasPrice,
   isBlank,
@@ -427,27 +426,21 @@ export function LineEditor(props: LineEditorProps) {
   const errorOf = (line: Line, field: LineField): string | null =>
     serverErrors[line.key]?.[field] ?? clientError(kind, line, field);
 
-  const errorId = (line: Line, field: LineField) => `${uid}-${line.key}-${field}-error`;
+  /** The id a cell's message is named from. */
+  const cellId = (line: Line, field: LineField) => `${uid}-${line.key}-${field}`;
 
-  const message = (line: Line, field: LineField) => {
-    const text = errorOf(line, field);
-    return text ? (
-      <div className="field-error" id={errorId(line, field)} role="alert" style={errorStyle}>
-        {text}
-      </div>
-    ) : null;
-  };
+  const message = (line: Line, field: LineField) => (
+    <FieldError of={cellId(line, field)} message={errorOf(line, field)} style={errorStyle} />
+  );
 
   const inputProps = (line: Line, field: CellField & LineField, n: number, label: string) => {
-    const error = errorOf(line, field);
     return {
       ref: cellRef(line.key, field),
       type: 'text' as const,
       inputMode: 'numeric' as const,
       autoComplete: 'off',
       'aria-label': `${label} line ${n}`,
-      'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? errorId(line, field) : undefined,
+      ...errorAria(cellId(line, field), errorOf(line, field)),
       onKeyDown: onCellKeyDown(line.key, field),
     };
   };
@@ -481,7 +474,7 @@ export function LineEditor(props: LineEditorProps) {
               delayMs={column === 'code' ? CODE_DEBOUNCE_MS : NAME_DEBOUNCE_MS}
               picked={line.productId !== null}
               invalid={productError !== null}
-              describedBy={productError ? errorId(line, 'product') : undefined}
+              describedBy={productError ? errorIdOf(cellId(line, 'product')) : undefined}
               style={STYLE[column]}
               search={searchProducts(column)}
               onType={(text) => typeProduct(key, column, text)}

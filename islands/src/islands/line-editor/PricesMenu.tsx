@@ -1,7 +1,7 @@
 // The prices dropdown of a sales line: a menu button listing the product's tier prices
 // (label + amount); choosing one sets the unit price. Esc closes and returns to the button.
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
-import { formatCents } from './rules';
+import { formatCents } from '../../lib/money';
 import type { PriceTier } from './types';
 
 export interface PricesMenuProps {

@@ -1,9 +1,7 @@
 // Line rules (spec §5, §9): parsing what staff type, cents arithmetic, GST, totals, columns.
 // Pure functions, shared by the component and the tests; they mirror the server's checks.
+import { parseMoney, parseQty, parseSignedInt } from '../../lib/money';
 import type { Kind, Line, LineField, SerializedLine } from './types';
-
-import { centsToInput, formatCents, formatInt } from '../../lib/money';
-export { centsToInput, formatCents, formatInt };
 
 export const MSG_QTY = 'Quantity must be a whole number, 0 or more';
 export const MSG_PRICE = 'Price must be 0 or more with at most 2 decimals';
@@ -23,9 +21,6 @@ export const TAX_TYPES: ReadonlyArray<{ value: number; label: string }> = [
   { value: 3, label: 'GST on Income' },
 ];
 
-/** The largest price accepted (one trillion dollars, as the server). */
-const MAX_CENTS = 100_000_000_000_000;
-
 /** Order type → sheet kind. */
 export function kindOf(orderType: number): Kind {
   if (orderType === 6) return 'transfer';
@@ -34,36 +29,10 @@ export function kindOf(orderType: number): Kind {
   return 'sales';
 }
 
-/** A whole number ≥ 0 ("12"), else null. */
-export function parseQty(text: string): number | null {
-  const t = text.trim();
-  if (!/^\d+$/.test(t)) return null;
-  const n = Number(t);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-/** A whole number, possibly negative (in-system stock may be below 0). */
-export function parseSignedInt(text: string): number | null {
-  const t = text.trim();
-  if (!/^-?\d+$/.test(t)) return null;
-  const n = Number(t);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-/**
- * Dollars as typed → cents, or null. Accepts "12", "12.5", "12.50", ".5", "$1,234.56"
- * (commas must group thousands); refuses negatives and more than 2 decimals.
- */
+/** A line price as typed → cents, or null: every refusal shows the one MSG_PRICE. */
 export function parsePrice(text: string): number | null {
-  let t = text.trim();
-  if (t.startsWith('$')) t = t.slice(1).trim();
-  const m = /^(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d{0,2}))?$/.exec(t);
-  if (!m) return null;
-  const whole = (m[1] ?? '').replace(/,/g, '');
-  const fraction = m[2] ?? '';
-  if (whole === '' && fraction === '') return null;
-  const cents = Number(whole || '0') * 100 + Number((fraction + '00').slice(0, 2));
-  return Number.isSafeInteger(cents) && cents <= MAX_CENTS ? cents : null;
+  const parsed = parseMoney(text);
+  return parsed.ok ? parsed.cents : null;
 }
 
 /** `n / d` rounded half away from zero, for integers (d > 0). */

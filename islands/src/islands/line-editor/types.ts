@@ -53,16 +53,10 @@ export interface LineEditorProps {
 export type LineField = 'product' | 'qty' | 'price' | 'inWarehouseQty';
 
 /** What the hidden input holds for each line. */
-export interface SerializedLine {
-  key: string;
-  productId: number | null;
-  qty: string;
-  price: string;
-  description: string;
-  taxType: number;
-  inWarehouseQty: string;
-  inSystemQty: string;
-}
+export type SerializedLine = Pick<
+  Line,
+  'key' | 'productId' | 'qty' | 'price' | 'description' | 'taxType' | 'inWarehouseQty' | 'inSystemQty'
+>;
 
 export interface PriceTier {
   label: string;

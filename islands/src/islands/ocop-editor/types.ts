@@ -18,6 +18,12 @@ export interface OcopCustomer {
   price: number;
 }
 
+/** `GET /api/ocops/{productId}` → `data`. */
+export interface OcopAnswer {
+  product: OcopProduct;
+  csrs: OcopCustomer[];
+}
+
 /** `GET /api/customers?name=…` → `data[]` (the fields used here). */
 export interface CustomerHit {
   id: number;
@@ -46,9 +52,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'n
 const cents = (v: unknown): number | null =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
 
-export function toOcopAnswer(
-  raw: unknown,
-): { product: OcopProduct; csrs: OcopCustomer[] } | null {
+export function toOcopAnswer(raw: unknown): OcopAnswer | null {
   if (!isRecord(raw) || !isRecord(raw.product) || !isId(raw.product.id)) return null;
   const p = raw.product;
   const product: OcopProduct = {

@@ -1,6 +1,8 @@
 // The standard price dialog's data and rules (spec §5 "Standard price dialog"). Pure and
 // SSR-safe; the component and the tests share them.
-import { centsToInput, deriveTier, parsePrice } from './money';
+import { centsToInput } from '../../lib/money';
+import { parsePrice } from '../../lib/PriceInput';
+import { deriveTier } from './tiers';
 
 export const MSG_SPECIAL_ZERO =
   'When "Special or not" is YES, "Monthly Special" price CANNOT be 0';
@@ -60,20 +62,8 @@ export interface ProductPrices {
   is_customer_show: boolean;
 }
 
-/** `POST /api/products/{id}/price` body (cents; a tier is null when not overridden). */
-export interface PriceUpdate {
-  standardPrice: number;
-  specialPrice: number;
-  classAPrice: number;
-  classBPrice: number | null;
-  classCPrice: number | null;
-  classDPrice: number | null;
-  classEPrice: number | null;
-  ref_pur: number;
-  is_special: boolean;
-  is_clearance: boolean;
-  is_customer_show: boolean;
-}
+/** `POST /api/products/{id}/price` body: the prices and flags (cents; a tier is null when not overridden). */
+export type PriceUpdate = Omit<ProductPrices, 'id' | 'code' | 'name'>;
 
 /** What the dialog edits: price texts as typed, tier overrides and the three flags. */
 export interface PriceForm {

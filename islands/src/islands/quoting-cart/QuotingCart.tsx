@@ -11,13 +11,14 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import * as Popover from '@radix-ui/react-popover';
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { toast, TOAST_LONG_MS } from '../../lib/api';
+import { formatInt, parseQty } from '../../lib/money';
+import { EmptyRow } from '../../lib/table';
 import {
   addItem,
   checkoutUrl,
   customerFrom,
   EMPTY_CART,
   FLASH_MS,
-  formatQty,
   loadCart,
   MAX_QTY,
   MIN_QTY,
@@ -173,9 +174,8 @@ export function QuotingCart({ storageKey, checkoutPath }: QuotingCartProps) {
     });
 
   const onQtyChange = (id: number, text: string) => {
-    const t = text.trim();
-    const n = /^\d+$/.test(t) ? Number(t) : NaN;
-    if (Number.isSafeInteger(n) && n >= MIN_QTY) {
+    const n = parseQty(text);
+    if (n !== null && n >= MIN_QTY) {
       apply(setQty(cartRef.current, id, Math.min(n, MAX_QTY)), true);
       dropDraft(id);
     } else {
@@ -230,7 +230,7 @@ export function QuotingCart({ storageKey, checkoutPath }: QuotingCartProps) {
             style={flash ? flashStyle : badgeStyle}
             data-testid="cart-badge"
           >
-            {formatQty(total)}
+            {formatInt(total)}
           </span>
         </Popover.Trigger>
         <Popover.Portal>
@@ -295,18 +295,12 @@ export function QuotingCart({ storageKey, checkoutPath }: QuotingCartProps) {
                     </tr>
                   );
                 })}
-                {empty ? (
-                  <tr>
-                    <td className="empty" colSpan={4}>
-                      No Data
-                    </td>
-                  </tr>
-                ) : null}
+                {empty ? <EmptyRow columns={4} /> : null}
               </tbody>
             </table>
             <div style={footStyle}>
               <span data-testid="cart-total">
-                Total qty <strong>{formatQty(total)}</strong>
+                Total qty <strong>{formatInt(total)}</strong>
               </span>
               <button type="button" className="btn small" disabled={empty} onClick={onClearAll}>
                 Clear All

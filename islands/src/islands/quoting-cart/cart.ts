@@ -125,11 +125,6 @@ export function customerFrom(detail: unknown, previous: CartCustomer | null): Ca
   return { id: detail.id, name };
 }
 
-/** A quantity with thousands separators (en-AU), e.g. 1234 → "1,234". */
-export function formatQty(n: number): string {
-  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
 /** `id:qty,id:qty` for the check-out URL. */
 export function itemsParam(cart: Cart): string {
   return cart.items.map((i) => `${i.id}:${i.qty}`).join(',');

@@ -1,7 +1,7 @@
 // Designated products, customers and suppliers: a remote search box (debounced; ArrowDown /
 // ArrowUp move, Enter picks, Esc closes the list) and the chosen records as removable chips.
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { apiFetch } from '../../lib/api';
+import { SearchField } from '../../lib/remote-search';
 import type { Picked } from './payload';
 import * as css from './styles';
 
@@ -40,160 +40,23 @@ export interface SearchBoxProps {
   describedBy?: string | undefined;
 }
 
+/** A search field whose hits become chips. */
 export function SearchBox({ label, placeholder, path, toLabel, debounceMs, onPick, describedBy }: SearchBoxProps) {
-  const [text, setText] = useState('');
-  // null: the list is closed.
-  const [hits, setHits] = useState<Picked[] | null>(null);
-  const [active, setActive] = useState(0);
-  const [loading, setLoading] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const request = useRef<AbortController | null>(null);
-  const id = useId();
-  const inputId = `${id}-input`;
-  const listId = `${id}-list`;
-
-  const cancel = () => {
-    if (timer.current !== null) clearTimeout(timer.current);
-    timer.current = null;
-    request.current?.abort();
-    request.current = null;
-    setLoading(false);
+  const search = async (query: string, signal: AbortSignal) => {
+    const body = await apiFetch<{ data?: unknown }>(path(encodeURIComponent(query)), { signal });
+    return toPicked(body?.data, toLabel);
   };
-
-  useEffect(
-    () => () => {
-      if (timer.current !== null) clearTimeout(timer.current);
-      request.current?.abort();
-    },
-    [],
-  );
-
-  const closeList = () => {
-    cancel();
-    setHits(null);
-  };
-
-  const run = (query: string) => {
-    cancel();
-    const controller = new AbortController();
-    request.current = controller;
-    setLoading(true);
-    apiFetch<{ data?: unknown }>(path(encodeURIComponent(query)), { signal: controller.signal }).then(
-      (body) => {
-        if (request.current !== controller) return;
-        request.current = null;
-        setLoading(false);
-        setHits(toPicked(body?.data, toLabel));
-        setActive(0);
-      },
-      () => {
-        if (request.current !== controller) return;
-        request.current = null;
-        setLoading(false);
-      },
-    );
-  };
-
-  const onChange = (value: string) => {
-    setText(value);
-    cancel();
-    const query = value.trim();
-    if (query === '') {
-      setHits(null);
-      return;
-    }
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      run(query);
-    }, debounceMs);
-  };
-
-  const pick = (hit: Picked) => {
-    closeList();
-    setText('');
-    onPick(hit);
-  };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    const count = hits?.length ?? 0;
-    switch (e.key) {
-      case 'ArrowDown':
-        if (count > 0) {
-          e.preventDefault();
-          setActive((a) => (a + 1) % count);
-        }
-        break;
-      case 'ArrowUp':
-        if (count > 0) {
-          e.preventDefault();
-          setActive((a) => (a - 1 + count) % count);
-        }
-        break;
-      case 'Enter': {
-        // Enter in a picker picks (or searches now); it never submits the report.
-        e.preventDefault();
-        const hit = hits?.[active];
-        if (hit) pick(hit);
-        else if (text.trim() !== '') run(text.trim());
-        break;
-      }
-      case 'Escape':
-        if (hits !== null || loading) {
-          e.preventDefault();
-          closeList();
-        }
-        break;
-      default:
-    }
-  };
-
-  const activeHit = hits?.[active];
   return (
-    <div className="field">
-      <label htmlFor={inputId}>{label}</label>
-      <input
-        id={inputId}
-        type="search"
-        role="combobox"
-        autoComplete="off"
-        placeholder={placeholder}
-        value={text}
-        aria-expanded={hits !== null}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-busy={loading || undefined}
-        aria-describedby={describedBy}
-        aria-activedescendant={activeHit ? `${listId}-${activeHit.id}` : undefined}
-        onChange={(e) => onChange(e.target.value)}
-        onKeyDown={onKeyDown}
-        onBlur={closeList}
-      />
-      {hits !== null ? (
-        <ul id={listId} role="listbox" aria-label={`${label} suggestions`} className="picker-list">
-          {hits.length === 0 ? (
-            <li role="presentation" className="muted">
-              No Data
-            </li>
-          ) : (
-            hits.map((hit, n) => (
-              <li
-                key={hit.id}
-                id={`${listId}-${hit.id}`}
-                role="option"
-                aria-selected={n === active}
-                className={n === active ? 'active' : undefined}
-                // Keep the focus in the input; the click picks.
-                onMouseDown={(e) => e.preventDefault()}
-                onMouseEnter={() => setActive(n)}
-                onClick={() => pick(hit)}
-              >
-                {hit.label}
-              </li>
-            ))
-          )}
-        </ul>
-      ) : null}
-    </div>
+    <SearchField
+      label={label}
+      placeholder={placeholder}
+      search={search}
+      delayMs={debounceMs}
+      onPick={onPick}
+      describedBy={describedBy}
+    >
+      {(hit) => hit.label}
+    </SearchField>
   );
 }
 

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { ApiError, apiFetch } from '../../lib/api';
 import { DateInput } from '../../lib/DateInput';
+import { SubmitButton } from '../../lib/form';
 import type { Choice } from './checks';
 import { CheckGroup, type CheckOption } from './CheckGroup';
 import {
@@ -361,9 +362,7 @@ export function ReportForm(props: ReportFormProps) {
           </div>
         ) : null}
         <div className="form-actions">
-          <button type="submit" className="btn primary" disabled={pending} aria-busy={pending || undefined}>
-            {pending ? 'Submitting…' : 'Submit'}
-          </button>
+          <SubmitButton label="Submit" busyLabel="Submitting…" busy={pending} />
         </div>
       </form>
     </div>
