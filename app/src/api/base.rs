@@ -6,10 +6,12 @@ use axum::extract::{Query, State};
 use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
-use crate::auth::{Auth, password};
+use crate::auth::Auth;
 use crate::db::{accounts, masters, orders};
 use crate::domain::{enums::Role, validate};
 use crate::error::{AppError, AppResult};
+use crate::print::Company;
+use crate::services::print as print_service;
 use crate::state::AppState;
 use crate::web::list::Paging;
 
@@ -134,47 +136,10 @@ pub async fn payment_types(State(state): State<AppState>, auth: Auth) -> AppResu
     Ok(Json(ListAnswer::all(state.db.run(move |c| masters::payment_types(c, org)).await?)))
 }
 
-/// The company's print information (spec §2.7; `anb` is the spec's spelling of ABN).
-#[derive(Serialize)]
-pub struct PrintInfo {
-    name: String,
-    anb: String,
-    #[serde(rename = "addressLine1")]
-    address_line1: String,
-    #[serde(rename = "addressLine2")]
-    address_line2: String,
-    phone: String,
-    email: String,
-    #[serde(rename = "bankAccountName")]
-    bank_account_name: String,
-    bsb: String,
-    #[serde(rename = "bankAccount")]
-    bank_account: String,
-    department_id: i32,
-    logo: String,
-    website: String,
-}
-
-/// `GET /api/printInfo`.
-pub async fn print_info(State(state): State<AppState>, auth: Auth) -> AppResult<Json<DataAnswer<PrintInfo>>> {
+/// `GET /api/printInfo`: the company as its documents print it (spec §2.7).
+pub async fn print_info(State(state): State<AppState>, auth: Auth) -> AppResult<Json<DataAnswer<Company>>> {
     let org = auth.org_id;
-    let o = state.db.run(move |c| accounts::organisation(c, org)).await?;
-    Ok(Json(DataAnswer {
-        data: PrintInfo {
-            name: o.name,
-            anb: o.abn,
-            address_line1: o.address_line1,
-            address_line2: o.address_line2,
-            phone: o.phone,
-            email: o.email,
-            bank_account_name: o.bank_account_name,
-            bsb: o.bsb,
-            bank_account: o.bank_account,
-            department_id: o.department_id,
-            logo: crate::domain::admin::logo_url(&o.logo),
-            website: o.website,
-        },
-    }))
+    Ok(Json(DataAnswer { data: state.db.run(move |c| print_service::company(c, org)).await? }))
 }
 
 #[derive(Serialize)]
@@ -202,14 +167,6 @@ pub struct MessageAnswer {
 /// `POST /api/password`: changes the signed-in user's password; other sessions end.
 pub async fn change_password(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<PasswordBody>) -> AppResult<Json<MessageAnswer>> {
     validate::new_password(&body.password).map_err(|m| AppError::field("password", m))?;
-    let hash = password::hash(&body.password)?;
-    let (user_id, keep) = (auth.user_id, auth.session.map(|s| s.id));
-    state
-        .db
-        .write(move |c| {
-            accounts::set_password(c, user_id, &hash)?;
-            accounts::delete_other_sessions(c, user_id, keep.as_deref())
-        })
-        .await?;
+    crate::auth::change_own_password(&state, &auth, &body.password).await?;
     Ok(Json(MessageAnswer { message: "Password has been changed successfully" }))
 }

@@ -5,16 +5,14 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use crate::db::refs::Unchecked;
+use crate::db::order_views::{self, SheetCustomer, SheetWithLines};
 use crate::db::orders::{self as order_db, Event, Line, Order, OrderFilter, PriceHistoryRow};
-use crate::db::schema::{customers, products};
 use crate::domain::dates::today;
-use crate::domain::due_date::{due_date, payment_term};
 use crate::domain::enums::OrderType;
 use crate::domain::money::Cents;
 use crate::domain::sheet::LineDraft;
@@ -25,7 +23,7 @@ use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates, Header};
 use crate::services::print::{self as print_svc, PRINT_SUCCESSFUL};
 use crate::services::line_import::{self, ImportedLine, Target};
-use crate::services::pricing;
+use crate::services::quoting::{self, PriceHistory};
 use crate::state::AppState;
 use crate::web::list::{Filters, wants_xlsx};
 use crate::web::orders::list as order_list;
@@ -58,7 +56,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFil
 }
 
 /// The customer block of a sheet (spec §3 `csr`).
-#[derive(Serialize, Queryable)]
+#[derive(Serialize)]
 pub struct Csr {
     id: i64,
     name: String,
@@ -69,6 +67,12 @@ pub struct Csr {
     area_type: i32,
     notes: String,
     attention: String,
+}
+
+impl From<SheetCustomer> for Csr {
+    fn from(c: SheetCustomer) -> Self {
+        Self { id: c.id, name: c.name, code: c.code, payment_type: c.payment_type, area_type: c.area_type, notes: c.note, attention: c.attention }
+    }
 }
 
 /// A sheet with its customer and lines sorted by seq.
@@ -83,23 +87,8 @@ pub struct OrderFull {
 /// `GET /api/orders/{id}`.
 pub async fn get(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<OrderFull>>> {
     let org = auth.org_id;
-    let full = state
-        .db
-        .run(move |c| {
-            let order = order_db::get(c, org, id)?;
-            let lines = order_db::lines_of(c, id)?;
-            let csr = match order.customer_id {
-                Some(cid) => customers::table
-                    .filter(customers::org_id.eq(org))
-                    .find(cid)
-                    .select((customers::id, customers::name, customers::code, customers::payment_type, customers::area_type, customers::note, customers::attention))
-                    .first(c)
-                    .optional()?,
-                None => None,
-            };
-            Ok(OrderFull { order, csr, lines })
-        })
-        .await?;
+    let SheetWithLines { sheet, lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, id)).await?;
+    let full = OrderFull { order: sheet.order, csr: sheet.customer.map(Csr::from), lines };
     Ok(Json(DataAnswer { data: full }))
 }
 
@@ -426,13 +415,7 @@ pub async fn xero(State(state): State<AppState>, auth: Auth, Path((id, what)): P
 /// `GET /api/orders/{id}/history`.
 pub async fn history(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Vec<Event>>>> {
     let org = auth.org_id;
-    let events = state
-        .db
-        .run(move |c| {
-            order_db::get(c, org, id)?;
-            order_db::events_of(c, id)
-        })
-        .await?;
+    let events = state.db.run(move |c| order_views::history(c, org, id)).await?;
     Ok(Json(DataAnswer { data: events }))
 }
 
@@ -453,13 +436,7 @@ pub struct NextAnswer {
 pub async fn next(State(state): State<AppState>, auth: Auth, Query(q): Query<NextQuery>) -> AppResult<Json<DataAnswer<NextAnswer>>> {
     let org = auth.org_id;
     let forward = q.direction.as_deref() != Some("prev");
-    let found = state
-        .db
-        .run(move |c| {
-            order_db::get(c, org, q.id)?;
-            order_db::neighbour(c, org, q.id, forward)
-        })
-        .await?;
+    let (_, found) = state.db.run(move |c| order_views::neighbour(c, org, q.id, forward)).await?;
     match found {
         Some((id, order_type)) => Ok(Json(DataAnswer { data: NextAnswer { id, order_type } })),
         None => Err(AppError::Conflict { message: "No more data to load".into(), code: Some("no_more"), reasons: vec![] }),
@@ -494,17 +471,10 @@ pub struct ProductHistory {
 pub async fn product_history(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, Query(q): Query<HistoryQuery>) -> AppResult<Json<ProductHistory>> {
     let org = auth.org_id;
     let customer = q.c_id;
-    let answer = state
-        .db
-        .run(move |c| {
-            let (name, standard, special): (String, i64, i64) =
-                products::table.filter(products::org_id.eq(org)).find(id).select((products::name, products::standard_price, products::special_price)).first(c)?;
-            let quote = pricing::quotes(c, org, &[id], customer)?.remove(&id);
-            let price = |label: &str| quote.as_ref().and_then(|q| q.prices.iter().find(|p| p.label == label)).map(|p| p.price).unwrap_or(0);
-            let product = HistoryProduct { name, standard, special, class_a: price("A/COD"), class_b: price("B"), ocop: quote.as_ref().and_then(|q| q.ocop).map(|c| c.0) };
-            Ok(ProductHistory { product, data: order_db::price_history(c, org, id, customer, 30)? })
-        })
-        .await?;
+    let PriceHistory { product, quote, rows } = state.db.run(move |c| quoting::price_history(c, org, id, customer)).await?;
+    let price = |label: &str| quote.as_ref().and_then(|q| q.prices.iter().find(|p| p.label == label)).map(|p| p.price).unwrap_or(0);
+    let head = HistoryProduct { name: product.name, standard: product.standard_price, special: product.special_price, class_a: price("A/COD"), class_b: price("B"), ocop: quote.as_ref().and_then(|q| q.ocop).map(|c| c.0) };
+    let answer = ProductHistory { product: head, data: rows };
     Ok(Json(answer))
 }
 
@@ -525,10 +495,9 @@ pub struct DueAnswer {
 /// (spec §9, DESIGN §5), for the sheet form.
 pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQuery>) -> AppResult<Json<DueAnswer>> {
     let org = auth.org_id;
-    let payment: i32 = state.db.run(move |c| Ok(customers::table.filter(customers::org_id.eq(org)).find(q.customer_id).select(customers::payment_type).first(c)?)).await?;
     let from = q.date.unwrap_or_else(|| today(auth.zone));
-    crate::domain::limits::check_date(from).map_err(|m| AppError::field("date", m))?;
-    Ok(Json(DueAnswer { due_date: due_date(payment_term(payment), from, org) }))
+    let due_date = state.db.run(move |c| svc::customer_due_date(c, org, q.customer_id, from)).await?;
+    Ok(Json(DueAnswer { due_date }))
 }
 
 /// `POST /api/ag/lines` (multipart: `file`, optional `orderType`, `warehouseId`, `customerId`):

@@ -3,17 +3,15 @@
 
 use axum::Json;
 use axum::extract::{Multipart, Path, Query, State};
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
-use crate::db::ocops::{self, CustomerPrice, ProductPrice};
-use crate::db::schema::{customers, products};
+use crate::db::ocops::ProductPrice;
 use crate::domain::permissions::may_see_cost;
 use crate::error::{AppError, AppResult};
 use crate::services::ocop_import;
-use crate::services::prices::{self, PriceChange, PriceInput};
+use crate::services::prices::{self, OcopOfProduct, PriceChange, PriceInput};
 use crate::services::quoting::{self, QuoteFilter};
 use crate::state::AppState;
 use crate::web::list::Filters;
@@ -87,47 +85,14 @@ pub async fn by_customer(State(state): State<AppState>, auth: Auth, Query(q): Qu
     let org = auth.org_id;
     let customer = q.customer_id.ok_or_else(|| AppError::field("customerId", "Give the customer."))?;
     let req = crate::web::list::Paging { page: q.page, per_page: q.per_page }.resolve(20);
-    let page = state
-        .db
-        .run(move |c| {
-            crate::db::customers::customer(c, org, customer)?;
-            ocops::for_customer(c, org, customer, req.offset(), req.per_page)
-        })
-        .await?;
+    let page = state.db.run(move |c| prices::ocops_of_customer(c, org, customer, req.offset(), req.per_page)).await?;
     Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }))
-}
-
-#[derive(Serialize, Queryable)]
-pub struct OcopProduct {
-    id: i64,
-    code: String,
-    name: String,
-    #[serde(rename = "classAPrice")]
-    class_a: i64,
-    #[serde(rename = "standardPrice")]
-    standard: i64,
-}
-
-#[derive(Serialize)]
-pub struct OcopOfProduct {
-    product: OcopProduct,
-    csrs: Vec<CustomerPrice>,
 }
 
 /// `GET /api/ocops/{productId}`: every customer with an OCOP price for the product.
 pub async fn of_product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<OcopOfProduct>>> {
     let org = auth.org_id;
-    let data = state
-        .db
-        .run(move |c| {
-            let product = products::table
-                .filter(products::org_id.eq(org))
-                .find(id)
-                .select((products::id, products::code, products::name, products::class_a_price, products::standard_price))
-                .first(c)?;
-            Ok(OcopOfProduct { product, csrs: ocops::for_product(c, org, id)? })
-        })
-        .await?;
+    let data = state.db.run(move |c| prices::ocop_of_product(c, org, id)).await?;
     Ok(Json(DataAnswer { data }))
 }
 
@@ -149,23 +114,9 @@ pub struct Done {
 
 /// `PUT /api/ocops/{productId}` with `{prices: [{id: customerId, price}]}`: the full list.
 pub async fn put(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(body): ApiJson<OcopPut>) -> AppResult<Json<Done>> {
-    if body.prices.iter().any(|p| p.price < 0) {
-        return Err(AppError::field("prices", crate::domain::price_tiers::PRICE_NOT_NEGATIVE));
-    }
     let (org, user) = (auth.org_id, auth.user_id);
-    let prices: Vec<(i64, i64)> = body.prices.iter().map(|p| (p.id, p.price)).collect();
-    state
-        .db
-        .write(move |c| {
-            crate::db::products::product(c, org, id)?;
-            let ids: Vec<i64> = prices.iter().map(|p| p.0).collect();
-            let known: i64 = customers::table.filter(customers::org_id.eq(org)).filter(customers::id.eq_any(&ids)).count().get_result(c)?;
-            if known as usize != ids.len() {
-                return Err(AppError::field("prices", "A customer in the list does not exist in this company."));
-            }
-            ocops::replace_for_product(c, org, id, &prices, user)
-        })
-        .await?;
+    let list: Vec<(i64, i64)> = body.prices.iter().map(|p| (p.id, p.price)).collect();
+    state.db.write(move |c| prices::replace_ocops(c, org, user, id, &list)).await?;
     Ok(Json(Done { message: "Operation successful" }))
 }
 
@@ -188,12 +139,6 @@ pub async fn set_price(State(state): State<AppState>, auth: Auth, Path(id): Path
 /// `GET /api/products/{id}/price-changes`: who changed the prices and when.
 pub async fn price_changes(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Vec<PriceChange>>>> {
     let org = auth.org_id;
-    let rows = state
-        .db
-        .run(move |c| {
-            crate::db::products::product(c, org, id)?;
-            prices::changes(c, org, id)
-        })
-        .await?;
+    let rows = state.db.run(move |c| prices::changes(c, org, id)).await?;
     Ok(Json(DataAnswer { data: rows }))
 }

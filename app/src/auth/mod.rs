@@ -123,13 +123,24 @@ impl SignInCookies {
         cookie(headers, self.session).or_else(|| cookie(headers, self.pre))
     }
 
-    /// The secret of a sign-in form: [`Self::secret`], else a new one to set with
-    /// [`Self::set_pre`] (`true`).
+    /// The secret of a sign-in form: [`Self::secret`], else a new one (`true`), which
+    /// [`Self::form_page`] gives to the browser.
     pub fn form_secret(&self, headers: &HeaderMap) -> (String, bool) {
         match self.secret(headers) {
             Some(s) => (s, false),
             None => (token::random_token(), true),
         }
+    }
+
+    /// A sign-in form: `page` made with the form's secret, given to the browser as the
+    /// pre-sign-in cookie when it is new.
+    pub fn form_page(&self, headers: &HeaderMap, secure: bool, page: impl FnOnce(&str) -> axum::response::Response) -> axum::response::Response {
+        let (secret, fresh) = self.form_secret(headers);
+        let mut res = page(&secret);
+        if fresh {
+            self.set_pre(&mut res, secure, &secret);
+        }
+        res
     }
 
     /// One of these cookies on this side's path; `max_age` 0 deletes it.
@@ -138,7 +149,7 @@ impl SignInCookies {
     }
 
     /// Gives the browser a new form secret as the pre-sign-in cookie.
-    pub fn set_pre(&self, res: &mut axum::response::Response, secure: bool, secret: &str) {
+    fn set_pre(&self, res: &mut axum::response::Response, secure: bool, secret: &str) {
         self.set(res, secure, self.pre, secret, None);
     }
 
@@ -232,6 +243,20 @@ pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Aut
             let m = choose_org(&all, Some(requested_org.unwrap_or(token_org)))
                 .ok_or_else(|| AppError::forbidden("No access to this organisation."))?;
             Ok(Some(build(user_id, name, email, m, &all, None)))
+        })
+        .await
+}
+
+/// Sets the signed-in user's own password (its rules already checked) and ends their other
+/// sessions and tokens; the session asking goes on.
+pub async fn change_own_password(state: &AppState, auth: &Auth, new_password: &str) -> AppResult<()> {
+    let hash = password::hash(new_password)?;
+    let (user_id, keep) = (auth.user_id, auth.session.as_ref().map(|s| s.id.clone()));
+    state
+        .db
+        .write(move |c| {
+            accounts::set_password(c, user_id, &hash)?;
+            accounts::delete_other_sessions(c, user_id, keep.as_deref())
         })
         .await
 }

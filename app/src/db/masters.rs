@@ -46,21 +46,27 @@ pub struct Brand {
 }
 
 /// A staff member of the organisation (a membership with its user).
-#[derive(Queryable, Clone, Debug)]
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = users)]
 pub struct Employee {
     pub id: i64,
     pub email: String,
     pub name: String,
     pub phone: String,
+    #[diesel(select_expression = memberships::role)]
     pub role: i32,
     pub status: i32,
     pub able_login: bool,
     /// Active in this company (the membership).
+    #[diesel(select_expression = memberships::active)]
     pub is_active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    #[diesel(select_expression = memberships::mod_prc)]
     pub mod_prc: bool,
+    #[diesel(select_expression = memberships::is_acct)]
     pub is_acct: bool,
+    #[diesel(select_expression = memberships::crt_csr)]
     pub crt_csr: bool,
 }
 
@@ -149,38 +155,6 @@ pub fn all_brands(conn: &mut DbConn, org: i64) -> AppResult<Vec<Brand>> {
     Ok(brands::table.filter(brands::org_id.eq(org)).order(brands::name.asc()).select(Brand::as_select()).load(conn)?)
 }
 
-fn employee_columns() -> (
-    users::id,
-    users::email,
-    users::name,
-    users::phone,
-    memberships::role,
-    users::status,
-    users::able_login,
-    memberships::active,
-    users::created_at,
-    users::updated_at,
-    memberships::mod_prc,
-    memberships::is_acct,
-    memberships::crt_csr,
-) {
-    (
-        users::id,
-        users::email,
-        users::name,
-        users::phone,
-        memberships::role,
-        users::status,
-        users::able_login,
-        memberships::active,
-        users::created_at,
-        users::updated_at,
-        memberships::mod_prc,
-        memberships::is_acct,
-        memberships::crt_csr,
-    )
-}
-
 pub fn employees_page(conn: &mut DbConn, org: i64, offset: i64, limit: i64) -> AppResult<Paged<Employee>> {
     let total = memberships::table.filter(memberships::org_id.eq(org)).count().get_result(conn)?;
     let rows = memberships::table
@@ -189,7 +163,7 @@ pub fn employees_page(conn: &mut DbConn, org: i64, offset: i64, limit: i64) -> A
         .order((users::name.asc(), users::id.asc()))
         .offset(offset)
         .limit(limit)
-        .select(employee_columns())
+        .select(Employee::as_select())
         .load(conn)?;
     Ok(Paged { rows, total })
 }
@@ -199,7 +173,7 @@ pub fn all_employees(conn: &mut DbConn, org: i64) -> AppResult<Vec<Employee>> {
         .inner_join(users::table)
         .filter(memberships::org_id.eq(org))
         .order((users::name.asc(), users::id.asc()))
-        .select(employee_columns())
+        .select(Employee::as_select())
         .load(conn)?)
 }
 

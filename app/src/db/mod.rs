@@ -9,6 +9,8 @@ pub mod ocops;
 pub mod products;
 pub mod stock;
 pub mod orders;
+pub mod order_views;
+pub mod price_views;
 pub mod reference_data;
 pub mod refs;
 pub mod reports;

@@ -125,14 +125,23 @@ pub fn moves_of_order(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<(i64, i
         .load(conn)?)
 }
 
-/// Stock rows of several products at once: product, warehouse, on hand, in transit, ETA.
-pub fn of_products(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<(i64, i64, i64, i64, Option<NaiveDate>)>> {
-    Ok(stocks::table
-        .filter(stocks::org_id.eq(org))
-        .filter(stocks::product_id.eq_any(ids))
-        .order((stocks::product_id.asc(), stocks::warehouse_id.asc()))
-        .select((stocks::product_id, stocks::warehouse_id, stocks::on_hand, stocks::in_transit, stocks::eta))
-        .load(conn)?)
+/// A stock row of [`of_products`]: product, warehouse, on hand, in transit, ETA.
+pub type StockRow = (i64, i64, i64, i64, Option<NaiveDate>);
+
+/// Stock rows of several products at once, by product and warehouse within each chunk of ids.
+pub fn of_products(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<StockRow>> {
+    let mut rows = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(super::CHUNK) {
+        rows.extend(
+            stocks::table
+                .filter(stocks::org_id.eq(org))
+                .filter(stocks::product_id.eq_any(chunk))
+                .order((stocks::product_id.asc(), stocks::warehouse_id.asc()))
+                .select((stocks::product_id, stocks::warehouse_id, stocks::on_hand, stocks::in_transit, stocks::eta))
+                .load::<StockRow>(conn)?,
+        );
+    }
+    Ok(rows)
 }
 
 /// On hand in one warehouse for several products (missing rows are 0); chunked.

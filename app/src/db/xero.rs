@@ -34,13 +34,15 @@ pub fn connection(conn: &mut DbConn, org: i64) -> AppResult<Option<Connection>> 
 }
 
 /// What `PUT /api/xero/connection` stores.
+#[derive(Insertable)]
+#[diesel(table_name = xero_connections)]
 pub struct NewConnection<'a> {
     pub org_id: i64,
     pub client_id: &'a str,
     pub secret_sealed: &'a str,
     pub identity_url: &'a str,
     pub api_url: &'a str,
-    pub user_id: i64,
+    pub connected_by: i64,
 }
 
 /// Connects a company, or replaces its connection (the organisation name and tax rates are
@@ -48,16 +50,7 @@ pub struct NewConnection<'a> {
 pub fn save_connection(conn: &mut DbConn, c: &NewConnection<'_>, now: NaiveDateTime) -> AppResult<()> {
     diesel::delete(xero_connections::table.find(c.org_id)).execute(conn)?;
     diesel::insert_into(xero_connections::table)
-        .values((
-            xero_connections::org_id.eq(c.org_id),
-            xero_connections::client_id.eq(c.client_id),
-            xero_connections::secret_sealed.eq(c.secret_sealed),
-            xero_connections::identity_url.eq(c.identity_url),
-            xero_connections::api_url.eq(c.api_url),
-            xero_connections::connected_by.eq(c.user_id),
-            xero_connections::connected_at.eq(now),
-            xero_connections::updated_at.eq(now),
-        ))
+        .values((c, xero_connections::connected_at.eq(now), xero_connections::updated_at.eq(now)))
         .execute(conn)?;
     Ok(())
 }

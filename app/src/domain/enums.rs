@@ -808,6 +808,19 @@ pub enum SortDirection {
     Desc,
 }
 
+/// The ordering a Sort Type code stands for. Both sort lists number them alike: 0 is the
+/// list's own order, then each of `keys` in turn, descending (odd code) then ascending.
+const fn sort_order<K: Copy>(code: i32, keys: &[K]) -> Option<(K, SortDirection)> {
+    if code < 1 {
+        return None;
+    }
+    let key = (code as usize - 1) / 2;
+    if key >= keys.len() {
+        return None;
+    }
+    Some((keys[key], if code % 2 == 1 { SortDirection::Desc } else { SortDirection::Asc }))
+}
+
 /// The column a product list is sorted by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProductSortKey {
@@ -835,15 +848,7 @@ code_enum! {
 impl ProductSort {
     /// The explicit ordering, or `None` for "All" (the list's natural order).
     pub const fn order(self) -> Option<(ProductSortKey, SortDirection)> {
-        match self {
-            Self::All => None,
-            Self::CodeDesc => Some((ProductSortKey::Code, SortDirection::Desc)),
-            Self::CodeAsc => Some((ProductSortKey::Code, SortDirection::Asc)),
-            Self::CreatedDesc => Some((ProductSortKey::Created, SortDirection::Desc)),
-            Self::CreatedAsc => Some((ProductSortKey::Created, SortDirection::Asc)),
-            Self::ModifiedDesc => Some((ProductSortKey::Modified, SortDirection::Desc)),
-            Self::ModifiedAsc => Some((ProductSortKey::Modified, SortDirection::Asc)),
-        }
+        sort_order(self.as_i32(), &[ProductSortKey::Code, ProductSortKey::Created, ProductSortKey::Modified])
     }
 }
 
@@ -874,15 +879,7 @@ code_enum! {
 impl OrderSort {
     /// The explicit ordering, or `None` for the default (date, then number, newest first).
     pub const fn order(self) -> Option<(OrderSortKey, SortDirection)> {
-        match self {
-            Self::Default => None,
-            Self::NumberDesc => Some((OrderSortKey::Number, SortDirection::Desc)),
-            Self::NumberAsc => Some((OrderSortKey::Number, SortDirection::Asc)),
-            Self::AmountDesc => Some((OrderSortKey::Amount, SortDirection::Desc)),
-            Self::AmountAsc => Some((OrderSortKey::Amount, SortDirection::Asc)),
-            Self::DueDateDesc => Some((OrderSortKey::DueDate, SortDirection::Desc)),
-            Self::DueDateAsc => Some((OrderSortKey::DueDate, SortDirection::Asc)),
-        }
+        sort_order(self.as_i32(), &[OrderSortKey::Number, OrderSortKey::Amount, OrderSortKey::DueDate])
     }
 }
 

@@ -45,11 +45,14 @@ impl Check {
         v
     }
 
-    /// A field that locks once the record exists: absent or unchanged passes.
-    fn unchanged(&mut self, field: &'static str, sent: &str, stored: &str) {
+    /// A code that locks once the record exists: required on create; on update (`stored`)
+    /// absent or unchanged passes and the stored code is kept.
+    fn code(&mut self, field: &'static str, sent: &str, stored: Option<&str>) -> String {
+        let Some(stored) = stored else { return self.required(field, sent, Text::Line(SHORT_MAX)) };
         if !sent.trim().is_empty() && sent.trim() != stored {
             self.0.push(FieldError { field, message: LOCKED });
         }
+        stored.to_string()
     }
 
     fn done<T>(self, value: T) -> Result<T, Vec<FieldError>> {
@@ -96,13 +99,7 @@ impl SupplierFields {
 /// Checks a supplier; on update `stored_code` is the code it has, which may not change.
 pub fn validate_supplier(input: &SupplierInput, stored_code: Option<&str>) -> Result<SupplierFields, Vec<FieldError>> {
     let mut c = Check::default();
-    let code = match stored_code {
-        Some(stored) => {
-            c.unchanged("code", &input.code, stored);
-            stored.to_string()
-        }
-        None => c.required("code", &input.code, Text::Line(SHORT_MAX)),
-    };
+    let code = c.code("code", &input.code, stored_code);
     let name = c.required("name", &input.name, Text::Line(NAME_MAX));
     let primary_person_first = c.text("primary_person_first", &input.primary_person_first, Text::Line(NAME_MAX));
     let primary_person_last = c.text("primary_person_last", &input.primary_person_last, Text::Line(NAME_MAX));
@@ -141,13 +138,7 @@ pub struct WarehouseFields {
 /// Checks a warehouse; its code locks once it exists (stock and sheets refer to it).
 pub fn validate_warehouse(input: &WarehouseInput, stored_code: Option<&str>) -> Result<WarehouseFields, Vec<FieldError>> {
     let mut c = Check::default();
-    let code = match stored_code {
-        Some(stored) => {
-            c.unchanged("code", &input.code, stored);
-            stored.to_string()
-        }
-        None => c.required("code", &input.code, Text::Line(SHORT_MAX)),
-    };
+    let code = c.code("code", &input.code, stored_code);
     let name = c.required("name", &input.name, Text::Line(NAME_MAX));
     let address = c.text("address", &input.address, Text::Line(ADDRESS_MAX));
     c.done(WarehouseFields { code, name, address, is_calc_for_csr_order: input.is_calc_for_csr_order })

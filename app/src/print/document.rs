@@ -51,17 +51,23 @@ pub enum DocKind {
     CreditNote,
 }
 
-/// The company's print info (spec §2.7, organisations table).
-#[derive(Debug, Clone, Default)]
+/// The company's print info (spec §2.7, organisations table), also the answer of
+/// `GET /api/printInfo` under the spec's names (`anb` is its spelling of ABN).
+#[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Company {
     pub name: String,
+    #[serde(rename = "anb")]
     pub abn: String,
+    #[serde(rename = "addressLine1")]
     pub address_line1: String,
+    #[serde(rename = "addressLine2")]
     pub address_line2: String,
     pub phone: String,
     pub email: String,
+    #[serde(rename = "bankAccountName")]
     pub bank_account_name: String,
     pub bsb: String,
+    #[serde(rename = "bankAccount")]
     pub bank_account: String,
     pub department_id: i32,
     pub logo: String,

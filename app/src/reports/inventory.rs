@@ -27,6 +27,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text, Timestamp};
 
 use super::Ctx;
+use super::rows::total_row;
 use super::sql::{Bind, Sql};
 use crate::db::DbConn;
 use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
@@ -354,7 +355,9 @@ fn summary_cols(cost: bool) -> Vec<Col> {
 pub fn inventory_summary(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppResult<()> {
     let bounds = Bounds::of(ctx.params)?;
     let cost = ctx.params.include_cost;
-    out.begin(Layout { name: "Summary".into(), cols: summary_cols(cost), title: ctx.title(conn, "")? })?;
+    let cols = summary_cols(cost);
+    let width = cols.len();
+    out.begin(Layout { name: "Summary".into(), cols, title: ctx.title(conn, "")? })?;
     let rows = balances(conn, ctx.org_id, ctx.params, &bounds, false)?;
     let total_rows = rows.len() as u64;
     ctx.progress.set(0, total_rows.max(1));
@@ -376,11 +379,11 @@ pub fn inventory_summary(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter
         }
     }
     writer.flush()?;
-    let mut total = vec![text("Total"), text(""), text(""), text(""), Val::Int(sum.opening), Val::Int(sum.inflow), Val::Int(sum.outflow), Val::Int(sum_closing)];
+    let mut figures = vec![Val::Int(sum.opening), Val::Int(sum.inflow), Val::Int(sum.outflow), Val::Int(sum_closing)];
     if cost {
-        total.extend([text(""), Val::Cents(sum_value)]);
+        figures.extend([text(""), Val::Cents(sum_value)]);
     }
-    out.total(total)
+    out.total(total_row(width, 4, figures))
 }
 
 /// The trace's columns (no cost: the trace follows quantities). Movement is the ledger's
@@ -434,7 +437,9 @@ fn write_group(rows: &mut Rows<'_>, b: &Bounds, g: &Balance, moves: &[Move]) -> 
 /// the closing balances.
 pub fn inventory_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppResult<()> {
     let bounds = Bounds::of(ctx.params)?;
-    out.begin(Layout { name: "Trace".into(), cols: trace_cols(), title: ctx.title(conn, "")? })?;
+    let cols = trace_cols();
+    let width = cols.len();
+    out.begin(Layout { name: "Trace".into(), cols, title: ctx.title(conn, "")? })?;
     let groups = balances(conn, ctx.org_id, ctx.params, &bounds, true)?;
     let keys: Vec<(i64, i64)> = groups.iter().map(|g| (g.product_id, g.moves)).collect();
     let work = keys.iter().map(|k| k.1.max(0) as u64 + 2).sum::<u64>().max(1);
@@ -456,7 +461,7 @@ pub fn inventory_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter
         ctx.progress.set(done, work);
     }
     rows.flush()?;
-    out.total(vec![text("Total"), text(""), text(""), text(""), text(""), text(""), Val::Int(sum.inflow), Val::Int(sum.outflow), Val::Int(sum_closing), text("")])
+    out.total(total_row(width, 6, [Val::Int(sum.inflow), Val::Int(sum.outflow), Val::Int(sum_closing)]))
 }
 
 #[cfg(test)]

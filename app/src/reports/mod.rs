@@ -7,6 +7,7 @@
 pub mod files;
 pub mod inventory;
 pub mod purchase;
+mod rows;
 pub mod sales;
 mod sql;
 pub mod worker;

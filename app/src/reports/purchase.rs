@@ -9,17 +9,17 @@
 
 use std::collections::HashMap;
 
-use chrono::NaiveDate;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
+use diesel::sql_types::{BigInt, Nullable, Text};
 
 use super::Ctx;
-use super::sql::{Bind, Id, Sql, has_product_filter, overflow};
+use super::rows::{SHEET_HEAD, SheetHead, total_row, type_label};
+use super::sql::{Bind, Id, Sql, date_column, has_product_filter, overflow};
 use crate::db::schema::warehouses;
 use crate::db::{CHUNK, DbConn};
 use crate::domain::enums::{OrderStatus, OrderType, TaxType};
 use crate::domain::money::{Cents, div_round_half_away, gst_of_inclusive};
-use crate::domain::reports::{DateType, Source};
+use crate::domain::reports::Source;
 use crate::error::AppResult;
 use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
@@ -41,7 +41,7 @@ pub fn purchase_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter)
         let mut rows = Vec::with_capacity(chunk.len());
         for id in chunk {
             let (Some(head), Some(&(qty, amount))) = (heads.get(id), figures.get(id)) else { continue };
-            let f = sheet_figures(head.order_type, head.tax_type, qty, amount)?;
+            let f = sheet_figures(head.sheet.order_type, head.sheet.tax_type, qty, amount)?;
             sums.add(f)?;
             rows.push(sheet_row(head, &warehouses, f));
         }
@@ -49,13 +49,13 @@ pub fn purchase_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter)
         ctx.progress.set(i as u64 + 1, 2 * chunks);
     }
     let [qty, subtotal, gst, total] = sums.0;
-    out.total(total_row(SHEET_COLS.len(), &[(8, Val::Int(qty)), (9, Val::Cents(subtotal)), (10, Val::Cents(gst)), (11, Val::Cents(total))]))?;
+    out.total(total_row(SHEET_COLS.len(), 8, [Val::Int(qty), Val::Cents(subtotal), Val::Cents(gst), Val::Cents(total)]))?;
 
     out.begin(Layout { name: "Lines".into(), cols: PURCHASE_LINE_COLS.to_vec(), title: ctx.title(conn, &reads.part("Lines"))? })?;
     let mut sums = Sums::<2>::default();
     for (i, chunk) in ids.chunks(CHUNK).enumerate() {
         let rows = lines_in_order(conn, ctx, chunk, |head, line| {
-            let f = [signed(head.order_type, line.quantity)?, signed(head.order_type, line.amount)?];
+            let f = [signed(head.sheet.order_type, line.quantity)?, signed(head.sheet.order_type, line.amount)?];
             sums.add(f)?;
             Ok(purchase_line_row(head, line, f))
         })?;
@@ -63,7 +63,7 @@ pub fn purchase_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter)
         ctx.progress.set(chunks + i as u64 + 1, 2 * chunks);
     }
     let [qty, amount] = sums.0;
-    out.total(total_row(PURCHASE_LINE_COLS.len(), &[(7, Val::Int(qty)), (9, Val::Cents(amount))]))
+    out.total(total_row(PURCHASE_LINE_COLS.len(), 7, [Val::Int(qty), Val::Text(String::new()), Val::Cents(amount)]))
 }
 
 /// Purchase Summary: worksheets "By Supplier" and "By Product", net of credit notes, largest
@@ -81,10 +81,7 @@ pub fn purchase_summary(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter)
     }
     append(out, rows)?;
     let [sheets, qty, subtotal, gst, total] = sums.0;
-    out.total(total_row(
-        SUPPLIER_COLS.len(),
-        &[(2, Val::Int(sheets)), (3, Val::Int(qty)), (4, Val::Cents(subtotal)), (5, Val::Cents(gst)), (6, Val::Cents(total))],
-    ))?;
+    out.total(total_row(SUPPLIER_COLS.len(), 2, [Val::Int(sheets), Val::Int(qty), Val::Cents(subtotal), Val::Cents(gst), Val::Cents(total)]))?;
     ctx.progress.set(1, 2);
 
     out.begin(Layout { name: "By Product".into(), cols: PRODUCT_COLS.to_vec(), title: ctx.title(conn, &reads.part("By Product"))? })?;
@@ -96,7 +93,7 @@ pub fn purchase_summary(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter)
     }
     append(out, rows)?;
     let [qty, amount] = sums.0;
-    out.total(total_row(PRODUCT_COLS.len(), &[(3, Val::Int(qty)), (4, Val::Cents(amount)), (5, average_cell(amount, qty))]))?;
+    out.total(total_row(PRODUCT_COLS.len(), 3, [Val::Int(qty), Val::Cents(amount), average_cell(amount, qty)]))?;
     ctx.progress.set(2, 2);
     Ok(())
 }
@@ -112,8 +109,8 @@ pub fn transfer_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter)
         let rows = lines_in_order(conn, ctx, chunk, |head, line| {
             sums.add([line.quantity])?;
             Ok(vec![
-                Val::Date(Some(head.order_date)),
-                Val::Text(head.no.clone()),
+                Val::Date(Some(head.sheet.order_date)),
+                Val::Text(head.sheet.no.clone()),
                 Val::Text(name_of(&warehouses, head.warehouse_id)),
                 Val::Text(name_of(&warehouses, head.in_warehouse_id)),
                 Val::Text(line.code.clone()),
@@ -126,7 +123,7 @@ pub fn transfer_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter)
         append(out, rows)?;
         ctx.progress.set(i as u64 + 1, chunks);
     }
-    out.total(total_row(TRANSFER_COLS.len(), &[(6, Val::Int(sums.0[0]))]))
+    out.total(total_row(TRANSFER_COLS.len(), 6, [Val::Int(sums.0[0])]))
 }
 
 /// Adjustments Detail: one row per line with the counted and the system quantity and the
@@ -142,8 +139,8 @@ pub fn adjustment_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWrite
             let f = [line.in_system_qty, line.in_warehouse_qty, stock_change(line.in_warehouse_qty, line.in_system_qty)?];
             sums.add(f)?;
             Ok(vec![
-                Val::Date(Some(head.order_date)),
-                Val::Text(head.no.clone()),
+                Val::Date(Some(head.sheet.order_date)),
+                Val::Text(head.sheet.no.clone()),
                 Val::Text(name_of(&warehouses, head.warehouse_id)),
                 Val::Text(line.code.clone()),
                 Val::Text(line.name.clone()),
@@ -158,7 +155,7 @@ pub fn adjustment_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWrite
         ctx.progress.set(i as u64 + 1, chunks);
     }
     let [system, counted, change] = sums.0;
-    out.total(total_row(ADJUSTMENT_COLS.len(), &[(5, Val::Int(system)), (6, Val::Int(counted)), (7, Val::Int(change))]))
+    out.total(total_row(ADJUSTMENT_COLS.len(), 5, [Val::Int(system), Val::Int(counted), Val::Int(change)]))
 }
 
 const SHEET_COLS: &[Col] = &[
@@ -286,36 +283,13 @@ impl<const N: usize> Sums<N> {
     }
 }
 
-/// The totals row: "Total" first, the given cells at their columns, the rest empty.
-fn total_row(width: usize, cells: &[(usize, Val)]) -> Vec<Val> {
-    let mut row = vec![Val::Text(String::new()); width];
-    if let Some(first) = row.first_mut() {
-        *first = Val::Text("Total".into());
-    }
-    for (col, v) in cells {
-        if let Some(cell) = row.get_mut(*col) {
-            *cell = v.clone();
-        }
-    }
-    row
-}
-
-/// The name of a sheet type as the lists show it.
-fn type_label(order_type: i32) -> String {
-    OrderType::from_i32(order_type).map_or_else(String::new, |t| t.label().to_string())
-}
-
 fn name_of(names: &HashMap<i64, String>, id: Option<i64>) -> String {
     id.and_then(|id| names.get(&id).cloned()).unwrap_or_default()
 }
 
 fn sheet_row(head: &Head, warehouses: &HashMap<i64, String>, [qty, subtotal, gst, total]: [i64; 4]) -> Vec<Val> {
-    vec![
-        Val::Date(Some(head.order_date)),
-        Val::Date(head.due_date),
-        Val::Date(head.delivery_date),
-        Val::Text(head.no.clone()),
-        Val::Text(type_label(head.order_type)),
+    let mut row = head.sheet.cells().to_vec();
+    row.extend([
         Val::Text(head.supplier.clone()),
         Val::Text(head.reference.clone()),
         Val::Text(name_of(warehouses, head.warehouse_id)),
@@ -323,14 +297,15 @@ fn sheet_row(head: &Head, warehouses: &HashMap<i64, String>, [qty, subtotal, gst
         Val::Cents(subtotal),
         Val::Cents(gst),
         Val::Cents(total),
-    ]
+    ]);
+    row
 }
 
 fn purchase_line_row(head: &Head, line: &LineRow, [qty, amount]: [i64; 2]) -> Vec<Val> {
     vec![
-        Val::Date(Some(head.order_date)),
-        Val::Text(head.no.clone()),
-        Val::Text(type_label(head.order_type)),
+        Val::Date(Some(head.sheet.order_date)),
+        Val::Text(head.sheet.no.clone()),
+        Val::Text(type_label(head.sheet.order_type).into()),
         Val::Text(head.supplier.clone()),
         Val::Text(line.code.clone()),
         Val::Text(line.name.clone()),
@@ -376,14 +351,6 @@ impl Reads {
             Reads::Purchase(Source::PurchaseOrders) => format!("{part} (Purchase Orders)"),
             Reads::Transfers | Reads::Adjustments => part.to_string(),
         }
-    }
-}
-
-fn date_column(t: DateType) -> &'static str {
-    match t {
-        DateType::Date => "o.order_date",
-        DateType::DueDate => "o.due_date",
-        DateType::DeliveryDate => "o.delivery_date",
     }
 }
 
@@ -453,20 +420,8 @@ fn sheet_ids(conn: &mut DbConn, ctx: &Ctx<'_>, reads: Reads) -> AppResult<Vec<i6
 /// What a row needs of its sheet.
 #[derive(QueryableByName)]
 struct Head {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-    #[diesel(sql_type = Date)]
-    order_date: NaiveDate,
-    #[diesel(sql_type = Nullable<Date>)]
-    due_date: Option<NaiveDate>,
-    #[diesel(sql_type = Nullable<Date>)]
-    delivery_date: Option<NaiveDate>,
-    #[diesel(sql_type = Text)]
-    no: String,
-    #[diesel(sql_type = Integer)]
-    order_type: i32,
-    #[diesel(sql_type = Integer)]
-    tax_type: i32,
+    #[diesel(embed)]
+    sheet: SheetHead,
     #[diesel(sql_type = Text)]
     supplier: String,
     #[diesel(sql_type = Text)]
@@ -480,14 +435,13 @@ struct Head {
 }
 
 fn heads_of(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<HashMap<i64, Head>> {
-    let mut sql = Sql::new(
-        "SELECT o.id AS id, o.order_date AS order_date, o.due_date AS due_date, o.delivery_date AS delivery_date, o.no AS no, \
-         o.order_type AS order_type, o.tax_type AS tax_type, COALESCE(s.name, '') AS supplier, o.reference AS reference, \
-         o.comments AS comments, o.warehouse_id AS warehouse_id, o.in_warehouse_id AS in_warehouse_id \
-         FROM orders o LEFT JOIN suppliers s ON s.id = o.supplier_id AND s.org_id = o.org_id WHERE o.org_id = ",
-    );
+    let mut sql = Sql::new(&format!(
+        "SELECT {SHEET_HEAD}, COALESCE(s.name, '') AS supplier, o.reference AS reference, o.comments AS comments, \
+         o.warehouse_id AS warehouse_id, o.in_warehouse_id AS in_warehouse_id \
+         FROM orders o LEFT JOIN suppliers s ON s.id = o.supplier_id AND s.org_id = o.org_id WHERE o.org_id = "
+    ));
     sql.bind(Bind::BigInt(org)).any_of("o.id", ids);
-    Ok(sql.query().load::<Head>(conn)?.into_iter().map(|h| (h.id, h)).collect())
+    Ok(sql.query().load::<Head>(conn)?.into_iter().map(|h| (h.sheet.id, h)).collect())
 }
 
 #[derive(QueryableByName)]
@@ -729,12 +683,6 @@ mod tests {
         assert_eq!(s.0, [-2, 150]);
         assert!(s.add([1, i64::MAX]).is_err(), "an overflow is an error, not a wrapped total");
         assert_eq!(s.0, [-2, 150], "and adds nothing");
-    }
-
-    #[test]
-    fn the_totals_row_is_labelled_and_places_its_figures() {
-        let row = total_row(4, &[(2, Val::Int(5)), (3, Val::Cents(700))]);
-        assert_eq!(row, vec![Val::Text("Total".into()), Val::Text(String::new()), Val::Int(5), Val::Cents(700)]);
     }
 
     #[test]

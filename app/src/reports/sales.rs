@@ -17,11 +17,11 @@ pub use slow_moving::slow_moving;
 pub use summary::sale_summary;
 
 use super::Ctx;
-use super::sql::{Bind, Id, Sql, has_product_filter, ids, overflow};
+use super::sql::{Bind, Id, Sql, date_column, has_product_filter, ids, overflow};
 use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
 use crate::domain::enums::{CodeEnum, OrderStatus, OrderType, TaxType};
 use crate::domain::money::{Cents, gst_of_inclusive};
-use crate::domain::reports::{DateType, Params, margin};
+use crate::domain::reports::{Params, margin};
 use crate::error::{AppError, AppResult};
 use crate::xlsx::export::{Col, Kind as Cell, SheetWriter, Val};
 
@@ -78,12 +78,7 @@ impl Dates {
     /// The report's range on the date its `dateType` picks.
     fn of_range(p: &Params) -> AppResult<Self> {
         let (Some(from), Some(to)) = (p.from, p.to) else { return Err(AppError::bad_request("Choose the date range.")) };
-        let column = match p.date_type {
-            DateType::Date => "o.order_date",
-            DateType::DueDate => "o.due_date",
-            DateType::DeliveryDate => "o.delivery_date",
-        };
-        Ok(Self { column, from: Some(from), to })
+        Ok(Self { column: date_column(p.date_type), from: Some(from), to })
     }
 }
 

@@ -10,7 +10,7 @@ use diesel::sql_types::{BigInt, Date, Integer, Text, Timestamp};
 use crate::db::masters::like_escape;
 use crate::db::{DbConn, MultiBackend};
 use crate::domain::enums::ProductCategory;
-use crate::domain::reports::Params;
+use crate::domain::reports::{DateType, Params};
 use crate::error::{AppError, AppResult};
 
 /// A value bound to a placeholder.
@@ -106,6 +106,15 @@ impl Sql {
     pub fn load<R: QueryableByName<MultiBackend> + 'static>(self, conn: &mut DbConn) -> AppResult<Vec<R>> {
         use diesel::RunQueryDsl;
         Ok(self.query().load(conn)?)
+    }
+}
+
+/// The column of sheet `o` that a report's date range applies to.
+pub fn date_column(t: DateType) -> &'static str {
+    match t {
+        DateType::Date => "o.order_date",
+        DateType::DueDate => "o.due_date",
+        DateType::DeliveryDate => "o.delivery_date",
     }
 }
 

@@ -97,10 +97,7 @@ fn resolve(conn: &mut DbConn, org: i64, target: &Checked, table: &Table) -> AppR
     let codes: Vec<String> = table.rows.iter().map(|(_, r)| r[CODE].clone()).collect::<HashSet<_>>().into_iter().collect();
     let products = db::products::by_codes(conn, org, &codes)?;
     let ids: Vec<i64> = products.values().map(|p| p.id).collect();
-    let mut quotes = HashMap::with_capacity(ids.len());
-    for chunk in ids.chunks(db::CHUNK) {
-        quotes.extend(pricing::quotes(conn, org, chunk, target.customer.map(Ref::id))?);
-    }
+    let quotes = pricing::quotes(conn, org, &ids, target.customer.map(Ref::id))?;
     let stock = match target.warehouse {
         Some(w) => db::stock::on_hand_in(conn, org, w.id(), &ids)?,
         None => db::products::stock_totals(conn, org, &ids)?,

@@ -10,7 +10,7 @@ use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
 use crate::db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
 use crate::db::schema::{customers, order_lines, orders, products};
 use crate::db::{DbConn, now, products as product_db, stock};
-use crate::domain::due_date::{due_date_for_new_sheet, payment_term};
+use crate::domain::due_date::{due_date, due_date_for_new_sheet, payment_term};
 use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, Role, ShipType, XeroState, format_number};
 use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
 use crate::domain::limits;
@@ -133,6 +133,14 @@ struct CustomerInfo {
     balance: i64,
     address: String,
     phone: String,
+}
+
+/// The due date of customer `customer`'s payment terms counted from `from` (spec §9,
+/// DESIGN §5); 404 for another company's customer.
+pub fn customer_due_date(conn: &mut DbConn, org: i64, customer: i64, from: NaiveDate) -> AppResult<NaiveDate> {
+    let c = crate::db::order_views::sheet_customer(conn, org, customer)?.ok_or(AppError::NotFound)?;
+    limits::check_date(from).map_err(|m| AppError::field("date", m))?;
+    Ok(due_date(payment_term(c.payment_type), from, org))
 }
 
 fn customer_info(conn: &mut DbConn, org: i64, customer: Ref<Customer>) -> AppResult<CustomerInfo> {

@@ -1,8 +1,12 @@
 //! The standard price dialog (spec §5, §7 `POST products/{id}/price`): permission, the
-//! Special / Monthly Special rules, and a history row of every change.
+//! Special / Monthly Special rules, and a history row of every change; and the OCOP prices
+//! of one product or one customer (`ocops/{id}`, `ocops?customerId=`).
 
 use diesel::prelude::*;
 
+use crate::db::masters::Paged;
+use crate::db::ocops::{self, CustomerPrice, ProductPrice};
+use crate::db::price_views::{self, ProductHead};
 use crate::db::schema::{price_changes, products};
 use crate::db::{DbConn, now};
 use crate::domain::money::Cents;
@@ -113,9 +117,11 @@ pub struct PriceChange {
     pub is_special: bool,
 }
 
-/// The price changes of a product, newest first.
+/// The price changes of a product of company `org`, newest first (404 for another
+/// company's product).
 pub fn changes(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<Vec<PriceChange>> {
     use crate::db::schema::users;
+    crate::db::products::product(conn, org, product_id)?;
     Ok(price_changes::table
         .left_join(users::table)
         .filter(price_changes::org_id.eq(org))
@@ -123,4 +129,36 @@ pub fn changes(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<Vec<Pr
         .order((price_changes::created_at.desc(), price_changes::id.desc()))
         .select((price_changes::created_at, users::name.nullable(), price_changes::standard_price, price_changes::special_price, price_changes::class_a_price, price_changes::is_special))
         .load(conn)?)
+}
+
+/// A product with every customer's OCOP price for it (`GET ocops/{productId}`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct OcopOfProduct {
+    pub product: ProductHead,
+    pub csrs: Vec<CustomerPrice>,
+}
+
+/// The OCOP prices of product `id` of company `org` (404 for another company's product).
+pub fn ocop_of_product(conn: &mut DbConn, org: i64, id: i64) -> AppResult<OcopOfProduct> {
+    Ok(OcopOfProduct { product: price_views::product_head(conn, org, id)?, csrs: ocops::for_product(conn, org, id)? })
+}
+
+/// A page of customer `customer`'s OCOP prices (404 for another company's customer).
+pub fn ocops_of_customer(conn: &mut DbConn, org: i64, customer: i64, offset: i64, limit: i64) -> AppResult<Paged<ProductPrice>> {
+    crate::db::customers::customer(conn, org, customer)?;
+    ocops::for_customer(conn, org, customer, offset, limit)
+}
+
+/// Replaces product `id`'s OCOP list with `prices` (customer id, cents): every price at
+/// least 0, the product and every customer of company `org`, or nothing changes.
+pub fn replace_ocops(conn: &mut DbConn, org: i64, user: i64, id: i64, prices: &[(i64, i64)]) -> AppResult<()> {
+    if prices.iter().any(|p| p.1 < 0) {
+        return Err(AppError::field("prices", PRICE_NOT_NEGATIVE));
+    }
+    crate::db::products::product(conn, org, id)?;
+    let ids: Vec<i64> = prices.iter().map(|p| p.0).collect();
+    if price_views::known_customers(conn, org, &ids)?.len() != ids.len() {
+        return Err(AppError::field("prices", "A customer in the list does not exist in this company."));
+    }
+    ocops::replace_for_product(conn, org, id, prices, user)
 }

@@ -37,43 +37,62 @@ pub fn uplifts(conn: &mut DbConn, org: i64) -> AppResult<TierUplifts> {
     Ok(TierUplifts { b: bp(b), c: bp(c), d: bp(d), e: bp(e) })
 }
 
-/// Quotes for `product_ids`, for `customer` when given.
+/// Quotes for `product_ids` of company `org`, for `customer` when given.
 pub fn quotes(conn: &mut DbConn, org: i64, product_ids: &[i64], customer: Option<i64>) -> AppResult<HashMap<i64, Quote>> {
     if product_ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let up = uplifts(conn, org)?;
-    type Row = (i64, i64, i64, i64, bool, Option<i64>, Option<i64>, Option<i64>, Option<i64>);
-    let rows: Vec<Row> = products::table
-        .filter(products::org_id.eq(org))
-        .filter(products::id.eq_any(product_ids))
-        .select((
-            products::id,
-            products::class_a_price,
-            products::standard_price,
-            products::special_price,
-            products::is_special,
-            products::class_b_price,
-            products::class_c_price,
-            products::class_d_price,
-            products::class_e_price,
-        ))
-        .load(conn)?;
-    let (strategy, ocops) = match customer {
-        Some(c) => {
-            let strategy: Option<i32> = customers::table.filter(customers::org_id.eq(org)).find(c).select(customers::price_strategy).first(conn).optional()?;
-            let ocops: HashMap<i64, i64> = ocop_prices::table
-                .filter(ocop_prices::customer_id.eq(c))
-                .filter(ocop_prices::product_id.eq_any(product_ids))
-                .select((ocop_prices::product_id, ocop_prices::price))
-                .load::<(i64, i64)>(conn)?
-                .into_iter()
-                .collect();
-            (strategy.and_then(PriceStrategy::from_i32), ocops)
-        }
-        None => (None, HashMap::new()),
+    Ok(quotes_for_customer(conn, org, product_ids, customer)?.quotes)
+}
+
+/// [`quotes`] with the name of the customer they are for.
+pub struct CustomerQuotes {
+    /// The customer's name; `None` without a customer or for another company's id (whose
+    /// prices are then class A).
+    pub customer_name: Option<String>,
+    pub quotes: HashMap<i64, Quote>,
+}
+
+/// Quotes for `product_ids` of company `org` and the customer's name, in a fixed number of
+/// statements per [`crate::db::CHUNK`] products; the customer is read even without products.
+pub fn quotes_for_customer(conn: &mut DbConn, org: i64, product_ids: &[i64], customer: Option<i64>) -> AppResult<CustomerQuotes> {
+    let found: Option<(i64, String, i32)> = match customer {
+        Some(c) => customers::table.filter(customers::org_id.eq(org)).find(c).select((customers::id, customers::name, customers::price_strategy)).first(conn).optional()?,
+        None => None,
     };
-    Ok(rows
+    let customer_name = found.as_ref().map(|f| f.1.clone());
+    if product_ids.is_empty() {
+        return Ok(CustomerQuotes { customer_name, quotes: HashMap::new() });
+    }
+    let up = uplifts(conn, org)?;
+    let strategy = found.as_ref().and_then(|f| PriceStrategy::from_i32(f.2));
+    let mut rows: Vec<PriceRow> = Vec::with_capacity(product_ids.len());
+    let mut ocops: HashMap<i64, i64> = HashMap::new();
+    for chunk in product_ids.chunks(crate::db::CHUNK) {
+        rows.extend(
+            products::table
+                .filter(products::org_id.eq(org))
+                .filter(products::id.eq_any(chunk))
+                .select((
+                    products::id,
+                    products::class_a_price,
+                    products::standard_price,
+                    products::special_price,
+                    products::is_special,
+                    products::class_b_price,
+                    products::class_c_price,
+                    products::class_d_price,
+                    products::class_e_price,
+                ))
+                .load::<PriceRow>(conn)?,
+        );
+        if let Some((c, _, _)) = found {
+            ocops.extend(
+                ocop_prices::table.filter(ocop_prices::customer_id.eq(c)).filter(ocop_prices::product_id.eq_any(chunk)).select((ocop_prices::product_id, ocop_prices::price)).load::<(i64, i64)>(conn)?,
+            );
+        }
+    }
+    let quotes = rows
         .into_iter()
         .map(|(id, a, standard, special, is_special, b, c, d, e)| {
             let tiers = tier_prices(Cents(a), up, TierOverrides { b: b.map(Cents), c: c.map(Cents), d: d.map(Cents), e: e.map(Cents) });
@@ -96,5 +115,10 @@ pub fn quotes(conn: &mut DbConn, org: i64, product_ids: &[i64], customer: Option
             }
             (id, Quote { prices: list, unit_price, ocop })
         })
-        .collect())
+        .collect();
+    Ok(CustomerQuotes { customer_name, quotes })
 }
+
+/// A product's prices as [`quotes`] reads them: id, class A, standard, special, is special,
+/// and the stored overrides of tiers B–E.
+type PriceRow = (i64, i64, i64, i64, bool, Option<i64>, Option<i64>, Option<i64>, Option<i64>);

@@ -71,7 +71,8 @@ fn printable_sheets(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<O
     Ok(sheets)
 }
 
-fn company(conn: &mut DbConn, org: i64) -> AppResult<Company> {
+/// The company's print info, with its logo as a URL.
+pub fn company(conn: &mut DbConn, org: i64) -> AppResult<Company> {
     let o = accounts::organisation(conn, org)?;
     Ok(Company {
         name: o.name,

@@ -1,16 +1,20 @@
 //! The price lookup (spec §2.4 Quoting, §7 quotings): products matching the Item Key,
 //! brand and location, with stock per warehouse, in transit and ETA, the third-party
-//! Sydney stock, and every price tier for the chosen customer.
+//! Sydney stock, and every price tier for the chosen customer; and a product's price
+//! history (the 'CHK' dialog, `products/{id}/history`).
 
 use std::collections::HashMap;
 
 use chrono::NaiveDate;
 
 use crate::db::DbConn;
-use crate::db::masters::Paged;
+use crate::db::masters::{self, Paged};
+use crate::db::orders::{self as order_db, PriceHistoryRow};
+use crate::db::price_views::{self, ProductHead};
 use crate::db::products::{self, Product, ProductFilter};
 use crate::db::stock;
 use crate::domain::enums::StockAvailability;
+use crate::domain::price_tiers::TierUplifts;
 use crate::error::AppResult;
 use crate::services::pricing::{self, Quote};
 
@@ -92,4 +96,43 @@ pub fn lookup(conn: &mut DbConn, org: i64, f: &QuoteFilter, offset: i64, limit: 
         .map(|p| QuoteRow { stock: stocks.get(&p.id).copied().unwrap_or(0), per_warehouse: per_wh.remove(&p.id).unwrap_or_default(), quote: quotes.remove(&p.id), product: p })
         .collect();
     Ok(Paged { rows, total })
+}
+
+/// Everything the quoting page shows.
+pub struct QuotingScreen {
+    /// The lookup's page; `None` until the user searches (the page waits for a search).
+    pub page: Option<Paged<QuoteRow>>,
+    /// Warehouses and brands of the filters: id and name.
+    pub warehouses: Vec<(i64, String)>,
+    pub brands: Vec<(i64, String)>,
+    /// The company's tier uplifts, for the standard price dialog.
+    pub uplifts: TierUplifts,
+}
+
+/// The quoting page of company `org`: the lookup's page when `f` asks for a search, with
+/// the filters' choices and the tier uplifts.
+pub fn screen(conn: &mut DbConn, org: i64, f: &QuoteFilter, offset: i64, limit: i64) -> AppResult<QuotingScreen> {
+    let page = if f.is_search() { Some(lookup(conn, org, f, offset, limit)?) } else { None };
+    let warehouses = masters::all_warehouses(conn, org)?.into_iter().map(|w| (w.id, w.name)).collect();
+    let brands = masters::all_brands(conn, org)?.into_iter().map(|b| (b.id, b.name)).collect();
+    Ok(QuotingScreen { page, warehouses, brands, uplifts: pricing::uplifts(conn, org)? })
+}
+
+/// How many past sales lines the price history shows.
+const HISTORY_LINES: i64 = 30;
+
+/// A product's prices for a customer and its latest approved sales lines.
+pub struct PriceHistory {
+    pub product: ProductHead,
+    /// Every price tier for the customer (for no one in particular without a customer).
+    pub quote: Option<Quote>,
+    pub rows: Vec<PriceHistoryRow>,
+}
+
+/// The price history of product `id` of company `org`, for `customer` when given (404 for
+/// another company's product).
+pub fn price_history(conn: &mut DbConn, org: i64, id: i64, customer: Option<i64>) -> AppResult<PriceHistory> {
+    let product = price_views::product_head(conn, org, id)?;
+    let quote = pricing::quotes(conn, org, &[id], customer)?.remove(&id);
+    Ok(PriceHistory { product, quote, rows: order_db::price_history(conn, org, id, customer, HISTORY_LINES)? })
 }

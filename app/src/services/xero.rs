@@ -175,7 +175,7 @@ pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult
 pub fn save(conn: &mut DbConn, actor: &Actor, key: &SecretKey, c: &CheckedConnection, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
     only_approver(actor)?;
     let sealed = key.seal(actor.org_id, &c.client_secret);
-    q::save_connection(conn, &NewConnection { org_id: actor.org_id, client_id: &c.client_id, secret_sealed: &sealed, identity_url: &c.identity_url, api_url: &c.api_url, user_id: actor.user_id }, now)?;
+    q::save_connection(conn, &NewConnection { org_id: actor.org_id, client_id: &c.client_id, secret_sealed: &sealed, identity_url: &c.identity_url, api_url: &c.api_url, connected_by: actor.user_id }, now)?;
     q::record_test(conn, actor.org_id, &tested.organisation_name, &tested.tax_types, now)
 }
 

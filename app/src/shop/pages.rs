@@ -107,12 +107,7 @@ fn login_view(state: &AppState, secret: &str, email: String, alert: Option<Strin
 
 /// `GET /shop/login`.
 pub async fn login_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let (secret, fresh) = SHOP_COOKIES.form_secret(&headers);
-    let mut res = login_view(&state, &secret, String::new(), None, vec![]).into_response();
-    if fresh {
-        SHOP_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
-    }
-    res
+    SHOP_COOKIES.form_page(&headers, state.secure_cookies, |secret| login_view(&state, secret, String::new(), None, vec![]).into_response())
 }
 
 #[derive(Deserialize)]
@@ -144,12 +139,12 @@ pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<
 
 /// `POST /shop/login`.
 pub async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
-    let (secret, fresh) = SHOP_COOKIES.form_secret(&headers);
-    if fresh {
-        let mut res = (StatusCode::FORBIDDEN, login_view(&state, &secret, form.email, Some(csrf::SIGN_IN_FORM_EXPIRED.into()), vec![])).into_response();
-        SHOP_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
-        return res;
-    }
+    let Some(secret) = SHOP_COOKIES.secret(&headers) else {
+        // No cookie, so the CSRF guard had nothing to check (as at the staff sign-in): a fresh form.
+        return SHOP_COOKIES.form_page(&headers, state.secure_cookies, |secret| {
+            (StatusCode::FORBIDDEN, login_view(&state, secret, form.email, Some(csrf::SIGN_IN_FORM_EXPIRED.into()), vec![])).into_response()
+        });
+    };
     if let Some(m) = validate::sign_in_email(&form.email).err().or_else(|| validate::sign_in_password(&form.password).err()) {
         return (StatusCode::UNPROCESSABLE_ENTITY, login_view(&state, &secret, form.email, Some(m.into()), vec![])).into_response();
     }

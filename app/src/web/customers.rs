@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, current, export_url, options_with_all};
+use super::list::{Cell, Column, Filter, FilterKind, Filters, ListView, NewButton, Results, current, options_with_all};
 use super::masters::respond;
 use super::products::{xero_options, xero_tag};
 use crate::auth::Auth;
@@ -87,14 +87,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         path: PATH,
         new_buttons: vec![NewButton { label: "+ New Customer", href: "/baseinfo/customers" }],
         filters: Some(filters(&f.pairs)),
-        results: Results {
-            columns,
-            rows,
-            pager: Some(Pager::new(PATH, f.pairs.clone(), req, page.total)),
-            empty_text: EMPTY_NO_DATA,
-            export_url: Some(export_url(PATH, &f.pairs)),
-            selection: None,
-        },
+        results: Results::exported(PATH, &f.pairs, req, page.total, columns, rows),
     };
     respond(&state, &auth, &headers, "Customers", view, &[]).await
 }

@@ -277,6 +277,19 @@ pub struct Results {
 }
 
 impl Results {
+    /// One page of a search that exports: the pager and the Export link keep the search
+    /// (`pairs`), and an empty page says "No Data".
+    pub fn exported(path: &str, pairs: &[(String, String)], req: PageReq, total: i64, columns: Vec<Column>, rows: Vec<Vec<Cell>>) -> Self {
+        Self {
+            columns,
+            rows,
+            pager: Some(Pager::new(path, pairs.to_vec(), req, total)),
+            empty_text: EMPTY_NO_DATA,
+            export_url: Some(export_url(path, pairs)),
+            selection: None,
+        }
+    }
+
     /// The detail link of row `i` (askama passes loop indexes by reference).
     pub fn row_href(&self, i: &usize) -> Option<&str> {
         self.rows.get(*i)?.iter().find_map(Cell::href)

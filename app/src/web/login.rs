@@ -77,12 +77,7 @@ pub async fn page(State(state): State<AppState>, Query(q): Query<LoginQuery>, he
         Some("warehouse") => Some(WAREHOUSE_REFUSED.to_string()),
         _ => None,
     };
-    let (secret, fresh) = auth::STAFF_COOKIES.form_secret(&headers);
-    let mut res = login_page(&state, &secret, String::new(), BTreeMap::new(), alert).into_response();
-    if fresh {
-        auth::STAFF_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
-    }
-    res
+    auth::STAFF_COOKIES.form_page(&headers, state.secure_cookies, |secret| login_page(&state, secret, String::new(), BTreeMap::new(), alert).into_response())
 }
 
 #[derive(Deserialize)]
@@ -158,15 +153,14 @@ pub fn dummy_hash() -> &'static str {
 
 /// `POST /login`.
 pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
-    let (secret, fresh) = auth::STAFF_COOKIES.form_secret(&headers);
-    if fresh {
+    let Some(secret) = auth::STAFF_COOKIES.secret(&headers) else {
         // No cookie, so the CSRF guard had nothing to check: a forged cross-site sign-in
         // (login CSRF) or a form from before the cookie existed. Offer a fresh form.
         let alert = Some(csrf::SIGN_IN_FORM_EXPIRED.to_string());
-        let mut res = (StatusCode::FORBIDDEN, login_page(&state, &secret, form.email, BTreeMap::new(), alert)).into_response();
-        auth::STAFF_COOKIES.set_pre(&mut res, state.secure_cookies, &secret);
-        return res;
-    }
+        return auth::STAFF_COOKIES.form_page(&headers, state.secure_cookies, |secret| {
+            (StatusCode::FORBIDDEN, login_page(&state, secret, form.email, BTreeMap::new(), alert)).into_response()
+        });
+    };
     let mut errors = BTreeMap::new();
     if let Err(msg) = validate::sign_in_email(&form.email) {
         errors.insert("email".to_string(), msg.to_string());
@@ -306,14 +300,6 @@ pub async fn change_password(State(state): State<AppState>, auth: Auth, Form(for
     if let Err(m) = validate::new_password_confirmed(&form.password, &form.confirm) {
         return Ok((StatusCode::UNPROCESSABLE_ENTITY, change_page(&state, &auth, m.to_string())).into_response());
     }
-    let hash = auth::password::hash(&form.password)?;
-    let (user_id, keep) = (auth.user_id, auth.session.as_ref().map(|s| s.id.clone()));
-    state
-        .db
-        .write(move |c| {
-            accounts::set_password(c, user_id, &hash)?;
-            accounts::delete_other_sessions(c, user_id, keep.as_deref())
-        })
-        .await?;
+    auth::change_own_password(&state, &auth, &form.password).await?;
     Ok(Redirect::to(HOME).into_response())
 }

@@ -11,15 +11,13 @@ use serde::Deserialize;
 use super::list::{EMPTY_BEFORE_SEARCH, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, Pager, PagerItem, Results, current, options_with_all, wants_fragment};
 use super::shell::Shell;
 use crate::auth::Auth;
-use crate::db::masters::{self as master_db};
 use crate::db::orders as order_db;
 use crate::domain::enums::StockAvailability;
 use crate::domain::money::Cents;
 use crate::domain::permissions::may_see_cost;
 use crate::domain::tyre_size::COMMON_SIZES;
 use crate::error::AppResult;
-use crate::services::pricing;
-use crate::services::quoting::{self, QuoteFilter, QuoteRow};
+use crate::services::quoting::{self, PriceHistory, QuoteFilter, QuoteRow, QuotingScreen};
 use crate::state::AppState;
 use crate::web::fmt_date;
 use crate::web::products::locations;
@@ -120,15 +118,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     let searched = f.value.is_search();
     let req = f.paging.resolve(20);
     let filter = f.value.clone();
-    let (page, warehouses, brands, uplifts) = state
-        .db
-        .run(move |c| {
-            let page = if searched { Some(quoting::lookup(c, org, &filter, req.offset(), req.per_page)?) } else { None };
-            let wh: Vec<(i64, String)> = master_db::all_warehouses(c, org)?.into_iter().map(|w| (w.id, w.name)).collect();
-            let brands: Vec<(i64, String)> = master_db::all_brands(c, org)?.into_iter().map(|b| (b.id, b.name)).collect();
-            Ok((page, wh, brands, pricing::uplifts(c, org)?))
-        })
-        .await?;
+    let QuotingScreen { page, warehouses, brands, uplifts } = state.db.run(move |c| quoting::screen(c, org, &filter, req.offset(), req.per_page)).await?;
     let pairs = &f.pairs;
     let select = |label, name, options| Filter { label, name, kind: FilterKind::Select { options, selected: current(pairs, name) } };
     let filters = vec![
@@ -201,14 +191,7 @@ pub struct HistoryQuery {
 pub async fn history(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, Query(q): Query<HistoryQuery>) -> AppResult<HistoryDialog> {
     let org = auth.org_id;
     let customer: Option<i64> = q.csr.as_deref().and_then(|s| s.trim().parse().ok());
-    let (product, quote, rows) = state
-        .db
-        .run(move |c| {
-            let p = crate::db::products::product(c, org, id)?;
-            let quote = pricing::quotes(c, org, &[id], customer)?.remove(&id);
-            Ok((p, quote, order_db::price_history(c, org, id, customer, 30)?))
-        })
-        .await?;
+    let PriceHistory { product, quote, rows } = state.db.run(move |c| quoting::price_history(c, org, id, customer)).await?;
     let prices = quote.map(|qt| qt.prices.into_iter().map(|p| (p.label, Cents(p.price).grouped())).collect()).unwrap_or_default();
     Ok(HistoryDialog { code: product.code, name: product.name, prices, rows, customer: customer.is_some() })
 }

@@ -14,6 +14,7 @@ mod lists;
 mod ops;
 mod master_lists;
 mod print;
+mod query_count;
 mod quoting;
 mod report_queue;
 mod reports_inventory;

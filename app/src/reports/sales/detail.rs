@@ -8,18 +8,20 @@
 use std::collections::HashMap;
 
 use chrono::NaiveDate;
-use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
+use diesel::QueryableByName;
+use diesel::sql_types::{BigInt, Date, Integer, Text};
 
 use super::{
     Bind, CHUNK, CostFigures, Dates, Id, LINES_JOIN, Rows, SHEETS_FROM, SheetFigures, Sql, add, has_product_filter, ids,
     overflow, push_product_filter, push_sheet_filter, signed, times, with_cost,
 };
 use crate::db::DbConn;
-use crate::domain::enums::{CodeEnum, OrderType, Tag, TaxType};
+use crate::domain::enums::{CodeEnum, Tag, TaxType};
 use crate::domain::money::{Cents, gst_of_inclusive};
 use crate::domain::reports::Group;
 use crate::error::AppResult;
 use crate::reports::Ctx;
+use crate::reports::rows::{SHEET_HEAD, SheetHead, total_row, type_label};
 use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
 
 const SHEET_COLS: [Col; 13] = [
@@ -114,22 +116,10 @@ fn line_ids_by_product(conn: &mut DbConn, ctx: &Ctx<'_>) -> AppResult<Vec<i64>> 
 
 /// A sheet as the Sheets worksheet reads it: `qty` and `amount` are its stored totals, or
 /// the sums of its matching lines under a product filter.
-#[derive(diesel::QueryableByName)]
+#[derive(QueryableByName)]
 struct SheetRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-    #[diesel(sql_type = Date)]
-    order_date: NaiveDate,
-    #[diesel(sql_type = Nullable<Date>)]
-    due_date: Option<NaiveDate>,
-    #[diesel(sql_type = Nullable<Date>)]
-    delivery_date: Option<NaiveDate>,
-    #[diesel(sql_type = Text)]
-    no: String,
-    #[diesel(sql_type = Integer)]
-    order_type: i32,
-    #[diesel(sql_type = Integer)]
-    tax_type: i32,
+    #[diesel(embed)]
+    sheet: SheetHead,
     #[diesel(sql_type = Integer)]
     tag_id: i32,
     #[diesel(sql_type = Text)]
@@ -162,10 +152,7 @@ const NAMES_OF_LINE: &str = "COALESCE((SELECT c.name FROM customers c WHERE c.id
 fn load_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, chunk: &[i64]) -> AppResult<Vec<SheetRow>> {
     let p = ctx.params;
     let filtered = has_product_filter(p);
-    let mut q = Sql::new(
-        "SELECT o.id AS id, o.order_date AS order_date, o.due_date AS due_date, o.delivery_date AS delivery_date, o.no AS no, \
-         o.order_type AS order_type, o.tax_type AS tax_type, o.tag_id AS tag_id, ",
-    );
+    let mut q = Sql::new(&format!("SELECT {SHEET_HEAD}, o.tag_id AS tag_id, "));
     q.push(NAMES_OF_SHEET).push(", o.total_gst AS gst, ");
     q.push(if filtered { "m.qty AS qty, m.amount AS amount" } else { "o.total_qty AS qty, o.total_amount AS amount" });
     q.push(" FROM orders o");
@@ -183,17 +170,9 @@ fn load_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, chunk: &[i64]) -> AppResult<Vec
     q.load(conn)
 }
 
-fn type_text(order_type: i32) -> &'static str {
-    OrderType::from_code(order_type).map_or("", OrderType::text)
-}
-
 fn sheet_cells(r: SheetRow, f: &SheetFigures) -> Vec<Val> {
-    vec![
-        Val::Date(Some(r.order_date)),
-        Val::Date(r.due_date),
-        Val::Date(r.delivery_date),
-        Val::Text(r.no),
-        Val::Text(type_text(r.order_type).into()),
+    let mut cells = r.sheet.cells().to_vec();
+    cells.extend([
         Val::Text(r.customer),
         Val::Text(r.customer_code),
         Val::Text(Tag::from_code(r.tag_id).map_or("", Tag::text).into()),
@@ -202,7 +181,8 @@ fn sheet_cells(r: SheetRow, f: &SheetFigures) -> Vec<Val> {
         Val::Cents(f.subtotal),
         Val::Cents(f.gst),
         Val::Cents(f.total),
-    ]
+    ]);
+    cells
 }
 
 /// The "Sheets" worksheet: the sheets of `ids` in that order, and their total.
@@ -212,20 +192,17 @@ fn write_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, ids: &[
     let mut total = SheetFigures::default();
     let mut rows = Rows::default();
     for chunk in ids.chunks(CHUNK) {
-        let mut by_id: HashMap<i64, SheetRow> = load_sheets(conn, ctx, chunk)?.into_iter().map(|r| (r.id, r)).collect();
+        let mut by_id: HashMap<i64, SheetRow> = load_sheets(conn, ctx, chunk)?.into_iter().map(|r| (r.sheet.id, r)).collect();
         for r in chunk.iter().filter_map(|id| by_id.remove(id)) {
             let stored_gst = (!filtered).then_some(r.gst);
-            let f = SheetFigures::new(r.order_type, r.tax_type, r.qty, r.amount, stored_gst)?;
+            let f = SheetFigures::new(r.sheet.order_type, r.sheet.tax_type, r.qty, r.amount, stored_gst)?;
             total.add(&f)?;
             rows.push(out, sheet_cells(r, &f))?;
         }
         rows.flush(out)?;
         work = work.step(ctx, chunk.len());
     }
-    let mut cells = vec![Val::Text("Total".into())];
-    cells.extend(std::iter::repeat_n(Val::Text(String::new()), 8));
-    cells.extend([Val::Int(total.qty), Val::Cents(total.subtotal), Val::Cents(total.gst), Val::Cents(total.total)]);
-    out.total(cells)?;
+    out.total(total_row(SHEET_COLS.len(), 9, [Val::Int(total.qty), Val::Cents(total.subtotal), Val::Cents(total.gst), Val::Cents(total.total)]))?;
     Ok(work)
 }
 
@@ -246,7 +223,7 @@ impl LinesOf<'_> {
 }
 
 /// A line as the Lines worksheet reads it, with its sheet's fields.
-#[derive(diesel::QueryableByName)]
+#[derive(QueryableByName)]
 struct LineRow {
     #[diesel(sql_type = BigInt)]
     id: i64,
@@ -347,7 +324,7 @@ fn line_cells(r: LineRow, f: &LineFigures, cost: bool) -> AppResult<Vec<Val>> {
     let mut cells = vec![
         Val::Date(Some(r.order_date)),
         Val::Text(r.no),
-        Val::Text(type_text(r.order_type).into()),
+        Val::Text(type_label(r.order_type).into()),
         Val::Text(r.customer),
         Val::Text(r.product_code),
         Val::Text(r.product_name),
@@ -365,7 +342,9 @@ fn line_cells(r: LineRow, f: &LineFigures, cost: bool) -> AppResult<Vec<Val>> {
 /// The "Lines" worksheet and its total.
 fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &LinesOf<'_>, mut work: Work) -> AppResult<()> {
     let cost = ctx.params.include_cost;
-    out.begin(Layout { name: "Lines".into(), cols: with_cost(&LINE_COLS, cost), title: ctx.title(conn, "Lines")? })?;
+    let cols = with_cost(&LINE_COLS, cost);
+    let width = cols.len();
+    out.begin(Layout { name: "Lines".into(), cols, title: ctx.title(conn, "Lines")? })?;
     let mut total = LineFigures::default();
     let mut rows = Rows::default();
     for chunk in of.ids().chunks(CHUNK) {
@@ -377,13 +356,11 @@ fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &Lin
         rows.flush(out)?;
         work = work.step(ctx, chunk.len());
     }
-    let mut cells = vec![Val::Text("Total".into())];
-    cells.extend(std::iter::repeat_n(Val::Text(String::new()), 6));
-    cells.extend([Val::Int(total.qty), Val::Text(String::new()), Val::Cents(total.amount)]);
+    let mut figures = vec![Val::Int(total.qty), Val::Text(String::new()), Val::Cents(total.amount)];
     if cost {
-        cells.extend(total.cost.cells()?);
+        figures.extend(total.cost.cells()?);
     }
-    out.total(cells)
+    out.total(total_row(width, 7, figures))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::{
 use crate::db::DbConn;
 use crate::error::{AppError, AppResult};
 use crate::reports::Ctx;
+use crate::reports::rows::total_row;
 use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
 
 const COLS: [Col; 8] = [
@@ -101,6 +102,7 @@ pub fn slow_moving(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> A
     if cost {
         cols.extend(VALUE_COLS);
     }
+    let width = cols.len();
     out.begin(Layout { name: "Slow-moving".into(), cols, title: ctx.title(conn, "")? })?;
     let (mut on_hand, mut sold, mut value) = (0i64, 0i64, 0i64);
     let mut rows = Rows::default();
@@ -126,12 +128,11 @@ pub fn slow_moving(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> A
         rows.push(out, cells)?;
     }
     rows.flush(out)?;
-    let mut cells = vec![Val::Text("Total".into()), Val::Text(String::new()), Val::Text(String::new()), Val::Text(String::new())];
-    cells.extend([Val::Int(on_hand), Val::Int(sold), Val::Date(None), Val::Text(String::new())]);
+    let mut figures = vec![Val::Int(on_hand), Val::Int(sold), Val::Date(None)];
     if cost {
-        cells.extend([Val::Text(String::new()), Val::Cents(value)]);
+        figures.extend([Val::Text(String::new()), Val::Text(String::new()), Val::Cents(value)]);
     }
-    out.total(cells)
+    out.total(total_row(width, 4, figures))
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::domain::money::{Cents, gst_of_inclusive};
 use crate::domain::reports::Group;
 use crate::error::AppResult;
 use crate::reports::Ctx;
+use crate::reports::rows::total_row;
 use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
 
 const CUSTOMER_COLS: [Col; 9] = [
@@ -155,7 +156,9 @@ fn by_customer(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppRe
     );
     let found: Vec<CustomerRow> = q.load(conn)?;
     ctx.progress.set(1, 2);
-    out.begin(Layout { name: "Summary".into(), cols: with_cost(&CUSTOMER_COLS, cost), title: ctx.title(conn, "By Customer")? })?;
+    let cols = with_cost(&CUSTOMER_COLS, cost);
+    let width = cols.len();
+    out.begin(Layout { name: "Summary".into(), cols, title: ctx.title(conn, "By Customer")? })?;
     let mut total = Sales::default();
     let mut rows = Rows::default();
     for r in found {
@@ -172,9 +175,7 @@ fn by_customer(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppRe
         rows.push(out, cells)?;
     }
     rows.flush(out)?;
-    let mut cells = vec![Val::Text("Total".into()), Val::Text(String::new()), Val::Text(String::new()), Val::Text(String::new()), Val::Int(total.sheets)];
-    cells.extend(total.cells(cost)?);
-    out.total(cells)
+    out.total(total_row(width, 4, std::iter::once(Val::Int(total.sheets)).chain(total.cells(cost)?)))
 }
 
 #[derive(diesel::QueryableByName)]
@@ -223,7 +224,9 @@ fn by_product(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppRes
     q.push(" GROUP BY l.product_id, p.code, p.name, b.name ORDER BY sales_inc DESC, code, l.product_id");
     let found: Vec<ProductRow> = q.load(conn)?;
     ctx.progress.set(1, 2);
-    out.begin(Layout { name: "Summary".into(), cols: with_cost(&PRODUCT_COLS, cost), title: ctx.title(conn, "By Product")? })?;
+    let cols = with_cost(&PRODUCT_COLS, cost);
+    let width = cols.len();
+    out.begin(Layout { name: "Summary".into(), cols, title: ctx.title(conn, "By Product")? })?;
     let mut total = Sales::default();
     let mut rows = Rows::default();
     for r in found {
@@ -235,9 +238,7 @@ fn by_product(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppRes
         rows.push(out, cells)?;
     }
     rows.flush(out)?;
-    let mut cells = vec![Val::Text("Total".into()), Val::Text(String::new()), Val::Text(String::new())];
-    cells.extend(total.cells(cost)?);
-    out.total(cells)
+    out.total(total_row(width, 3, total.cells(cost)?))
 }
 
 #[cfg(test)]

@@ -10,15 +10,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
-use diesel::prelude::*;
 use serde::Deserialize;
 
 use super::list::delivery_text;
 use crate::auth::Auth;
+use crate::db::masters::{Employee, Warehouse};
+use crate::db::order_views::{self, DetailLine, Sheet, SheetCustomer, SheetDetail};
+use crate::db::orders::{self as order_db, Event, Order};
 use crate::db::refs::Unchecked;
-use crate::db::masters as master_db;
-use crate::db::orders::{self as order_db, Event, Line, Order};
-use crate::db::schema::{customers, products, suppliers};
 use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
 use crate::domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
 use crate::domain::money::{Cents, Totals, TotalsOverflow};
@@ -134,57 +133,119 @@ fn label_or<T: Copy>(v: Option<i32>, from: fn(i32) -> Option<T>, label: fn(T) ->
 /// `GET /order_detail/{route}/{id}`.
 pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
     let org = auth.org_id;
-    let loaded = state
-        .db
-        .run(move |c| {
-            let o = order_db::get(c, org, id)?;
-            let lines = order_db::lines_of(c, id)?;
-            let events = order_db::events_of(c, id)?;
-            let staff = master_db::all_employees(c, org)?;
-            let warehouses = master_db::all_warehouses(c, org)?;
-            let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-            let products_: HashMap<i64, (String, String)> =
-                products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(&ids)).select((products::id, products::code, products::name)).load::<(i64, String, String)>(c)?.into_iter().map(|(i, a, b)| (i, (a, b))).collect();
-            let customer = match o.customer_id {
-                Some(cid) => customers::table.filter(customers::org_id.eq(org)).find(cid).select((customers::name, customers::code, customers::note, customers::attention)).first::<(String, String, String, String)>(c).optional()?,
-                None => None,
-            };
-            let balance: Option<(i64, Option<chrono::NaiveDateTime>)> = match o.customer_id {
-                Some(cid) => customers::table.filter(customers::org_id.eq(org)).find(cid).select((customers::xero_balance, customers::xero_balance_at)).first(c).optional()?,
-                None => None,
-            };
-            let supplier: Option<String> = match o.supplier_id {
-                Some(sid) => suppliers::table.filter(suppliers::org_id.eq(org)).find(sid).select(suppliers::name).first(c).optional()?,
-                None => None,
-            };
-            let stock_now = match o.warehouse_id {
-                Some(w) if o.status == OrderStatus::Approved.as_i32() => crate::db::stock::on_hand_in(c, org, w, &ids)?,
-                _ => HashMap::new(),
-            };
-            Ok((o, lines, events, staff, warehouses, products_, customer, supplier, stock_now, balance))
-        })
-        .await?;
-    let (o, lines, events, staff, warehouses, products_, customer, supplier, stock_now, balance) = loaded;
-    // Opening a sheet reads the customer's Xero balance again when it is stale (issue 12).
-    if let Some(cid) = o.customer_id {
-        let now = state.xero.clock.now();
-        if state.db.run(move |c| crate::services::xero::balance_is_stale(c, org, cid, now)).await? {
-            if state.db.write(move |c| crate::services::xero::refresh_balance(c, org, cid, now)).await? {
-                state.xero.bell.notify_one();
-            }
-        }
+    let detail = state.db.run(move |c| order_views::detail(c, org, id)).await?;
+    refresh_stale_balance(&state, org, detail.sheet.order.customer_id).await?;
+    let t = OrderType::from_i32(detail.sheet.order.order_type).ok_or(AppError::NotFound)?;
+    let mut shell = Shell::new(&state, &auth, &format!("{} {}", t.label(), detail.sheet.order.no), &format!("/{}", t.route_name()), &[]).await?;
+    shell.flash = q.flash();
+    Ok(DetailPage::new(shell, t, detail)?.into_response())
+}
+
+/// Opening a sheet reads the customer's Xero balance again when it is stale (issue 12): the
+/// check reads on a plain connection, so only a stale balance joins the writers' queue.
+async fn refresh_stale_balance(state: &AppState, org: i64, customer: Option<i64>) -> AppResult<()> {
+    let Some(cid) = customer else { return Ok(()) };
+    let now = state.xero.clock.now();
+    if state.db.run(move |c| crate::services::xero::balance_is_stale(c, org, cid, now)).await? && state.db.write(move |c| crate::services::xero::refresh_balance(c, org, cid, now)).await? {
+        state.xero.bell.notify_one();
     }
-    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
-    let staff_name = |id: Option<i64>| id.and_then(|i| staff.iter().find(|e| e.id == i)).map(|e| e.name.clone()).unwrap_or_default();
-    let wh_name = |id: Option<i64>| id.and_then(|i| warehouses.iter().find(|w| w.id == i)).map(|w| w.name.clone()).unwrap_or_default();
-    let state_ = SheetState {
-        order_type: t,
-        status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft),
-        closed: o.closed,
-        xero: XeroState::from_i32(o.xero_sent).unwrap_or_default(),
-    };
-    let mut can = HashMap::new();
-    for (key, action) in [
+    Ok(())
+}
+
+/// Names of staff and warehouses by id, as the header fields show them.
+struct Names<'a> {
+    staff: &'a [Employee],
+    warehouses: &'a [Warehouse],
+}
+
+impl Names<'_> {
+    fn staff(&self, id: Option<i64>) -> String {
+        id.and_then(|i| self.staff.iter().find(|e| e.id == i)).map(|e| e.name.clone()).unwrap_or_default()
+    }
+    fn warehouse(&self, id: Option<i64>) -> String {
+        id.and_then(|i| self.warehouses.iter().find(|w| w.id == i)).map(|w| w.name.clone()).unwrap_or_default()
+    }
+}
+
+/// The read-only header fields of a sheet of type `t`.
+fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
+    let o = &sheet.order;
+    let mut fields = vec![Field { label: "Date", value: fmt_date(o.order_date) }];
+    let date_opt = |d: Option<NaiveDate>| d.map(fmt_date).unwrap_or_default();
+    match t {
+        OrderType::Invoice | OrderType::CreditNote => {
+            let SheetCustomer { name, code, note, attention, .. } = sheet.customer.clone().unwrap_or_default();
+            let balance = sheet.customer.as_ref().map(|c| (c.xero_balance, c.xero_balance_at));
+            fields.extend([
+                Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
+                Field { label: "To CSR", value: if code.is_empty() { name } else { format!("{name} ({code})") } },
+                Field { label: "CSR Remark", value: [note, attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ") },
+                Field { label: if t == OrderType::Invoice { "Dispatch Date" } else { "Pickup Date" }, value: date_opt(o.delivery_date) },
+                Field { label: "Due Date", value: date_opt(o.due_date) },
+                Field { label: "Address", value: o.address.clone() },
+                Field { label: "Phone", value: o.phone.clone() },
+                Field { label: "Reference", value: o.reference.clone() },
+                Field { label: "Service Staff", value: names.staff(o.csr_service_id) },
+                Field { label: "Business Staff", value: names.staff(o.csr_bd_id) },
+                Field { label: "Credit Limit", value: money(o.csr_credit_limit) },
+                Field { label: "Accounting Balance", value: balance_text(o.csr_xero_balance, balance) },
+                Field { label: "Price Type", value: label_or(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
+                Field { label: "Payment Type", value: label_or(o.payment_type, PaymentType::from_i32, PaymentType::label) },
+                Field { label: "Area Type", value: label_or(o.area_type, AreaType::from_i32, AreaType::label) },
+                Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) },
+                Field { label: "Shipping Type", value: label_or(Some(o.ship_type), ShipType::from_i32, ShipType::label) },
+                Field { label: "Delivery", value: delivery_text(o.ship_type, o.delivery_status, &names.staff(o.driver_id)) },
+                Field { label: "Driver Comment", value: o.delivery_comment.clone() },
+                Field { label: "Actual Pay Type", value: label_or(Some(o.actual_pay_type), ActualPayType::from_i32, ActualPayType::label) },
+                Field { label: "Drafter", value: format!("{} {}", DrafterType::label_for_code(o.drafter_type), names.staff(o.drafter_id)).trim().to_string() },
+                Field { label: "CSR Self Note", value: o.csr_self_note.clone() },
+            ]);
+        }
+        OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote => {
+            fields.extend([
+                Field { label: "Supplier", value: sheet.supplier.clone().unwrap_or_default() },
+                Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
+                Field { label: "ETA Date", value: date_opt(o.delivery_date) },
+                Field { label: "Due Date", value: date_opt(o.due_date) },
+                Field { label: "Reference", value: o.reference.clone() },
+                Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) },
+                Field { label: "Amount Tax Type", value: label_or(Some(o.tax_type), TaxType::from_i32, TaxType::label) },
+            ]);
+        }
+        OrderType::Transfer => fields.extend([
+            Field { label: "OUT Warehouse", value: names.warehouse(o.warehouse_id) },
+            Field { label: "IN Warehouse", value: names.warehouse(o.in_warehouse_id) },
+        ]),
+        OrderType::Adjustment => fields.push(Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) }),
+    }
+    fields.push(Field { label: "Comments", value: o.comments.clone() });
+    fields.push(Field { label: "Last Approver", value: match o.last_approved_at { Some(at) => format!("{} {}", names.staff(o.last_approver_id), crate::web::fmt_datetime_date(at)), None => String::new() } });
+    fields
+}
+
+/// A line of the detail table, with a warning where an approved sheet left negative stock.
+fn line_view(d: &DetailLine) -> LineView {
+    let l = &d.line;
+    let (code, name) = d.product.clone().unwrap_or_default();
+    LineView {
+        seq: l.seq,
+        code,
+        name,
+        unit: l.unit.clone(),
+        qty: l.quantity,
+        in_wh: l.in_warehouse_qty,
+        in_sys: l.in_system_qty,
+        price: money(l.price),
+        amount: money(l.amount),
+        tax: TaxType::from_i32(l.tax_type).map(TaxType::label).unwrap_or(""),
+        description: l.description.clone(),
+        warning: d.stock_now.filter(|s| *s < 0).map(|s| format!("Stock now {s}")),
+    }
+}
+
+/// Which actions the status machine allows, by the template's key.
+fn allowed_actions(state_: &SheetState) -> HashMap<&'static str, bool> {
+    [
         ("approve", Action::Approve),
         ("unapprove", Action::UnApprove),
         ("void", Action::Void),
@@ -199,81 +260,14 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
         ("edit_driver", Action::EditDriver),
         ("edit_delivery", Action::EditDelivery),
         ("clone", Action::Clone),
-    ] {
-        can.insert(key, allowed(action, &state_));
-    }
-    let mut fields = vec![Field { label: "Date", value: fmt_date(o.order_date) }];
-    let date_opt = |d: Option<NaiveDate>| d.map(fmt_date).unwrap_or_default();
-    match t {
-        OrderType::Invoice | OrderType::CreditNote => {
-            let (name, code, note, attention) = customer.clone().unwrap_or_default();
-            fields.extend([
-                Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
-                Field { label: "To CSR", value: if code.is_empty() { name } else { format!("{name} ({code})") } },
-                Field { label: "CSR Remark", value: [note, attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ") },
-                Field { label: if t == OrderType::Invoice { "Dispatch Date" } else { "Pickup Date" }, value: date_opt(o.delivery_date) },
-                Field { label: "Due Date", value: date_opt(o.due_date) },
-                Field { label: "Address", value: o.address.clone() },
-                Field { label: "Phone", value: o.phone.clone() },
-                Field { label: "Reference", value: o.reference.clone() },
-                Field { label: "Service Staff", value: staff_name(o.csr_service_id) },
-                Field { label: "Business Staff", value: staff_name(o.csr_bd_id) },
-                Field { label: "Credit Limit", value: money(o.csr_credit_limit) },
-                Field { label: "Accounting Balance", value: balance_text(o.csr_xero_balance, balance) },
-                Field { label: "Price Type", value: label_or(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
-                Field { label: "Payment Type", value: label_or(o.payment_type, PaymentType::from_i32, PaymentType::label) },
-                Field { label: "Area Type", value: label_or(o.area_type, AreaType::from_i32, AreaType::label) },
-                Field { label: "Warehouse", value: wh_name(o.warehouse_id) },
-                Field { label: "Shipping Type", value: label_or(Some(o.ship_type), ShipType::from_i32, ShipType::label) },
-                Field { label: "Delivery", value: delivery_text(o.ship_type, o.delivery_status, &staff_name(o.driver_id)) },
-                Field { label: "Driver Comment", value: o.delivery_comment.clone() },
-                Field { label: "Actual Pay Type", value: label_or(Some(o.actual_pay_type), ActualPayType::from_i32, ActualPayType::label) },
-                Field { label: "Drafter", value: format!("{} {}", DrafterType::label_for_code(o.drafter_type), staff_name(o.drafter_id)).trim().to_string() },
-                Field { label: "CSR Self Note", value: o.csr_self_note.clone() },
-            ]);
-        }
-        OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote => {
-            fields.extend([
-                Field { label: "Supplier", value: supplier.clone().unwrap_or_default() },
-                Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
-                Field { label: "ETA Date", value: date_opt(o.delivery_date) },
-                Field { label: "Due Date", value: date_opt(o.due_date) },
-                Field { label: "Reference", value: o.reference.clone() },
-                Field { label: "Warehouse", value: wh_name(o.warehouse_id) },
-                Field { label: "Amount Tax Type", value: label_or(Some(o.tax_type), TaxType::from_i32, TaxType::label) },
-            ]);
-        }
-        OrderType::Transfer => fields.extend([
-            Field { label: "OUT Warehouse", value: wh_name(o.warehouse_id) },
-            Field { label: "IN Warehouse", value: wh_name(o.in_warehouse_id) },
-        ]),
-        OrderType::Adjustment => fields.push(Field { label: "Warehouse", value: wh_name(o.warehouse_id) }),
-    }
-    fields.push(Field { label: "Comments", value: o.comments.clone() });
-    fields.push(Field { label: "Last Approver", value: match o.last_approved_at { Some(at) => format!("{} {}", staff_name(o.last_approver_id), crate::web::fmt_datetime_date(at)), None => String::new() } });
-    let line_views: Vec<LineView> = lines
-        .iter()
-        .map(|l: &Line| {
-            let (code, name) = l.product_id.and_then(|p| products_.get(&p).cloned()).unwrap_or_default();
-            let warning = l.product_id.and_then(|p| stock_now.get(&p)).filter(|s| **s < 0).map(|s| format!("Stock now {s}"));
-            LineView {
-                seq: l.seq,
-                code,
-                name,
-                unit: l.unit.clone(),
-                qty: l.quantity,
-                in_wh: l.in_warehouse_qty,
-                in_sys: l.in_system_qty,
-                price: money(l.price),
-                amount: money(l.amount),
-                tax: TaxType::from_i32(l.tax_type).map(TaxType::label).unwrap_or(""),
-                description: l.description.clone(),
-                warning,
-            }
-        })
-        .collect();
-    let tax = if t.has_tax() { TaxType::from_i32(o.tax_type).unwrap_or_default() } else { TaxType::NoTax };
-    let totals = Totals::from_lines(lines.iter().map(|l| (l.quantity, Cents(l.amount))), tax).ok_or_else(|| anyhow::Error::new(TotalsOverflow(o.no.clone())))?;
+    ]
+    .into_iter()
+    .map(|(key, action)| (key, allowed(action, state_)))
+    .collect()
+}
+
+/// The status and Xero tags beside the title.
+fn status_tags(t: OrderType, state_: &SheetState) -> Vec<(String, &'static str)> {
     let mut tags = vec![match state_.status {
         OrderStatus::Draft => ("Draft".to_string(), "tag-green"),
         OrderStatus::Approved => ("Approved".to_string(), "tag-grey"),
@@ -292,56 +286,72 @@ pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)):
             XeroState::Recalling => ("Xero Recalling…".into(), "tag-amber"),
         });
     }
-    // Kept apart from the other tags: the print page updates it when printing completes.
-    let print_tag = (matches!(t, OrderType::Invoice | OrderType::CreditNote) && state_.is_approved()).then(|| (print_label(o.printed), if o.printed { "tag-green" } else { "tag-grey" }));
-    let clone_options = if allowed(Action::Clone, &state_) {
-        clone_targets(t).into_iter().map(|(opt, target)| (opt.label(), format!("/order_add/{}/{}?from={}", target.route_name(), opt.operation(), o.id))).collect()
-    } else {
-        vec![]
-    };
-    let drivers = staff.iter().filter(|e| (e.is_active || o.driver_id == Some(e.id)) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
-    let mut shell = Shell::new(&state, &auth, &format!("{} {}", t.label(), o.no), &format!("/{}", t.route_name()), &[]).await?;
-    shell.flash = q.flash();
-    let csrf = shell.csrf.clone();
-    let page = DetailPage {
-        shell,
-        route: t.route_name(),
-        type_label: t.label(),
-        kind: match t {
-            OrderType::Transfer => "transfer",
-            OrderType::Adjustment => "adjustment",
-            _ => "money",
-        },
-        fields,
-        lines: line_views,
-        totals,
-        show_tax: t.has_tax(),
-        tags,
-        print_tag,
-        printed_label: print_label(true),
-        delivery_statuses: {
-            let ship = ShipType::from_i32(o.ship_type).unwrap_or(ShipType::Delivery);
-            DeliveryStatus::ALL.iter().map(|d| (d.as_i32(), d.wording(ship))).collect()
-        },
-        actual_pay_types: ActualPayType::ALL.iter().map(|p| (p.as_i32(), p.label())).collect(),
-        can,
-        clone_options,
-        history: events,
-        drivers,
-        warehouses: warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
-        ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
-        approve_view: matches!(t, OrderType::Invoice | OrderType::CreditNote),
-        due_label: matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote).then_some("Due Date"),
-        delivery_label: match t {
-            OrderType::Invoice => Some("Dispatch Date"),
-            OrderType::CreditNote => Some("Pickup Date"),
-            OrderType::PurchaseOrder => Some("ETA Date"),
-            _ => None,
-        },
-        csrf,
-        o,
-    };
-    Ok(page.into_response())
+    tags
+}
+
+impl DetailPage {
+    /// The page of a sheet of type `t` from its [`SheetDetail`].
+    fn new(shell: Shell, t: OrderType, d: SheetDetail) -> AppResult<Self> {
+        let SheetDetail { sheet, lines, events, staff, warehouses } = d;
+        let names = Names { staff: &staff, warehouses: &warehouses };
+        let fields = header_fields(t, &sheet, &names);
+        let o = sheet.order;
+        let state_ = SheetState {
+            order_type: t,
+            status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft),
+            closed: o.closed,
+            xero: XeroState::from_i32(o.xero_sent).unwrap_or_default(),
+        };
+        let tax = if t.has_tax() { TaxType::from_i32(o.tax_type).unwrap_or_default() } else { TaxType::NoTax };
+        let totals = Totals::from_lines(lines.iter().map(|l| (l.line.quantity, Cents(l.line.amount))), tax).ok_or_else(|| anyhow::Error::new(TotalsOverflow(o.no.clone())))?;
+        // Kept apart from the other tags: the print page updates it when printing completes.
+        let print_tag = (matches!(t, OrderType::Invoice | OrderType::CreditNote) && state_.is_approved()).then(|| (print_label(o.printed), if o.printed { "tag-green" } else { "tag-grey" }));
+        let clone_options = if allowed(Action::Clone, &state_) {
+            clone_targets(t).into_iter().map(|(opt, target)| (opt.label(), format!("/order_add/{}/{}?from={}", target.route_name(), opt.operation(), o.id))).collect()
+        } else {
+            vec![]
+        };
+        let drivers = staff.iter().filter(|e| (e.is_active || o.driver_id == Some(e.id)) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
+        let csrf = shell.csrf.clone();
+        Ok(DetailPage {
+            shell,
+            route: t.route_name(),
+            type_label: t.label(),
+            kind: match t {
+                OrderType::Transfer => "transfer",
+                OrderType::Adjustment => "adjustment",
+                _ => "money",
+            },
+            fields,
+            lines: lines.iter().map(line_view).collect(),
+            totals,
+            show_tax: t.has_tax(),
+            tags: status_tags(t, &state_),
+            print_tag,
+            printed_label: print_label(true),
+            delivery_statuses: {
+                let ship = ShipType::from_i32(o.ship_type).unwrap_or(ShipType::Delivery);
+                DeliveryStatus::ALL.iter().map(|d| (d.as_i32(), d.wording(ship))).collect()
+            },
+            actual_pay_types: ActualPayType::ALL.iter().map(|p| (p.as_i32(), p.label())).collect(),
+            can: allowed_actions(&state_),
+            clone_options,
+            history: events,
+            drivers,
+            warehouses: warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
+            ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
+            approve_view: matches!(t, OrderType::Invoice | OrderType::CreditNote),
+            due_label: matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote).then_some("Due Date"),
+            delivery_label: match t {
+                OrderType::Invoice => Some("Dispatch Date"),
+                OrderType::CreditNote => Some("Pickup Date"),
+                OrderType::PurchaseOrder => Some("ETA Date"),
+                _ => None,
+            },
+            csrf,
+            o,
+        })
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -368,13 +378,7 @@ pub struct NavQuery {
 pub async fn navigate(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, Query(q): Query<NavQuery>) -> AppResult<Response> {
     let org = auth.org_id;
     let forward = q.dir.as_deref() != Some("prev");
-    let (current_type, next) = state
-        .db
-        .run(move |c| {
-            let o = order_db::get(c, org, id)?;
-            Ok((o.order_type, order_db::neighbour(c, org, id, forward)?))
-        })
-        .await?;
+    let (current_type, next) = state.db.run(move |c| order_views::neighbour(c, org, id, forward)).await?;
     let route = |t: i32| OrderType::from_i32(t).map(OrderType::route_name).unwrap_or("invoices");
     Ok(match next {
         Some((nid, t)) => Redirect::to(&format!("/order_detail/{}/{nid}", route(t))),

@@ -11,15 +11,12 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::auth::Auth;
+use crate::db::order_views::{self, FormChoices, FormWants, LineProduct, SheetWithLines};
+use crate::db::orders::{self as order_db, Line, Order};
 use crate::db::refs::Unchecked;
-use crate::db::DbConn;
-use crate::db::masters as master_db;
-use crate::db::orders::{self as order_db, Order};
-use crate::db::schema::{customers, orders, products, suppliers};
 use crate::domain::dates::today;
 use crate::domain::due_date::{DateShortcut, date_shortcut};
 use crate::domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
@@ -284,36 +281,23 @@ fn kind_of(t: OrderType) -> &'static str {
     }
 }
 
-/// Fills code, name, unit, stock, class A and cost of lines that name a product.
-fn enrich(c: &mut DbConn, org: i64, warehouse: Option<i64>, lines: &mut [IslandLine]) -> AppResult<()> {
-    let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-    let found: HashMap<i64, (String, String, String, i64, i64)> = products::table
-        .filter(products::org_id.eq(org))
-        .filter(products::id.eq_any(&ids))
-        .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price))
-        .load::<(i64, String, String, String, i64, i64)>(c)?
-        .into_iter()
-        .map(|(i, a, b, u, ca, cost)| (i, (a, b, u, ca, cost)))
-        .collect();
-    let stock = match warehouse {
-        Some(w) => Some(crate::db::stock::on_hand_in(c, org, w, &ids)?),
-        None => None,
-    };
+/// Fills code, name, unit, stock, class A and cost of lines that name a product of the
+/// company.
+fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>) {
     for l in lines.iter_mut() {
-        let Some(p) = l.product_id else { continue };
-        let Some((code, name, unit, class_a, cost)) = found.get(&p) else { continue };
-        l.code = code.clone();
-        l.name = name.clone();
-        l.unit = unit.clone();
-        l.class_a = Some(*class_a);
-        l.cost_price = Some(*cost);
-        l.stock = stock.as_ref().map(|s| s.get(&p).copied().unwrap_or(0));
+        let Some(p) = l.product_id.and_then(|p| products.get(&p)) else { continue };
+        l.code = p.code.clone();
+        l.name = p.name.clone();
+        l.unit = p.unit.clone();
+        l.class_a = Some(p.class_a_price);
+        l.cost_price = Some(p.cost_price);
+        l.stock = p.stock;
     }
-    Ok(())
 }
 
-fn lines_of_order(c: &mut DbConn, o: &Order) -> AppResult<Vec<IslandLine>> {
-    Ok(order_db::lines_of(c, o.id)?
+/// A stored sheet's lines as the line editor receives them.
+fn island_lines(lines: Vec<Line>) -> Vec<IslandLine> {
+    lines
         .into_iter()
         .map(|l| IslandLine {
             key: l.id.to_string(),
@@ -326,7 +310,7 @@ fn lines_of_order(c: &mut DbConn, o: &Order) -> AppResult<Vec<IslandLine>> {
             in_system_qty: l.in_system_qty.to_string(),
             ..Default::default()
         })
-        .collect())
+        .collect()
 }
 
 fn form_of_order(o: &Order, customer_label: String, supplier_label: String) -> SheetForm {
@@ -358,18 +342,6 @@ fn form_of_order(o: &Order, customer_label: String, supplier_label: String) -> S
     }
 }
 
-fn party_labels(c: &mut DbConn, org: i64, customer: Option<i64>, supplier: Option<i64>) -> AppResult<(String, String)> {
-    let cl = match customer {
-        Some(id) => customers::table.filter(customers::org_id.eq(org)).find(id).select(customers::name).first(c).optional()?.unwrap_or_default(),
-        None => String::new(),
-    };
-    let sl = match supplier {
-        Some(id) => suppliers::table.filter(suppliers::org_id.eq(org)).find(id).select(suppliers::name).first(c).optional()?.unwrap_or_default(),
-        None => String::new(),
-    };
-    Ok((cl, sl))
-}
-
 struct Render {
     t: OrderType,
     heading: String,
@@ -385,41 +357,13 @@ struct Render {
 async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) -> AppResult<Response> {
     let org = auth.org_id;
     let t = r.t;
-    // Read only to redisplay the form; every query below is scoped to the company.
+    // Read only to redisplay the form; every id is looked up inside the company.
     let customer: Option<i64> = r.f.customer_id.trim().parse().ok();
     let warehouse: Option<i64> = r.f.warehouse_id.trim().parse().ok();
+    let wants = FormWants { order_type: t, customer, warehouse, product_ids: r.lines.iter().filter_map(|l| l.product_id).collect() };
+    let FormChoices { products, staff, warehouses, open_purchase_orders: open_pos, customer: cust_info } = state.db.run(move |c| order_views::form_choices(c, org, &wants)).await?;
     let mut lines = r.lines;
-    let (lines, staff, warehouses, open_pos, cust_info) = state
-        .db
-        .run(move |c| {
-            enrich(c, org, warehouse, &mut lines)?;
-            let staff = master_db::all_employees(c, org)?;
-            let warehouses = master_db::all_warehouses(c, org)?;
-            let open_pos: Vec<(i64, String)> = if t == OrderType::Bill {
-                orders::table
-                    .filter(orders::org_id.eq(org))
-                    .filter(orders::order_type.eq(OrderType::PurchaseOrder.as_i32()))
-                    .filter(orders::status.eq(OrderStatus::Approved.as_i32()))
-                    .filter(orders::closed.eq(false))
-                    .order(orders::id.desc())
-                    .limit(200)
-                    .select((orders::id, orders::no))
-                    .load(c)?
-            } else {
-                vec![]
-            };
-            let cust_info = match customer {
-                Some(id) => customers::table
-                    .filter(customers::org_id.eq(org))
-                    .find(id)
-                    .select((customers::credit_limit, customers::xero_balance, customers::note, customers::attention))
-                    .first::<(i64, i64, String, String)>(c)
-                    .optional()?,
-                None => None,
-            };
-            Ok((lines, staff, warehouses, open_pos, cust_info))
-        })
-        .await?;
+    fill_products(&mut lines, &products);
     let props = EditorProps {
         kind: kind_of(t),
         order_type: t.as_i32(),
@@ -439,7 +383,7 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         shell.flash = Some(crate::web::shell::Flash { text, level: "error", ms: 3500 });
     }
     let (credit_limit, balance, remark) = match cust_info {
-        Some((l, b, note, att)) => (Cents(l).grouped(), Cents(b).grouped(), [note, att].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")),
+        Some(c) => (Cents(c.credit_limit).grouped(), Cents(c.xero_balance).grouped(), [c.note, c.attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")),
         None => (String::new(), String::new(), String::new()),
     };
     let chosen = |id: i64, field: &str| field == id.to_string();
@@ -506,15 +450,8 @@ pub async fn new_page(State(state): State<AppState>, auth: Auth, Path(params): P
         Some(op @ ("clone" | "cloneBillToInv")) => {
             let from = q.from.ok_or_else(|| AppError::bad_request("Clone needs ?from=<sheet id>."))?;
             let to_invoice = op == "cloneBillToInv";
-            let (src, src_lines, labels) = state
-                .db
-                .run(move |c| {
-                    let o = order_db::get(c, org, from)?;
-                    let l = lines_of_order(c, &o)?;
-                    let labels = party_labels(c, org, o.customer_id, o.supplier_id)?;
-                    Ok((o, l, labels))
-                })
-                .await?;
+            let SheetWithLines { sheet, lines: src_lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, from)).await?;
+            let (labels, src, src_lines) = (sheet.party_labels(), sheet.order, island_lines(src_lines));
             let src_type = OrderType::from_i32(src.order_type).ok_or(AppError::NotFound)?;
             if to_invoice && src_type != OrderType::Bill {
                 return Err(AppError::bad_request("Bill -> Invoice clones bills only."));
@@ -562,13 +499,8 @@ pub async fn new_page(State(state): State<AppState>, auth: Auth, Path(params): P
                     .collect();
                 let customer = q.csr;
                 let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
-                let (quotes, label) = state
-                    .db
-                    .run(move |c| {
-                        let label = party_labels(c, org, customer, None)?.0;
-                        Ok((pricing::quotes(c, org, &ids, customer)?, label))
-                    })
-                    .await?;
+                let priced = state.db.run(move |c| pricing::quotes_for_customer(c, org, &ids, customer)).await?;
+                let (quotes, label) = (priced.quotes, priced.customer_name.unwrap_or_default());
                 if let Some(cid) = customer.filter(|_| !label.is_empty()) {
                     f.customer_id = cid.to_string();
                     f.customer_label = label;
@@ -628,15 +560,8 @@ pub async fn create(State(state): State<AppState>, auth: Auth, Path(route): Path
 /// `GET /order_edit/{route}/{id}`: edit the content of a draft.
 pub async fn edit_page(State(state): State<AppState>, auth: Auth, Path((_route, id_)): Path<(String, i64)>) -> AppResult<Response> {
     let org = auth.org_id;
-    let (o, lines, labels) = state
-        .db
-        .run(move |c| {
-            let o = order_db::get(c, org, id_)?;
-            let l = lines_of_order(c, &o)?;
-            let labels = party_labels(c, org, o.customer_id, o.supplier_id)?;
-            Ok((o, l, labels))
-        })
-        .await?;
+    let SheetWithLines { sheet, lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, id_)).await?;
+    let (labels, o, lines) = (sheet.party_labels(), sheet.order, island_lines(lines));
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
     let st = SheetState { order_type: t, status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft), closed: o.closed, xero: Default::default() };
     let editable = allowed(Action::EditContent, &st);

@@ -9,7 +9,7 @@ use axum::response::Response;
 
 use super::{SheetRoute, sheet_route};
 use crate::auth::Auth;
-use crate::db::masters::{self as master_db};
+use crate::db::order_views::{self, ListNames, ListPage};
 use crate::db::orders::{self, OrderFilter, OrderRow};
 use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
 use crate::domain::money::Cents;
@@ -274,10 +274,10 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
     let tags = options_with_all(Tag::options_for(r.types[0]).into_iter().map(|t| (t.as_i32(), t.label())));
     let type_select = |types: &[OrderType]| -> Filter {
         let mut f = select("Type", "type", types.iter().map(|t| (t.as_i32().to_string(), t.label().to_string())).collect());
-        if let FilterKind::Select { selected, .. } = &mut f.kind {
-            if selected.is_empty() || csr_view {
-                *selected = r.types[0].as_i32().to_string();
-            }
+        if let FilterKind::Select { selected, .. } = &mut f.kind
+            && (selected.is_empty() || csr_view)
+        {
+            *selected = r.types[0].as_i32().to_string();
         }
         f
     };
@@ -366,19 +366,14 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
     }
 }
 
-async fn names(state: &AppState, org: i64) -> AppResult<Names> {
-    state
-        .db
-        .run(move |c| {
-            let staff = master_db::all_employees(c, org)?.into_iter().map(|e| (e.id, e.name)).collect();
-            let wh = master_db::all_warehouses(c, org)?;
-            Ok(Names {
-                staff,
-                warehouses: wh.iter().map(|w| (w.id, w.name.clone())).collect(),
-                warehouse_options: wh.into_iter().map(|w| (w.id, w.name)).collect(),
-            })
-        })
-        .await
+impl From<ListNames> for Names {
+    fn from(n: ListNames) -> Self {
+        Names {
+            staff: n.staff.into_iter().map(|e| (e.id, e.name)).collect(),
+            warehouses: n.warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
+            warehouse_options: n.warehouses.into_iter().map(|w| (w.id, w.name)).collect(),
+        }
+    }
 }
 
 /// `GET /{route}` for the seven sheet lists.
@@ -410,9 +405,9 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         return export(&state, org, types, f.value).await;
     }
     let req = f.paging.resolve(r.page_size);
-    let names = names(&state, org).await?;
     let filter = f.value.clone();
-    let page = state.db.run(move |c| orders::list(c, org, &types, &filter, req.offset(), req.per_page)).await?;
+    let ListPage { names, page } = state.db.run(move |c| order_views::list_page(c, org, &types, &filter, req.offset(), req.per_page)).await?;
+    let names = Names::from(names);
     let path: &'static str = match r.route {
         "invoices" => "/invoices",
         "credit_notes" => "/credit_notes",
@@ -461,7 +456,7 @@ const EXPORT_COLUMNS: [Col; 17] = [
 
 /// The sheets of a list as `orders.xlsx` (the screen's export and `GET /api/orders?format=xlsx`).
 pub async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFilter) -> AppResult<Response> {
-    let names = names(state, org).await?;
+    let names = Names::from(state.db.run(move |c| order_views::list_names(c, org)).await?);
     let chunk = state.config.export_chunk;
     export::stream(state, "orders.xlsx", Sheet { name: "Orders", cols: &EXPORT_COLUMNS }, move |c, out| {
         orders::for_each_chunk(c, org, &types, &filter, chunk, |rows| {

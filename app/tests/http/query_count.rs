@@ -1,0 +1,155 @@
+//! Round trips of the sheet and quoting screens: a screen reads its data in a fixed number
+//! of statements, however many lines or rows it shows (no query per line).
+//!
+//! Every connection the process opens after [`watch`] carries a counting hook (diesel's
+//! default instrumentation); only the connections of a watched database count, so the tests
+//! running beside these ones are not disturbed.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Once, OnceLock, RwLock};
+
+use axum::http::StatusCode;
+use diesel::connection::{Instrumentation, InstrumentationEvent, set_default_instrumentation};
+use diesel::prelude::*;
+use serde_json::json;
+use tyredesk::config::DatabaseUrl;
+use tyredesk::db::schema::{customers, products, warehouses};
+
+use crate::support::{Session, TestApp};
+
+/// Statements per watched database URL.
+fn watched() -> &'static RwLock<HashMap<String, Arc<AtomicUsize>>> {
+    static WATCHED: OnceLock<RwLock<HashMap<String, Arc<AtomicUsize>>>> = OnceLock::new();
+    WATCHED.get_or_init(Default::default)
+}
+
+/// One connection's hook: it learns its URL when the connection opens and finds its tally
+/// at the first statement after the URL is watched.
+struct Counter {
+    url: String,
+    tally: Option<Arc<AtomicUsize>>,
+}
+
+impl Instrumentation for Counter {
+    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+        match event {
+            InstrumentationEvent::StartEstablishConnection { url, .. } => self.url = url.to_owned(),
+            InstrumentationEvent::StartQuery { .. } => {
+                if self.tally.is_none() {
+                    self.tally = watched().read().unwrap().get(&self.url).cloned();
+                }
+                if let Some(t) = &self.tally {
+                    t.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Gives every connection opened from now on a [`Counter`]; call before the app is built.
+fn install() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| set_default_instrumentation(|| Some(Box::new(Counter { url: String::new(), tally: None }))).expect("install the counting hook"));
+}
+
+/// The statement tally of the app's database.
+fn watch(app: &TestApp) -> Arc<AtomicUsize> {
+    let url = match &app.state.config.database {
+        DatabaseUrl::Sqlite(path) => path.to_str().expect("UTF-8 path").to_owned(),
+        DatabaseUrl::Postgres(raw) => raw.clone(),
+    };
+    watched().write().unwrap().entry(url).or_default().clone()
+}
+
+/// A fresh app whose statements are counted.
+async fn counted_app() -> (TestApp, Arc<AtomicUsize>) {
+    install();
+    let app = TestApp::new().await;
+    let tally = watch(&app);
+    (app, tally)
+}
+
+/// The statements one GET runs (the page is asked for once before, so the count is the
+/// steady one), with its status checked.
+async fn statements_of(app: &TestApp, tally: &AtomicUsize, path: &str, s: &Session) -> usize {
+    assert_eq!(app.get(path, Some(s)).await.status, StatusCode::OK, "{path}");
+    let before = tally.load(Ordering::SeqCst);
+    let res = app.get(path, Some(s)).await;
+    assert_eq!(res.status, StatusCode::OK, "{path}: {}", res.body);
+    tally.load(Ordering::SeqCst) - before
+}
+
+struct Data {
+    customer: i64,
+    warehouse: i64,
+    /// Products with their class A price.
+    products: Vec<(i64, i64)>,
+}
+
+async fn data(app: &TestApp) -> Data {
+    app.state
+        .db
+        .run(|c| {
+            let customer = customers::table.filter(customers::org_id.eq(4)).filter(customers::payment_type.ne(10)).filter(customers::credit_limit.eq(0)).select(customers::id).order(customers::id.asc()).first(c)?;
+            let warehouse = warehouses::table.filter(warehouses::org_id.eq(4)).filter(warehouses::is_third_party.eq(false)).select(warehouses::id).order(warehouses::id.asc()).first(c)?;
+            let products = products::table.filter(products::org_id.eq(4)).select((products::id, products::class_a_price)).order(products::id.asc()).limit(30).load(c)?;
+            Ok(Data { customer, warehouse, products })
+        })
+        .await
+        .unwrap()
+}
+
+/// An approved invoice of `n` lines, each of another product (so the detail page reads the
+/// stock left of each).
+async fn approved_invoice(app: &TestApp, s: &Session, d: &Data, n: usize) -> i64 {
+    let lines: Vec<_> = d.products[..n].iter().enumerate().map(|(i, (p, price))| json!({"seq": i + 1, "productId": p, "quantity": 1, "price": price})).collect();
+    let res = app.post_json("/api/orders", s, json!({"type": 1, "customerId": d.customer, "warehouseId": d.warehouse, "lines": lines})).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let id = res.json()["data"]["id"].as_i64().unwrap();
+    let ok = app.post_json(&format!("/api/orders/{id}/approve"), s, json!({"warehouseId": d.warehouse, "confirmed": true})).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
+    id
+}
+
+#[tokio::test]
+async fn the_sheet_detail_page_reads_as_many_statements_for_1_line_as_for_30() {
+    let (app, tally) = counted_app().await;
+    let d = data(&app).await;
+    assert_eq!(d.products.len(), 30);
+    let s = app.session("approver@demo.test").await;
+    let one = approved_invoice(&app, &s, &d, 1).await;
+    let thirty = approved_invoice(&app, &s, &d, 30).await;
+    let page = app.get(&format!("/order_detail/invoices/{thirty}"), Some(&s)).await;
+    assert!(page.body.contains(">Approved</span>"), "the sheets are approved, so the page reads the stock of each line");
+    let small = statements_of(&app, &tally, &format!("/order_detail/invoices/{one}"), &s).await;
+    let large = statements_of(&app, &tally, &format!("/order_detail/invoices/{thirty}"), &s).await;
+    eprintln!("order detail page: {small} statements with 1 line, {large} with 30 lines");
+    assert_eq!(small, large, "the detail page runs a query per line");
+
+    let small = statements_of(&app, &tally, &format!("/order_edit/invoices/{one}"), &s).await;
+    let large = statements_of(&app, &tally, &format!("/order_edit/invoices/{thirty}"), &s).await;
+    eprintln!("order edit page: {small} statements with 1 line, {large} with 30 lines");
+    assert_eq!(small, large, "the edit page runs a query per line");
+
+    let small = statements_of(&app, &tally, &format!("/api/orders/{one}"), &s).await;
+    let large = statements_of(&app, &tally, &format!("/api/orders/{thirty}"), &s).await;
+    eprintln!("GET /api/orders/{{id}}: {small} statements with 1 line, {large} with 30 lines");
+    assert_eq!(small, large, "the JSON sheet runs a query per line");
+}
+
+#[tokio::test]
+async fn the_quoting_lookup_reads_as_many_statements_for_20_rows_as_for_150() {
+    let (app, tally) = counted_app().await;
+    let d = data(&app).await;
+    let s = app.session("sales@demo.test").await;
+    let lookup = |per_page: i64| format!("/quotings?key=r1&csr={}&per_page={per_page}", d.customer);
+    let page = app.get(&lookup(150), Some(&s)).await;
+    let rows = page.body.matches(">CHK</button>").count();
+    assert!(rows > 20, "the lookup finds more than a page of 20 ({rows})");
+    let small = statements_of(&app, &tally, &lookup(20), &s).await;
+    let large = statements_of(&app, &tally, &lookup(150), &s).await;
+    eprintln!("quoting page: {small} statements for 20 rows, {large} for {rows} rows");
+    assert_eq!(small, large, "the quoting page runs a query per row");
+}
