@@ -13,6 +13,7 @@ use serde::Deserialize;
 #[derive(Embed)]
 #[folder = "../static/"]
 #[exclude = "islands/.vite/*"]
+#[exclude = "islands/ssr/*"]
 struct Static;
 
 #[derive(Embed)]

@@ -15,6 +15,7 @@ pub mod seed;
 pub mod server;
 pub mod services;
 pub mod shop;
+pub mod ssr;
 pub mod state;
 pub mod web;
 pub mod xero;

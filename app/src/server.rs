@@ -138,6 +138,7 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     if let Err(e) = crate::reports::worker::clean(&state).await {
         tracing::warn!("cleaning old reports failed: {e}");
     }
+    state.ssr.warm_up();
     tokio::spawn(crate::reports::worker::run(state.clone()));
     tokio::spawn(crate::xero::worker::run(state.clone()));
     tokio::spawn(housekeeping(state.clone()));

@@ -20,6 +20,8 @@ pub struct App {
     pub reports: crate::reports::Queue,
     /// The accounting link: client, secret key, clock and worker (issue 12).
     pub xero: crate::xero::Link,
+    /// Renders islands on the server (DESIGN §6, second step).
+    pub ssr: crate::ssr::Ssr,
 }
 
 /// Cheap clonable handle to [`App`].
@@ -45,10 +47,23 @@ impl AppState {
         Self::with_parts(config, db, throttle, xero)
     }
 
+    /// The same state with islands rendered by `ssr` (tests pass a bundle that fails).
+    /// Call it before the state is shared.
+    pub fn with_ssr(self, ssr: crate::ssr::Ssr) -> Self {
+        match Arc::try_unwrap(self.0) {
+            Ok(mut app) => {
+                app.ssr = ssr;
+                Self(Arc::new(app))
+            }
+            Err(_) => panic!("AppState::with_ssr on a state already shared"),
+        }
+    }
+
     /// Builds the state with a given sign-in throttle and accounting link (tests pass a
     /// manual clock and short waits).
     pub fn with_parts(config: Config, db: Db, throttle: LoginThrottle, xero: crate::xero::Link) -> anyhow::Result<Self> {
         let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
-        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default(), xero })))
+        let ssr = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
+        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default(), xero, ssr })))
     }
 }

@@ -21,6 +21,18 @@
  * used (e.g. open its dialog). Focus that was inside the fallback is moved onto the
  * island's first focusable element when the fallback is replaced. A lazy island that has
  * already mounted once remounts on reconnect without waiting (its fallback is gone).
+ *
+ * Idle islands: `load="idle"` waits like `interaction`, and also loads once the page has
+ * finished loading and the browser is idle, so an island the page needs soon (the quoting
+ * cart restores the saved cart) does not weigh on the first load.
+ *
+ * Wake events: `wake="cart-add open-price-dialog"` (lazy and idle islands) also loads the
+ * island on the first of these events on `document`. The sender repeats its request until
+ * the island claims it (`TyreDesk.ask` in static/js/app.js), so nothing is lost while the
+ * code arrives.
+ *
+ * Server-rendered islands carry `ssr` and their real first render instead of a fallback;
+ * `mount` hydrates them (lib/mount.tsx).
  */
 
 export interface IslandModule {
@@ -31,6 +43,12 @@ export const ISLAND_TAG = 'app-island';
 
 /** `load` value that defers the import until the user interacts with the island. */
 export const LOAD_ON_INTERACTION = 'interaction';
+
+/** `load` value that defers the import until interaction or the browser is idle. */
+export const LOAD_WHEN_IDLE = 'idle';
+
+/** After the page's `load`, how long an idle island waits at most for an idle moment. */
+export const IDLE_TIMEOUT_MS = 2000;
 
 /** Prop added for an island whose fallback was activated before it mounted. */
 export const ACTIVATE_PROP = '__activate';
@@ -75,6 +93,22 @@ function isActivation(e: Event, island: HTMLElement): boolean {
   return target !== null && island.contains(target);
 }
 
+/** The event types of a `wake` attribute. */
+export function wakeEvents(raw: string | null): string[] {
+  return (raw ?? '').split(/\s+/).filter((t) => t !== '');
+}
+
+/** Runs `fn` once the page has loaded and the browser is idle (unless `signal` aborts). */
+function whenIdle(fn: () => void, signal: AbortSignal): void {
+  const schedule = () => {
+    if (signal.aborted) return;
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS });
+    else setTimeout(fn, 0);
+  };
+  if (document.readyState === 'complete') schedule();
+  else window.addEventListener('load', schedule, { once: true, signal });
+}
+
 function defineAppIsland(): void {
   if (typeof customElements === 'undefined' || customElements.get(ISLAND_TAG)) return;
 
@@ -106,11 +140,12 @@ function defineAppIsland(): void {
         return;
       }
       const load = this.getAttribute('load');
-      if (load === LOAD_ON_INTERACTION && !this.#mountedOnce) {
-        this.#loadOnInteraction(generation, name, src, props);
+      const lazy = load === LOAD_ON_INTERACTION || load === LOAD_WHEN_IDLE;
+      if (lazy && !this.#mountedOnce) {
+        this.#loadOnInteraction(generation, name, src, props, load === LOAD_WHEN_IDLE);
         return;
       }
-      if (load !== null && load !== LOAD_ON_INTERACTION) {
+      if (load !== null && !lazy) {
         console.warn(`[app-island] "${name}" has unknown load="${load}"; loading now`);
       }
       this.#load(generation, name, src, props);
@@ -130,7 +165,7 @@ function defineAppIsland(): void {
       }
     }
 
-    #loadOnInteraction(generation: number, name: string, src: string, props: unknown): void {
+    #loadOnInteraction(generation: number, name: string, src: string, props: unknown, idle: boolean): void {
       const listeners = new AbortController();
       this.#listeners = listeners;
       let started = false;
@@ -153,6 +188,15 @@ function defineAppIsland(): void {
         this.addEventListener(type, onEvent, { signal, passive: type === 'touchstart' });
       }
       this.addEventListener('keydown', onEvent, { signal });
+      const start = () => {
+        if (started || signal.aborted) return;
+        started = true;
+        this.#load(generation, name, src, props);
+      };
+      for (const type of wakeEvents(this.getAttribute('wake'))) {
+        document.addEventListener(type, start, { signal });
+      }
+      if (idle) whenIdle(start, signal);
     }
 
     #stopListening(): void {

@@ -204,3 +204,47 @@ describe('lazy change-password island', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 });
+
+describe('app-island wake and load="idle"', () => {
+  it('a lazy island loads on the first of its wake events on document, and not before', async () => {
+    const before = importCount();
+    const el = lazyIsland(freshSrc());
+    el.setAttribute('wake', 'open-price-dialog  cart-add');
+    // The attribute is read on connect: reconnect so it counts.
+    el.remove();
+    document.body.append(el);
+    document.dispatchEvent(new CustomEvent('something-else'));
+    await settle();
+    expect(importCount()).toBe(before);
+    document.dispatchEvent(new CustomEvent('cart-add', { detail: { id: 1 } }));
+    await waitFor(() => expect(calls.mounts).toHaveLength(1));
+    expect(calls.mounts[0]!.el).toBe(el);
+    expect(calls.mounts[0]!.props).toEqual({ userName: 'Ann' });
+  });
+
+  it('an idle island loads by itself once the page has loaded, without activating', async () => {
+    const before = importCount();
+    const el = document.createElement('app-island');
+    el.setAttribute('name', 'quoting-cart');
+    el.setAttribute('src', freshSrc());
+    el.setAttribute('load', 'idle');
+    el.innerHTML = FALLBACK;
+    document.body.append(el);
+    expect(document.readyState).toBe('complete');
+    await waitFor(() => expect(calls.mounts).toHaveLength(1));
+    expect(importCount()).toBe(before + 1);
+    expect(calls.mounts[0]!.props).toEqual({});
+  });
+
+  it('an idle island removed before the browser is idle never loads', async () => {
+    const before = importCount();
+    const el = document.createElement('app-island');
+    el.setAttribute('src', freshSrc());
+    el.setAttribute('load', 'idle');
+    document.body.append(el);
+    el.remove();
+    await settle();
+    expect(importCount()).toBe(before);
+    expect(calls.mounts).toHaveLength(0);
+  });
+});

@@ -26,7 +26,8 @@
       var input = row.querySelector('.cart-qty');
       var n = qtyOf(input);
       if (n > 0) {
-        document.dispatchEvent(new CustomEvent('cart-add', { detail: { id: Number(row.dataset.product), code: row.dataset.code, name: row.dataset.name, qty: n } }));
+        // The cart loads its code on first use: `ask` repeats until it has taken the item.
+        window.TyreDesk.ask('cart-add', { id: Number(row.dataset.product), code: row.dataset.code, name: row.dataset.name, qty: n });
         input.value = '0';
         add.disabled = true;
       }
@@ -37,7 +38,7 @@
   });
   // The chosen customer belongs to the cart; a restored cart brings its customer back.
   document.addEventListener('picker-picked', function (e) {
-    if (e.detail && e.detail.target === 'csr') document.dispatchEvent(new CustomEvent('customer-changed', { detail: { id: e.detail.id, name: e.detail.name } }));
+    if (e.detail && e.detail.target === 'csr') window.TyreDesk.ask('customer-changed', { id: e.detail.id, name: e.detail.name });
   });
   document.addEventListener('cart-customer', function (e) {
     var label = document.querySelector('input[name="csr_label"]'), id = document.querySelector('input[name="csr"]');

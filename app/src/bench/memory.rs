@@ -30,6 +30,11 @@ fn start_watch() -> f64 {
     proc_status_mb("VmRSS:")
 }
 
+/// Resident memory now, in MB.
+pub fn rss_mb() -> f64 {
+    proc_status_mb("VmRSS:")
+}
+
 fn peak() -> f64 {
     proc_status_mb("VmHWM:")
 }

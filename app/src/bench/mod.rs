@@ -7,6 +7,7 @@ mod client;
 mod measure;
 mod memory;
 mod report;
+mod ssr;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -340,6 +341,29 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
             let row = LatencyRow::new(&read.name, opts.clients, t, Budget::MinRps(CONCURRENT_MIN_RPS));
             println!("  {:<40} {} clients: {:.0} req/s, p95 {:.2} ms", row.name, opts.clients, row.rps, row.p95_ms);
             entries.push(Entry::Latency(row));
+        }
+    }
+
+    if opts.selected("ssr") {
+        // On the blocking pool, as pages render islands; engines of their own.
+        let engine = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
+        if engine.enabled() {
+            let (rows, heap, rss) = tokio::task::spawn_blocking(move || {
+                let rows = ssr::latency(&engine);
+                let (heap, rss) = ssr::memory(&engine);
+                (rows, heap, rss)
+            })
+            .await?;
+            for row in rows {
+                println!("  {:<40} p50 {:.2} ms, p95 {:.2} ms", row.name, row.p50_ms, row.p95_ms);
+                entries.push(Entry::Latency(row));
+            }
+            for row in [heap, rss] {
+                println!("  {:<40} {:.1} MB → {:.1} MB in {:.1} s", row.name, row.rss_before_mb, row.peak_mb, row.seconds);
+                entries.push(Entry::Memory(row));
+            }
+        } else {
+            notes.push("ssr: no server bundle in this build (islands not built)".into());
         }
     }
 

@@ -3,6 +3,7 @@
 pub mod baseinfo;
 pub mod customers;
 pub mod errors;
+pub mod island;
 pub mod list;
 pub mod login;
 pub mod masters;

@@ -8,6 +8,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
 use super::list::{Cell, Column, Filter, FilterKind, Filters, ListView, Pager, PagerItem, Results, current, options_with_all, wants_fragment};
+use super::island::Island;
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::db::masters as master_db;
@@ -40,7 +41,8 @@ pub struct OcopPage {
     pub shell: Shell,
     pub view: ListView,
     pub oob: bool,
-    pub editor_src: String,
+    /// The OCOP dialog (nothing shows until a row's OCOP opens it).
+    pub editor: Island,
 }
 
 #[derive(Template, WebTemplate)]
@@ -126,6 +128,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     if wants_fragment(&headers) {
         return Ok(OcopResults { view, oob: true }.into_response());
     }
-    let shell = Shell::new(&state, &auth, "OCOP Price", PATH, &["ocop-editor"]).await?;
-    Ok(OcopPage { shell, view, oob: false, editor_src: state.assets.island("ocop-editor").unwrap_or_default().to_string() }.into_response())
+    let shell = Shell::new(&state, &auth, "OCOP Price", PATH, &[]).await?;
+    let editor = Island::new(&state, "ocop-editor", &serde_json::Map::new()).await.when_idle().wake("open-ocop");
+    Ok(OcopPage { shell, view, oob: false, editor }.into_response())
 }

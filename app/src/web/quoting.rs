@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::list::{EMPTY_BEFORE_SEARCH, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, Pager, PagerItem, Results, current, options_with_all, wants_fragment};
+use super::island::Island;
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::db::orders as order_db;
@@ -46,6 +47,33 @@ pub struct RowView {
     pub cost: String,
 }
 
+/// Props of the quoting cart island.
+#[derive(serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct QuotingCartProps {
+    /// The browser storage key of the cart (`carts`; the self-order cart is `carts_csr`).
+    pub storage_key: &'static str,
+    /// The new-invoice page check-out opens.
+    pub checkout_path: &'static str,
+}
+
+/// Props of the standard price dialog: may the user change prices, and the tier uplifts.
+#[derive(serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceDialogProps {
+    pub can_modify: bool,
+    pub uplifts: TierUplifts,
+}
+
+/// The B–E tiers' uplifts over A/COD, in basis points.
+#[derive(serde::Serialize, ts_rs::TS)]
+pub struct TierUplifts {
+    pub b: u32,
+    pub c: u32,
+    pub d: u32,
+    pub e: u32,
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "quoting/page.html")]
 pub struct QuotingPage {
@@ -56,10 +84,10 @@ pub struct QuotingPage {
     /// The monthly-special column shows only when a row has a special price.
     pub show_special: bool,
     pub oob: bool,
-    pub cart_src: String,
-    pub price_src: String,
-    /// Props of the standard price dialog: may the user change prices, and the tier uplifts.
-    pub price_props: String,
+    /// The cart badge and Check out: rendered on the server, code loaded on first use.
+    pub cart: Island,
+    /// The standard price dialog (nothing shows until a row's Price opens it).
+    pub prices: Island,
     pub csr: String,
 }
 
@@ -159,11 +187,15 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     if wants_fragment(&headers) {
         return Ok(QuotingResults { view, show_special: any_special(&rows), rows, show_cost, oob: true, csr }.into_response());
     }
-    let shell = Shell::new(&state, &auth, "Quoting", PATH, &["quoting-cart", "price-dialog"]).await?;
-    let price_props = serde_json::json!({"canModify": auth.mod_prc, "uplifts": {"b": uplifts.b, "c": uplifts.c, "d": uplifts.d, "e": uplifts.e}}).to_string();
-    let cart_src = state.assets.island("quoting-cart").unwrap_or_default().to_string();
-    let price_src = state.assets.island("price-dialog").unwrap_or_default().to_string();
-    Ok(QuotingPage { shell, view, show_special: any_special(&rows), rows, show_cost, oob: false, cart_src, price_src, price_props, csr }.into_response())
+    // Neither island is needed to read the page: both load their code when idle or on use.
+    let shell = Shell::new(&state, &auth, "Quoting", PATH, &[]).await?;
+    let cart = Island::new(&state, "quoting-cart", &QuotingCartProps { storage_key: "carts", checkout_path: "/order_add/invoices" })
+        .await
+        .when_idle()
+        .wake("cart-add customer-changed");
+    let price_props = PriceDialogProps { can_modify: auth.mod_prc, uplifts: TierUplifts { b: uplifts.b, c: uplifts.c, d: uplifts.d, e: uplifts.e } };
+    let prices = Island::new(&state, "price-dialog", &price_props).await.when_idle().wake("open-price-dialog");
+    Ok(QuotingPage { shell, view, show_special: any_special(&rows), rows, show_cost, oob: false, cart, prices, csr }.into_response())
 }
 
 #[derive(Template, WebTemplate)]

@@ -8,6 +8,7 @@ use askama_web::WebTemplate;
 use axum::extract::State;
 use serde::Serialize;
 
+use super::island::Island;
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::db::masters as master_db;
@@ -67,7 +68,7 @@ impl Screen {
 }
 
 /// A tab of the form: the report `type` it requests and whether it can show cost.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TabProps {
     #[serde(rename = "type")]
@@ -78,14 +79,15 @@ pub struct TabProps {
 }
 
 /// A record chosen by id (warehouse, brand).
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, ts_rs::TS)]
 pub struct IdOption {
+    #[ts(type = "number")]
     pub id: i64,
     pub name: String,
 }
 
 /// A value of a coded enumeration (tag, area type, payment type, category).
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, ts_rs::TS)]
 pub struct CodeOption {
     pub code: i32,
     pub label: String,
@@ -94,7 +96,7 @@ pub struct CodeOption {
 /// Everything the `report-form` island starts from (its JSON `props`). The CSRF token is
 /// not repeated here: the island's API client sends the page's `<meta name="csrf-token">`,
 /// as every island does.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportFormProps {
     pub tabs: Vec<TabProps>,
@@ -117,9 +119,8 @@ pub struct ReportFormPage {
     pub shell: Shell,
     pub heading: &'static str,
     pub tab_titles: Vec<&'static str>,
-    pub island_src: String,
-    /// `ReportFormProps` as JSON (askama escapes it into the attribute).
-    pub props: String,
+    /// The report form, rendered on the server.
+    pub form: Island,
 }
 
 /// `GET /sales_reports`.
@@ -153,8 +154,7 @@ async fn page(state: &AppState, auth: &Auth, screen: Screen) -> AppResult<Report
         shell,
         heading: screen.title(),
         tab_titles: screen.kinds().iter().map(|k| k.title()).collect(),
-        island_src: state.assets.island(ISLAND).unwrap_or_default().to_string(),
-        props: serde_json::to_string(&props).map_err(anyhow::Error::from)?,
+        form: Island::new(state, ISLAND, &props).await,
     })
 }
 

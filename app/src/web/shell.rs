@@ -4,6 +4,14 @@ use crate::assets::IslandScripts;
 use crate::auth::{Auth, OrgChoice};
 use crate::error::AppResult;
 use crate::state::AppState;
+use crate::web::island::Island;
+
+/// Props of the Change Password island.
+#[derive(serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangePasswordProps<'a> {
+    pub user_name: &'a str,
+}
 
 /// Product suffix of every page title.
 pub const TITLE_SUFFIX: &str = " - TyreDesk";
@@ -97,7 +105,9 @@ pub struct Shell {
     pub quoting_js: String,
     pub logo: String,
     pub scripts: IslandScripts,
-    pub change_password_src: String,
+    /// The header's Change Password dialog: rendered on the server, its code loaded on
+    /// first interaction.
+    pub change_password: Island,
     pub flash: Option<Flash>,
     /// Role 4: the header links to Settings.
     pub is_owner: bool,
@@ -108,6 +118,7 @@ impl Shell {
     pub async fn new(state: &AppState, auth: &Auth, title: &str, active: &str, islands: &[&str]) -> AppResult<Self> {
         let org_id = auth.org_id;
         let self_orders = state.db.run(move |c| crate::db::orders::self_order_count(c, org_id)).await?;
+        let change_password = Island::new(state, "change-password", &ChangePasswordProps { user_name: &auth.user_name }).await.lazy();
         Ok(Self {
             title: format!("{title}{TITLE_SUFFIX}"),
             active: active.to_string(),
@@ -125,15 +136,10 @@ impl Shell {
             quoting_js: state.assets.url("js/quoting.js"),
             logo: state.assets.url("img/logo.svg"),
             scripts: state.assets.scripts_for(islands),
-            change_password_src: state.assets.island("change-password").unwrap_or_default().to_string(),
+            change_password,
             flash: None,
             is_owner: auth.role == crate::domain::enums::Role::Approver,
         })
-    }
-
-    /// Props of the Change Password island, as the JSON attribute value.
-    pub fn change_password_props(&self) -> String {
-        serde_json::json!({ "userName": self.user_name }).to_string()
     }
 
     pub fn menu(&self) -> &'static [MenuGroup] {

@@ -29,6 +29,7 @@ mod sheet_lists;
 mod sheets;
 mod shell;
 mod shop;
+mod ssr;
 mod trust;
 mod uploads;
 mod xero;

@@ -50,13 +50,17 @@ async fn each_screen_answers_inside_the_shell_with_the_island_and_its_tabs() {
         assert!(html.contains(&format!("<title>{title} - TyreDesk</title>")), "{path} title");
         assert!(html.contains(&format!(r#"<a href="{path}" class="active" aria-current="page">"#)), "{path} is the active menu entry");
         assert!(html.contains(r#"<app-island name="report-form" src="/static/islands/assets/report-form-"#), "{path} mounts the built island");
-        assert!(html.contains("Loading the report form…"), "{path} has a fallback");
+        // The island's own first render is in the page (issue 16), in place of the fallback.
+        let island = &html[html.find(r#"<app-island name="report-form""#).unwrap()..];
+        assert!(island[..island.find('>').unwrap()].ends_with(" ssr"), "{path} sends the form rendered");
+        assert!(!html.contains("Loading the report form…"), "{path} needs no fallback");
         assert!(!html.contains("not available in this version"), "{path} is no longer pending");
         let props = island_props(html);
         let types: Vec<&str> = props["tabs"].as_array().unwrap().iter().map(|t| t["type"].as_str().unwrap()).collect();
         assert_eq!(&types, kinds, "{path} tabs");
         for tab in props["tabs"].as_array().unwrap() {
-            assert!(html.contains(tab["title"].as_str().unwrap()), "the fallback names the tab {}", tab["title"]);
+            let title = tab["title"].as_str().unwrap().replace('&', "&amp;");
+            assert!(island.contains(&format!(">{title}<")), "the rendered form names the tab {title}");
         }
         assert_eq!(props["maySeeCost"], true, "an approver may see cost");
         let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE).to_string();

@@ -121,25 +121,30 @@ impl TestApp {
 
     /// A fresh app whose requests answer 408 after `timeout`.
     pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
-        Self::build(timeout, None, tyredesk::config::EXPORT_CHUNK, None).await
+        Self::build(timeout, None, tyredesk::config::EXPORT_CHUNK, None, None).await
     }
 
     /// A fresh app with a database pool of `size` connections and a wait of `wait` for one.
     pub async fn with_pool(size: u32, wait: std::time::Duration) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait)), tyredesk::config::EXPORT_CHUNK, None).await
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait)), tyredesk::config::EXPORT_CHUNK, None, None).await
     }
 
     /// A fresh app whose exports read `chunk` rows at a time (small, to cross chunk boundaries).
     pub async fn with_export_chunk(chunk: usize) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, chunk, None).await
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, chunk, None, None).await
     }
 
     /// A fresh app whose accounting link runs on `xero` (a manual clock, short waits).
     pub async fn with_xero(xero: tyredesk::xero::Link) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, Some(xero)).await
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, Some(xero), None).await
     }
 
-    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize, xero: Option<tyredesk::xero::Link>) -> Self {
+    /// A fresh app whose islands are rendered by `ssr` (e.g. a bundle that throws).
+    pub async fn with_ssr(ssr: tyredesk::ssr::Ssr) -> Self {
+        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, None, Some(ssr)).await
+    }
+
+    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize, xero: Option<tyredesk::xero::Link>, ssr: Option<tyredesk::ssr::Ssr>) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -168,6 +173,10 @@ impl TestApp {
             None => AppState::with_throttle(config, db, throttle),
         }
         .expect("state");
+        let state = match ssr {
+            Some(ssr) => state.with_ssr(ssr),
+            None => state,
+        };
         Self { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
     }
 

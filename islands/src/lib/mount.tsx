@@ -1,23 +1,41 @@
-import type { ComponentType } from 'react';
 import { flushSync } from 'react-dom';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { wire, type IslandDef } from './island';
 
 /** The export every island module provides; see src/loader.ts. */
 export type MountFn = (el: HTMLElement, props: unknown) => () => void;
 
 /**
- * Builds an island's `mount`: props arrive as untyped JSON, so each island passes a
- * `parse` that turns them into its component's props (defaults for missing fields).
- * The React root replaces the element's server fallback before `mount` returns (the first
- * render is flushed synchronously, so the loader can hand focus from the fallback to the
- * island); the returned function unmounts.
+ * The attribute the server puts on an <app-island> whose content is the island's own first
+ * render (app/src/ssr): the browser hydrates it instead of replacing it.
  */
-export function createMount<P extends object>(
-  Component: ComponentType<P>,
-  parse: (raw: unknown) => P,
-): MountFn {
+export const SSR_ATTR = 'ssr';
+
+/**
+ * Builds an island's `mount` from its definition (lib/island.ts). Props arrive as untyped
+ * JSON and go through the island's `parse`, as on the server.
+ *
+ * - Server-rendered (`ssr` attribute): `hydrateRoot` adopts the HTML in place: no second
+ *   render, no flash, focus stays where it is. A mismatch is a bug and is reported with
+ *   `console.error` (the browser tests fail on it). The attribute is removed, so a later
+ *   remount (the element moved) renders afresh.
+ * - Otherwise the React root replaces the element's plain fallback before `mount` returns
+ *   (the first render is flushed synchronously, so the loader can hand focus from the
+ *   fallback to the island).
+ *
+ * The returned function unmounts.
+ */
+export function createMount<P extends object>({ Component, parse }: IslandDef<P>): MountFn {
   return (el, rawProps) => {
     const props = parse(rawProps);
+    if (el.hasAttribute(SSR_ATTR)) {
+      el.removeAttribute(SSR_ATTR);
+      const name = el.getAttribute('name') ?? '(unnamed)';
+      const root = hydrateRoot(el, <Component {...props} />, {
+        onRecoverableError: (error) => console.error(`[app-island] "${name}" did not hydrate cleanly`, error),
+      });
+      return () => root.unmount();
+    }
     const root = createRoot(el);
     flushSync(() => root.render(<Component {...props} />));
     return () => root.unmount();
@@ -25,12 +43,9 @@ export function createMount<P extends object>(
 }
 
 /** Reads a string field from untyped props JSON, with a default. */
-export function stringProp(raw: unknown, key: string, fallback = ''): string {
-  if (typeof raw === 'object' && raw !== null) {
-    const value = (raw as Record<string, unknown>)[key];
-    if (typeof value === 'string') return value;
-  }
-  return fallback;
+export function stringProp<T>(raw: unknown, key: keyof T & string, fallback = ''): string {
+  const value = wire<T>(raw)[key];
+  return typeof value === 'string' ? value : fallback;
 }
 
 /**

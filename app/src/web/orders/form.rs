@@ -27,14 +27,16 @@ use crate::error::{AppError, AppResult};
 use crate::services::orders::{self as svc, Actor, Header};
 use crate::services::pricing;
 use crate::state::AppState;
+use crate::web::island::Island;
 use crate::web::shell::Shell;
 
 /// A line as the line-editor island receives it (its `Line` type).
-#[derive(Serialize, Deserialize, Clone, Debug, Default)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, ts_rs::TS)]
 pub struct IslandLine {
     #[serde(default)]
     pub key: String,
     #[serde(rename = "productId", default)]
+    #[ts(type = "number | null")]
     pub product_id: Option<i64>,
     #[serde(default)]
     pub code: String,
@@ -43,6 +45,7 @@ pub struct IslandLine {
     #[serde(default)]
     pub unit: String,
     #[serde(default)]
+    #[ts(type = "number | null")]
     pub stock: Option<i64>,
     #[serde(default)]
     pub qty: String,
@@ -57,22 +60,26 @@ pub struct IslandLine {
     #[serde(rename = "inSystemQty", default)]
     pub in_system_qty: String,
     #[serde(rename = "classA", default)]
+    #[ts(type = "number | null")]
     pub class_a: Option<i64>,
     #[serde(rename = "costPrice", default)]
+    #[ts(type = "number | null")]
     pub cost_price: Option<i64>,
 }
 
 /// Props of the line-editor island.
-#[derive(Serialize)]
-struct EditorProps<'a> {
+#[derive(Serialize, ts_rs::TS)]
+pub struct EditorProps<'a> {
     kind: &'static str,
     #[serde(rename = "orderType")]
     order_type: i32,
     #[serde(rename = "taxType")]
     tax_type: i32,
     #[serde(rename = "customerId")]
+    #[ts(type = "number | null")]
     customer_id: Option<i64>,
     #[serde(rename = "warehouseId")]
+    #[ts(type = "number | null")]
     warehouse_id: Option<i64>,
     editable: bool,
     #[serde(rename = "fieldName")]
@@ -200,8 +207,8 @@ pub struct FormPage {
     pub cancel: String,
     pub f: SheetForm,
     pub errors: BTreeMap<String, String>,
-    pub props: String,
-    pub island_src: String,
+    /// The line editor, rendered on the server.
+    pub editor: Island,
     pub warehouses: Vec<(i64, String)>,
     pub service_staff: Vec<(i64, String)>,
     pub business_staff: Vec<(i64, String)>,
@@ -375,7 +382,7 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         lines: &lines,
         errors: &r.errors,
     };
-    let props = serde_json::to_string(&props).unwrap_or_default();
+    let editor = Island::new(state, "line-editor", &props).await;
     let today_ = today(auth.zone);
     let mut shell = Shell::new(state, auth, &r.heading, &format!("/{}", t.route_name()), &["line-editor"]).await?;
     if !r.errors.is_empty() {
@@ -390,7 +397,7 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
     let service_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_service_id)) && Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect();
     let business_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_bd_id)) && e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect();
     let page = FormPage {
-        island_src: state.assets.island("line-editor").unwrap_or_default().to_string(),
+        editor,
         shell,
         t,
         heading: r.heading,
@@ -398,7 +405,6 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         cancel: r.cancel,
         f: r.f,
         errors: r.errors,
-        props,
         warehouses: warehouses.into_iter().map(|w| (w.id, w.name)).collect(),
         service_staff,
         business_staff,

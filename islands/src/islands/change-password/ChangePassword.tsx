@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type RefObject } from 'react';
 import { ApiError, apiFetch, toast, TOAST_SHORT_MS } from '../../lib/api';
 import { DialogForm, DialogFrame } from '../../lib/dialog';
 import { errorAria, FieldError } from '../../lib/form';
@@ -32,9 +32,13 @@ const SERVER_FIELDS: Record<string, Field> = {
 };
 
 // SSR-safe: no browser globals during render; the API is only called from handlers.
-// The initial open state comes from props only.
+// The first render is always the closed dialog (the server's HTML); `defaultOpen` opens it
+// right after mounting or hydrating.
 export function ChangePassword({ userName, defaultOpen = false }: ChangePasswordProps) {
-  const [open, setOpen] = useState(defaultOpen);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (defaultOpen) setOpen(true);
+  }, [defaultOpen]);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});

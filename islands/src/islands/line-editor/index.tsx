@@ -1,5 +1,7 @@
 // Island entry: <app-island name="line-editor" props='{"kind":"sales","orderType":1,…}'> inside
 // the sheet's HTML <form>. Props arrive as untyped JSON; missing fields get safe defaults.
+import type { EditorProps, IslandLine } from '../../generated/island-props';
+import { defineIsland, wire } from '../../lib/island';
 import { createMount } from '../../lib/mount';
 import { LineEditor } from './LineEditor';
 import { kindOf } from './rules';
@@ -10,11 +12,6 @@ export type { HistoryResponse, ImportedLine, Kind, Line, LineEditorProps, PriceT
 
 const KINDS: readonly Kind[] = ['sales', 'purchase', 'transfer', 'adjustment'];
 
-type Raw = Record<string, unknown>;
-
-function asRecord(value: unknown): Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : {};
-}
 
 function num(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
@@ -27,7 +24,7 @@ function str(value: unknown): string {
 }
 
 function parseLine(value: unknown, index: number, taxType: number): Line {
-  const r = asRecord(value);
+  const r = wire<IslandLine>(value);
   const key = str(r.key);
   return {
     key: key === '' ? `line_${index}` : key,
@@ -49,12 +46,12 @@ function parseLine(value: unknown, index: number, taxType: number): Line {
 
 /** Untyped props JSON → LineEditorProps. */
 export function parseProps(raw: unknown): LineEditorProps {
-  const r = asRecord(raw);
+  const r = wire<EditorProps>(raw);
   const orderType = num(r.orderType) ?? 1;
   const kind = KINDS.find((k) => k === r.kind) ?? kindOf(orderType);
   const taxType = num(r.taxType) ?? 3;
   const errors: Record<string, string> = {};
-  for (const [k, v] of Object.entries(asRecord(r.errors))) {
+  for (const [k, v] of Object.entries(wire<Record<string, unknown>>(r.errors))) {
     if (typeof v === 'string') errors[k] = v;
     else if (Array.isArray(v) && typeof v[0] === 'string') errors[k] = v[0];
   }
@@ -72,4 +69,6 @@ export function parseProps(raw: unknown): LineEditorProps {
   };
 }
 
-export const mount = createMount(LineEditor, parseProps);
+export const island = defineIsland(LineEditor, parseProps);
+
+export const mount = createMount(island);

@@ -1,6 +1,8 @@
 // Island entry: <app-island name="price-dialog"
 //   props='{"canModify":true,"uplifts":{"b":500,"c":1000,"d":1500,"e":2000}}'>.
 // Nothing shows until the page dispatches `open-price-dialog` {productId}.
+import type { PriceDialogProps as PriceDialogWire } from '../../generated/island-props';
+import { defineIsland, wire } from '../../lib/island';
 import { createMount } from '../../lib/mount';
 import { PriceDialog, type PriceDialogProps } from './PriceDialog';
 import { toUplifts } from './rules';
@@ -9,7 +11,7 @@ export { PriceDialog };
 export type { PriceDialogProps };
 
 export function parsePriceDialogProps(raw: unknown): PriceDialogProps {
-  const obj = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const obj = wire<PriceDialogWire>(raw);
   return {
     // Only a literal true grants the modPrc permission.
     canModify: obj.canModify === true,
@@ -17,4 +19,6 @@ export function parsePriceDialogProps(raw: unknown): PriceDialogProps {
   };
 }
 
-export const mount = createMount(PriceDialog, parsePriceDialogProps);
+export const island = defineIsland(PriceDialog, parsePriceDialogProps);
+
+export const mount = createMount(island);

@@ -135,11 +135,15 @@ export function QuotingCart({ storageKey, checkoutPath }: QuotingCartProps) {
       );
     }
 
+    // Both claim the event (preventDefault), so a sender that repeats its request until
+    // the cart has loaded (`TyreDesk.ask`) stops.
     const onAdd = (e: Event) => {
+      e.preventDefault();
       const item = toItem((e as CustomEvent<unknown>).detail);
       if (item) apply(addItem(cartRef.current, item), true);
     };
     const onCustomer = (e: Event) => {
+      e.preventDefault();
       const current = cartRef.current;
       apply({ ...current, csr: customerFrom((e as CustomEvent<unknown>).detail, current.csr) }, true);
     };

@@ -1,5 +1,7 @@
 // Island entry: <app-island name="quoting-cart"
 //   props='{"storageKey":"carts","checkoutPath":"/order_add/invoices"}'>.
+import type { QuotingCartProps as QuotingCartWire } from '../../generated/island-props';
+import { defineIsland } from '../../lib/island';
 import { createMount, stringProp } from '../../lib/mount';
 import { QuotingCart, type QuotingCartProps } from './QuotingCart';
 
@@ -11,9 +13,11 @@ export const DEFAULT_CHECKOUT_PATH = '/order_add/invoices';
 
 export function parseQuotingCartProps(raw: unknown): QuotingCartProps {
   return {
-    storageKey: stringProp(raw, 'storageKey') || DEFAULT_STORAGE_KEY,
-    checkoutPath: stringProp(raw, 'checkoutPath') || DEFAULT_CHECKOUT_PATH,
+    storageKey: stringProp<QuotingCartWire>(raw, 'storageKey') || DEFAULT_STORAGE_KEY,
+    checkoutPath: stringProp<QuotingCartWire>(raw, 'checkoutPath') || DEFAULT_CHECKOUT_PATH,
   };
 }
 
-export const mount = createMount(QuotingCart, parseQuotingCartProps);
+export const island = defineIsland(QuotingCart, parseQuotingCartProps);
+
+export const mount = createMount(island);

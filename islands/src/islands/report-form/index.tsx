@@ -1,5 +1,6 @@
 // Island entry: <app-island name="report-form" props='{"tabs":[…],"warehouses":[…],…}'>
 // on /sales_reports, /purchase_reports and /inventory_reports (app/src/web/reports.rs).
+import { defineIsland } from '../../lib/island';
 import { createMount } from '../../lib/mount';
 import { ReportForm } from './ReportForm';
 import { parseReportFormProps, type ReportFormProps } from './types';
@@ -7,4 +8,6 @@ import { parseReportFormProps, type ReportFormProps } from './types';
 export { ReportForm, parseReportFormProps };
 export type { ReportFormProps };
 
-export const mount = createMount(ReportForm, (raw) => parseReportFormProps(raw));
+export const island = defineIsland(ReportForm, (raw) => parseReportFormProps(raw));
+
+export const mount = createMount(island);

@@ -1,6 +1,14 @@
 // Props of the report-form island (built by app/src/web/reports.rs `ReportFormProps`) and
 // their parser: props arrive as untyped JSON, malformed entries are dropped, never fatal.
 
+import type {
+  CodeOption as CodeOptionWire,
+  IdOption as IdOptionWire,
+  ReportFormProps as ReportFormWire,
+  TabProps as TabWire,
+} from '../../generated/island-props';
+import { wire, type Wire } from '../../lib/island';
+
 /** The report kinds of spec §2.9, as `POST /api/reports` names them (`type`). */
 export const REPORT_TYPES = [
   'invoiceDetails',
@@ -56,18 +64,18 @@ const isReportType = (v: unknown): v is ReportType =>
   typeof v === 'string' && (REPORT_TYPES as readonly string[]).includes(v);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function list<T>(raw: unknown, read: (item: Record<string, unknown>) => T | null): T[] {
+function list<W, T>(raw: unknown, read: (item: Wire<W>) => T | null): T[] {
   if (!Array.isArray(raw)) return [];
   return raw.flatMap((item) => {
-    const value = isRecord(item) ? read(item) : null;
+    const value = isRecord(item) ? read(wire<W>(item)) : null;
     return value === null ? [] : [value];
   });
 }
 
 const idOptions = (raw: unknown) =>
-  list(raw, (o) => (isId(o.id) && typeof o.name === 'string' ? { id: o.id, name: o.name } : null));
+  list<IdOptionWire, IdOption>(raw, (o) => (isId(o.id) && typeof o.name === 'string' ? { id: o.id, name: o.name } : null));
 const codeOptions = (raw: unknown) =>
-  list(raw, (o) =>
+  list<CodeOptionWire, CodeOption>(raw, (o) =>
     typeof o.code === 'number' && Number.isSafeInteger(o.code) && typeof o.label === 'string'
       ? { code: o.code, label: o.label }
       : null,
@@ -75,9 +83,9 @@ const codeOptions = (raw: unknown) =>
 
 /** Reads the island's props; `fallbackToday` is used only when the server sent no date. */
 export function parseReportFormProps(raw: unknown, fallbackToday = '1970-01-01'): ReportFormProps {
-  const obj = isRecord(raw) ? raw : {};
+  const obj = wire<ReportFormWire>(raw);
   return {
-    tabs: list(obj.tabs, (t) =>
+    tabs: list<TabWire, Tab>(obj.tabs, (t) =>
       isReportType(t.type)
         ? { type: t.type, title: typeof t.title === 'string' ? t.title : t.type, canShowCost: t.canShowCost === true }
         : null,

@@ -1,0 +1,180 @@
+//! Islands as pages send them (DESIGN §6): `<app-island name src props>` holding the
+//! island's own first render from the server (`ssr` attribute, hydrated by the browser), or
+//! the page's plain fallback when that render could not be had (app/src/ssr logs why).
+//!
+//! In a template:
+//!
+//! ```text
+//! {{ editor.start()|safe }}{% if !editor.rendered() %}…fallback…{% endif %}</app-island>
+//! ```
+
+use serde::Serialize;
+
+use crate::state::AppState;
+
+/// One island of a page.
+pub struct Island {
+    name: &'static str,
+    src: String,
+    props: String,
+    /// The loader's `load` attribute: `interaction` or `idle` (None: at once).
+    load: Option<&'static str>,
+    /// Document events that also load a lazy island (the loader's `wake`).
+    wake: &'static str,
+    html: Option<String>,
+}
+
+impl Island {
+    /// Island `name` with `props`, rendered on the server.
+    pub async fn new<P: Serialize + ?Sized>(state: &AppState, name: &'static str, props: &P) -> Self {
+        let props = serde_json::to_string(props).unwrap_or_else(|_| "{}".to_owned());
+        let html = state.ssr.render(name, &props).await;
+        Self { name, src: state.assets.island(name).unwrap_or_default().to_owned(), props, load: None, wake: "", html }
+    }
+
+    /// Loads its code on the first interaction (`load="interaction"`): the server's HTML
+    /// shows until then, and the page does not preload the island's code.
+    pub fn lazy(mut self) -> Self {
+        self.load = Some("interaction");
+        self
+    }
+
+    /// Loads its code on the first interaction, or once the page has loaded and the
+    /// browser is idle (`load="idle"`), whichever comes first.
+    pub fn when_idle(mut self) -> Self {
+        self.load = Some("idle");
+        self
+    }
+
+    /// Also loads on the first of these document events (space-separated), which the
+    /// page sends with `TyreDesk.ask` so they are repeated until the island takes them.
+    pub fn wake(mut self, events: &'static str) -> Self {
+        self.wake = events;
+        self
+    }
+
+    /// Whether the server's render is inside (no fallback needed).
+    pub fn rendered(&self) -> bool {
+        self.html.is_some()
+    }
+
+    /// The start tag and, when rendered, the island's HTML; the template closes the tag.
+    pub fn start(&self) -> String {
+        let mut out = format!(r#"<app-island name="{}""#, self.name);
+        if let Some(load) = self.load {
+            out.push_str(&format!(r#" load="{load}""#));
+        }
+        if !self.wake.is_empty() {
+            out.push_str(&format!(r#" wake="{}""#, attr(self.wake)));
+        }
+        out.push_str(&format!(r#" src="{}" props="{}""#, attr(&self.src), attr(&self.props)));
+        match &self.html {
+            Some(html) => {
+                out.push_str(" ssr>");
+                out.push_str(html);
+            }
+            None => out.push('>'),
+        }
+        out
+    }
+}
+
+/// Where the generated prop types live, for the islands to import.
+pub const PROP_TYPES_FILE: &str = "islands/src/generated/island-props.ts";
+
+/// The TypeScript types of every island's props, generated from the Rust structs the
+/// pages serialize, so a changed field fails the islands' typecheck (their parsers read
+/// the props through these types) and the check below fails until the file is renewed.
+pub fn island_prop_types() -> String {
+    use ts_rs::TS;
+
+    use crate::web::orders::form::{EditorProps, IslandLine};
+    use crate::web::quoting::{PriceDialogProps, QuotingCartProps, TierUplifts};
+    use crate::web::reports::{CodeOption, IdOption, ReportFormProps, TabProps};
+    use crate::web::shell::ChangePasswordProps;
+
+    let decls = [
+        ChangePasswordProps::decl(),
+        EditorProps::decl(),
+        IslandLine::decl(),
+        QuotingCartProps::decl(),
+        PriceDialogProps::decl(),
+        TierUplifts::decl(),
+        ReportFormProps::decl(),
+        TabProps::decl(),
+        IdOption::decl(),
+        CodeOption::decl(),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust structs of the island props (app/src/web/island.rs,\n\
+         // `island_prop_types`). Do not edit: after changing one of those structs run\n\
+         //   TYREDESK_WRITE_TYPES=1 cargo test --lib prop_types\n\n",
+    );
+    for decl in decls {
+        out.push_str("export ");
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` for a double-quoted attribute value, escaped as askama escapes.
+fn attr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&#34;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn island(html: Option<&str>) -> Island {
+        Island { name: "quoting-cart", src: "/static/islands/a.js".into(), props: r#"{"k":"<'&\">"}"#.into(), load: None, wake: "", html: html.map(str::to_owned) }
+    }
+
+    #[test]
+    fn the_generated_prop_types_are_up_to_date() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(PROP_TYPES_FILE);
+        let fresh = island_prop_types();
+        if std::env::var("TYREDESK_WRITE_TYPES").is_ok_and(|v| v == "1") {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let kept = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            kept == fresh,
+            "{PROP_TYPES_FILE} is out of date with the Rust prop structs; run `TYREDESK_WRITE_TYPES=1 cargo test --lib prop_types` and commit it"
+        );
+    }
+
+    #[test]
+    fn a_rendered_island_is_marked_for_hydration_and_carries_its_html() {
+        let i = island(Some("<button>Cart</button>"));
+        assert!(i.rendered());
+        assert_eq!(
+            i.start(),
+            r#"<app-island name="quoting-cart" src="/static/islands/a.js" props="{&#34;k&#34;:&#34;&lt;&#39;&amp;\&#34;&gt;&#34;}" ssr><button>Cart</button>"#
+        );
+    }
+
+    #[test]
+    fn an_island_without_a_render_leaves_room_for_the_fallback_and_may_be_lazy() {
+        let i = island(None).lazy();
+        assert!(!i.rendered());
+        assert!(i.start().starts_with(r#"<app-island name="quoting-cart" load="interaction" src="#), "{}", i.start());
+        assert!(!i.start().contains(" ssr"));
+        let i = island(Some("")).when_idle().wake("cart-add customer-changed");
+        assert!(i.start().starts_with(r#"<app-island name="quoting-cart" load="idle" wake="cart-add customer-changed" src="#), "{}", i.start());
+        assert!(i.start().ends_with(" ssr>"), "{}", i.start());
+    }
+}
