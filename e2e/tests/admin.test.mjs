@@ -3,7 +3,7 @@
 // choose their own before anything else opens.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signIn, start } from './harness.mjs';
+import { islandLive, signIn, start } from './harness.mjs';
 
 let app;
 before(async () => { app = await start(); });
@@ -31,6 +31,7 @@ test('add a supplier, then raise a purchase order for it', async () => {
   await page.waitForFunction(() => document.querySelector('input[name="supplier_id"]').value !== '');
   const warehouse = await page.locator('#f-warehouse option:not([value=""])').first().getAttribute('value');
   await page.selectOption('#f-warehouse', warehouse);
+  await islandLive(page, 'line-editor');
   const code = page.getByLabel('Item Code line 1', { exact: true });
   await code.focus();
   await page.keyboard.type('2055516');

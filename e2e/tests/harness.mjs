@@ -88,3 +88,11 @@ export async function signIn(page, email, password = 'tyredesk') {
   await page.press('#password', 'Enter');
   await page.waitForURL('**/quotings');
 }
+
+/**
+ * Waits until the server-rendered island `name` runs: its controls are disabled until then
+ * (islands/src/lib/live.tsx), so keys pressed earlier would go nowhere.
+ */
+export async function islandLive(page, name) {
+  await page.locator(`app-island[name="${name}"] fieldset.island-live:enabled`).first().waitFor({ state: 'attached' });
+}

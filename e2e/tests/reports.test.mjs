@@ -3,7 +3,7 @@
 // Center part of the flow is added with that screen).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signIn, start } from './harness.mjs';
+import { islandLive, signIn, start } from './harness.mjs';
 
 let app;
 before(async () => { app = await start(); });
@@ -29,6 +29,7 @@ test('Sales Reports: choose a range, submit, see Preparing… and the job in the
   assert.match(await page.title(), /^Sales Reports - TyreDesk$/);
   const detail = page.getByRole('tab', { name: 'Invoices & Credit Notes Detail' });
   await detail.waitFor();
+  await islandLive(page, 'report-form');
   assert.equal(await detail.getAttribute('aria-selected'), 'true');
   // The field shows dd/mm/yyyy; its hidden input holds the yyyy-MM-dd the form sends.
   const to = await page.getByLabel('Date Range to').locator('xpath=following-sibling::input[@type="hidden"][1]').inputValue();
@@ -56,6 +57,7 @@ test('the form is keyboard usable and hides Include Cost from sales staff', asyn
   await page.goto('/sales_reports');
   const detail = page.getByRole('tab', { name: 'Invoices & Credit Notes Detail' });
   await detail.waitFor();
+  await islandLive(page, 'report-form');
   assert.equal(await page.getByLabel('Include Cost').count(), 0);
   await detail.focus();
   await page.keyboard.press('ArrowLeft');

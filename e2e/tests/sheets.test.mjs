@@ -2,7 +2,7 @@
 // for role 2 and role 4, stock dropping and coming back, a transfer and an adjustment.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signIn, start } from './harness.mjs';
+import { islandLive, signIn, start } from './harness.mjs';
 
 let app;
 before(async () => { app = await start(); });
@@ -59,6 +59,7 @@ test('a 20-line invoice by keyboard, refused for role 2, confirmed by role 4, st
   await page.goto('/order_add/invoices');
   await pickCustomer(page, cbd.name);
   await page.selectOption('#f-warehouse', String(warehouse));
+  await islandLive(page, 'line-editor');
   await page.getByLabel('Item Code line 1', { exact: true }).focus();
   for (let i = 0; i < 20; i++) {
     await typeLine(page, i + 1, SIZES[i % SIZES.length], Math.floor(i / SIZES.length), 1 + (i % 3));
@@ -114,6 +115,7 @@ test('a transfer moves stock between warehouses and an adjustment sets the count
   await page.goto('/order_add/transfers');
   await page.selectOption('#f-warehouse', String(out));
   await page.selectOption('#f-in-warehouse', String(into));
+  await islandLive(page, 'line-editor');
   await page.getByLabel('Item Code line 1', { exact: true }).focus();
   await page.keyboard.type('2055516');
   await page.getByRole('listbox', { name: 'Item Code line 1 suggestions' }).getByRole('option').first().waitFor();
@@ -135,6 +137,7 @@ test('a transfer moves stock between warehouses and an adjustment sets the count
 
   await page.goto('/order_add/adjustments');
   await page.selectOption('#f-warehouse', String(out));
+  await islandLive(page, 'line-editor');
   await page.getByLabel('Item Code line 1', { exact: true }).focus();
   await page.keyboard.type('2055516');
   await page.getByRole('listbox', { name: 'Item Code line 1 suggestions' }).getByRole('option').first().waitFor();

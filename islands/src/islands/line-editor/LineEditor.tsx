@@ -8,6 +8,7 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { apiFetch, toast, TOAST_LONG_MS, TOAST_SHORT_MS } from '../../lib/api';
 import { errorAria, errorIdOf, FieldError } from '../../lib/form';
+import { LiveFieldset } from '../../lib/live';
 import { centsToInput, formatCents, formatInt } from '../../lib/money';
 import { HistoryDialog } from './HistoryDialog';
 import { PricesMenu } from './PricesMenu';
@@ -650,6 +651,7 @@ export function LineEditor(props: LineEditorProps) {
   return (
     <div ref={root} className="line-editor" onKeyDown={onRootKeyDown}>
       <input type="hidden" name={fieldName} value={serializeLines(lines)} />
+      <LiveFieldset>
       {tableError ? (
         <div className="field-error" role="alert" style={{ marginBottom: 6 }}>
           {tableError}
@@ -733,6 +735,7 @@ export function LineEditor(props: LineEditorProps) {
           </dl>
         ) : null}
       </div>
+      </LiveFieldset>
     </div>
   );
 }

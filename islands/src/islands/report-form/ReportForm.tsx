@@ -4,6 +4,7 @@
 // link to the Download Center; a 422 shows the server's message next to the named field.
 // SSR-safe: every initial value comes from props; the DOM is touched only in handlers/effects.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { LiveFieldset } from '../../lib/live';
 import { ApiError, apiFetch } from '../../lib/api';
 import { DateInput } from '../../lib/DateInput';
 import { SubmitButton } from '../../lib/form';
@@ -214,6 +215,7 @@ export function ReportForm(props: ReportFormProps) {
   const panelId = `${id}-panel`;
   return (
     <div className="report-form">
+      <LiveFieldset>
       <div role="tablist" aria-label="Reports" style={css.tabList}>
         {props.tabs.map((t, n) => (
           <button
@@ -365,6 +367,7 @@ export function ReportForm(props: ReportFormProps) {
           <SubmitButton label="Submit" busyLabel="Submitting…" busy={pending} />
         </div>
       </form>
+      </LiveFieldset>
     </div>
   );
 }
