@@ -326,6 +326,9 @@ describe('history (CHK)', () => {
     ]);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // One dialog serves every line: closing it hands focus back to the line's CHK.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'History line 1' })));
+    expect(screen.getByRole('button', { name: 'History line 1' }).getAttribute('aria-expanded')).toBe('false');
   });
 });
 

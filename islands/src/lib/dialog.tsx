@@ -27,6 +27,8 @@ export interface DialogFrameProps {
   /** Opened from inside another dialog. */
   nested?: boolean;
   onEscapeKeyDown?: (e: KeyboardEvent) => void;
+  /** Where focus goes on close, for a dialog opened without its own `trigger`. */
+  onCloseAutoFocus?: (e: Event) => void;
   children: ReactNode;
 }
 
@@ -48,6 +50,7 @@ export function DialogFrame(props: DialogFrameProps) {
           // Radix points aria-describedby at the description; without one, say so.
           {...(described ? {} : { 'aria-describedby': undefined })}
           onEscapeKeyDown={props.onEscapeKeyDown}
+          onCloseAutoFocus={props.onCloseAutoFocus}
         >
           <Dialog.Title>{title}</Dialog.Title>
           {described ? <Dialog.Description className="dialog-description">{description}</Dialog.Description> : null}

@@ -1,5 +1,8 @@
 // 'CHK' on a sales line: the product's prices and its sales history for the customer.
-import { useState } from 'react';
+// One dialog serves the whole editor: a row's CHK is a plain button (`HistoryButton`) and the
+// editor shows this dialog for the line it names, so a 200-line sheet renders 200 buttons,
+// not 200 dialog roots (on the server every element costs; see docs/decisions.md).
+import { useEffect, useState } from 'react';
 import { apiFetch } from '../../lib/api';
 import { DialogFooter, DialogFrame } from '../../lib/dialog';
 import { useLatestRequest } from '../../lib/latest-request';
@@ -10,8 +13,36 @@ import type { HistoryResponse } from './types';
 
 export interface HistoryDialogProps {
   lineNo: number;
-  productId: number | null;
+  productId: number;
   customerId: number | null;
+  /** The dialog was closed: the editor stops showing it and focus returns to the row's CHK. */
+  onClose: () => void;
+}
+
+export interface HistoryButtonProps {
+  lineNo: number;
+  productId: number | null;
+  /** This row's history is showing. */
+  open: boolean;
+  onOpen: () => void;
+}
+
+/** A line's CHK: opens the editor's History dialog for the line's product. */
+export function HistoryButton({ lineNo, productId, open, onOpen }: HistoryButtonProps) {
+  return (
+    <button
+      type="button"
+      className="btn small"
+      disabled={productId === null}
+      aria-label={`History line ${lineNo}`}
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      data-state={open ? 'open' : 'closed'}
+      onClick={onOpen}
+    >
+      CHK
+    </button>
+  );
 }
 
 type State =
@@ -24,24 +55,29 @@ export function historyPath(productId: number, customerId: number | null): strin
   return customerId === null ? base : `${base}?cId=${customerId}`;
 }
 
-export function HistoryDialog({ lineNo, productId, customerId }: HistoryDialogProps) {
-  const [open, setOpen] = useState(false);
+export function HistoryDialog({ lineNo, productId, customerId, onClose }: HistoryDialogProps) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const request = useLatestRequest();
 
-  const load = (id: number) => {
+  useEffect(() => {
     setState({ status: 'loading' });
     request.start(
-      (signal) => apiFetch<HistoryResponse>(historyPath(id, customerId), { signal }),
+      (signal) => apiFetch<HistoryResponse>(historyPath(productId, customerId), { signal }),
       (data) => setState({ status: 'done', data }),
       () => setState({ status: 'error' }),
     );
-  };
+    // `request` is stable (one per dialog); a new product or customer loads again.
+  }, [request, productId, customerId]);
 
   const onOpenChange = (next: boolean) => {
-    setOpen(next);
-    if (next && productId !== null) load(productId);
-    if (!next) request.abort();
+    if (next) return;
+    request.abort();
+    onClose();
+  };
+  const backToButton = (e: Event) => {
+    e.preventDefault();
+    const button = document.querySelector<HTMLButtonElement>(`button[aria-label="History line ${lineNo}"]`);
+    button?.focus();
   };
 
   const product = state.status === 'done' ? state.data.product : null;
@@ -56,15 +92,11 @@ export function HistoryDialog({ lineNo, productId, customerId }: HistoryDialogPr
   const status = state.status === 'error' ? 'The history could not be loaded.' : 'Loading…';
   return (
     <DialogFrame
-      open={open}
+      open
       onOpenChange={onOpenChange}
+      onCloseAutoFocus={backToButton}
       title="Price History"
       description={product ? product.name : status}
-      trigger={
-        <button type="button" className="btn small" disabled={productId === null} aria-label={`History line ${lineNo}`}>
-          CHK
-        </button>
-      }
       style={{ minWidth: 'min(640px, 94vw)' }}
     >
       {product ? (

@@ -10,7 +10,7 @@ import { apiFetch, toast, TOAST_LONG_MS, TOAST_SHORT_MS } from '../../lib/api';
 import { errorAria, errorIdOf, FieldError } from '../../lib/form';
 import { LiveFieldset } from '../../lib/live';
 import { centsToInput, formatCents, formatInt } from '../../lib/money';
-import { HistoryDialog } from './HistoryDialog';
+import { HistoryButton, HistoryDialog } from './HistoryDialog';
 import { PricesMenu } from './PricesMenu';
 import { ProductSearch } from './ProductSearch';
 import {
@@ -191,6 +191,8 @@ export function LineEditor(props: LineEditorProps) {
   const [prices, setPrices] = useState<Record<string, PriceTier[]>>({});
   const [loadingPrices, setLoadingPrices] = useState<ReadonlySet<string>>(() => new Set());
   const [activeRow, setActiveRow] = useState<string | null>(null);
+  // The line whose price history (CHK) is showing.
+  const [historyOf, setHistoryOf] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
   const [, setFocusTick] = useState(0);
 
@@ -575,7 +577,7 @@ export function LineEditor(props: LineEditorProps) {
         return amount === null ? '' : formatCents(amount);
       }
       case 'history':
-        return <HistoryDialog lineNo={n} productId={line.productId} customerId={customerId} />;
+        return <HistoryButton lineNo={n} productId={line.productId} open={historyOf === key} onOpen={() => setHistoryOf(key)} />;
       case 'taxType':
         return editable ? (
           <select
@@ -697,6 +699,13 @@ export function LineEditor(props: LineEditorProps) {
         </tbody>
       </table>
       </div>
+      {(() => {
+        const at = historyOf === null ? -1 : lines.findIndex((l) => l.key === historyOf);
+        const line = lines[at];
+        return line && line.productId !== null ? (
+          <HistoryDialog lineNo={at + 1} productId={line.productId} customerId={customerId} onClose={() => setHistoryOf(null)} />
+        ) : null;
+      })()}
       <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 6, marginTop: 8 }}>
         {editable ? (
           <>
