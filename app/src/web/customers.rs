@@ -47,49 +47,54 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     if f.export {
         return export(&state, org, f.value).await;
     }
-    let req = f.paging.resolve(20);
-    let filter = f.value.clone();
-    let page = state.db.run(move |c| customers::list(c, org, &filter, req.offset(), req.per_page)).await?;
-    let columns = vec![
-        Column::text("Name"),
-        Column::text("ABN Code"),
-        Column::text("Contact"),
-        Column::text("Phone"),
-        Column::text("Area"),
-        Column::text("Payment Type"),
-        Column::text("Price Strategy"),
-        Column::num("Credit Limit"),
-        Column::num("Balance"),
-        Column::text("Xero"),
-        Column::text("Action"),
-    ];
-    let rows = page
-        .rows
-        .iter()
-        .map(|c| {
-            vec![
-                Cell::Text(c.name.clone()),
-                Cell::Text(c.code.clone()),
-                Cell::Text(contact(c)),
-                Cell::Text(c.phone.clone()),
-                Cell::Text(label(c.area_type, AreaType::from_i32, AreaType::label)),
-                Cell::Text(label(c.payment_type, PaymentType::from_i32, PaymentType::label)),
-                Cell::Text(label(c.price_strategy, PriceStrategy::from_i32, PriceStrategy::label)),
-                Cell::Num(Cents(c.credit_limit).grouped()),
-                Cell::Num(Cents(c.xero_balance).grouped()),
-                xero_tag(c.xero_sent),
-                Cell::Link { label: "Edit".into(), href: format!("/baseinfo/customers/{}", c.id), new_tab: true },
-            ]
-        })
-        .collect();
-    let view = ListView {
-        heading: "Customers",
-        path: PATH,
-        new_buttons: vec![NewButton { label: "+ New Customer", href: "/baseinfo/customers" }],
-        filters: Some(filters(&f.pairs)),
-        results: Results::exported(PATH, &f.pairs, req, page.total, columns, rows),
-    };
-    respond(&state, &auth, &headers, "Customers", view, &[]).await
+    let st = state.clone();
+    respond(&state, &auth, &headers, "Customers", PATH, &[], async move {
+        let state = st;
+        let req = f.paging.resolve(20);
+        let filter = f.value.clone();
+        let page = state.db.run(move |c| customers::list(c, org, &filter, req.offset(), req.per_page)).await?;
+        let columns = vec![
+            Column::text("Name"),
+            Column::text("ABN Code"),
+            Column::text("Contact"),
+            Column::text("Phone"),
+            Column::text("Area"),
+            Column::text("Payment Type"),
+            Column::text("Price Strategy"),
+            Column::num("Credit Limit"),
+            Column::num("Balance"),
+            Column::text("Xero"),
+            Column::text("Action"),
+        ];
+        let rows = page
+            .rows
+            .iter()
+            .map(|c| {
+                vec![
+                    Cell::Text(c.name.clone()),
+                    Cell::Text(c.code.clone()),
+                    Cell::Text(contact(c)),
+                    Cell::Text(c.phone.clone()),
+                    Cell::Text(label(c.area_type, AreaType::from_i32, AreaType::label)),
+                    Cell::Text(label(c.payment_type, PaymentType::from_i32, PaymentType::label)),
+                    Cell::Text(label(c.price_strategy, PriceStrategy::from_i32, PriceStrategy::label)),
+                    Cell::Num(Cents(c.credit_limit).grouped()),
+                    Cell::Num(Cents(c.xero_balance).grouped()),
+                    xero_tag(c.xero_sent),
+                    Cell::Link { label: "Edit".into(), href: format!("/baseinfo/customers/{}", c.id), new_tab: true },
+                ]
+            })
+            .collect();
+        let view = ListView {
+            heading: "Customers",
+            path: PATH,
+            new_buttons: vec![NewButton { label: "+ New Customer", href: "/baseinfo/customers" }],
+            filters: Some(filters(&f.pairs)),
+            results: Results::exported(PATH, &f.pairs, req, page.total, columns, rows),
+        };
+        Ok(view)
+    })
+    .await
 }
 
 const EXPORT_COLUMNS: [Col; 17] = [

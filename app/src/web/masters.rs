@@ -1,5 +1,7 @@
 //! The master-data lists without a filter card: suppliers, warehouses, brands, employees.
 
+use std::future::Future;
+
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Query, State};
@@ -8,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::list::{Cell, Column, EMPTY_NO_DATA, FilterKind, ListView, NewButton, Pager, PagerItem, Paging, Results, wants_fragment};
 use super::shell::Shell;
+use super::stream;
 use crate::auth::Auth;
 use crate::db::masters::{self, Paged};
 use crate::domain::enums::Role;
@@ -32,13 +35,18 @@ pub struct ResultsFragment {
     pub oob: bool,
 }
 
-/// Answers with the whole page, or with the results only for an htmx search or page change.
-pub async fn respond(state: &AppState, auth: &Auth, headers: &HeaderMap, title: &str, view: ListView, islands: &[&str]) -> AppResult<Response> {
+/// Answers with the results only for an htmx search or page change, or with the whole page,
+/// streamed: the head and the shell go out before `view` reads the list (web/stream.rs).
+pub async fn respond<V>(state: &AppState, auth: &Auth, headers: &HeaderMap, title: &str, path: &str, islands: &[&str], view: V) -> AppResult<Response>
+where
+    V: Future<Output = AppResult<ListView>> + Send + 'static,
+{
     if wants_fragment(headers) {
-        return Ok(ResultsFragment { view, oob: true }.into_response());
+        return Ok(ResultsFragment { view: view.await?, oob: true }.into_response());
     }
-    let shell = Shell::new(state, auth, title, view.path, islands).await?;
-    Ok(ListPage { shell, view, oob: false }.into_response())
+    let shell = Shell::new(state, auth, title, path, islands).await?;
+    let limit = state.config.request_timeout;
+    Ok(stream::page(headers, shell, limit, move |shell| async move { Ok(ListPage { shell, view: view.await?, oob: false }) }))
 }
 
 pub fn yes_no(b: bool) -> Cell {
@@ -92,103 +100,123 @@ fn simple_list<T>(
 
 /// `GET /suppliers`.
 pub async fn suppliers(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
-    let req = paging.resolve(20);
-    let org = auth.org_id;
-    let page = state.db.run(move |c| masters::suppliers_page(c, org, req.offset(), req.per_page)).await?;
-    let pager = Pager::new("/suppliers", vec![], req, page.total);
-    let columns = vec![Column::text("Code"), Column::text("Name"), Column::text("Primary Person"), Column::text("Created"), Column::text("Updated")];
-    let new = NewButton { label: "+ New Supplier", href: "/baseinfo/suppliers" };
-    let view = simple_list(&auth, "Suppliers", "/suppliers", new, columns, page, pager, |s| {
-        (s.id, vec![
-            Cell::Text(s.code.clone()),
-            Cell::Text(s.name.clone()),
-            Cell::Text(format!("{} {}", s.primary_person_first, s.primary_person_last).trim().to_string()),
-            Cell::stamp(s.created_at),
-            Cell::stamp(s.updated_at),
-        ])
-    });
-    respond(&state, &auth, &headers, "Suppliers", view, &[]).await
+    let (st, au) = (state.clone(), auth.clone());
+    respond(&state, &auth, &headers, "Suppliers", "/suppliers", &[], async move {
+        let (state, auth) = (st, au);
+        let req = paging.resolve(20);
+        let org = auth.org_id;
+        let page = state.db.run(move |c| masters::suppliers_page(c, org, req.offset(), req.per_page)).await?;
+        let pager = Pager::new("/suppliers", vec![], req, page.total);
+        let columns = vec![Column::text("Code"), Column::text("Name"), Column::text("Primary Person"), Column::text("Created"), Column::text("Updated")];
+        let new = NewButton { label: "+ New Supplier", href: "/baseinfo/suppliers" };
+        let view = simple_list(&auth, "Suppliers", "/suppliers", new, columns, page, pager, |s| {
+            (s.id, vec![
+                Cell::Text(s.code.clone()),
+                Cell::Text(s.name.clone()),
+                Cell::Text(format!("{} {}", s.primary_person_first, s.primary_person_last).trim().to_string()),
+                Cell::stamp(s.created_at),
+                Cell::stamp(s.updated_at),
+            ])
+        });
+        Ok(view)
+    })
+    .await
 }
 
 /// `GET /warehouses`.
 pub async fn warehouses(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
-    let req = paging.resolve(20);
-    let org = auth.org_id;
-    let page = state.db.run(move |c| masters::warehouses_page(c, org, req.offset(), req.per_page)).await?;
-    let pager = Pager::new("/warehouses", vec![], req, page.total);
-    let columns = vec![
-        Column::text("Code"),
-        Column::text("Name"),
-        Column::text("Address"),
-        Column::text("Counts for CSR Orders"),
-        Column::text("Created"),
-        Column::text("Updated"),
-    ];
-    let new = NewButton { label: "+ New Warehouse", href: "/baseinfo/warehouses" };
-    let view = simple_list(&auth, "Warehouses", "/warehouses", new, columns, page, pager, |w| {
-        (w.id, vec![
-            Cell::Text(w.code.clone()),
-            Cell::Text(w.name.clone()),
-            Cell::Text(w.address.clone()),
-            yes_no(w.is_calc_for_csr_order),
-            Cell::stamp(w.created_at),
-            Cell::stamp(w.updated_at),
-        ])
-    });
-    respond(&state, &auth, &headers, "Warehouses", view, &[]).await
+    let (st, au) = (state.clone(), auth.clone());
+    respond(&state, &auth, &headers, "Warehouses", "/warehouses", &[], async move {
+        let (state, auth) = (st, au);
+        let req = paging.resolve(20);
+        let org = auth.org_id;
+        let page = state.db.run(move |c| masters::warehouses_page(c, org, req.offset(), req.per_page)).await?;
+        let pager = Pager::new("/warehouses", vec![], req, page.total);
+        let columns = vec![
+            Column::text("Code"),
+            Column::text("Name"),
+            Column::text("Address"),
+            Column::text("Counts for CSR Orders"),
+            Column::text("Created"),
+            Column::text("Updated"),
+        ];
+        let new = NewButton { label: "+ New Warehouse", href: "/baseinfo/warehouses" };
+        let view = simple_list(&auth, "Warehouses", "/warehouses", new, columns, page, pager, |w| {
+            (w.id, vec![
+                Cell::Text(w.code.clone()),
+                Cell::Text(w.name.clone()),
+                Cell::Text(w.address.clone()),
+                yes_no(w.is_calc_for_csr_order),
+                Cell::stamp(w.created_at),
+                Cell::stamp(w.updated_at),
+            ])
+        });
+        Ok(view)
+    })
+    .await
 }
 
 /// `GET /brands`.
 pub async fn brands(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
-    let req = paging.resolve(20);
-    let org = auth.org_id;
-    let page = state.db.run(move |c| masters::brands_page(c, org, req.offset(), req.per_page)).await?;
-    let pager = Pager::new("/brands", vec![], req, page.total);
-    let columns = vec![Column::text("Name"), Column::text("Presented to CSR"), Column::text("Created"), Column::text("Updated")];
-    let new = NewButton { label: "+ New Brand", href: "/baseinfo/brands" };
-    let view = simple_list(&auth, "Brands", "/brands", new, columns, page, pager, |b| {
-        (b.id, vec![
-            Cell::Text(b.name.clone()),
-            yes_no(b.presented_to_csr),
-            Cell::stamp(b.created_at),
-            Cell::stamp(b.updated_at),
-        ])
-    });
-    respond(&state, &auth, &headers, "Brands", view, &[]).await
+    let (st, au) = (state.clone(), auth.clone());
+    respond(&state, &auth, &headers, "Brands", "/brands", &[], async move {
+        let (state, auth) = (st, au);
+        let req = paging.resolve(20);
+        let org = auth.org_id;
+        let page = state.db.run(move |c| masters::brands_page(c, org, req.offset(), req.per_page)).await?;
+        let pager = Pager::new("/brands", vec![], req, page.total);
+        let columns = vec![Column::text("Name"), Column::text("Presented to CSR"), Column::text("Created"), Column::text("Updated")];
+        let new = NewButton { label: "+ New Brand", href: "/baseinfo/brands" };
+        let view = simple_list(&auth, "Brands", "/brands", new, columns, page, pager, |b| {
+            (b.id, vec![
+                Cell::Text(b.name.clone()),
+                yes_no(b.presented_to_csr),
+                Cell::stamp(b.created_at),
+                Cell::stamp(b.updated_at),
+            ])
+        });
+        Ok(view)
+    })
+    .await
 }
 
 /// `GET /employees`.
 pub async fn employees(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(paging): Query<Paging>) -> AppResult<Response> {
-    let req = paging.resolve(20);
-    let org = auth.org_id;
-    let page = state.db.run(move |c| masters::employees_page(c, org, req.offset(), req.per_page)).await?;
-    let pager = Pager::new("/employees", vec![], req, page.total);
-    let columns = vec![
-        Column::text("Name"),
-        Column::text("Email"),
-        Column::text("Phone"),
-        Column::text("Role"),
-        Column::text("Permissions"),
-        Column::text("Status"),
-        Column::text("Can Sign In"),
-        Column::text("Created"),
-    ];
-    let new = NewButton { label: "+ New Staff Member", href: "/baseinfo/employees" };
-    let view = simple_list(&auth, "Employees", "/employees", new, columns, page, pager, |e| {
-        (e.id, vec![
-            Cell::Text(e.name.clone()),
-            Cell::Text(e.email.clone()),
-            Cell::Text(e.phone.clone()),
-            Cell::Text(Role::from_i32(e.role).map(Role::label).unwrap_or("Unknown").to_string()),
-            Cell::Tags([("modPrc", e.mod_prc), ("isAcct", e.is_acct), ("crtCSR", e.crt_csr)].iter().filter(|(_, on)| *on).map(|(n, _)| (*n).to_string()).collect()),
-            if e.is_active {
-                Cell::Tag { label: "Active".into(), class: "tag-green" }
-            } else {
-                Cell::Tag { label: "Inactive".into(), class: "tag-grey" }
-            },
-            yes_no(e.able_login),
-            Cell::stamp(e.created_at),
-        ])
-    });
-    respond(&state, &auth, &headers, "Employees", view, &[]).await
+    let (st, au) = (state.clone(), auth.clone());
+    respond(&state, &auth, &headers, "Employees", "/employees", &[], async move {
+        let (state, auth) = (st, au);
+        let req = paging.resolve(20);
+        let org = auth.org_id;
+        let page = state.db.run(move |c| masters::employees_page(c, org, req.offset(), req.per_page)).await?;
+        let pager = Pager::new("/employees", vec![], req, page.total);
+        let columns = vec![
+            Column::text("Name"),
+            Column::text("Email"),
+            Column::text("Phone"),
+            Column::text("Role"),
+            Column::text("Permissions"),
+            Column::text("Status"),
+            Column::text("Can Sign In"),
+            Column::text("Created"),
+        ];
+        let new = NewButton { label: "+ New Staff Member", href: "/baseinfo/employees" };
+        let view = simple_list(&auth, "Employees", "/employees", new, columns, page, pager, |e| {
+            (e.id, vec![
+                Cell::Text(e.name.clone()),
+                Cell::Text(e.email.clone()),
+                Cell::Text(e.phone.clone()),
+                Cell::Text(Role::from_i32(e.role).map(Role::label).unwrap_or("Unknown").to_string()),
+                Cell::Tags([("modPrc", e.mod_prc), ("isAcct", e.is_acct), ("crtCSR", e.crt_csr)].iter().filter(|(_, on)| *on).map(|(n, _)| (*n).to_string()).collect()),
+                if e.is_active {
+                    Cell::Tag { label: "Active".into(), class: "tag-green" }
+                } else {
+                    Cell::Tag { label: "Inactive".into(), class: "tag-grey" }
+                },
+                yes_no(e.able_login),
+                Cell::stamp(e.created_at),
+            ])
+        });
+        Ok(view)
+    })
+    .await
 }

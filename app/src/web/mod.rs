@@ -15,6 +15,7 @@ pub mod report_center;
 pub mod reports;
 pub mod settings;
 pub mod shell;
+pub mod stream;
 
 use std::net::{IpAddr, SocketAddr};
 

@@ -96,58 +96,63 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     if f.export {
         return export(&state, org, f.value).await;
     }
-    let req = f.paging.resolve(20);
-    let filter = f.value.clone();
-    let (page, stock, brands, tags) = state
-        .db
-        .run(move |c| {
-            let page = products::list(c, org, &filter, req.offset(), req.per_page)?;
-            let ids: Vec<i64> = page.rows.iter().map(|p| p.id).collect();
-            Ok((page, products::stock_totals(c, org, &ids)?, master_db::all_brands(c, org)?, products::tag_values(c, org)?))
-        })
-        .await?;
-    let columns = vec![
-        Column::text("Item Code"),
-        Column::text("Item Name"),
-        Column::text("Brand"),
-        Column::text("Category"),
-        Column::text("Location"),
-        Column::num("Stock"),
-        Column::text("Unit"),
-        Column::num("Standard"),
-        Column::num("Class A"),
-        Column::text("Xero"),
-        Column::text("Modified"),
-        Column::text("Action"),
-    ];
-    let rows = page
-        .rows
-        .iter()
-        .map(|p: &Product| {
-            vec![
-                Cell::Text(p.code.clone()),
-                Cell::Text(p.name.clone()),
-                Cell::Text(brand_name(&brands, p.brand_id)),
-                Cell::Text(category_label(&p.tag1)),
-                Cell::Tags(locations(&p.tag4)),
-                Cell::Num(stock.get(&p.id).copied().unwrap_or(0).to_string()),
-                Cell::Text(p.unit.clone()),
-                Cell::Num(Cents(p.standard_price).grouped()),
-                Cell::Num(Cents(p.class_a_price).grouped()),
-                xero_tag(p.xero_sent),
-                Cell::stamp(p.updated_at),
-                Cell::Link { label: "Edit".into(), href: format!("/baseinfo/products/{}", p.id), new_tab: true },
-            ]
-        })
-        .collect();
-    let view = ListView {
-        heading: "Products",
-        path: PATH,
-        new_buttons: vec![NewButton { label: "+ New Product", href: "/baseinfo/products" }],
-        filters: Some(filters(&f.pairs, &brands, &tags)),
-        results: Results::exported(PATH, &f.pairs, req, page.total, columns, rows),
-    };
-    respond(&state, &auth, &headers, "Products", view, &[]).await
+    let st = state.clone();
+    respond(&state, &auth, &headers, "Products", PATH, &[], async move {
+        let state = st;
+        let req = f.paging.resolve(20);
+        let filter = f.value.clone();
+        let (page, stock, brands, tags) = state
+            .db
+            .run(move |c| {
+                let page = products::list(c, org, &filter, req.offset(), req.per_page)?;
+                let ids: Vec<i64> = page.rows.iter().map(|p| p.id).collect();
+                Ok((page, products::stock_totals(c, org, &ids)?, master_db::all_brands(c, org)?, products::tag_values(c, org)?))
+            })
+            .await?;
+        let columns = vec![
+            Column::text("Item Code"),
+            Column::text("Item Name"),
+            Column::text("Brand"),
+            Column::text("Category"),
+            Column::text("Location"),
+            Column::num("Stock"),
+            Column::text("Unit"),
+            Column::num("Standard"),
+            Column::num("Class A"),
+            Column::text("Xero"),
+            Column::text("Modified"),
+            Column::text("Action"),
+        ];
+        let rows = page
+            .rows
+            .iter()
+            .map(|p: &Product| {
+                vec![
+                    Cell::Text(p.code.clone()),
+                    Cell::Text(p.name.clone()),
+                    Cell::Text(brand_name(&brands, p.brand_id)),
+                    Cell::Text(category_label(&p.tag1)),
+                    Cell::Tags(locations(&p.tag4)),
+                    Cell::Num(stock.get(&p.id).copied().unwrap_or(0).to_string()),
+                    Cell::Text(p.unit.clone()),
+                    Cell::Num(Cents(p.standard_price).grouped()),
+                    Cell::Num(Cents(p.class_a_price).grouped()),
+                    xero_tag(p.xero_sent),
+                    Cell::stamp(p.updated_at),
+                    Cell::Link { label: "Edit".into(), href: format!("/baseinfo/products/{}", p.id), new_tab: true },
+                ]
+            })
+            .collect();
+        let view = ListView {
+            heading: "Products",
+            path: PATH,
+            new_buttons: vec![NewButton { label: "+ New Product", href: "/baseinfo/products" }],
+            filters: Some(filters(&f.pairs, &brands, &tags)),
+            results: Results::exported(PATH, &f.pairs, req, page.total, columns, rows),
+        };
+        Ok(view)
+    })
+    .await
 }
 
 const EXPORT_COLUMNS: [Col; 16] = [

@@ -404,10 +404,6 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     if f.export {
         return export(&state, org, types, f.value).await;
     }
-    let req = f.paging.resolve(r.page_size);
-    let filter = f.value.clone();
-    let ListPage { names, page } = state.db.run(move |c| order_views::list_page(c, org, &types, &filter, req.offset(), req.per_page)).await?;
-    let names = Names::from(names);
     let path: &'static str = match r.route {
         "invoices" => "/invoices",
         "credit_notes" => "/credit_notes",
@@ -417,21 +413,29 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         "transfers" => "/transfers",
         _ => "/adjustments",
     };
-    let view = ListView {
-        heading: if csr_view { "Customer Self-Orders" } else { r.title },
-        path,
-        new_buttons: r.new_buttons.iter().map(|(label, href)| NewButton { label, href }).collect(),
-        filters: Some(filters(fam, r, &f.pairs, &names, csr_view)),
-        results: Results {
-            columns: if csr_view { with_note_column(columns(fam)) } else { columns(fam) },
-            rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names), row_) } else { row(fam, row_, &names) }).collect(),
-            pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
-            empty_text: EMPTY_NO_DATA,
-            export_url: Some(export_url(path, &f.pairs)),
-            selection: (fam == Family::Sales).then(|| print_selection(&page.rows)),
-        },
-    };
-    respond(&state, &auth, &headers, r.title, view, &[]).await
+    let db = state.db.clone();
+    respond(&state, &auth, &headers, r.title, path, &[], async move {
+        let req = f.paging.resolve(r.page_size);
+        let filter = f.value.clone();
+        let ListPage { names, page } = db.run(move |c| order_views::list_page(c, org, &types, &filter, req.offset(), req.per_page)).await?;
+        let names = Names::from(names);
+        let view = ListView {
+            heading: if csr_view { "Customer Self-Orders" } else { r.title },
+            path,
+            new_buttons: r.new_buttons.iter().map(|(label, href)| NewButton { label, href }).collect(),
+            filters: Some(filters(fam, r, &f.pairs, &names, csr_view)),
+            results: Results {
+                columns: if csr_view { with_note_column(columns(fam)) } else { columns(fam) },
+                rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names), row_) } else { row(fam, row_, &names) }).collect(),
+                pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
+                empty_text: EMPTY_NO_DATA,
+                export_url: Some(export_url(path, &f.pairs)),
+                selection: (fam == Family::Sales).then(|| print_selection(&page.rows)),
+            },
+        };
+        Ok(view)
+    })
+    .await
 }
 
 const EXPORT_COLUMNS: [Col; 17] = [
