@@ -53,6 +53,8 @@ pub fn type_label(order_type: i32) -> &'static str {
 /// The totals row of a worksheet `width` columns wide: "Total" in the first column,
 /// `figures` from column `at` on, every other column empty.
 pub fn total_row(width: usize, at: usize, figures: impl IntoIterator<Item = Val>) -> Vec<Val> {
+    let figures: Vec<Val> = figures.into_iter().collect();
+    debug_assert!(at + figures.len() <= width, "a total row of {width} cells cannot hold {} figures from cell {at}", figures.len());
     let mut row = vec![Val::Text(String::new()); width];
     if let Some(first) = row.first_mut() {
         *first = Val::Text("Total".into());

@@ -88,7 +88,7 @@ pub fn quotes_for_customer(conn: &mut DbConn, org: i64, product_ids: &[i64], cus
         );
         if let Some((c, _, _)) = found {
             ocops.extend(
-                ocop_prices::table.filter(ocop_prices::customer_id.eq(c)).filter(ocop_prices::product_id.eq_any(chunk)).select((ocop_prices::product_id, ocop_prices::price)).load::<(i64, i64)>(conn)?,
+                ocop_prices::table.filter(ocop_prices::org_id.eq(org)).filter(ocop_prices::customer_id.eq(c)).filter(ocop_prices::product_id.eq_any(chunk)).select((ocop_prices::product_id, ocop_prices::price)).load::<(i64, i64)>(conn)?,
             );
         }
     }

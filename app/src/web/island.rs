@@ -118,20 +118,12 @@ pub fn island_prop_types() -> String {
     out
 }
 
-/// `text` for a double-quoted attribute value, escaped as askama escapes.
+/// `text` for a double-quoted attribute value, escaped by askama as its templates escape.
 fn attr(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&#34;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+    match askama::filters::escape(text, askama::filters::Html) {
+        Ok(escaped) => escaped.to_string(),
+        Err(never) => match never {},
     }
-    out
 }
 
 #[cfg(test)]
@@ -163,7 +155,7 @@ mod tests {
         assert!(i.rendered());
         assert_eq!(
             i.start(),
-            r#"<app-island name="quoting-cart" src="/static/islands/a.js" props="{&#34;k&#34;:&#34;&lt;&#39;&amp;\&#34;&gt;&#34;}" ssr><button>Cart</button>"#
+            r#"<app-island name="quoting-cart" src="/static/islands/a.js" props="{&#34;k&#34;:&#34;&#60;&#39;&#38;\&#34;&#62;&#34;}" ssr><button>Cart</button>"#
         );
     }
 

@@ -114,7 +114,7 @@ fn failed(error: &AppError) -> String {
         AppError::Internal(_) => "Something went wrong. Please try again.".to_owned(),
         other => other.to_string(),
     };
-    Failed { message, shell: NoFlash { flash: None } }.render().unwrap_or(message_only())
+    Failed { message, shell: NoFlash { flash: None } }.render().unwrap_or_else(|_| message_only())
 }
 
 fn message_only() -> String {

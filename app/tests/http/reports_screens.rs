@@ -16,7 +16,7 @@ const SCREENS: &[(&str, &str, &[&str])] = &[
 
 /// Undoes askama's attribute escaping.
 fn unescape(s: &str) -> String {
-    s.replace("&#34;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    s.replace("&#34;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&#60;", "<").replace("&gt;", ">").replace("&#62;", ">").replace("&amp;", "&").replace("&#38;", "&")
 }
 
 /// The props of the page's `report-form` island, parsed.
