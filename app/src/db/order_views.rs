@@ -60,6 +60,19 @@ pub fn sheet(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Sheet> {
     Ok(Sheet { order, customer, supplier })
 }
 
+/// What a sheet page's head needs (its title names the sheet).
+#[derive(Queryable, Clone, Debug)]
+pub struct SheetHead {
+    pub order_type: i32,
+    pub no: String,
+}
+
+/// The type and number of sheet `id` of company `org`, in one statement; another company's
+/// id is not found (404). Sheet pages read it before they send their first byte.
+pub fn head_of(conn: &mut DbConn, org: i64, id: i64) -> AppResult<SheetHead> {
+    Ok(orders::table.filter(orders::org_id.eq(org)).find(id).select((orders::order_type, orders::no)).first(conn)?)
+}
+
 /// A customer of company `org` as the sheet screens show it; `None` for another company's id.
 pub fn sheet_customer(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Option<SheetCustomer>> {
     Ok(customers::table.filter(customers::org_id.eq(org)).find(id).select(SheetCustomer::as_select()).first(conn).optional()?)

@@ -12,18 +12,20 @@ pub use self::reference_forms::Record;
 pub use self::staff_form::{create_staff, edit_staff, new_staff, reset_password, update_staff};
 
 use std::collections::BTreeMap;
+use std::future::Future;
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use self::form::{FormView, Kind};
 use super::shell::{Flash, Shell};
+use super::stream;
 use crate::auth::Auth;
 use crate::db::{accounts, customers as customer_db, masters as master_db, products as product_db};
 use crate::domain::masters::{CustomerInput, NO_CREATE_CUSTOMER, ProductInput, may_create_customer, may_edit_credit_terms};
@@ -108,9 +110,23 @@ fn saved_redirect(route: &str, id: i64) -> Response {
     Redirect::to(&format!("/baseinfo/{route}/{id}?saved=1")).into_response()
 }
 
-async fn render(state: &AppState, auth: &Auth, title: &str, active: &str, form: FormView, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
-    let mut shell = Shell::new(state, auth, title, active, &[]).await?;
-    shell.flash = flash;
+/// Answers a form page to a GET, streamed (web/stream.rs): the head and the shell go out
+/// before `form` reads the form's choices. A page of a record looks the record up first, so a
+/// missing or foreign id is still a 404.
+async fn respond<V>(state: &AppState, auth: &Auth, headers: &HeaderMap, title: &str, active: &str, flash: Option<Flash>, form: V) -> AppResult<Response>
+where
+    V: Future<Output = AppResult<FormView>> + Send + 'static,
+{
+    stream::respond(state, auth, headers, title, active, &[], move |mut shell| async move {
+        shell.flash = flash;
+        Ok(FormPage { shell, form: form.await? })
+    })
+    .await
+}
+
+/// The form whole, after a post: refused (`error`, with its status) or with a notice.
+async fn render(state: &AppState, auth: &Auth, title: &str, active: &str, form: FormView, error: Option<FormError>) -> AppResult<Response> {
+    let shell = Shell::new(state, auth, title, active, &[]).await?;
     let (form, status) = match error {
         None => (form, StatusCode::OK),
         Some(e) => {
@@ -126,7 +142,8 @@ async fn render(state: &AppState, auth: &Auth, title: &str, active: &str, form: 
 // Products
 // ---------------------------------------------------------------------------------------
 
-async fn product_page(state: &AppState, auth: &Auth, input: &ProductInput, id: Option<i64>, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
+/// The product form over `input`; `id` names the product edited.
+async fn product_view(state: &AppState, auth: &Auth, input: &ProductInput, id: Option<i64>) -> AppResult<FormView> {
     let org = auth.org_id;
     let (brands, existing, org_row) = state
         .db
@@ -137,8 +154,16 @@ async fn product_page(state: &AppState, auth: &Auth, input: &ProductInput, id: O
         .await?;
     let uplifts = uplifts_of(&org_row);
     let ctx = product_form::ProductContext { brands: &brands, existing: existing.as_ref(), uplifts };
-    let title = if id.is_some() { "Edit Product" } else { "New Product" };
-    render(state, auth, title, "/products", product_form::view(input, &ctx), flash, error).await
+    Ok(product_form::view(input, &ctx))
+}
+
+fn product_title(id: Option<i64>) -> &'static str {
+    if id.is_some() { "Edit Product" } else { "New Product" }
+}
+
+/// The product form refused by a post.
+async fn product_page(state: &AppState, auth: &Auth, input: &ProductInput, id: Option<i64>, error: FormError) -> AppResult<Response> {
+    render(state, auth, product_title(id), "/products", product_view(state, auth, input, id).await?, Some(error)).await
 }
 
 fn uplifts_of(o: &accounts::Organisation) -> TierUplifts {
@@ -147,8 +172,9 @@ fn uplifts_of(o: &accounts::Organisation) -> TierUplifts {
 }
 
 /// `GET /baseinfo/products`: the new-product form.
-pub async fn new_product(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
-    product_page(&state, &auth, &product_form::new_input(), None, None, None).await
+pub async fn new_product(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
+    let (st, au) = (state.clone(), auth.clone());
+    respond(&state, &auth, &headers, product_title(None), "/products", None, async move { product_view(&st, &au, &product_form::new_input(), None).await }).await
 }
 
 /// `POST /baseinfo/products`: creates, then opens the product in edit mode.
@@ -156,15 +182,18 @@ pub async fn create_product(State(state): State<AppState>, auth: Auth, body: Byt
     let input: ProductInput = parse(&body)?;
     match service::create_product(&state, &auth, input.clone()).await {
         Ok(p) => Ok(saved_redirect("products", p.id)),
-        Err(e) => product_page(&state, &auth, &input, None, None, Some(form_error(e)?)).await,
+        Err(e) => product_page(&state, &auth, &input, None, form_error(e)?).await,
     }
 }
 
-/// `GET /baseinfo/products/{id}`: the edit form (404 for another company's product).
-pub async fn edit_product(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
+/// `GET /baseinfo/products/{id}`: the edit form (404 for another company's product, read
+/// before the page answers).
+pub async fn edit_product(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
     let (id, org) = (record_id(&id)?, auth.org_id);
     let stored = state.db.run(move |c| product_db::product(c, org, id)).await?;
-    product_page(&state, &auth, &product_form::input_from(&stored), Some(id), q.flash(), None).await
+    let (st, au) = (state.clone(), auth.clone());
+    let form = async move { product_view(&st, &au, &product_form::input_from(&stored), Some(id)).await };
+    respond(&state, &auth, &headers, product_title(Some(id)), "/products", q.flash(), form).await
 }
 
 /// `POST /baseinfo/products/{id}`: saves the edit if nobody saved in between.
@@ -173,7 +202,7 @@ pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id):
     let input: ProductInput = parse(&body)?;
     match service::update_product(&state, &auth, id, input.clone()).await {
         Ok(p) => Ok(saved_redirect("products", p.id)),
-        Err(e) => product_page(&state, &auth, &input, Some(id), None, Some(form_error(e)?)).await,
+        Err(e) => product_page(&state, &auth, &input, Some(id), form_error(e)?).await,
     }
 }
 
@@ -181,11 +210,8 @@ pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id):
 // Customers
 // ---------------------------------------------------------------------------------------
 
-async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
-    customer_page_with(state, auth, input, id, flash, error, None).await
-}
-
-async fn customer_page_with(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, flash: Option<Flash>, error: Option<FormError>, notice: Option<String>) -> AppResult<Response> {
+/// The customer form over `input`; `id` names the customer edited.
+async fn customer_view(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>) -> AppResult<FormView> {
     let org = auth.org_id;
     let (staff, existing) = state
         .db
@@ -200,10 +226,18 @@ async fn customer_page_with(state: &AppState, auth: &Auth, input: &CustomerInput
         may_edit_terms: may_edit_credit_terms(auth.role),
         may_invite: crate::domain::shop::may_invite(auth.role, auth.crt_csr),
     };
-    let title = if id.is_some() { "Edit Customer" } else { "New Customer" };
-    let mut view = customer_form::view(input, &ctx);
+    Ok(customer_form::view(input, &ctx))
+}
+
+fn customer_title(id: Option<i64>) -> &'static str {
+    if id.is_some() { "Edit Customer" } else { "New Customer" }
+}
+
+/// The customer form after a post: refused (`error`), or with a `notice`.
+async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, error: Option<FormError>, notice: Option<String>) -> AppResult<Response> {
+    let mut view = customer_view(state, auth, input, id).await?;
     view.notice = notice;
-    render(state, auth, title, "/customers", view, flash, error).await
+    render(state, auth, customer_title(id), "/customers", view, error).await
 }
 
 /// `POST /baseinfo/customers/{id}/shop-invite`: a one-time shop password, shown this once
@@ -216,19 +250,20 @@ pub async fn shop_invite(State(state): State<AppState>, auth: Auth, Path(id): Pa
         "One-time shop password for {}: {otp} — give it to the customer now with the shop's address (/shop); it is shown only this once and must be changed at the first sign-in.",
         stored.email.trim()
     );
-    customer_page_with(&state, &auth, &customer_form::input_from(&stored), Some(id), None, None, Some(notice)).await
+    customer_page(&state, &auth, &customer_form::input_from(&stored), Some(id), None, Some(notice)).await
 }
 
 /// `GET /baseinfo/customers`: the new-customer form, or in company 4 without crtCSR the
 /// refusal that returns to the list (spec §5).
-pub async fn new_customer(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
+pub async fn new_customer(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
     if !may_create_customer(auth.org_id, auth.crt_csr) {
         let mut shell = Shell::new(&state, &auth, "New Customer", "/customers", &[]).await?;
         shell.flash = Some(Flash { text: NO_CREATE_CUSTOMER.to_string(), level: "error", ms: SHORT_MS });
         let page = DeniedPage { shell, message: NO_CREATE_CUSTOMER, back: "/customers", redirect_ms: 1_000 };
         return Ok((StatusCode::FORBIDDEN, page).into_response());
     }
-    customer_page(&state, &auth, &customer_form::new_input(), None, None, None).await
+    let (st, au) = (state.clone(), auth.clone());
+    respond(&state, &auth, &headers, customer_title(None), "/customers", None, async move { customer_view(&st, &au, &customer_form::new_input(), None).await }).await
 }
 
 /// `POST /baseinfo/customers`: creates, then opens the customer in edit mode.
@@ -236,15 +271,18 @@ pub async fn create_customer(State(state): State<AppState>, auth: Auth, body: By
     let input: CustomerInput = parse(&body)?;
     match service::create_customer(&state, &auth, input.clone()).await {
         Ok(c) => Ok(saved_redirect("customers", c.id)),
-        Err(e) => customer_page(&state, &auth, &input, None, None, Some(form_error(e)?)).await,
+        Err(e) => customer_page(&state, &auth, &input, None, Some(form_error(e)?), None).await,
     }
 }
 
-/// `GET /baseinfo/customers/{id}`: the edit form (404 for another company's customer).
-pub async fn edit_customer(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
+/// `GET /baseinfo/customers/{id}`: the edit form (404 for another company's customer, read
+/// before the page answers).
+pub async fn edit_customer(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
     let (id, org) = (record_id(&id)?, auth.org_id);
     let stored = state.db.run(move |c| customer_db::customer(c, org, id)).await?;
-    customer_page(&state, &auth, &customer_form::input_from(&stored), Some(id), q.flash(), None).await
+    let (st, au) = (state.clone(), auth.clone());
+    let form = async move { customer_view(&st, &au, &customer_form::input_from(&stored), Some(id)).await };
+    respond(&state, &auth, &headers, customer_title(Some(id)), "/customers", q.flash(), form).await
 }
 
 /// `POST /baseinfo/customers/{id}`: saves the edit if nobody saved in between.
@@ -253,7 +291,7 @@ pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id)
     let input: CustomerInput = parse(&body)?;
     match service::update_customer(&state, &auth, id, input.clone()).await {
         Ok(c) => Ok(saved_redirect("customers", c.id)),
-        Err(e) => customer_page(&state, &auth, &input, Some(id), None, Some(form_error(e)?)).await,
+        Err(e) => customer_page(&state, &auth, &input, Some(id), Some(form_error(e)?), None).await,
     }
 }
 
@@ -265,15 +303,17 @@ fn administer(auth: &Auth) -> AppResult<()> {
     crate::services::reference_data::Admin::from(auth).check()
 }
 
-async fn record_page<R: Record>(state: &AppState, auth: &Auth, input: &R::Input, existing: Option<&R>, flash: Option<Flash>, error: Option<FormError>) -> AppResult<Response> {
+/// The form of a record refused by a post.
+async fn record_page<R: Record>(state: &AppState, auth: &Auth, input: &R::Input, existing: Option<&R>, error: FormError) -> AppResult<Response> {
     let title = if existing.is_some() { R::EDIT_TITLE } else { R::NEW_TITLE };
-    render(state, auth, title, R::LIST, R::view(input, existing), flash, error).await
+    render(state, auth, title, R::LIST, R::view(input, existing), Some(error)).await
 }
 
 /// `GET /baseinfo/{suppliers|warehouses|brands}`: the empty form.
-pub async fn new_record<R: Record>(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
+pub async fn new_record<R: Record>(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
     administer(&auth)?;
-    record_page::<R>(&state, &auth, &R::fresh(), None, None, None).await
+    let form = R::view(&R::fresh(), None);
+    respond(&state, &auth, &headers, R::NEW_TITLE, R::LIST, None, async move { Ok(form) }).await
 }
 
 /// `POST /baseinfo/{kind}`: creates, then opens the record in edit mode.
@@ -282,16 +322,18 @@ pub async fn create_record<R: Record>(State(state): State<AppState>, auth: Auth,
     let input: R::Input = parse(&body)?;
     match R::save(&state, &auth, None, input.clone()).await {
         Ok(r) => Ok(saved_redirect(R::ROUTE, r.id())),
-        Err(e) => record_page::<R>(&state, &auth, &input, None, None, Some(form_error(e)?)).await,
+        Err(e) => record_page::<R>(&state, &auth, &input, None, form_error(e)?).await,
     }
 }
 
-/// `GET /baseinfo/{kind}/{id}`: the edit form (404 for another company's record).
-pub async fn edit_record<R: Record>(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
+/// `GET /baseinfo/{kind}/{id}`: the edit form (404 for another company's record, read before
+/// the page answers; the form needs nothing more).
+pub async fn edit_record<R: Record>(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
     administer(&auth)?;
     let (id, org) = (record_id(&id)?, auth.org_id);
     let stored = state.db.run(move |c| R::load(c, org, id)).await?;
-    record_page::<R>(&state, &auth, &stored.input_from(), Some(&stored), q.flash(), None).await
+    let form = R::view(&stored.input_from(), Some(&stored));
+    respond(&state, &auth, &headers, R::EDIT_TITLE, R::LIST, q.flash(), async move { Ok(form) }).await
 }
 
 /// `POST /baseinfo/{kind}/{id}`: saves the edit if nobody saved in between.
@@ -304,7 +346,7 @@ pub async fn update_record<R: Record>(State(state): State<AppState>, auth: Auth,
         Err(e) => {
             let error = form_error(e)?;
             let stored = state.db.run(move |c| R::load(c, org, id)).await?;
-            record_page::<R>(&state, &auth, &input, Some(&stored), None, Some(error)).await
+            record_page::<R>(&state, &auth, &input, Some(&stored), error).await
         }
     }
 }

@@ -44,9 +44,7 @@ where
     if wants_fragment(headers) {
         return Ok(ResultsFragment { view: view.await?, oob: true }.into_response());
     }
-    let shell = Shell::new(state, auth, title, path, islands).await?;
-    let limit = state.config.request_timeout;
-    Ok(stream::page(headers, shell, limit, move |shell| async move { Ok(ListPage { shell, view: view.await?, oob: false }) }))
+    stream::respond(state, auth, headers, title, path, islands, move |shell| async move { Ok(ListPage { shell, view: view.await?, oob: false }) }).await
 }
 
 pub fn yes_no(b: bool) -> Cell {

@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use super::list::{Cell, Column, Filter, FilterKind, Filters, ListView, Pager, PagerItem, Results, current, options_with_all, wants_fragment};
 use super::island::Island;
 use super::shell::Shell;
+use super::stream;
 use crate::auth::Auth;
 use crate::db::masters as master_db;
 use crate::db::ocops;
@@ -56,8 +57,8 @@ fn money(c: i64) -> Cell {
     Cell::Num(Cents(c).grouped())
 }
 
-/// `GET /ocops`.
-pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<OcopFilter>) -> AppResult<Response> {
+/// The list of the search `f` (nothing before one).
+async fn list(state: &AppState, auth: &Auth, f: &Filters<OcopFilter>) -> AppResult<ListView> {
     let org = auth.org_id;
     let show_cost = may_see_cost(auth.role, auth.mod_prc);
     let v = f.value.clone();
@@ -118,17 +119,26 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         Filter { label: "CSR", name: "csr_label", kind: FilterKind::Picker { url: "/api/customers?per_page=20&name=", target: "csr", label: current(pairs, "csr_label"), id: current(pairs, "csr") } },
         Filter { label: "OCOP", name: "with_ocop", kind: FilterKind::Select { options: options_with_all([("yes", "With OCOP prices")]), selected: current(pairs, "with_ocop") } },
     ];
-    let view = ListView {
+    Ok(ListView {
         heading: "OCOP Price",
         path: PATH,
         new_buttons: vec![],
         filters: Some(filters),
         results: Results { columns, rows, pager: searched.then(|| Pager::new(PATH, f.pairs.clone(), req, total)), empty_text: if searched { "No Data" } else { EMPTY_OCOP }, export_url: None, selection: None },
-    };
+    })
+}
+
+/// `GET /ocops`: the page, streamed (web/stream.rs); an htmx search gets the results alone.
+pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<OcopFilter>) -> AppResult<Response> {
     if wants_fragment(&headers) {
-        return Ok(OcopResults { view, oob: true }.into_response());
+        return Ok(OcopResults { view: list(&state, &auth, &f).await?, oob: true }.into_response());
     }
-    let shell = Shell::new(&state, &auth, "OCOP Price", PATH, &[]).await?;
-    let editor = Island::new(&state, "ocop-editor", &serde_json::Map::new()).await.when_idle().wake("open-ocop");
-    Ok(OcopPage { shell, view, oob: false, editor }.into_response())
+    let (st, au) = (state.clone(), auth.clone());
+    stream::respond(&state, &auth, &headers, "OCOP Price", PATH, &[], move |shell| async move {
+        let (state, auth) = (st, au);
+        let view = list(&state, &auth, &f).await?;
+        let editor = Island::new(&state, "ocop-editor", &serde_json::Map::new()).await.when_idle().wake("open-ocop");
+        Ok(OcopPage { shell, view, oob: false, editor })
+    })
+    .await
 }

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use super::list::{EMPTY_BEFORE_SEARCH, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, Pager, PagerItem, Results, current, options_with_all, wants_fragment};
 use super::island::Island;
 use super::shell::Shell;
+use super::stream;
 use crate::auth::Auth;
 use crate::db::orders as order_db;
 use crate::domain::enums::StockAvailability;
@@ -139,8 +140,17 @@ fn to_view(r: QuoteRow, warehouses: &[(i64, String)], show_cost: bool) -> RowVie
     }
 }
 
-/// `GET /quotings`: waits for a manual search ('Enter Some Key Words to Search').
-pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<QuoteFilter>) -> AppResult<Response> {
+/// What the results show, and the tier uplifts the price dialog needs.
+struct Lookup {
+    view: ListView,
+    rows: Vec<RowView>,
+    show_cost: bool,
+    csr: String,
+    uplifts: TierUplifts,
+}
+
+/// Runs the search of `f` (nothing before a manual search) and builds the results.
+async fn lookup(state: &AppState, auth: &Auth, f: &Filters<QuoteFilter>) -> AppResult<Lookup> {
     let org = auth.org_id;
     let show_cost = may_see_cost(auth.role, auth.mod_prc);
     let searched = f.value.is_search();
@@ -183,19 +193,30 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             selection: None,
         },
     };
-    let csr = current(&f.pairs, "csr");
+    let uplifts = TierUplifts { b: uplifts.b, c: uplifts.c, d: uplifts.d, e: uplifts.e };
+    Ok(Lookup { view, rows, show_cost, csr: current(&f.pairs, "csr"), uplifts })
+}
+
+/// `GET /quotings`: waits for a manual search ('Enter Some Key Words to Search'). The page
+/// is streamed (web/stream.rs); an htmx search gets the results alone.
+pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<QuoteFilter>) -> AppResult<Response> {
     if wants_fragment(&headers) {
+        let Lookup { view, rows, show_cost, csr, .. } = lookup(&state, &auth, &f).await?;
         return Ok(QuotingResults { view, show_special: any_special(&rows), rows, show_cost, oob: true, csr }.into_response());
     }
+    let (st, au) = (state.clone(), auth.clone());
     // Neither island is needed to read the page: both load their code when idle or on use.
-    let shell = Shell::new(&state, &auth, "Quoting", PATH, &[]).await?;
-    let cart = Island::new(&state, "quoting-cart", &QuotingCartProps { storage_key: "carts", checkout_path: "/order_add/invoices" })
-        .await
-        .when_idle()
-        .wake("cart-add customer-changed");
-    let price_props = PriceDialogProps { can_modify: auth.mod_prc, uplifts: TierUplifts { b: uplifts.b, c: uplifts.c, d: uplifts.d, e: uplifts.e } };
-    let prices = Island::new(&state, "price-dialog", &price_props).await.when_idle().wake("open-price-dialog");
-    Ok(QuotingPage { shell, view, show_special: any_special(&rows), rows, show_cost, oob: false, cart, prices, csr }.into_response())
+    stream::respond(&state, &auth, &headers, "Quoting", PATH, &[], move |shell| async move {
+        let (state, auth) = (st, au);
+        let Lookup { view, rows, show_cost, csr, uplifts } = lookup(&state, &auth, &f).await?;
+        let cart = Island::new(&state, "quoting-cart", &QuotingCartProps { storage_key: "carts", checkout_path: "/order_add/invoices" })
+            .await
+            .when_idle()
+            .wake("cart-add customer-changed");
+        let prices = Island::new(&state, "price-dialog", &PriceDialogProps { can_modify: auth.mod_prc, uplifts }).await.when_idle().wake("open-price-dialog");
+        Ok(QuotingPage { shell, view, show_special: any_special(&rows), rows, show_cost, oob: false, cart, prices, csr })
+    })
+    .await
 }
 
 #[derive(Template, WebTemplate)]

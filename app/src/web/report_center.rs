@@ -10,6 +10,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Datelike;
 
 use super::shell::Shell;
+use super::stream;
 use crate::auth::Auth;
 use crate::error::{AppError, AppResult};
 use crate::domain::imports::ImportKind;
@@ -60,13 +61,24 @@ pub struct CenterQuery {
     xero_queued: Option<usize>,
 }
 
-/// `GET /reports_download`.
-pub async fn page(State(state): State<AppState>, auth: Auth, Query(q): Query<CenterQuery>) -> AppResult<CenterPage> {
-    center(&state, &auth, q.xero_queued.map(batch_notice), None).await
+const TITLE: &str = "Reports Download Center";
+const PATH: &str = "/reports_download";
+
+/// `GET /reports_download`, streamed (web/stream.rs): the reports are read after the head
+/// has gone.
+pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(q): Query<CenterQuery>) -> AppResult<Response> {
+    let (st, au) = (state.clone(), auth.clone());
+    stream::respond(&state, &auth, &headers, TITLE, PATH, &[], move |shell| async move { center_page(&st, &au, shell, q.xero_queued.map(batch_notice), None).await }).await
 }
 
+/// The page whole, after an import (its status says how it went).
 async fn center(state: &AppState, auth: &Auth, notice: Option<String>, error: Option<String>) -> AppResult<CenterPage> {
-    let shell = Shell::new(state, auth, "Reports Download Center", "/reports_download", &[]).await?;
+    let shell = Shell::new(state, auth, TITLE, PATH, &[]).await?;
+    center_page(state, auth, shell, notice, error).await
+}
+
+/// The page around `shell`, with what the last Batch SendXero or import did.
+async fn center_page(state: &AppState, auth: &Auth, shell: Shell, notice: Option<String>, error: Option<String>) -> AppResult<CenterPage> {
     let table = JobsTable::load(state, auth).await?;
     let today = crate::domain::dates::today(auth.zone);
     let first = today.with_day(1).unwrap_or(today);

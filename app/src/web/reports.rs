@@ -6,10 +6,13 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
 use serde::Serialize;
 
 use super::island::Island;
 use super::shell::Shell;
+use super::stream;
 use crate::auth::Auth;
 use crate::db::masters as master_db;
 use crate::domain::dates::today;
@@ -124,38 +127,44 @@ pub struct ReportFormPage {
 }
 
 /// `GET /sales_reports`.
-pub async fn sales(State(state): State<AppState>, auth: Auth) -> AppResult<ReportFormPage> {
-    page(&state, &auth, Screen::Sales).await
+pub async fn sales(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
+    page(&state, &auth, &headers, Screen::Sales).await
 }
 
 /// `GET /purchase_reports`.
-pub async fn purchase(State(state): State<AppState>, auth: Auth) -> AppResult<ReportFormPage> {
-    page(&state, &auth, Screen::Purchase).await
+pub async fn purchase(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
+    page(&state, &auth, &headers, Screen::Purchase).await
 }
 
 /// `GET /inventory_reports`.
-pub async fn inventory(State(state): State<AppState>, auth: Auth) -> AppResult<ReportFormPage> {
-    page(&state, &auth, Screen::Inventory).await
+pub async fn inventory(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
+    page(&state, &auth, &headers, Screen::Inventory).await
 }
 
-async fn page(state: &AppState, auth: &Auth, screen: Screen) -> AppResult<ReportFormPage> {
-    let org = auth.org_id;
-    let (warehouses, brands) = state
-        .db
-        .run(move |c| {
-            let warehouses = master_db::all_warehouses(c, org)?.into_iter().map(|w| IdOption { id: w.id, name: w.name }).collect();
-            let brands = master_db::all_brands(c, org)?.into_iter().map(|b| IdOption { id: b.id, name: b.name }).collect();
-            Ok((warehouses, brands))
+/// The screen, streamed (web/stream.rs): the choices are read and the form rendered after
+/// the head has gone.
+async fn page(state: &AppState, auth: &Auth, headers: &HeaderMap, screen: Screen) -> AppResult<Response> {
+    let (st, au) = (state.clone(), auth.clone());
+    stream::respond(state, auth, headers, screen.title(), screen.path(), &[ISLAND], move |shell| async move {
+        let (state, auth) = (st, au);
+        let org = auth.org_id;
+        let (warehouses, brands) = state
+            .db
+            .run(move |c| {
+                let warehouses = master_db::all_warehouses(c, org)?.into_iter().map(|w| IdOption { id: w.id, name: w.name }).collect();
+                let brands = master_db::all_brands(c, org)?.into_iter().map(|b| IdOption { id: b.id, name: b.name }).collect();
+                Ok((warehouses, brands))
+            })
+            .await?;
+        let props = form_props(screen, warehouses, brands, today(auth.zone), may_see_cost(auth.role, auth.mod_prc));
+        Ok(ReportFormPage {
+            shell,
+            heading: screen.title(),
+            tab_titles: screen.kinds().iter().map(|k| k.title()).collect(),
+            form: Island::new(&state, ISLAND, &props).await,
         })
-        .await?;
-    let props = form_props(screen, warehouses, brands, today(auth.zone), may_see_cost(auth.role, auth.mod_prc));
-    let shell = Shell::new(state, auth, screen.title(), screen.path(), &[ISLAND]).await?;
-    Ok(ReportFormPage {
-        shell,
-        heading: screen.title(),
-        tab_titles: screen.kinds().iter().map(|k| k.title()).collect(),
-        form: Island::new(state, ISLAND, &props).await,
     })
+    .await
 }
 
 /// The island's props for `screen`, from the company's warehouses and brands.

@@ -7,7 +7,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::State;
-use axum::http::Uri;
+use axum::http::{HeaderMap, Uri};
 use serde::Deserialize;
 
 use std::collections::BTreeMap;
@@ -18,6 +18,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use super::shell::Shell;
+use super::stream;
 use crate::auth::Auth;
 use crate::db::accounts::{self, Organisation};
 use crate::db::reference_data;
@@ -138,7 +139,13 @@ async fn render(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'stati
 }
 
 async fn render_with(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'static str, String)>, form: Option<&XeroForm>, typed: Option<Typed>) -> AppResult<SettingsPage> {
-    let shell = Shell::new(state, auth, "Settings", uri.path(), &[]).await?;
+    let shell = Shell::new(state, auth, TITLE, uri.path(), &[]).await?;
+    settings_page(state, auth, shell, alert, form, typed).await
+}
+
+/// The page around `shell`: the company, the accounting link and the latest changes, with
+/// the outcome `alert` and what was typed into a refused form.
+async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Option<(&'static str, String)>, form: Option<&XeroForm>, typed: Option<Typed>) -> AppResult<SettingsPage> {
     let org = auth.org_id;
     let (xero, organisation, audit) = state
         .db
@@ -177,11 +184,15 @@ async fn render_with(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'
     })
 }
 
-/// `GET /settings`.
-pub async fn page(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<SettingsPage> {
+const TITLE: &str = "Settings";
+
+/// `GET /settings`, streamed (web/stream.rs): the settings are read after the head has gone.
+pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
     let saved = uri.query().is_some_and(|q| q.split('&').any(|kv| kv == "saved=1"));
-    render(&state, &auth, &uri, saved.then(|| ("success", crate::web::baseinfo::SAVED.to_string())), None).await
+    let alert = saved.then(|| ("success", crate::web::baseinfo::SAVED.to_string()));
+    let (st, au) = (state.clone(), auth.clone());
+    stream::respond(&state, &auth, &headers, TITLE, uri.path(), &[], move |shell| async move { settings_page(&st, &au, shell, alert, None, None).await }).await
 }
 
 #[derive(Deserialize, Default)]

@@ -8,8 +8,10 @@
 //! (the second part is a future polled by the body), so the first byte never waits for it.
 //!
 //! Once the first part is out the status is 200: a failure while reading is shown in the
-//! content as an error message. Pages whose status depends on their data (a sheet by id:
-//! 404 for a missing or foreign id) are not streamed. htmx fragments are sent whole.
+//! content as an error message. A page addressed by an id (a sheet, a base-info record)
+//! looks the id up inside the company before it answers, so a missing or foreign id is
+//! still a 404, and its title can name the record. htmx requests get the page (or their
+//! fragment) whole: htmx swaps only once it has all of it.
 //!
 //! Compression: tower-http's gzip would hold the head in its compressor until more data
 //! came, so a streamed page compresses itself (flate2) and flushes after each part.
@@ -20,6 +22,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use askama::Template;
+use askama_web::WebTemplateExt;
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -28,7 +31,9 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use hyper::body::Frame;
 
-use crate::error::AppError;
+use crate::auth::Auth;
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
 use crate::web::shell::{Flash, Shell};
 
 /// Where the content starts: the end of `layout/head.html`.
@@ -56,10 +61,27 @@ struct Failed {
 /// (the server's 408 cannot be sent once the head is out).
 pub const TOO_SLOW: &str = "The page took too long to load. Narrow the search or try again.";
 
+/// Answers a full page: the head and the shell (`title`, the menu entry `path`, the `islands`
+/// whose code the page preloads) go out at once, then the page `content` builds from the
+/// shell, whose queries run only after the head was handed over. An htmx request gets the
+/// page whole, within the request time limit as any whole answer.
+pub async fn respond<T, F, Fut>(state: &AppState, auth: &Auth, request: &HeaderMap, title: &str, path: &str, islands: &[&str], content: F) -> AppResult<Response>
+where
+    T: Template + Send,
+    F: FnOnce(Shell) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<T, AppError>> + Send + 'static,
+{
+    let shell = Shell::new(state, auth, title, path, islands).await?;
+    if request.contains_key("hx-request") {
+        return Ok(content(shell).await?.into_web_template().into_response());
+    }
+    Ok(page(request, shell, state.config.request_timeout, content))
+}
+
 /// Sends `shell`'s head now and the page `content` builds from it (its queries run after the
 /// head was handed over), within `limit` (the request time limit, which no longer applies
 /// once the head has gone).
-pub fn page<T, F, Fut>(request: &HeaderMap, shell: Shell, limit: std::time::Duration, content: F) -> Response
+fn page<T, F, Fut>(request: &HeaderMap, shell: Shell, limit: std::time::Duration, content: F) -> Response
 where
     T: Template + Send,
     F: FnOnce(Shell) -> Fut + Send + 'static,

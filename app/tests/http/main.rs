@@ -30,6 +30,7 @@ mod sheets;
 mod shell;
 mod shop;
 mod ssr;
+mod streaming;
 mod trust;
 mod uploads;
 mod xero;

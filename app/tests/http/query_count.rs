@@ -154,56 +154,117 @@ async fn the_quoting_lookup_reads_as_many_statements_for_20_rows_as_for_150() {
     assert_eq!(small, large, "the quoting page runs a query per row");
 }
 
-/// The first part of a streamed list page (head, header, menu) is handed over before the
-/// list's own queries run; they run when the rest is asked for. gzip, when accepted, is
-/// flushed after the first part so it decodes on its own.
-#[tokio::test]
-async fn a_list_page_sends_its_head_and_shell_before_its_queries_run() {
+/// A streamed page as it arrived: its first part and the whole page (decoded), and the
+/// statements run before the first part was handed over and in all.
+struct Streamed {
+    head: String,
+    whole: String,
+    at_first: usize,
+    total: usize,
+}
+
+/// Where the first part of a streamed page ends: the start of the content.
+const CONTENT_START: &str = "<main class=\"content\" id=\"content\">";
+
+/// GETs `path` (with gzip when `gzip`), counting the statements run before its first body
+/// frame and after the last. The page is asked for once before, so the counts are the steady
+/// ones (no first-time connection set-up).
+async fn streamed(app: &TestApp, tally: &AtomicUsize, path: &str, s: &Session, gzip: bool) -> Streamed {
     use axum::body::Body;
     use axum::http::{Request, header};
     use http_body_util::BodyExt;
     use tower::ServiceExt;
 
+    assert_eq!(app.get(path, Some(s)).await.status, StatusCode::OK, "{path}");
+    let mut req = Request::builder().uri(path).header(header::COOKIE, &s.cookie);
+    if gzip {
+        req = req.header(header::ACCEPT_ENCODING, "gzip");
+    }
+    let before = tally.load(Ordering::SeqCst);
+    let res = app.router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "{path}");
+    assert_eq!(res.headers().get(header::CONTENT_ENCODING).is_some(), gzip, "{path}");
+    let mut body = res.into_body();
+    let first = body.frame().await.expect("a first part").unwrap().into_data().unwrap();
+    let at_first = tally.load(Ordering::SeqCst) - before;
+    let mut rest = Vec::new();
+    while let Some(frame) = body.frame().await {
+        if let Ok(data) = frame.unwrap().into_data() {
+            rest.extend_from_slice(&data);
+        }
+    }
+    let total = tally.load(Ordering::SeqCst) - before;
+    let decode = |bytes: &[u8]| {
+        if !gzip {
+            return String::from_utf8_lossy(bytes).into_owned();
+        }
+        let mut out = Vec::new();
+        // A sync-flushed part decodes up to its end; the stream's end may be missing.
+        let _ = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    Streamed { head: decode(&first), whole: decode(&[first.to_vec(), rest].concat()), at_first, total }
+}
+
+/// The first part is the head and the shell (header, menu) and nothing of the content; the
+/// rest completes the page.
+fn assert_split(path: &str, page: &Streamed) {
+    let head = &page.head;
+    assert!(head.starts_with("<!doctype html>") && head.ends_with(CONTENT_START), "{path}: the first part is the head and the shell:\n{head}");
+    assert!(head.contains("<nav class=\"sidebar\""), "{path}: the menu is in the first part");
+    assert!(page.whole.trim_end().ends_with("</html>"), "{path}: the rest is the content and the end of the page");
+    assert_eq!(page.whole.matches("<nav class=\"sidebar\"").count(), 1, "{path}: the shell is sent once");
+    assert!(!page.whole.contains("alert-error"), "{path}: the content did not fail");
+}
+
+/// The first part of a streamed list page (head, header, menu) is handed over before the
+/// list's own queries run; they run when the rest is asked for. gzip, when accepted, is
+/// flushed after the first part so it decodes on its own.
+#[tokio::test]
+async fn a_list_page_sends_its_head_and_shell_before_its_queries_run() {
     let (app, tally) = counted_app().await;
     let s = app.session("approver@demo.test").await;
     for (path, gzip) in [("/invoices?per_page=150", false), ("/customers", true), ("/suppliers", false)] {
-        // Warm up, so the counts below are the steady ones (no first-time connection set-up).
-        assert_eq!(app.get(path, Some(&s)).await.status, StatusCode::OK);
-        let mut req = Request::builder().uri(path).header(header::COOKIE, &s.cookie);
-        if gzip {
-            req = req.header(header::ACCEPT_ENCODING, "gzip");
-        }
-        let before = tally.load(Ordering::SeqCst);
-        let res = app.router.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
-        assert_eq!(res.status(), StatusCode::OK);
-        assert_eq!(res.headers().get(header::CONTENT_ENCODING).is_some(), gzip, "{path}");
-        let mut body = res.into_body();
-        let first = body.frame().await.expect("a first part").unwrap().into_data().unwrap();
-        let at_first = tally.load(Ordering::SeqCst) - before;
-        let mut rest = Vec::new();
-        while let Some(frame) = body.frame().await {
-            if let Ok(data) = frame.unwrap().into_data() {
-                rest.extend_from_slice(&data);
-            }
-        }
-        let total = tally.load(Ordering::SeqCst) - before;
-        let decode = |bytes: &[u8]| {
-            if !gzip {
-                return String::from_utf8_lossy(bytes).into_owned();
-            }
-            let mut out = Vec::new();
-            // A sync-flushed part decodes up to its end; the stream's end may be missing.
-            let _ = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut out);
-            String::from_utf8_lossy(&out).into_owned()
-        };
-        let head = decode(&first);
-        let whole = decode(&[first.to_vec(), rest].concat());
-        assert!(head.starts_with("<!doctype html>") && head.ends_with("<main class=\"content\" id=\"content\">"), "{path}: the first part is the head and the shell:\n{head}");
-        assert!(head.contains("<nav class=\"sidebar\""), "{path}: the menu is in the first part");
-        assert!(!head.contains("<table"), "{path}: no list in the first part");
-        assert!(whole.contains("<table") && whole.trim_end().ends_with("</html>"), "{path}: the rest is the list and the end of the page");
-        assert_eq!(whole.matches("<nav class=\"sidebar\"").count(), 1, "{path}: the shell is sent once");
-        eprintln!("{path}: {at_first} statements before the first part, {total} in all");
-        assert!(at_first < total, "{path}: the list's queries ran before the first part was sent ({at_first} of {total})");
+        let page = streamed(&app, &tally, path, &s, gzip).await;
+        assert_split(path, &page);
+        assert!(!page.head.contains("<table"), "{path}: no list in the first part");
+        assert!(page.whole.contains("<table"), "{path}: the rest is the list");
+        eprintln!("{path}: {} statements before the first part, {} in all", page.at_first, page.total);
+        assert!(page.at_first < page.total, "{path}: the list's queries ran before the first part was sent ({} of {})", page.at_first, page.total);
+    }
+}
+
+/// The other full pages stream too. Before the first part only the session and the shell
+/// are read (as for a list page), and on a page addressed by an id the one statement that
+/// finds the record in the company (404 otherwise) and names it in the title; the page's own
+/// queries and island renders run after.
+#[tokio::test]
+async fn every_full_page_sends_its_head_and_shell_before_its_queries_run() {
+    let (app, tally) = counted_app().await;
+    let d = data(&app).await;
+    let s = app.session("approver@demo.test").await;
+    let invoice = approved_invoice(&app, &s, &d, 3).await;
+    let no: String = app.get(&format!("/api/orders/{invoice}"), Some(&s)).await.json()["data"]["no"].as_str().expect("a number").to_owned();
+    let shell_only = streamed(&app, &tally, "/suppliers", &s, false).await.at_first;
+    // One head query as the pages run it: the pool's check of the connection and the query.
+    let before = tally.load(Ordering::SeqCst);
+    app.state.db.run(move |c| tyredesk::db::order_views::head_of(c, 4, invoice)).await.unwrap();
+    let head_query = tally.load(Ordering::SeqCst) - before;
+    let pages = [
+        ("/quotings".to_string(), 0, "Quoting"),
+        ("/order_add/invoices".into(), 0, "New Invoice"),
+        (format!("/order_edit/invoices/{invoice}"), head_query, &*format!("Edit Invoice {no}")),
+        (format!("/order_detail/invoices/{invoice}"), head_query, &*format!("Invoice {no}")),
+        ("/sales_reports".into(), 0, "Sales Reports"),
+        ("/settings".into(), 0, "Settings"),
+        (format!("/baseinfo/customers/{}", d.customer), head_query, "Edit Customer"),
+    ];
+    for (i, (path, head_statements, title)) in pages.iter().enumerate() {
+        let page = streamed(&app, &tally, path, &s, i % 2 == 1).await;
+        assert_split(path, &page);
+        assert!(page.head.contains(&format!("<title>{title} - TyreDesk</title>")), "{path}: the title is in the first part");
+        eprintln!("{path}: {} statements before the first part, {} in all", page.at_first, page.total);
+        assert_eq!(page.at_first, shell_only + head_statements, "{path}: only the session, the shell and the record's head are read before the first part");
+        assert!(page.at_first < page.total, "{path}: the page reads its data after the first part");
     }
 }

@@ -3,10 +3,11 @@
 
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 
 use super::form::{CHOOSE, Field, FormView, Group, SideAction, code_options};
-use super::{FormError, SavedFlag, form_error, record_id, render, saved_redirect};
+use super::{FormError, SavedFlag, form_error, record_id, render, respond, saved_redirect};
 use crate::auth::Auth;
 use crate::db::accounts::{self, StaffMember};
 use crate::domain::admin::StaffInput;
@@ -17,7 +18,6 @@ use crate::services::admin as service;
 use crate::services::reference_data::Admin;
 use crate::state::AppState;
 use crate::web::fmt_datetime_date;
-use crate::web::shell::Flash;
 
 const LIST: &str = "/employees";
 
@@ -113,24 +113,36 @@ fn edit_view(input: &StaffInput, m: &StaffMember) -> FormView {
     }
 }
 
-async fn new_page(state: &AppState, auth: &Auth, input: &StaffInput, error: Option<FormError>) -> AppResult<Response> {
+const NEW_TITLE: &str = "New Staff Member";
+const EDIT_TITLE: &str = "Edit Staff Member";
+
+/// The add form over `input`, offering the companies the approver runs.
+async fn new_form(state: &AppState, auth: &Auth, input: &StaffInput) -> AppResult<FormView> {
     let user = auth.user_id;
     let companies = state.db.run(move |c| accounts::approver_orgs(c, user)).await?;
-    render(state, auth, "New Staff Member", LIST, new_view(input, &companies, auth.org_id), None, error).await
+    Ok(new_view(input, &companies, auth.org_id))
 }
 
-async fn edit_page(state: &AppState, auth: &Auth, id: i64, input: Option<&StaffInput>, flash: Option<Flash>, notice: Option<String>, error: Option<FormError>) -> AppResult<Response> {
+/// The add form refused by a post.
+async fn new_page(state: &AppState, auth: &Auth, input: &StaffInput, error: FormError) -> AppResult<Response> {
+    render(state, auth, NEW_TITLE, LIST, new_form(state, auth, input).await?, Some(error)).await
+}
+
+/// The edit form after a post: refused (`error`, over what was typed), or with a `notice`.
+async fn edit_page(state: &AppState, auth: &Auth, id: i64, input: Option<&StaffInput>, notice: Option<String>, error: Option<FormError>) -> AppResult<Response> {
     let org = auth.org_id;
     let member = state.db.run(move |c| accounts::staff_member(c, org, id)).await?;
     let mut view = edit_view(input.unwrap_or(&input_from(&member)), &member);
     view.notice = notice;
-    render(state, auth, "Edit Staff Member", LIST, view, flash, error).await
+    render(state, auth, EDIT_TITLE, LIST, view, error).await
 }
 
-/// `GET /baseinfo/employees`: the add form.
-pub async fn new_staff(State(state): State<AppState>, auth: Auth) -> AppResult<Response> {
+/// `GET /baseinfo/employees`: the add form, streamed.
+pub async fn new_staff(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
     Admin::from(&auth).check()?;
-    new_page(&state, &auth, &StaffInput { role: Some(Role::Sales.as_i32()), ..StaffInput::default() }, None).await
+    let (st, au) = (state.clone(), auth.clone());
+    let input = StaffInput { role: Some(Role::Sales.as_i32()), ..StaffInput::default() };
+    respond(&state, &auth, &headers, NEW_TITLE, LIST, None, async move { new_form(&st, &au, &input).await }).await
 }
 
 /// `POST /baseinfo/employees`: adds, then shows the edit page with the one-time password
@@ -146,16 +158,20 @@ pub async fn create_staff(State(state): State<AppState>, auth: Auth, body: Bytes
                 ),
                 None => format!("Operation successful. {} already signs in to TyreDesk and keeps their password.", input.email.trim().to_lowercase()),
             };
-            edit_page(&state, &auth, added.user_id, None, None, Some(notice), None).await
+            edit_page(&state, &auth, added.user_id, None, Some(notice), None).await
         }
-        Err(e) => new_page(&state, &auth, &input, Some(form_error(e)?)).await,
+        Err(e) => new_page(&state, &auth, &input, form_error(e)?).await,
     }
 }
 
-/// `GET /baseinfo/employees/{id}`: the edit form (404 for someone outside the company).
-pub async fn edit_staff(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
+/// `GET /baseinfo/employees/{id}`: the edit form (404 for someone outside the company, read
+/// before the page answers; the form needs nothing more).
+pub async fn edit_staff(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
     Admin::from(&auth).check()?;
-    edit_page(&state, &auth, record_id(&id)?, None, q.flash(), None, None).await
+    let (id, org) = (record_id(&id)?, auth.org_id);
+    let member = state.db.run(move |c| accounts::staff_member(c, org, id)).await?;
+    let form = edit_view(&input_from(&member), &member);
+    respond(&state, &auth, &headers, EDIT_TITLE, LIST, q.flash(), async move { Ok(form) }).await
 }
 
 /// `POST /baseinfo/employees/{id}`: saves role, flags and status.
@@ -164,7 +180,7 @@ pub async fn update_staff(State(state): State<AppState>, auth: Auth, Path(id): P
     let input = parse(&body)?;
     match service::update_staff(&state, &auth, id, input.clone()).await {
         Ok(()) => Ok(saved_redirect("employees", id)),
-        Err(e) => edit_page(&state, &auth, id, Some(&input), None, None, Some(form_error(e)?)).await,
+        Err(e) => edit_page(&state, &auth, id, Some(&input), None, Some(form_error(e)?)).await,
     }
 }
 
@@ -173,5 +189,5 @@ pub async fn reset_password(State(state): State<AppState>, auth: Auth, Path(id):
     let id = record_id(&id)?;
     let otp = service::reset_password(&state, &auth, id).await?;
     let notice = format!("One-time password: {otp} — give it to the staff member now; it is shown only this once and must be changed at the next sign-in. Their sessions have ended.");
-    edit_page(&state, &auth, id, None, None, Some(notice), None).await
+    edit_page(&state, &auth, id, None, Some(notice), None).await
 }

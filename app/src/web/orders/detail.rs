@@ -28,6 +28,7 @@ use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
 use crate::state::AppState;
 use crate::web::fmt_date;
 use crate::web::shell::{Flash, Shell};
+use crate::web::stream;
 
 /// A read-only header field.
 pub struct Field {
@@ -130,15 +131,20 @@ fn label_or<T: Copy>(v: Option<i32>, from: fn(i32) -> Option<T>, label: fn(T) ->
     v.and_then(from).map(label).unwrap_or("").to_string()
 }
 
-/// `GET /order_detail/{route}/{id}`.
-pub async fn page(State(state): State<AppState>, auth: Auth, Path((_route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
+/// `GET /order_detail/{route}/{id}`, streamed (web/stream.rs): the sheet's type and number
+/// are read before the page answers (404 for another company's sheet), the rest after.
+pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path((_route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
     let org = auth.org_id;
-    let detail = state.db.run(move |c| order_views::detail(c, org, id)).await?;
-    refresh_stale_balance(&state, org, detail.sheet.order.customer_id).await?;
-    let t = OrderType::from_i32(detail.sheet.order.order_type).ok_or(AppError::NotFound)?;
-    let mut shell = Shell::new(&state, &auth, &format!("{} {}", t.label(), detail.sheet.order.no), &format!("/{}", t.route_name()), &[]).await?;
-    shell.flash = q.flash();
-    Ok(DetailPage::new(shell, t, detail)?.into_response())
+    let head = state.db.run(move |c| order_views::head_of(c, org, id)).await?;
+    let t = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
+    let st = state.clone();
+    stream::respond(&state, &auth, &headers, &format!("{} {}", t.label(), head.no), &format!("/{}", t.route_name()), &[], move |mut shell| async move {
+        let detail = st.db.run(move |c| order_views::detail(c, org, id)).await?;
+        refresh_stale_balance(&st, org, detail.sheet.order.customer_id).await?;
+        shell.flash = q.flash();
+        DetailPage::new(shell, t, detail)
+    })
+    .await
 }
 
 /// Opening a sheet reads the customer's Xero balance again when it is stale (issue 12): the

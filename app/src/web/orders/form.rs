@@ -3,12 +3,13 @@
 //! cloneBillToInv, addFromCart and addFromCartAndClear.
 
 use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::Form;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,7 @@ use crate::services::pricing;
 use crate::state::AppState;
 use crate::web::island::Island;
 use crate::web::shell::Shell;
+use crate::web::stream;
 
 /// A line as the line-editor island receives it (its `Line` type).
 #[derive(Serialize, Deserialize, Clone, Debug, Default, ts_rs::TS)]
@@ -349,6 +351,10 @@ fn form_of_order(o: &Order, customer_label: String, supplier_label: String) -> S
     }
 }
 
+/// The island every sheet form holds.
+const EDITOR: &str = "line-editor";
+
+/// What a form page shows besides its choices.
 struct Render {
     t: OrderType,
     heading: String,
@@ -361,7 +367,32 @@ struct Render {
     cart_operation: Option<&'static str>,
 }
 
-async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) -> AppResult<Response> {
+impl Render {
+    /// The form of a new sheet of type `t`.
+    fn new_sheet(t: OrderType, f: SheetForm, lines: Vec<IslandLine>, errors: BTreeMap<String, String>, cart_operation: Option<&'static str>) -> Self {
+        let action = format!("/order_add/{}", t.route_name());
+        Self { t, heading: format!("New {}", t.label()), action, cancel: list_path(t), f, lines, errors, editable: true, cart_operation }
+    }
+
+    /// The form of sheet `id` (number `no`) of type `t`.
+    fn edit(t: OrderType, no: &str, id: i64, f: SheetForm, lines: Vec<IslandLine>, errors: BTreeMap<String, String>, editable: bool) -> Self {
+        let (action, cancel) = (format!("/order_edit/{}/{id}", t.route_name()), format!("/order_detail/{}/{id}", t.route_name()));
+        Self { t, heading: edit_heading(t, no), action, cancel, f, lines, errors, editable, cart_operation: None }
+    }
+}
+
+fn edit_heading(t: OrderType, no: &str) -> String {
+    format!("Edit {} {no}", t.label())
+}
+
+/// The list of sheets of type `t`: the menu entry of its forms, where New returns.
+fn list_path(t: OrderType) -> String {
+    format!("/{}", t.route_name())
+}
+
+/// The page of `r` around `shell`: reads the choices (warehouses, staff, the lines' products,
+/// the customer) and renders the line editor.
+async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r: Render) -> AppResult<FormPage> {
     let org = auth.org_id;
     let t = r.t;
     // Read only to redisplay the form; every id is looked up inside the company.
@@ -382,9 +413,8 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         lines: &lines,
         errors: &r.errors,
     };
-    let editor = Island::new(state, "line-editor", &props).await;
+    let editor = Island::new(state, EDITOR, &props).await;
     let today_ = today(auth.zone);
-    let mut shell = Shell::new(state, auth, &r.heading, &format!("/{}", t.route_name()), &["line-editor"]).await?;
     if !r.errors.is_empty() {
         let text = r.errors.values().next().cloned().unwrap_or_default();
         shell.flash = Some(crate::web::shell::Flash { text, level: "error", ms: 3500 });
@@ -396,7 +426,7 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
     let chosen = |id: i64, field: &str| field == id.to_string();
     let service_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_service_id)) && Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect();
     let business_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_bd_id)) && e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect();
-    let page = FormPage {
+    Ok(FormPage {
         editor,
         shell,
         t,
@@ -417,10 +447,25 @@ async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) ->
         credit_limit,
         balance,
         remark,
-    };
-    let mut res = page.into_response();
+    })
+}
+
+/// The form again after a refused save, whole, with `status` (422, 409).
+async fn render(state: &AppState, auth: &Auth, r: Render, status: StatusCode) -> AppResult<Response> {
+    let shell = Shell::new(state, auth, &r.heading, &list_path(r.t), &[EDITOR]).await?;
+    let mut res = form_page(state, auth, shell, r).await?.into_response();
     *res.status_mut() = status;
     Ok(res)
+}
+
+/// Answers a form page (titled `heading`) to a GET, streamed (web/stream.rs): the head and
+/// the shell go out before `render` reads what the form starts from and the choices are read.
+async fn respond<R>(state: &AppState, auth: &Auth, headers: &HeaderMap, t: OrderType, heading: &str, render: R) -> AppResult<Response>
+where
+    R: Future<Output = AppResult<Render>> + Send + 'static,
+{
+    let (st, au) = (state.clone(), auth.clone());
+    stream::respond(state, auth, headers, heading, &list_path(t), &[EDITOR], move |shell| async move { form_page(&st, &au, shell, render.await?).await }).await
 }
 
 fn sheet_type(route: &str) -> AppResult<OrderType> {
@@ -435,112 +480,151 @@ pub struct AddQuery {
     csr: Option<i64>,
 }
 
-/// `GET /order_add/{route}` and `/order_add/{route}/{operation}`.
-pub async fn new_page(State(state): State<AppState>, auth: Auth, Path(params): Path<Vec<(String, String)>>, Query(q): Query<AddQuery>) -> AppResult<Response> {
+/// How a new sheet starts: empty, or by one of the operations of spec §2.5.
+enum Prefill {
+    Empty,
+    /// clone, or cloneBillToInv (`to_invoice`), from sheet `from`.
+    Clone { from: i64, to_invoice: bool },
+    /// addFromCart(AndClear) with the cart's `items`, or without them: the browser hands its
+    /// cart over (`operation`).
+    Cart { operation: &'static str, items: Option<String>, customer: Option<i64> },
+}
+
+impl Prefill {
+    /// The operation named in the URL: 404 for an unknown one, 400 for a clone without its
+    /// source.
+    fn of(operation: Option<&str>, q: AddQuery) -> AppResult<Self> {
+        match operation {
+            None => Ok(Self::Empty),
+            Some(op @ ("clone" | "cloneBillToInv")) => {
+                let from = q.from.ok_or_else(|| AppError::bad_request("Clone needs ?from=<sheet id>."))?;
+                Ok(Self::Clone { from, to_invoice: op == "cloneBillToInv" })
+            }
+            Some(op @ ("addFromCart" | "addFromCartAndClear")) => {
+                let operation = if op == "addFromCart" { "addFromCart" } else { "addFromCartAndClear" };
+                Ok(Self::Cart { operation, items: q.items, customer: q.csr })
+            }
+            Some(_) => Err(AppError::NotFound),
+        }
+    }
+
+    /// Refuses, before the page answers, a clone whose source is no sheet of the company
+    /// (404) or, for Bill -> Invoice, no bill (400): one statement.
+    async fn check(&self, state: &AppState, org: i64) -> AppResult<()> {
+        let Self::Clone { from, to_invoice } = *self else { return Ok(()) };
+        let head = state.db.run(move |c| order_views::head_of(c, org, from)).await?;
+        let src_type = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
+        if to_invoice && src_type != OrderType::Bill {
+            return Err(AppError::bad_request("Bill -> Invoice clones bills only."));
+        }
+        Ok(())
+    }
+
+    /// The form of a new sheet of type `t` that starts from `blank` this way.
+    async fn fill(self, state: &AppState, org: i64, t: OrderType, blank: SheetForm) -> AppResult<Render> {
+        Ok(match self {
+            Self::Empty => Render::new_sheet(t, blank, vec![], BTreeMap::new(), None),
+            Self::Clone { from, to_invoice } => {
+                let (f, lines) = cloned(state, org, t, from, to_invoice, blank).await?;
+                Render::new_sheet(t, f, lines, BTreeMap::new(), None)
+            }
+            Self::Cart { items: Some(items), customer, .. } => {
+                let mut f = blank;
+                let lines = from_cart(state, org, &items, customer, &mut f).await?;
+                Render::new_sheet(t, f, lines, BTreeMap::new(), None)
+            }
+            Self::Cart { operation, items: None, .. } => Render::new_sheet(t, blank, vec![], BTreeMap::new(), Some(operation)),
+        })
+    }
+}
+
+/// A new sheet of type `t` cloned from sheet `from`: its header (the counterparty only on
+/// the same side, dates from `blank`) and its lines (priced from class A when a bill
+/// becomes an invoice).
+async fn cloned(state: &AppState, org: i64, t: OrderType, from: i64, to_invoice: bool, blank: SheetForm) -> AppResult<(SheetForm, Vec<IslandLine>)> {
+    let SheetWithLines { sheet, lines: src_lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, from)).await?;
+    let (labels, src, src_lines) = (sheet.party_labels(), sheet.order, island_lines(src_lines));
+    let src_type = OrderType::from_i32(src.order_type).ok_or(AppError::NotFound)?;
+    let same_side = src_type.is_sales() == t.is_sales();
+    let cloned = form_of_order(&src, labels.0, labels.1);
+    let f = SheetForm {
+        version: String::new(),
+        date: blank.date,
+        due_date: String::new(),
+        delivery_date: String::new(),
+        customer_id: if same_side { cloned.customer_id.clone() } else { String::new() },
+        customer_label: if same_side { cloned.customer_label.clone() } else { String::new() },
+        supplier_id: if same_side { cloned.supplier_id.clone() } else { String::new() },
+        supplier_label: if same_side { cloned.supplier_label.clone() } else { String::new() },
+        related_order_id: if src_type == OrderType::PurchaseOrder && t == OrderType::Bill { src.id.to_string() } else { String::new() },
+        ship_type: blank.ship_type,
+        ..cloned
+    };
+    let mut lines: Vec<IslandLine> =
+        src_lines.into_iter().enumerate().map(|(i, l)| IslandLine { key: format!("new_{i}"), price: if to_invoice { String::new() } else { l.price }, ..l }).collect();
+    if to_invoice {
+        // Bill prices are costs: the invoice starts from class A until a customer is chosen.
+        let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+        let quotes = state.db.run(move |c| pricing::quotes(c, org, &ids, None)).await?;
+        for l in &mut lines {
+            if let Some(qt) = l.product_id.and_then(|p| quotes.get(&p)) {
+                l.price = qt.unit_price.plain();
+            }
+        }
+    }
+    Ok((f, lines))
+}
+
+/// The lines of the cart `items` (`productId:qty,…`) of the company's products, priced for
+/// `customer`, who becomes the sheet's customer when the company has them.
+async fn from_cart(state: &AppState, org: i64, items: &str, customer: Option<i64>, f: &mut SheetForm) -> AppResult<Vec<IslandLine>> {
+    let wanted: Vec<(i64, i64)> = items
+        .split(',')
+        .filter_map(|pair| {
+            let (p, n) = pair.split_once(':')?;
+            Some((p.trim().parse().ok()?, n.trim().parse().ok()?))
+        })
+        .collect();
+    let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
+    let priced = state.db.run(move |c| pricing::quotes_for_customer(c, org, &ids, customer)).await?;
+    let (quotes, label) = (priced.quotes, priced.customer_name.unwrap_or_default());
+    if let Some(cid) = customer.filter(|_| !label.is_empty()) {
+        f.customer_id = cid.to_string();
+        f.customer_label = label;
+    }
+    Ok(wanted
+        .iter()
+        .filter(|(p, _)| quotes.contains_key(p))
+        .enumerate()
+        .map(|(i, (p, n))| IslandLine {
+            key: format!("new_{i}"),
+            product_id: Some(*p),
+            qty: n.to_string(),
+            price: quotes.get(p).map(|qt| qt.unit_price.plain()).unwrap_or_default(),
+            tax_type: TaxType::default().as_i32(),
+            ..Default::default()
+        })
+        .collect())
+}
+
+/// `GET /order_add/{route}` and `/order_add/{route}/{operation}`, streamed; a clone's source
+/// is checked before the page answers.
+pub async fn new_page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(params): Path<Vec<(String, String)>>, Query(q): Query<AddQuery>) -> AppResult<Response> {
     let route = params.iter().find(|(k, _)| k == "route").map(|(_, v)| v.clone()).unwrap_or_default();
     let operation = params.iter().find(|(k, _)| k == "operation").map(|(_, v)| v.clone());
     let t = sheet_type(&route)?;
     let org = auth.org_id;
-    let today_ = today(auth.zone);
-    let mut f = SheetForm {
-        date: today_.to_string(),
+    let prefill = Prefill::of(operation.as_deref(), q)?;
+    prefill.check(&state, org).await?;
+    let blank = SheetForm {
+        date: today(auth.zone).to_string(),
         tax_type: if t.has_tax() { TaxType::default().as_i32() } else { TaxType::NoTax.as_i32() }.to_string(),
         ship_type: if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() }.to_string(),
         tag_id: "1".into(),
         ..Default::default()
     };
-    let mut lines = vec![];
-    let mut cart_operation = None;
-    match operation.as_deref() {
-        None => {}
-        Some(op @ ("clone" | "cloneBillToInv")) => {
-            let from = q.from.ok_or_else(|| AppError::bad_request("Clone needs ?from=<sheet id>."))?;
-            let to_invoice = op == "cloneBillToInv";
-            let SheetWithLines { sheet, lines: src_lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, from)).await?;
-            let (labels, src, src_lines) = (sheet.party_labels(), sheet.order, island_lines(src_lines));
-            let src_type = OrderType::from_i32(src.order_type).ok_or(AppError::NotFound)?;
-            if to_invoice && src_type != OrderType::Bill {
-                return Err(AppError::bad_request("Bill -> Invoice clones bills only."));
-            }
-            let same_side = src_type.is_sales() == t.is_sales();
-            let cloned = form_of_order(&src, labels.0, labels.1);
-            f = SheetForm {
-                version: String::new(),
-                date: today_.to_string(),
-                due_date: String::new(),
-                delivery_date: String::new(),
-                customer_id: if same_side { cloned.customer_id.clone() } else { String::new() },
-                customer_label: if same_side { cloned.customer_label.clone() } else { String::new() },
-                supplier_id: if same_side { cloned.supplier_id.clone() } else { String::new() },
-                supplier_label: if same_side { cloned.supplier_label.clone() } else { String::new() },
-                related_order_id: if src_type == OrderType::PurchaseOrder && t == OrderType::Bill { src.id.to_string() } else { String::new() },
-                ship_type: f.ship_type.clone(),
-                ..cloned
-            };
-            lines = src_lines
-                .into_iter()
-                .enumerate()
-                .map(|(i, l)| IslandLine { key: format!("new_{i}"), price: if to_invoice { String::new() } else { l.price }, ..l })
-                .collect();
-            if to_invoice {
-                // Bill prices are costs: the invoice starts from class A until a customer is chosen.
-                let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-                let quotes = state.db.run(move |c| pricing::quotes(c, org, &ids, None)).await?;
-                for l in &mut lines {
-                    if let Some(qt) = l.product_id.and_then(|p| quotes.get(&p)) {
-                        l.price = qt.unit_price.plain();
-                    }
-                }
-            }
-        }
-        Some(op @ ("addFromCart" | "addFromCartAndClear")) => {
-            cart_operation = Some(if op == "addFromCart" { "addFromCart" } else { "addFromCartAndClear" });
-            if let Some(items) = q.items.as_deref() {
-                let wanted: Vec<(i64, i64)> = items
-                    .split(',')
-                    .filter_map(|pair| {
-                        let (p, n) = pair.split_once(':')?;
-                        Some((p.trim().parse().ok()?, n.trim().parse().ok()?))
-                    })
-                    .collect();
-                let customer = q.csr;
-                let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
-                let priced = state.db.run(move |c| pricing::quotes_for_customer(c, org, &ids, customer)).await?;
-                let (quotes, label) = (priced.quotes, priced.customer_name.unwrap_or_default());
-                if let Some(cid) = customer.filter(|_| !label.is_empty()) {
-                    f.customer_id = cid.to_string();
-                    f.customer_label = label;
-                }
-                lines = wanted
-                    .iter()
-                    .filter(|(p, _)| quotes.contains_key(p))
-                    .enumerate()
-                    .map(|(i, (p, n))| IslandLine {
-                        key: format!("new_{i}"),
-                        product_id: Some(*p),
-                        qty: n.to_string(),
-                        price: quotes.get(p).map(|qt| qt.unit_price.plain()).unwrap_or_default(),
-                        tax_type: TaxType::default().as_i32(),
-                        ..Default::default()
-                    })
-                    .collect();
-                cart_operation = None;
-            }
-        }
-        Some(_) => return Err(AppError::NotFound),
-    }
-    let r = Render {
-        t,
-        heading: format!("New {}", t.label()),
-        action: format!("/order_add/{}", t.route_name()),
-        cancel: format!("/{}", t.route_name()),
-        f,
-        lines,
-        errors: BTreeMap::new(),
-        editable: true,
-        cart_operation,
-    };
-    render(&state, &auth, r, StatusCode::OK).await
+    let st = state.clone();
+    respond(&state, &auth, &headers, t, &format!("New {}", t.label()), async move { prefill.fill(&st, org, t, blank).await }).await
 }
 
 /// `POST /order_add/{route}`: creates the draft and lands on its detail page.
@@ -556,33 +640,27 @@ pub async fn create(State(state): State<AppState>, auth: Auth, Path(route): Path
         Ok(id) => Ok(Redirect::to(&format!("/order_detail/{}/{id}?ok=1", t.route_name())).into_response()),
         Err(AppError::Validation { errors: e, .. }) => {
             errors.extend(e);
-            let r = Render { t, heading: format!("New {}", t.label()), action: format!("/order_add/{}", t.route_name()), cancel: format!("/{}", t.route_name()), f, lines: island, errors, editable: true, cart_operation: None };
-            render(&state, &auth, r, StatusCode::UNPROCESSABLE_ENTITY).await
+            render(&state, &auth, Render::new_sheet(t, f, island, errors, None), StatusCode::UNPROCESSABLE_ENTITY).await
         }
         Err(e) => Err(e),
     }
 }
 
-/// `GET /order_edit/{route}/{id}`: edit the content of a draft.
-pub async fn edit_page(State(state): State<AppState>, auth: Auth, Path((_route, id_)): Path<(String, i64)>) -> AppResult<Response> {
+/// `GET /order_edit/{route}/{id}`: edit the content of a draft, streamed; the sheet's type
+/// and number are read before the page answers (404 for another company's sheet).
+pub async fn edit_page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path((_route, id_)): Path<(String, i64)>) -> AppResult<Response> {
     let org = auth.org_id;
-    let SheetWithLines { sheet, lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, id_)).await?;
-    let (labels, o, lines) = (sheet.party_labels(), sheet.order, island_lines(lines));
-    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
-    let st = SheetState { order_type: t, status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft), closed: o.closed, xero: Default::default() };
-    let editable = allowed(Action::EditContent, &st);
-    let r = Render {
-        t,
-        heading: format!("Edit {} {}", t.label(), o.no),
-        action: format!("/order_edit/{}/{}", t.route_name(), o.id),
-        cancel: format!("/order_detail/{}/{}", t.route_name(), o.id),
-        f: form_of_order(&o, labels.0, labels.1),
-        lines,
-        errors: BTreeMap::new(),
-        editable,
-        cart_operation: None,
-    };
-    render(&state, &auth, r, StatusCode::OK).await
+    let head = state.db.run(move |c| order_views::head_of(c, org, id_)).await?;
+    let t = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
+    let st = state.clone();
+    respond(&state, &auth, &headers, t, &edit_heading(t, &head.no), async move {
+        let SheetWithLines { sheet, lines } = st.db.run(move |c| order_views::sheet_with_lines(c, org, id_)).await?;
+        let (labels, o, lines) = (sheet.party_labels(), sheet.order, island_lines(lines));
+        let st_ = SheetState { order_type: t, status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft), closed: o.closed, xero: Default::default() };
+        let f = form_of_order(&o, labels.0, labels.1);
+        Ok(Render::edit(t, &o.no, o.id, f, lines, BTreeMap::new(), allowed(Action::EditContent, &st_)))
+    })
+    .await
 }
 
 /// `POST /order_edit/{route}/{id}`: saves a draft's content (refused unless Draft).
@@ -609,16 +687,5 @@ pub async fn update(State(state): State<AppState>, auth: Auth, Path((_route, id_
         }
         Err(e) => return Err(e),
     };
-    let r = Render {
-        t,
-        heading: format!("Edit {} {}", t.label(), o.no),
-        action: format!("/order_edit/{}/{}", t.route_name(), o.id),
-        cancel: format!("/order_detail/{}/{}", t.route_name(), o.id),
-        f,
-        lines: island,
-        errors,
-        editable: true,
-        cart_operation: None,
-    };
-    render(&state, &auth, r, if conflict { StatusCode::CONFLICT } else { StatusCode::UNPROCESSABLE_ENTITY }).await
+    render(&state, &auth, Render::edit(t, &o.no, o.id, f, island, errors, true), if conflict { StatusCode::CONFLICT } else { StatusCode::UNPROCESSABLE_ENTITY }).await
 }
