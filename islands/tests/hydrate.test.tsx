@@ -41,11 +41,15 @@ describe('hydration of server-rendered islands', () => {
     const el = serverRendered(lineEditor, LINES);
     const qty = el.querySelector<HTMLInputElement>('input[aria-label="Qty line 1"]');
     expect(qty?.value).toBe('2');
+    const addLine = screen.getByRole('button', { name: '+ Add Line' });
     const { errors, unmount } = await hydrate(mountLineEditor, el, LINES);
     expect(errors).not.toHaveBeenCalled();
     expect(el.hasAttribute('ssr')).toBe(false);
-    // The very node the server sent is now React's.
-    expect(el.querySelector('input[aria-label="Qty line 1"]')).toBe(qty);
+    // The very nodes the server sent are now React's; only the rows, plain HTML until the
+    // island runs (static-rows.ts), were swapped for live ones with the same values.
+    expect(screen.getByRole('button', { name: '+ Add Line' })).toBe(addLine);
+    expect(el.querySelector('input[aria-label="Qty line 1"]')).not.toBe(qty);
+    expect(el.querySelector<HTMLInputElement>('input[aria-label="Qty line 1"]')?.value).toBe('2');
     expect(el.querySelector<HTMLInputElement>('input[aria-label="Item Code line 2"]')?.value).toBe('B-55');
     await act(async () => unmount());
     el.remove();

@@ -38,6 +38,7 @@ describe('rules', () => {
     expect(formatCents(-100_000)).toBe('-1,000.00');
     expect(formatInt(1_234_567)).toBe('1,234,567');
     expect(formatInt(-1200)).toBe('-1,200');
+    expect([999, 1000, 100_000, 1_000_000].map(formatInt)).toEqual(['999', '1,000', '100,000', '1,000,000']);
     expect(centsToInput(14_250)).toBe('142.50');
     expect(centsToInput(7)).toBe('0.07');
   });

@@ -21,6 +21,9 @@ describe('parseMoney', () => {
       ['-0', 0],
       ['-$0.00', 0],
       ['007', 700],
+      ['999999999.99', 99_999_999_999],
+      ['000000001.1', 110],
+      ['189.00', 18_900],
     ];
     for (const [text, cents] of cases) expect(parseMoney(text), text).toEqual({ ok: true, cents });
   });

@@ -22,13 +22,15 @@ export interface FieldErrorProps {
   /** The id of the input the message belongs to. */
   of: string;
   message: string | null | undefined;
+  /** Classes besides `field-error`. */
+  className?: string;
   style?: CSSProperties;
 }
 
 /** The message under a field, announced when it appears; nothing while there is none. */
-export function FieldError({ of, message, style }: FieldErrorProps) {
+export function FieldError({ of, message, className, style }: FieldErrorProps) {
   return message ? (
-    <div className="field-error" id={errorIdOf(of)} role="alert" style={style}>
+    <div className={className ? `field-error ${className}` : 'field-error'} id={errorIdOf(of)} role="alert" style={style}>
       {message}
     </div>
   ) : null;

@@ -15,9 +15,9 @@ export function useLive(): boolean {
  * the lines are readable at once, but what is typed before hydration would be lost, so the
  * fields take input only when they can keep it. A disabled fieldset also leaves its fields
  * out of a form's submission: keep the fields the page's own form must send outside it.
+ * `live` is the island's own `useLive()`.
  */
-export function LiveFieldset({ children }: { children: ReactNode }) {
-  const live = useLive();
+export function LiveFieldset({ children, live }: { children: ReactNode; live: boolean }) {
   return (
     <fieldset className="island-live" disabled={!live}>
       {children}

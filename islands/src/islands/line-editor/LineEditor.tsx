@@ -5,11 +5,25 @@
 //
 // SSR-safe: initial state comes from props only; the DOM and the API are used in effects
 // and event handlers.
-import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { apiFetch, toast, TOAST_LONG_MS, TOAST_SHORT_MS } from '../../lib/api';
 import { errorAria, errorIdOf, FieldError } from '../../lib/form';
-import { LiveFieldset } from '../../lib/live';
+import { LiveFieldset, useLive } from '../../lib/live';
 import { centsToInput, formatCents, formatInt } from '../../lib/money';
+import {
+  columnClass,
+  columnsFor,
+  HEADERS,
+  INPUT_CLASS,
+  messageField,
+  NUMBER_LABELS,
+  needsPick,
+  plainText,
+  readOnlyText,
+  SEARCH_LABELS,
+  showsBelowClassA,
+  type Column,
+} from './cells';
 import { HistoryButton, HistoryDialog } from './HistoryDialog';
 import { PricesMenu } from './PricesMenu';
 import { ProductSearch } from './ProductSearch';
@@ -20,112 +34,25 @@ import {
   MSG_PICK_PRODUCT,
   NAME_DEBOUNCE_MS,
   TAX_TYPES,
-  adjustmentAmount,
-  belowClassA,
   clientError,
   emptyLine,
   gstLabel,
   hasPrice,
   isBlank,
   isTaxable,
-  lineAmount,
   maxNewKey,
   nextStop,
-  parsePrice,
-  qtyDifference,
   serializeLines,
   totals,
   type CellField,
 } from './rules';
+import { staticRows } from './static-rows';
 import { importLines } from './upload';
 import type { ImportedLine, Kind, Line, LineEditorProps, LineField, PriceTier, ProductHit } from './types';
 
 export const MSG_IMPORTED = 'Operation successful';
 
-export type Column =
-  | 'select'
-  | 'index'
-  | 'code'
-  | 'name'
-  | 'unit'
-  | 'stock'
-  | 'qty'
-  | 'price'
-  | 'amount'
-  | 'history'
-  | 'taxType'
-  | 'description'
-  | 'inWarehouseQty'
-  | 'inSystemQty'
-  | 'difference'
-  | 'cost'
-  | 'adjAmount';
-
-const COLUMNS: Record<Kind, Column[]> = {
-  sales: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty', 'price', 'amount', 'history', 'taxType', 'description'],
-  purchase: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty', 'price', 'amount', 'taxType', 'description'],
-  transfer: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty'],
-  adjustment: ['select', 'index', 'code', 'name', 'unit', 'inWarehouseQty', 'inSystemQty', 'difference', 'cost', 'adjAmount'],
-};
-
-const HEADERS: Record<Column, string> = {
-  select: '',
-  index: '#',
-  code: 'Item Code',
-  name: 'Item Name',
-  unit: 'Unit',
-  stock: 'Stock',
-  qty: 'Qty',
-  price: 'Unit Price',
-  amount: 'Line Amount',
-  history: 'History',
-  taxType: 'Tax Type',
-  description: 'Description',
-  inWarehouseQty: 'In-Warehouse Qty',
-  inSystemQty: 'In-System Qty',
-  difference: 'Qty Difference',
-  cost: 'Cost Price',
-  adjAmount: 'Amount',
-};
-
-const NUMERIC = new Set<Column>(['stock', 'qty', 'price', 'amount', 'inWarehouseQty', 'inSystemQty', 'difference', 'cost', 'adjAmount']);
-
-/** The columns shown for a kind; the read-only table has no selection or history buttons. */
-export function columnsFor(kind: Kind, editable: boolean): Column[] {
-  return COLUMNS[kind].filter((c) => editable || (c !== 'select' && c !== 'history'));
-}
-
-export function columnHeaders(kind: Kind, editable: boolean): string[] {
-  return columnsFor(kind, editable).map((c) => HEADERS[c]);
-}
-
-const box = (width: number, right = false): CSSProperties => ({
-  width,
-  height: 24,
-  padding: '2px 6px',
-  textAlign: right ? 'right' : undefined,
-});
-// Fixed widths for short fields; the name and description take what the row has left
-// (app.css `.line-editor`), so the table fits a 1366 px screen without sideways scrolling.
-const fluid: CSSProperties = { width: '100%', height: 24, padding: '2px 6px' };
-const STYLE = {
-  code: box(104),
-  name: fluid,
-  qty: box(56, true),
-  price: box(80, true),
-  description: fluid,
-  taxType: { width: 112, height: 24, padding: '1px 4px' } satisfies CSSProperties,
-  inWarehouseQty: box(80, true),
-};
-const notice: CSSProperties = {
-  color: 'var(--amber, #b26a00)',
-  fontSize: 11.5,
-  lineHeight: 1.3,
-  whiteSpace: 'normal',
-  minWidth: 160,
-  textAlign: 'left',
-};
-const errorStyle: CSSProperties = { whiteSpace: 'normal', minWidth: 140, textAlign: 'left' };
+export { columnHeaders, columnsFor, type Column } from './cells';
 
 type ServerErrors = Record<string, Partial<Record<LineField, string>>>;
 
@@ -197,6 +124,8 @@ export function LineEditor(props: LineEditorProps) {
   const [, setFocusTick] = useState(0);
 
   const uid = useId();
+  // Until the island runs, the rows are plain HTML (static-rows.ts).
+  const live = useLive();
   const root = useRef<HTMLDivElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const cells = useRef(new Map<string, HTMLElement>());
@@ -432,126 +361,91 @@ export function LineEditor(props: LineEditorProps) {
   /** The id a cell's message is named from. */
   const cellId = (line: Line, field: LineField) => `${uid}-${line.key}-${field}`;
 
-  const message = (line: Line, field: LineField) => (
-    <FieldError of={cellId(line, field)} message={errorOf(line, field)} style={errorStyle} />
-  );
+  const message = (line: Line, field: LineField | null) =>
+    field === null ? null : <FieldError of={cellId(line, field)} message={errorOf(line, field)} className="le-msg" />;
 
-  const inputProps = (line: Line, field: CellField & LineField, n: number, label: string) => {
+  const inputProps = (line: Line, field: keyof typeof NUMBER_LABELS, n: number) => {
     return {
       ref: cellRef(line.key, field),
       type: 'text' as const,
       inputMode: 'numeric' as const,
       autoComplete: 'off',
-      'aria-label': `${label} line ${n}`,
+      'aria-label': `${NUMBER_LABELS[field]} line ${n}`,
       ...errorAria(cellId(line, field), errorOf(line, field)),
+      className: INPUT_CLASS[field],
+      value: line[field],
+      onChange: (e: ChangeEvent<HTMLInputElement>) => {
+        update(line.key, { [field]: e.target.value });
+        dismiss(line.key, field);
+      },
       onKeyDown: onCellKeyDown(line.key, field),
     };
   };
 
+  // The cells of the live rows; what each shows is decided in cells.ts, which the first
+  // render's plain rows (static-rows.ts) follow too.
   const renderCell = (column: Column, line: Line, index: number) => {
     const n = index + 1;
     const key = line.key;
+    const text = plainText(column, line, n);
+    if (text !== null) return text;
+    const below = showsBelowClassA(column, orderType, line) ? (
+      <div role="status" className="le-notice">
+        {MSG_BELOW_CLASS_A}
+      </div>
+    ) : null;
+    if (!editable) {
+      return (
+        <>
+          {readOnlyText(column, line)}
+          {message(line, messageField(column))}
+          {below}
+        </>
+      );
+    }
     switch (column) {
       case 'select':
-        return (
-          <input
-            type="checkbox"
-            aria-label={`Select line ${n}`}
-            checked={selected.has(key)}
-            onChange={() => toggle(key)}
-          />
-        );
-      case 'index':
-        return n;
+        return <input type="checkbox" aria-label={`Select line ${n}`} checked={selected.has(key)} onChange={() => toggle(key)} />;
       case 'code':
       case 'name': {
         const productError = column === 'code' ? errorOf(line, 'product') : null;
-        const unpicked =
-          column === 'code' && editable && line.productId === null && activeRow !== key && (line.code.trim() !== '' || line.name.trim() !== '');
-        const label = column === 'code' ? 'Item Code' : 'Item Name';
-        return editable ? (
+        const label = `${SEARCH_LABELS[column]} line ${n}`;
+        return (
           <>
             <ProductSearch
               value={line[column]}
-              label={`${label} line ${n}`}
+              label={label}
               delayMs={column === 'code' ? CODE_DEBOUNCE_MS : NAME_DEBOUNCE_MS}
               picked={line.productId !== null}
               invalid={productError !== null}
               describedBy={productError ? errorIdOf(cellId(line, 'product')) : undefined}
-              style={STYLE[column]}
+              className={INPUT_CLASS[column]}
               search={searchProducts(column)}
               onType={(text) => typeProduct(key, column, text)}
               onPick={(hit) => pick(line, hit)}
               onEnter={() => moveNext(key, column)}
               inputRef={cellRef(key, column)}
             />
-            {column === 'code' ? message(line, 'product') : null}
-            {unpicked && !productError ? (
-              <div className="muted" style={{ ...errorStyle, fontSize: 11.5 }}>
-                {MSG_PICK_PRODUCT}
-              </div>
+            {message(line, messageField(column))}
+            {column === 'code' && needsPick(line, editable, activeRow === key, productError) ? (
+              <div className="muted le-msg le-hint">{MSG_PICK_PRODUCT}</div>
             ) : null}
-          </>
-        ) : (
-          <>
-            {line[column]}
-            {column === 'code' ? message(line, 'product') : null}
           </>
         );
       }
-      case 'unit':
-        return line.unit;
-      case 'stock':
-        return line.stock === null ? '' : formatInt(line.stock);
       case 'qty':
-        return editable ? (
-          <>
-            <input
-              {...inputProps(line, 'qty', n, 'Qty')}
-              style={STYLE.qty}
-              value={line.qty}
-              onChange={(e) => {
-                update(key, { qty: e.target.value });
-                dismiss(key, 'qty');
-              }}
-            />
-            {message(line, 'qty')}
-          </>
-        ) : (
-          <>
-            {line.qty}
-            {message(line, 'qty')}
-          </>
-        );
-      case 'price': {
-        const below = belowClassA(orderType, line) ? (
-          <div role="status" style={notice}>
-            {MSG_BELOW_CLASS_A}
-          </div>
-        ) : null;
-        if (!editable) {
-          const cents = parsePrice(line.price);
-          return (
-            <>
-              {cents === null ? line.price : formatCents(cents)}
-              {message(line, 'price')}
-              {below}
-            </>
-          );
-        }
+      case 'inWarehouseQty':
         return (
           <>
-            <div style={{ display: 'flex', gap: 2, justifyContent: 'flex-end', alignItems: 'center' }}>
-              <input
-                {...inputProps(line, 'price', n, 'Unit Price')}
-                inputMode="decimal"
-                style={STYLE.price}
-                value={line.price}
-                onChange={(e) => {
-                  update(key, { price: e.target.value });
-                  dismiss(key, 'price');
-                }}
-              />
+            <input {...inputProps(line, column, n)} />
+            {message(line, column)}
+          </>
+        );
+      case 'price':
+        return (
+          <>
+            <div className="le-price-cell">
+              <input {...inputProps(line, 'price', n)} inputMode="decimal" />
               {kind === 'sales' ? (
                 <PricesMenu
                   label={`Prices line ${n}`}
@@ -571,19 +465,14 @@ export function LineEditor(props: LineEditorProps) {
             {below}
           </>
         );
-      }
-      case 'amount': {
-        const amount = lineAmount(line);
-        return amount === null ? '' : formatCents(amount);
-      }
       case 'history':
         return <HistoryButton lineNo={n} productId={line.productId} open={historyOf === key} onOpen={() => setHistoryOf(key)} />;
       case 'taxType':
-        return editable ? (
+        return (
           <select
             ref={cellRef(key, 'taxType')}
             aria-label={`Tax Type line ${n}`}
-            style={STYLE.taxType}
+            className={INPUT_CLASS.taxType}
             value={line.taxType}
             onChange={(e) => update(key, { taxType: Number(e.target.value) })}
             onKeyDown={onCellKeyDown(key, 'taxType')}
@@ -594,11 +483,9 @@ export function LineEditor(props: LineEditorProps) {
               </option>
             ))}
           </select>
-        ) : (
-          (TAX_TYPES.find((tt) => tt.value === line.taxType)?.label ?? '')
         );
       case 'description':
-        return editable ? (
+        return (
           <div className="desc-cell">
             <input
               ref={cellRef(key, 'description')}
@@ -606,54 +493,22 @@ export function LineEditor(props: LineEditorProps) {
               autoComplete="off"
               aria-label={`Description line ${n}`}
               title={line.description || undefined}
-              style={STYLE.description}
+              className={INPUT_CLASS.description}
               value={line.description}
               onChange={(e) => update(key, { description: e.target.value })}
               onKeyDown={onCellKeyDown(key, 'description')}
             />
           </div>
-        ) : (
-          line.description
         );
-      case 'inWarehouseQty':
-        return editable ? (
-          <>
-            <input
-              {...inputProps(line, 'inWarehouseQty', n, 'In-Warehouse Qty')}
-              style={STYLE.inWarehouseQty}
-              value={line.inWarehouseQty}
-              onChange={(e) => {
-                update(key, { inWarehouseQty: e.target.value });
-                dismiss(key, 'inWarehouseQty');
-              }}
-            />
-            {message(line, 'inWarehouseQty')}
-          </>
-        ) : (
-          <>
-            {line.inWarehouseQty}
-            {message(line, 'inWarehouseQty')}
-          </>
-        );
-      case 'inSystemQty':
-        return line.inSystemQty;
-      case 'difference': {
-        const diff = line.productId === null ? null : qtyDifference(line);
-        return diff === null ? '' : formatInt(diff);
-      }
-      case 'cost':
-        return line.costPrice === null ? '' : formatCents(line.costPrice);
-      case 'adjAmount': {
-        const amount = adjustmentAmount(line);
-        return amount === null ? '' : formatCents(amount);
-      }
+      default:
+        return null;
     }
   };
 
   return (
     <div ref={root} className="line-editor" onKeyDown={onRootKeyDown}>
       <input type="hidden" name={fieldName} value={serializeLines(lines)} />
-      <LiveFieldset>
+      <LiveFieldset live={live}>
       {tableError ? (
         <div className="field-error" role="alert" style={{ marginBottom: 6 }}>
           {tableError}
@@ -664,7 +519,7 @@ export function LineEditor(props: LineEditorProps) {
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c} scope="col" className={NUMERIC.has(c) ? `num col-${c}` : `col-${c}`}>
+              <th key={c} scope="col" className={columnClass(c)}>
                 {c === 'select' ? (
                   <input
                     type="checkbox"
@@ -679,24 +534,32 @@ export function LineEditor(props: LineEditorProps) {
             ))}
           </tr>
         </thead>
-        <tbody>
-          {lines.map((line, i) => (
-            <tr
-              key={line.key}
-              data-key={line.key}
-              onFocus={() => setActiveRow(line.key)}
-              onBlur={(e) => {
-                if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setActiveRow(null);
-              }}
-            >
-              {columns.map((c) => (
-                <td key={c} className={NUMERIC.has(c) ? `num col-${c}` : `col-${c}`} style={c === 'code' || c === 'name' ? { position: 'relative' } : undefined}>
-                  {renderCell(c, line, i)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        {live ? (
+          <tbody key="live">
+            {lines.map((line, i) => (
+              <tr
+                key={line.key}
+                data-key={line.key}
+                onFocus={() => setActiveRow(line.key)}
+                onBlur={(e) => {
+                  if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setActiveRow(null);
+                }}
+              >
+                {columns.map((c) => (
+                  <td key={c} className={columnClass(c)}>
+                    {renderCell(c, line, i)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        ) : (
+          // The first render: the same rows as plain HTML (see static-rows.ts).
+          <tbody
+            key="first"
+            dangerouslySetInnerHTML={{ __html: staticRows({ kind, orderType, editable, columns, lines, errorOf, cellId }) }}
+          />
+        )}
       </table>
       </div>
       {(() => {

@@ -64,7 +64,7 @@ export function PricesMenu({ label, disabled, prices, loading, onOpen, onChoose 
 
   return (
     <span
-      style={{ position: 'relative', display: 'inline-block' }}
+      className="le-menu-anchor"
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
       }}

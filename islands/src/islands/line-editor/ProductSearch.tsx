@@ -13,7 +13,8 @@ export interface ProductSearchProps {
   picked: boolean;
   invalid: boolean;
   describedBy: string | undefined;
-  style: CSSProperties;
+  /** The input's classes (its width). */
+  className: string;
   search: (text: string, signal: AbortSignal) => Promise<ProductHit[]>;
   onType: (text: string) => void;
   onPick: (hit: ProductHit) => void;
@@ -75,7 +76,7 @@ export function ProductSearch(props: ProductSearchProps) {
   };
 
   return (
-    <div style={{ position: 'relative' }}>
+    <div className="le-search">
       <input
         {...search.inputProps}
         ref={(el) => {
@@ -86,7 +87,7 @@ export function ProductSearch(props: ProductSearchProps) {
         aria-label={label}
         aria-invalid={props.invalid || undefined}
         aria-describedby={props.describedBy}
-        style={props.style}
+        className={props.className}
         value={value}
         onChange={(e) => {
           onType(e.target.value);

@@ -4,7 +4,7 @@
 // link to the Download Center; a 422 shows the server's message next to the named field.
 // SSR-safe: every initial value comes from props; the DOM is touched only in handlers/effects.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { LiveFieldset } from '../../lib/live';
+import { LiveFieldset, useLive } from '../../lib/live';
 import { ApiError, apiFetch } from '../../lib/api';
 import { DateInput } from '../../lib/DateInput';
 import { SubmitButton } from '../../lib/form';
@@ -62,6 +62,7 @@ type SelectField = 'source' | 'group' | 'dateType';
 const perPage = `&per_page=${SEARCH_PAGE_SIZE}`;
 
 export function ReportForm(props: ReportFormProps) {
+  const live = useLive();
   const [tabIndex, setTabIndex] = useState(0);
   const [form, setForm] = useState<FormState>(() => initialState(props));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -215,7 +216,7 @@ export function ReportForm(props: ReportFormProps) {
   const panelId = `${id}-panel`;
   return (
     <div className="report-form">
-      <LiveFieldset>
+      <LiveFieldset live={live}>
       <div role="tablist" aria-label="Reports" style={css.tabList}>
         {props.tabs.map((t, n) => (
           <button
