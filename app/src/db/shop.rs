@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
-use super::schema::{customers, order_lines, orders, organisations, products, shop_cart_lines, shop_sessions, shop_tokens, stocks, warehouses};
+use super::schema::{brands, customers, order_lines, orders, organisations, products, shop_cart_lines, shop_sessions, shop_tokens, stocks, warehouses};
 use super::{DbConn, now};
 use crate::domain::enums::{DrafterType, OrderType};
 use crate::error::{AppError, AppResult};
@@ -189,7 +189,6 @@ pub struct ShopProduct {
 
 /// Brands presented to customers in company `org`, by name.
 pub fn presented_brands(conn: &mut DbConn, org: i64) -> AppResult<Vec<(i64, String)>> {
-    use super::schema::brands;
     Ok(brands::table
         .filter(brands::org_id.eq(org))
         .filter(brands::presented_to_csr.eq(true))
@@ -198,24 +197,34 @@ pub fn presented_brands(conn: &mut DbConn, org: i64) -> AppResult<Vec<(i64, Stri
         .load(conn)?)
 }
 
-/// The products of `ids` that the shop shows: shown to customers, of a brand presented to
-/// customers, in company `org`.
+type BoxedShown = diesel::dsl::IntoBoxed<'static, diesel::dsl::InnerJoin<products::table, brands::table>, super::multi_connection_impl::MultiBackend>;
+
+/// The products the shop shows in company `org`: shown to customers, of a brand presented to
+/// customers.
+fn shown(org: i64) -> BoxedShown {
+    products::table.inner_join(brands::table).filter(products::org_id.eq(org)).filter(products::is_customer_show.eq(true)).filter(brands::presented_to_csr.eq(true)).into_boxed()
+}
+
+/// The products of `ids` that the shop shows in company `org`.
 pub fn shown_products(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<HashMap<i64, ShopProduct>> {
-    use super::schema::brands;
-    let rows: Vec<ShopProduct> = products::table
-        .inner_join(brands::table)
-        .filter(products::org_id.eq(org))
+    let rows: Vec<ShopProduct> = shown(org)
         .filter(products::id.eq_any(ids))
-        .filter(products::is_customer_show.eq(true))
-        .filter(brands::presented_to_csr.eq(true))
         .select((products::id, products::code, products::name, brands::name, products::specification, products::load_rate, products::speed_rate))
         .load(conn)?;
     Ok(rows.into_iter().map(|p| (p.id, p)).collect())
 }
 
-/// Stock of `ids` in the warehouses counted for customer orders (never third-party stock):
-/// product → (on hand, in transit, earliest ETA).
-pub fn customer_stock(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<HashMap<i64, (i64, i64, Option<NaiveDate>)>> {
+/// The code of product `id` if the shop shows it in company `org`: the product page's title,
+/// read before its first byte (a product not shown is not found).
+pub fn shown_code(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Option<String>> {
+    Ok(shown(org).filter(products::id.eq(id)).select(products::code).first(conn).optional()?)
+}
+
+/// A product's stock for customers: on hand, in transit, earliest ETA.
+pub type CustomerStock = (i64, i64, Option<NaiveDate>);
+
+/// Stock of `ids` in the warehouses counted for customer orders (never third-party stock).
+pub fn customer_stock(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<HashMap<i64, CustomerStock>> {
     let rows: Vec<(i64, i64, i64, Option<NaiveDate>)> = stocks::table
         .inner_join(warehouses::table)
         .filter(stocks::org_id.eq(org))
@@ -315,13 +324,22 @@ pub fn remove_cart_lines(conn: &mut DbConn, org: i64, customer: i64, products: &
     Ok(())
 }
 
+/// Whether the customer's cart holds a product the shop still shows: the check-out page asks
+/// before its first byte, and sends a cart with nothing to order back to the cart.
+pub fn cart_has_shown(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<bool> {
+    let in_cart = shop_cart_lines::table.filter(shop_cart_lines::org_id.eq(org)).filter(shop_cart_lines::customer_id.eq(customer)).select(shop_cart_lines::product_id);
+    let found: Option<i64> = shown(org).filter(products::id.eq_any(in_cart)).select(products::id).first(conn).optional()?;
+    Ok(found.is_some())
+}
+
 pub fn clear_cart(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<()> {
     diesel::delete(shop_cart_lines::table.filter(shop_cart_lines::org_id.eq(org)).filter(shop_cart_lines::customer_id.eq(customer))).execute(conn)?;
     Ok(())
 }
 
 /// One of the customer's sheets as 'My orders' lists it.
-#[derive(Queryable, Clone, Debug)]
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = orders)]
 pub struct MyOrder {
     pub id: i64,
     pub no: String,
@@ -337,38 +355,6 @@ pub struct MyOrder {
     pub delivery_date: Option<NaiveDate>,
     pub csr_self_note: String,
     pub address: String,
-}
-
-fn my_order_columns() -> (
-    orders::id,
-    orders::no,
-    orders::order_date,
-    orders::reference,
-    orders::status,
-    orders::delivery_status,
-    orders::ship_type,
-    orders::total_qty,
-    orders::total_amount,
-    orders::total_gst,
-    orders::delivery_date,
-    orders::csr_self_note,
-    orders::address,
-) {
-    (
-        orders::id,
-        orders::no,
-        orders::order_date,
-        orders::reference,
-        orders::status,
-        orders::delivery_status,
-        orders::ship_type,
-        orders::total_qty,
-        orders::total_amount,
-        orders::total_gst,
-        orders::delivery_date,
-        orders::csr_self_note,
-        orders::address,
-    )
 }
 
 type BoxedOrders = orders::BoxedQuery<'static, super::multi_connection_impl::MultiBackend>;
@@ -387,7 +373,7 @@ fn mine(org: i64, customer: i64) -> BoxedOrders {
 
 /// One page of the customer's invoices, newest first.
 pub fn my_orders(conn: &mut DbConn, org: i64, customer: i64, offset: i64, limit: i64) -> AppResult<Vec<MyOrder>> {
-    Ok(mine(org, customer).order((orders::order_date.desc(), orders::id.desc())).offset(offset).limit(limit).select(my_order_columns()).load(conn)?)
+    Ok(mine(org, customer).order((orders::order_date.desc(), orders::id.desc())).offset(offset).limit(limit).select(MyOrder::as_select()).load(conn)?)
 }
 
 /// How many sheets 'My orders' lists for the customer.
@@ -398,7 +384,13 @@ pub fn my_order_count(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<i
 /// One of the customer's sheets, or `None` for anything else (another customer's, another
 /// company's, a staff draft).
 pub fn my_order(conn: &mut DbConn, org: i64, customer: i64, id: i64) -> AppResult<Option<MyOrder>> {
-    Ok(mine(org, customer).filter(orders::id.eq(id)).select(my_order_columns()).first(conn).optional()?)
+    Ok(mine(org, customer).filter(orders::id.eq(id)).select(MyOrder::as_select()).first(conn).optional()?)
+}
+
+/// The number of one of the customer's sheets: the order page's title, read before its first
+/// byte (anything else is not found, as in [`my_order`]).
+pub fn my_order_no(conn: &mut DbConn, org: i64, customer: i64, id: i64) -> AppResult<Option<String>> {
+    Ok(mine(org, customer).filter(orders::id.eq(id)).select(orders::no).first(conn).optional()?)
 }
 
 /// A line of one of the customer's sheets.

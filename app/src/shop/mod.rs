@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod pages;
+pub mod shell;
 
 use axum::Router;
 use axum::extract::FromRequestParts;

@@ -1,5 +1,6 @@
-//! The shop's HTML pages: phone first, whole pages that work without JavaScript, with htmx
-//! adding to the cart in place. Handlers read: extract → service → render.
+//! The shop's HTML pages: phone first, pages that work without JavaScript, with htmx
+//! adding to the cart in place. Handlers read: extract → service → render; a full page's
+//! GET sends its head and header before its own queries run (`shell::respond`).
 
 use std::collections::BTreeMap;
 
@@ -11,9 +12,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
+use super::shell::{self, Shell};
 use super::{SHOP_COOKIES, ShopQuery, Shopper};
 use crate::auth::{csrf, password};
-use crate::db::shop::{self as shop_db, ShopAccount};
+use crate::db::shop::{self as shop_db, ShopAccount, ShopPrincipal};
 use crate::domain::money::Cents;
 use crate::domain::shop::{self as rules, CustomerStatus, Shipping};
 use crate::domain::validate;
@@ -25,31 +27,6 @@ use crate::web::ClientIp;
 /// Money as the shop shows it.
 pub fn money(c: Cents) -> String {
     format!("${}", c.grouped())
-}
-
-/// What every shop page shows around its content.
-pub struct Shell {
-    pub css: String,
-    pub htmx: String,
-    pub company: String,
-    pub customer: String,
-    pub csrf: String,
-    pub cart_count: i64,
-    pub key: String,
-}
-
-async fn shell(state: &AppState, s: &Shopper) -> AppResult<Shell> {
-    let who = s.who.clone();
-    let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
-    Ok(Shell {
-        css: state.assets.url("css/shop.css"),
-        htmx: state.assets.url("vendor/htmx.min.js"),
-        company: s.who.org_name.clone(),
-        customer: s.who.name.clone(),
-        csrf: s.csrf.clone(),
-        cart_count: count,
-        key: String::new(),
-    })
 }
 
 /// A product card.
@@ -198,9 +175,13 @@ impl PasswordPage {
     }
 }
 
+const PASSWORD_TITLE: &str = "Password";
+
 /// `GET /shop/password`.
-pub async fn password_page(State(state): State<AppState>, s: Shopper) -> AppResult<PasswordPage> {
-    Ok(PasswordPage { forced: s.who.must_change, shell: shell(&state, &s).await?, errors: BTreeMap::new() })
+pub async fn password_page(State(state): State<AppState>, s: Shopper, headers: HeaderMap) -> AppResult<Response> {
+    let forced = s.who.must_change;
+    let shell = Shell::new(&state, &s, PASSWORD_TITLE).await?;
+    shell::respond(&state, &headers, shell, move |shell| async move { Ok(PasswordPage { forced, shell, errors: BTreeMap::new() }) }).await
 }
 
 #[derive(Deserialize)]
@@ -215,7 +196,7 @@ pub struct PasswordForm {
 pub async fn change_password(State(state): State<AppState>, s: Shopper, Form(f): Form<PasswordForm>) -> AppResult<Response> {
     if let Err(m) = validate::new_password_confirmed(&f.password, &f.confirm) {
         let errors = BTreeMap::from([("password".to_string(), m.to_string())]);
-        return Ok((StatusCode::UNPROCESSABLE_ENTITY, PasswordPage { forced: s.who.must_change, shell: shell(&state, &s).await?, errors }).into_response());
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, PasswordPage { forced: s.who.must_change, shell: Shell::new(&state, &s, PASSWORD_TITLE).await?, errors }).into_response());
     }
     let hash = password::hash(&f.password)?;
     let (org, customer, keep) = (s.who.org_id, s.who.customer_id, s.session.clone());
@@ -277,28 +258,32 @@ fn page_link(b: &Browse, page: i64) -> String {
 }
 
 /// `GET /shop`: search and browse.
-pub async fn catalogue(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<CataloguePage> {
+pub async fn catalogue(State(state): State<AppState>, s: Shopper, headers: HeaderMap, Query(q): Query<ShopQuery>) -> AppResult<Response> {
     let b = q.browse()?;
-    let who = s.who.clone();
-    let query = b.clone();
-    let (found, brands) = state.db.run(move |c| Ok((svc::search(c, &who, &query)?, svc::brands(c, who.org_id)?))).await?;
-    let page = b.page;
-    let mut shell = shell(&state, &s).await?;
+    let mut shell = Shell::new(&state, &s, "Products").await?;
     shell.key = b.key.clone().unwrap_or_default();
-    Ok(CataloguePage {
-        shell,
-        brands,
-        categories: svc::categories(),
-        brand: b.brand,
-        category: b.category,
-        items: found.rows.iter().map(ItemView::from).collect(),
-        total: found.total,
-        page,
-        prev: (page > 1).then(|| page_link(&b, page - 1)),
-        next: (page * svc::PAGE_SIZE < found.total).then(|| page_link(&b, page + 1)),
-        notice: notice(Some(q.m.as_str())),
-        here: page_link(&b, page),
+    let notice = notice(Some(q.m.as_str()));
+    let (st, who) = (state.clone(), s.who.clone());
+    shell::respond(&state, &headers, shell, move |shell| async move {
+        let query = b.clone();
+        let (found, brands) = st.db.run(move |c| Ok((svc::search(c, &who, &query)?, svc::brands(c, who.org_id)?))).await?;
+        let page = b.page;
+        Ok(CataloguePage {
+            shell,
+            brands,
+            categories: svc::categories(),
+            brand: b.brand,
+            category: b.category,
+            items: found.rows.iter().map(ItemView::from).collect(),
+            total: found.total,
+            page,
+            prev: (page > 1).then(|| page_link(&b, page - 1)),
+            next: (page * svc::PAGE_SIZE < found.total).then(|| page_link(&b, page + 1)),
+            notice,
+            here: page_link(&b, page),
+        })
     })
+    .await
 }
 
 #[derive(Template, WebTemplate)]
@@ -310,11 +295,19 @@ pub struct ProductPage {
     pub here: String,
 }
 
-/// `GET /shop/products/{id}`.
-pub async fn product(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>, Query(q): Query<ShopQuery>) -> AppResult<ProductPage> {
-    let who = s.who.clone();
-    let item = state.db.run(move |c| svc::item(c, &who, id)).await?;
-    Ok(ProductPage { shell: shell(&state, &s).await?, item: ItemView::from(&item), notice: notice(Some(q.m.as_str())), here: format!("/shop/products/{id}") })
+/// `GET /shop/products/{id}`: titled with the product's code, read first (a product the
+/// shop does not show in the customer's company is not found).
+pub async fn product(State(state): State<AppState>, s: Shopper, headers: HeaderMap, Path(id): Path<i64>, Query(q): Query<ShopQuery>) -> AppResult<Response> {
+    let org = s.who.org_id;
+    let code = state.db.run(move |c| shop_db::shown_code(c, org, id)).await?.ok_or(AppError::NotFound)?;
+    let shell = Shell::new(&state, &s, code).await?;
+    let notice = notice(Some(q.m.as_str()));
+    let (st, who) = (state.clone(), s.who.clone());
+    shell::respond(&state, &headers, shell, move |shell| async move {
+        let item = st.db.run(move |c| svc::item(c, &who, id)).await?;
+        Ok(ProductPage { shell, item: ItemView::from(&item), notice, here: format!("/shop/products/{id}") })
+    })
+    .await
 }
 
 // ---------------------------------------------------------------------------------------
@@ -401,15 +394,19 @@ fn line_views(v: &CartView) -> Vec<CartLineView> {
 }
 
 /// `GET /shop/cart`.
-pub async fn cart(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<CartPage> {
-    let who = s.who.clone();
-    let v = state.db.run(move |c| svc::cart(c, &who)).await?;
+pub async fn cart(State(state): State<AppState>, s: Shopper, headers: HeaderMap, Query(q): Query<ShopQuery>) -> AppResult<Response> {
     let notice = match q.m.as_str() {
         "updated" => Some("Your cart has been updated."),
         "removed" => Some("Removed from your cart."),
         other => notice(Some(other)),
     };
-    Ok(CartPage { shell: shell(&state, &s).await?, lines: line_views(&v), total: money(v.total), qty: v.qty, gone: v.gone.len(), notice })
+    let shell = Shell::new(&state, &s, "Cart").await?;
+    let (st, who) = (state.clone(), s.who.clone());
+    shell::respond(&state, &headers, shell, move |shell| async move {
+        let v = st.db.run(move |c| svc::cart(c, &who)).await?;
+        Ok(CartPage { shell, lines: line_views(&v), total: money(v.total), qty: v.qty, gone: v.gone.len(), notice })
+    })
+    .await
 }
 
 /// `POST /shop/cart/update`: a line's new quantity (1–999).
@@ -465,13 +462,14 @@ struct Entered {
     shipping: Option<Shipping>,
 }
 
-async fn checkout_page(state: &AppState, s: &Shopper, entered: Entered, alert: Option<String>, errors: BTreeMap<String, String>) -> AppResult<CheckoutPage> {
-    let who = s.who.clone();
+const CHECKOUT_TITLE: &str = "Check out";
+
+async fn checkout_page(state: &AppState, who: ShopPrincipal, shell: Shell, entered: Entered, alert: Option<String>, errors: BTreeMap<String, String>) -> AppResult<CheckoutPage> {
     let (v, customer) = state.db.run(move |c| Ok((svc::cart(c, &who)?, shop_db::customer(c, who.org_id, who.customer_id)?.ok_or(AppError::Unauthorized)?))).await?;
     let address = crate::domain::masters::one_line_address(&customer.address, &customer.city, &customer.state, &customer.postal);
     let gst = crate::domain::money::gst_of_inclusive(v.total, crate::domain::enums::TaxType::default());
     Ok(CheckoutPage {
-        shell: shell(state, s).await?,
+        shell,
         lines: line_views(&v),
         total: money(v.total),
         gst: money(gst),
@@ -485,13 +483,25 @@ async fn checkout_page(state: &AppState, s: &Shopper, entered: Entered, alert: O
     })
 }
 
-/// `GET /shop/checkout`.
-pub async fn checkout(State(state): State<AppState>, s: Shopper) -> AppResult<Response> {
-    let page = checkout_page(&state, &s, Entered { reference: String::new(), note: String::new(), shipping: None }, None, BTreeMap::new()).await?;
-    if page.lines.is_empty() {
+/// The check-out page re-rendered after a POST, whole with its status.
+async fn checkout_again(state: &AppState, s: &Shopper, entered: Entered, alert: Option<String>, errors: BTreeMap<String, String>) -> AppResult<CheckoutPage> {
+    let shell = Shell::new(state, s, CHECKOUT_TITLE).await?;
+    checkout_page(state, s.who.clone(), shell, entered, alert, errors).await
+}
+
+/// `GET /shop/checkout`; a cart with nothing the shop still shows goes back to the cart
+/// (asked before the first byte).
+pub async fn checkout(State(state): State<AppState>, s: Shopper, headers: HeaderMap) -> AppResult<Response> {
+    let (org, customer) = (s.who.org_id, s.who.customer_id);
+    if !state.db.run(move |c| shop_db::cart_has_shown(c, org, customer)).await? {
         return Ok(Redirect::to("/shop/cart").into_response());
     }
-    Ok(page.into_response())
+    let shell = Shell::new(&state, &s, CHECKOUT_TITLE).await?;
+    let (st, who) = (state.clone(), s.who.clone());
+    shell::respond(&state, &headers, shell, move |shell| async move {
+        checkout_page(&st, who, shell, Entered { reference: String::new(), note: String::new(), shipping: None }, None, BTreeMap::new()).await
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -514,7 +524,7 @@ pub async fn place(State(state): State<AppState>, s: Shopper, Form(f): Form<Plac
         Ok(c) => c,
         Err(list) => {
             let errors: BTreeMap<String, String> = list.into_iter().map(|(k, m)| (k.to_string(), m.to_string())).collect();
-            let page = checkout_page(&state, &s, entered(), None, errors).await?;
+            let page = checkout_again(&state, &s, entered(), None, errors).await?;
             return Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
         }
     };
@@ -523,12 +533,12 @@ pub async fn place(State(state): State<AppState>, s: Shopper, Form(f): Form<Plac
     match state.db.write(move |conn| svc::place_cart(conn, &who, &c, &confirmed)).await {
         Ok(placed) => Ok(Redirect::to(&format!("/shop/orders/{}?placed=1", placed.id)).into_response()),
         Err(AppError::Conflict { message, .. }) => {
-            let page = checkout_page(&state, &s, entered(), Some(message), BTreeMap::new()).await?;
+            let page = checkout_again(&state, &s, entered(), Some(message), BTreeMap::new()).await?;
             Ok((StatusCode::CONFLICT, page).into_response())
         }
         Err(AppError::BadRequest(m)) if m == rules::CART_EMPTY => Ok(Redirect::to("/shop/cart").into_response()),
         Err(AppError::Validation { message, errors }) => {
-            let page = checkout_page(&state, &s, entered(), Some(message), errors).await?;
+            let page = checkout_again(&state, &s, entered(), Some(message), errors).await?;
             Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response())
         }
         Err(e) => Err(e),
@@ -583,17 +593,21 @@ pub struct OrdersPage {
 }
 
 /// `GET /shop/orders`.
-pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<OrdersPage> {
+pub async fn orders(State(state): State<AppState>, s: Shopper, headers: HeaderMap, Query(q): Query<ShopQuery>) -> AppResult<Response> {
     let page = q.page()?;
-    let who = s.who.clone();
-    let rows = state.db.run(move |c| svc::my_orders(c, &who, page)).await?;
-    let next = (rows.len() as i64 == svc::PAGE_SIZE).then(|| format!("/shop/orders?page={}", page + 1));
-    Ok(OrdersPage {
-        shell: shell(&state, &s).await?,
-        orders: rows.iter().map(|(o, st)| order_view(o, *st)).collect(),
-        prev: (page > 1).then(|| format!("/shop/orders?page={}", page - 1)),
-        next,
+    let shell = Shell::new(&state, &s, "My orders").await?;
+    let (st, who) = (state.clone(), s.who.clone());
+    shell::respond(&state, &headers, shell, move |shell| async move {
+        let rows = st.db.run(move |c| svc::my_orders(c, &who, page)).await?;
+        let next = (rows.len() as i64 == svc::PAGE_SIZE).then(|| format!("/shop/orders?page={}", page + 1));
+        Ok(OrdersPage {
+            shell,
+            orders: rows.iter().map(|(o, status)| order_view(o, *status)).collect(),
+            prev: (page > 1).then(|| format!("/shop/orders?page={}", page - 1)),
+            next,
+        })
     })
+    .await
 }
 
 pub struct LineView {
@@ -625,25 +639,33 @@ pub struct OrderQuery {
     placed: Option<String>,
 }
 
-/// `GET /shop/orders/{id}`: read-only.
-pub async fn order(State(state): State<AppState>, s: Shopper, Path(id): Path<i64>, Query(q): Query<OrderQuery>) -> AppResult<OrderPage> {
-    let who = s.who.clone();
-    let (o, status, lines) = state.db.run(move |c| svc::my_order(c, &who, id)).await?;
-    Ok(OrderPage {
-        shell: shell(&state, &s).await?,
-        order: order_view(&o, status),
-        lines: lines
-            .iter()
-            .map(|l| LineView { code: l.code.clone().unwrap_or_default(), description: l.description.clone(), qty: l.qty, price: money(Cents(l.price)), amount: money(Cents(l.amount)) })
-            .collect(),
-        gst: money(Cents(o.total_gst)),
-        shipping: if o.ship_type == crate::domain::enums::ShipType::PickUp.as_i32() { "Pick-up" } else { "Delivery" },
-        address: o.address.clone(),
-        note: o.csr_self_note.clone(),
-        delivery_date: o.delivery_date.map(|d| d.format("%-d %b %Y").to_string()).unwrap_or_default(),
-        has_invoice: status.has_invoice(),
-        placed: q.placed.is_some(),
+/// `GET /shop/orders/{id}`: read-only, titled with the order's number, read first (anything
+/// but the customer's own order is not found).
+pub async fn order(State(state): State<AppState>, s: Shopper, headers: HeaderMap, Path(id): Path<i64>, Query(q): Query<OrderQuery>) -> AppResult<Response> {
+    let (org, customer) = (s.who.org_id, s.who.customer_id);
+    let no = state.db.run(move |c| shop_db::my_order_no(c, org, customer, id)).await?.ok_or(AppError::NotFound)?;
+    let shell = Shell::new(&state, &s, no).await?;
+    let placed = q.placed.is_some();
+    let (st, who) = (state.clone(), s.who.clone());
+    shell::respond(&state, &headers, shell, move |shell| async move {
+        let (o, status, lines) = st.db.run(move |c| svc::my_order(c, &who, id)).await?;
+        Ok(OrderPage {
+            shell,
+            order: order_view(&o, status),
+            lines: lines
+                .iter()
+                .map(|l| LineView { code: l.code.clone().unwrap_or_default(), description: l.description.clone(), qty: l.qty, price: money(Cents(l.price)), amount: money(Cents(l.amount)) })
+                .collect(),
+            gst: money(Cents(o.total_gst)),
+            shipping: if o.ship_type == crate::domain::enums::ShipType::PickUp.as_i32() { "Pick-up" } else { "Delivery" },
+            address: o.address.clone(),
+            note: o.csr_self_note.clone(),
+            delivery_date: o.delivery_date.map(|d| d.format("%-d %b %Y").to_string()).unwrap_or_default(),
+            has_invoice: status.has_invoice(),
+            placed,
+        })
     })
+    .await
 }
 
 /// `POST /shop/orders/{id}/again`: the order's lines into the cart.

@@ -15,6 +15,10 @@
 //!
 //! Compression: tower-http's gzip would hold the head in its compressor until more data
 //! came, so a streamed page compresses itself (flate2) and flushes after each part.
+//!
+//! The staff pages stream through [`respond`]; the customer shop's pages (their own layout,
+//! `shop/base.html`) through `shop::shell::respond`. Both hand [`page`] their rendered head
+//! and their [`Layout`]: where the content starts and how a failed page ends.
 
 use std::future::Future;
 use std::io::Write;
@@ -36,8 +40,25 @@ use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::web::shell::{Flash, Shell};
 
-/// Where the content starts: the end of `layout/head.html`.
-const CONTENT_START: &str = "<main class=\"content\" id=\"content\">";
+/// A page layout that streams: the head it sends first ends with `CONTENT_START`.
+pub trait Layout: Send + 'static {
+    /// Where the content starts: the end of the layout's head.
+    const CONTENT_START: &'static str;
+
+    /// What follows the head when the content failed: `message`, then the end of the page.
+    fn failed(&self, message: &str) -> askama::Result<String>;
+}
+
+/// The staff pages' layout, `layout/base.html`.
+struct Staff;
+
+impl Layout for Staff {
+    const CONTENT_START: &'static str = "<main class=\"content\" id=\"content\">";
+
+    fn failed(&self, message: &str) -> askama::Result<String> {
+        Failed { message, shell: NoFlash { flash: None } }.render()
+    }
+}
 
 #[derive(Template)]
 #[template(path = "layout/head.html")]
@@ -52,8 +73,8 @@ struct NoFlash {
 
 #[derive(Template)]
 #[template(source = "<div class=\"alert alert-error\" role=\"alert\">{{ message }}</div>\n{% include \"layout/tail.html\" %}", ext = "html")]
-struct Failed {
-    message: String,
+struct Failed<'a> {
+    message: &'a str,
     shell: NoFlash,
 }
 
@@ -75,33 +96,31 @@ where
     if request.contains_key("hx-request") {
         return Ok(content(shell).await?.into_web_template().into_response());
     }
-    Ok(page(request, shell, state.config.request_timeout, content))
+    let head = (Head { shell: &shell }).render().map_err(|e| AppError::from(anyhow::Error::from(e)))?;
+    Ok(page(request, head, Staff, state.config.request_timeout, async move { content(shell).await }))
 }
 
-/// Sends `shell`'s head now and the page `content` builds from it (its queries run after the
-/// head was handed over), within `limit` (the request time limit, which no longer applies
-/// once the head has gone).
-fn page<T, F, Fut>(request: &HeaderMap, shell: Shell, limit: std::time::Duration, content: F) -> Response
+/// Sends the `head` of a page in `layout` now and the page that `content` renders once it is
+/// ready (its queries run after the head was handed over; it is the whole page, which is cut
+/// after the head), within `limit` (the request time limit, which no longer applies once the
+/// head has gone).
+pub fn page<L, T, Fut>(request: &HeaderMap, head: String, layout: L, limit: std::time::Duration, content: Fut) -> Response
 where
+    L: Layout,
     T: Template + Send,
-    F: FnOnce(Shell) -> Fut + Send + 'static,
     Fut: Future<Output = Result<T, AppError>> + Send + 'static,
 {
-    let head = match (Head { shell: &shell }).render() {
-        Ok(head) => head,
-        Err(e) => return AppError::from(anyhow::Error::from(e)).into_response(),
-    };
     let gzip = accepts_gzip(request);
     let mut encoder = gzip.then(|| GzEncoder::new(Vec::new(), Compression::new(6)));
     let first = encode(&mut encoder, head.as_bytes(), false);
     let rest = async move {
-        let html = match tokio::time::timeout(limit, content(shell)).await {
+        let html = match tokio::time::timeout(limit, content).await {
             Ok(Ok(page)) => match page.render() {
-                Ok(full) => after_head(full),
-                Err(e) => failed(&AppError::from(anyhow::Error::from(e))),
+                Ok(full) => after_head(full, L::CONTENT_START),
+                Err(e) => failed(&layout, &AppError::from(anyhow::Error::from(e))),
             },
-            Ok(Err(e)) => failed(&e),
-            Err(_) => failed(&AppError::BadRequest(TOO_SLOW.into())),
+            Ok(Err(e)) => failed(&layout, &e),
+            Err(_) => failed(&layout, &AppError::BadRequest(TOO_SLOW.into())),
         };
         encode(&mut encoder, html.as_bytes(), true)
     };
@@ -115,20 +134,21 @@ where
     res
 }
 
-/// The page after the head (the whole page if the head is missing, which a template change
-/// would cause: better twice the header than no content).
-fn after_head(mut full: String) -> String {
-    match full.find(CONTENT_START) {
-        Some(at) => full.split_off(at + CONTENT_START.len()),
+/// The page after the head, which ends with `content_start` (the whole page if that is
+/// missing, which a template change would cause: better twice the header than no content).
+fn after_head(mut full: String, content_start: &str) -> String {
+    match full.find(content_start) {
+        Some(at) => full.split_off(at + content_start.len()),
         None => {
-            tracing::error!("a streamed page has no `{}`; sent whole after its head", CONTENT_START.trim_end());
+            tracing::error!("a streamed page has no `{}`; sent whole after its head", content_start.trim_end());
             full
         }
     }
 }
 
-/// The content of a page whose reading failed after its head was sent.
-fn failed(error: &AppError) -> String {
+/// The content of a page in `layout` whose reading failed after its head was sent, and the
+/// end of the page.
+fn failed(layout: &impl Layout, error: &AppError) -> String {
     if let AppError::Internal(e) = error {
         tracing::error!(error = ?e, "streamed page failed");
     }
@@ -136,7 +156,7 @@ fn failed(error: &AppError) -> String {
         AppError::Internal(_) => "Something went wrong. Please try again.".to_owned(),
         other => other.to_string(),
     };
-    Failed { message, shell: NoFlash { flash: None } }.render().unwrap_or_else(|_| message_only())
+    layout.failed(&message).unwrap_or_else(|_| message_only())
 }
 
 fn message_only() -> String {
@@ -229,7 +249,7 @@ mod tests {
 
     #[test]
     fn the_content_is_what_follows_the_head() {
-        let full = format!("<head>menu{CONTENT_START}<h1>Invoices</h1></main>");
-        assert_eq!(after_head(full), "<h1>Invoices</h1></main>");
+        let full = format!("<head>menu{}<h1>Invoices</h1></main>", Staff::CONTENT_START);
+        assert_eq!(after_head(full, Staff::CONTENT_START), "<h1>Invoices</h1></main>");
     }
 }

@@ -268,3 +268,70 @@ async fn every_full_page_sends_its_head_and_shell_before_its_queries_run() {
         assert!(page.at_first < page.total, "{path}: the page reads its data after the first part");
     }
 }
+
+/// The statements `read` runs as a page runs it (the pool's check of the connection and its
+/// queries), and its answer.
+async fn read_alone<T, F>(app: &TestApp, tally: &AtomicUsize, read: F) -> (usize, T)
+where
+    T: Send + 'static,
+    F: FnOnce(&mut tyredesk::db::DbConn) -> tyredesk::error::AppResult<T> + Send + 'static,
+{
+    let before = tally.load(Ordering::SeqCst);
+    let answer = app.state.db.run(read).await.unwrap();
+    (tally.load(Ordering::SeqCst) - before, answer)
+}
+
+/// Where the first part of a streamed shop page ends: the start of its content.
+const SHOP_CONTENT_START: &str = "<main>";
+
+/// The customer shop's full pages stream as the staff pages do. Before the first part only
+/// the session and the shell (the cart badge's count) are read, and on a page titled with a
+/// record (a product, an order) the one statement that finds it for the customer (404
+/// otherwise), on the check-out the one that finds something to order in the cart; the
+/// page's own queries run after.
+#[tokio::test]
+async fn every_shop_page_sends_its_head_and_header_before_its_queries_run() {
+    use tyredesk::db::shop as shop_db;
+
+    let (app, tally) = counted_app().await;
+    let s = crate::shop::signed_in(&app, crate::shop::SHOP, "tyredesk").await;
+    let ((product, code), _) = crate::shop::shown_and_hidden(&app).await;
+    crate::shop::add_to_cart(&app, &s, product, "2").await;
+    let order = crate::shop::check_out(&app, &s, "Q-1").await;
+    crate::shop::add_to_cart(&app, &s, product, "3").await;
+    // The session and the shell as a page reads them, and each head statement, by themselves.
+    let token = s.cookie.trim_start_matches("td_shop=").to_owned();
+    let (session, who) = read_alone(&app, &tally, move |c| Ok(shop_db::session(c, &token)?.expect("a session").2)).await;
+    let (company, org, customer) = (who.org_name.clone(), who.org_id, who.customer_id);
+    let (shell, _) = read_alone(&app, &tally, move |c| tyredesk::services::shop::cart_count(c, &who)).await;
+    let (product_head, _) = read_alone(&app, &tally, move |c| shop_db::shown_code(c, org, product)).await;
+    let (order_head, no) = read_alone(&app, &tally, move |c| shop_db::my_order_no(c, org, customer, order)).await;
+    let (checkout_head, _) = read_alone(&app, &tally, move |c| shop_db::cart_has_shown(c, org, customer)).await;
+    let no = no.expect("the order's number");
+    let pages = [
+        (format!("/shop?key={code}"), 0, "Products".to_string()),
+        (format!("/shop/products/{product}"), product_head, code.clone()),
+        ("/shop/cart".into(), 0, "Cart".into()),
+        ("/shop/checkout".into(), checkout_head, "Check out".into()),
+        ("/shop/orders".into(), 0, "My orders".into()),
+        (format!("/shop/orders/{order}"), order_head, no),
+    ];
+    for (i, (path, head_statements, title)) in pages.iter().enumerate() {
+        let page = streamed(&app, &tally, path, &s, i % 2 == 1).await;
+        let head = &page.head;
+        assert!(head.starts_with("<!doctype html>") && head.ends_with(SHOP_CONTENT_START), "{path}: the first part is the head and the header:\n{head}");
+        assert!(head.contains(&format!("<title>{title} - {company}</title>")), "{path}: the title is in the first part:\n{head}");
+        assert!(head.contains(&format!("<a class=\"brand\" href=\"/shop\">{company}</a>")), "{path}: the company is in the first part");
+        assert!(head.contains("<span class=\"badge\">3</span>"), "{path}: the cart badge is in the first part");
+        assert!(page.whole.trim_end().ends_with("</html>") && page.whole.matches("<footer class=\"foot\">").count() == 1, "{path}: the rest is the content and the footer");
+        assert_eq!(page.whole.matches("<header class=\"top\">").count(), 1, "{path}: the header is sent once");
+        assert!(!page.whole.contains("<p class=\"alert\" role=\"alert\">"), "{path}: the content did not fail:\n{}", page.whole);
+        eprintln!("{path}: {} statements before the first part, {} in all", page.at_first, page.total);
+        assert_eq!(page.at_first, session + shell + head_statements, "{path}: only the session, the cart badge and the record's head are read before the first part");
+        assert!(page.at_first < page.total, "{path}: the page reads its data after the first part");
+    }
+    // The password page has nothing of its own to read: all of it comes with the head's reads.
+    let page = streamed(&app, &tally, "/shop/password", &s, false).await;
+    assert!(page.head.ends_with(SHOP_CONTENT_START) && page.whole.contains("<h1>Change password</h1>"), "{}", page.whole);
+    assert_eq!((page.at_first, page.total), (session + shell, session + shell), "/shop/password: the session and the cart badge");
+}

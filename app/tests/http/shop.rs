@@ -9,8 +9,8 @@ use tyredesk::db::schema::{brands, customers, ocop_prices, orders, products};
 
 use crate::support::{Session, TestApp, extract_input};
 
-const SHOP: &str = "shop@demo.test";
-const SHOP_OCOP: &str = "shop-ocop@demo.test";
+pub(crate) const SHOP: &str = "shop@demo.test";
+pub(crate) const SHOP_OCOP: &str = "shop-ocop@demo.test";
 
 /// Signs a customer in through the shop's real form; answers the session.
 async fn shop_login(app: &TestApp, email: &str, password: &str) -> Result<Session, crate::support::TestResponse> {
@@ -27,7 +27,7 @@ async fn shop_login(app: &TestApp, email: &str, password: &str) -> Result<Sessio
     }
 }
 
-async fn signed_in(app: &TestApp, email: &str, password: &str) -> Session {
+pub(crate) async fn signed_in(app: &TestApp, email: &str, password: &str) -> Session {
     match shop_login(app, email, password).await {
         Ok(s) => s,
         Err(res) => panic!("{email} could not sign in: {} {}", res.status, res.body),
@@ -43,7 +43,7 @@ async fn customer_id(app: &TestApp, email: &'static str) -> i64 {
 }
 
 /// A product of company 4 the shop shows (shown, brand presented) and one it hides.
-async fn shown_and_hidden(app: &TestApp) -> ((i64, String), (i64, String)) {
+pub(crate) async fn shown_and_hidden(app: &TestApp) -> ((i64, String), (i64, String)) {
     app.state
         .db
         .run(|c| {
@@ -75,12 +75,12 @@ fn money(cents: i64) -> String {
     format!("${}", tyredesk::domain::money::Cents(cents).grouped())
 }
 
-async fn add_to_cart(app: &TestApp, s: &Session, product: i64, qty: &str) -> crate::support::TestResponse {
+pub(crate) async fn add_to_cart(app: &TestApp, s: &Session, product: i64, qty: &str) -> crate::support::TestResponse {
     app.post_form("/shop/cart/add", s, &[("product_id", &product.to_string()), ("qty", qty), ("back", "/shop")]).await
 }
 
 /// Checks out the cart as it stands; answers the placed sheet's id.
-async fn check_out(app: &TestApp, s: &Session, reference: &str) -> i64 {
+pub(crate) async fn check_out(app: &TestApp, s: &Session, reference: &str) -> i64 {
     let page = app.get("/shop/checkout", Some(s)).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     let confirmed = extract_input(&page.body, "confirmed");

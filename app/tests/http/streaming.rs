@@ -94,3 +94,75 @@ async fn htmx_requests_to_streamed_pages_get_their_fragment_or_the_page_whole() 
         assert_eq!(streamed.concat(), whole[0], "{path}: the streamed page is the page, cut in two");
     }
 }
+
+/// A shop page titled with a product or an order looks it up for the customer before its
+/// first byte: another customer's, another company's, a hidden or a missing one is the 404
+/// error page, with no streamed header. The check-out with nothing to order goes back to
+/// the cart, also before anything is sent.
+#[tokio::test]
+async fn a_shop_page_of_a_record_not_the_customers_is_not_found_before_anything_is_sent() {
+    use tyredesk::db::schema::orders;
+
+    let app = TestApp::new().await;
+    let a = crate::shop::signed_in(&app, crate::shop::SHOP, "tyredesk").await;
+    let b = crate::shop::signed_in(&app, crate::shop::SHOP_OCOP, "tyredesk").await;
+    let ((shown, _), (hidden, _)) = crate::shop::shown_and_hidden(&app).await;
+    let (foreign_product, foreign_order): (i64, i64) = app
+        .state
+        .db
+        .run(|c| {
+            let p = products::table.filter(products::org_id.eq(9)).select(products::id).first(c)?;
+            let o = orders::table.filter(orders::org_id.eq(9)).filter(orders::order_type.eq(1)).select(orders::id).first(c)?;
+            Ok((p, o))
+        })
+        .await
+        .unwrap();
+    let (status, _) = frames(&app, "/shop/checkout", &a, &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "an empty cart has nothing to check out");
+    crate::shop::add_to_cart(&app, &a, shown, "1").await;
+    let order = crate::shop::check_out(&app, &a, "").await;
+    let not_found = [
+        (format!("/shop/products/{hidden}"), &a),
+        (format!("/shop/products/{foreign_product}"), &a),
+        (format!("/shop/products/{}", shown + 1_000_000), &a),
+        (format!("/shop/orders/{order}"), &b),
+        (format!("/shop/orders/{foreign_order}"), &a),
+        (format!("/shop/orders/{}", order + 1_000_000), &a),
+    ];
+    for (path, s) in not_found {
+        let (status, parts) = frames(&app, &path, s, &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        let body = parts.concat();
+        assert!(!body.contains("<header class=\"top\">"), "{path}: the error page, no streamed header:\n{body}");
+    }
+    assert_eq!(frames(&app, &format!("/shop/products/{shown}"), &a, &[]).await.0, StatusCode::OK, "the customer's own product page");
+    assert_eq!(frames(&app, &format!("/shop/orders/{order}"), &a, &[]).await.0, StatusCode::OK, "the customer's own order");
+    // Staff take the only product in the cart out of the shop: nothing is left to check out.
+    crate::shop::add_to_cart(&app, &a, shown, "1").await;
+    app.state.db.run(move |c| Ok(diesel::update(products::table.find(shown)).set(products::is_customer_show.eq(false)).execute(c)?)).await.unwrap();
+    let res = app.get("/shop/checkout", Some(&a)).await;
+    assert_eq!((res.status, res.location()), (StatusCode::SEE_OTHER, "/shop/cart"), "a cart of products no longer shown goes back to the cart");
+}
+
+/// An htmx request to a streamed shop page gets it in one part, the same page a plain
+/// request gets in two.
+#[tokio::test]
+async fn htmx_requests_to_streamed_shop_pages_get_them_whole() {
+    let app = TestApp::new().await;
+    let s = crate::shop::signed_in(&app, crate::shop::SHOP, "tyredesk").await;
+    let ((product, code), _) = crate::shop::shown_and_hidden(&app).await;
+    crate::shop::add_to_cart(&app, &s, product, "1").await;
+    let order = crate::shop::check_out(&app, &s, "").await;
+    crate::shop::add_to_cart(&app, &s, product, "1").await;
+    let paths = [format!("/shop?key={code}"), format!("/shop/products/{product}"), "/shop/cart".into(), "/shop/checkout".into(), "/shop/orders".into(), format!("/shop/orders/{order}"), "/shop/password".into()];
+    for path in paths {
+        let (status, streamed) = frames(&app, &path, &s, &[]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(streamed.len(), 2, "{path}: a plain request gets the head, then the rest");
+        assert!(streamed[0].ends_with("<main>"), "{path}: the first part ends where the content starts");
+        let (status, whole) = frames(&app, &path, &s, &[("hx-request", "true")]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(whole.len(), 1, "{path}: an htmx request gets the page in one part");
+        assert_eq!(streamed.concat(), whole[0], "{path}: the streamed page is the page, cut in two");
+    }
+}
