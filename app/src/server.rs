@@ -88,10 +88,10 @@ pub fn open(config: &Config) -> Result<Db, String> {
     match &config.database {
         DatabaseUrl::Sqlite(path) => {
             config.check_data_dir()?;
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                if !parent.exists() {
-                    return Err(format!("the folder of the SQLite file {} does not exist", path.display()));
-                }
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+                && !parent.exists()
+            {
+                return Err(format!("the folder of the SQLite file {} does not exist", path.display()));
             }
         }
         DatabaseUrl::Postgres(_) => {}

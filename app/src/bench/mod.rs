@@ -316,7 +316,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     if opts.selected(name) {
         // A demo shop customer's page: the staff lookup's search over the products shown to
         // customers, priced for them, with stock in words (issue 14).
-        let shop = db.run(|c| shop_customer(c)).await?;
+        let shop = db.run(shop_customer).await?;
         let token = db.write({
             let (org, customer) = (shop.org_id, shop.customer_id);
             move |c| crate::db::shop::create_session(c, org, customer)

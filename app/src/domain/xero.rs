@@ -354,10 +354,10 @@ pub fn refusal_text(body: &Value) -> String {
     let mut msgs: Vec<String> = Vec::new();
     for el in body.get("Elements").and_then(Value::as_array).into_iter().flatten() {
         for e in el.get("ValidationErrors").and_then(Value::as_array).into_iter().flatten() {
-            if let Some(m) = e.get("Message").and_then(Value::as_str) {
-                if !msgs.iter().any(|x| x == m) {
-                    msgs.push(m.to_string());
-                }
+            if let Some(m) = e.get("Message").and_then(Value::as_str)
+                && !msgs.iter().any(|x| x == m)
+            {
+                msgs.push(m.to_string());
             }
         }
     }

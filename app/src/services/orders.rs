@@ -635,27 +635,40 @@ pub fn unapprove(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "UnApproved")
 }
 
-fn simple_transition(conn: &mut DbConn, actor: &Actor, id: i64, action: Action, from: OrderStatus, to: OrderStatus, closed: bool, event: &str) -> AppResult<Order> {
+/// A status change with no stock effect: the action it takes, the status it moves from and
+/// to, the closed flag it leaves, and the event it logs.
+struct Transition {
+    action: Action,
+    from: OrderStatus,
+    to: OrderStatus,
+    closed: bool,
+    event: &'static str,
+}
+
+const VOID: Transition = Transition { action: Action::Void, from: OrderStatus::Draft, to: OrderStatus::Voided, closed: false, event: "Voided" };
+const CLOSE: Transition = Transition { action: Action::Close, from: OrderStatus::Approved, to: OrderStatus::Closed, closed: true, event: "Closed" };
+
+fn simple_transition(conn: &mut DbConn, actor: &Actor, id: i64, t: &Transition) -> AppResult<Order> {
     let o = order_db::get(conn, actor.org_id, id)?;
-    ensure(&o, action)?;
-    let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(from.as_i32())))
-        .set((orders::status.eq(to.as_i32()), orders::closed.eq(closed), orders::version.eq(orders::version + 1), orders::updated_at.eq(now())))
+    ensure(&o, t.action)?;
+    let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(t.from.as_i32())))
+        .set((orders::status.eq(t.to.as_i32()), orders::closed.eq(t.closed), orders::version.eq(orders::version + 1), orders::updated_at.eq(now())))
         .execute(conn)?;
     if changed == 0 {
         return Err(AppError::Conflict { message: format!("Sheet {} changed meanwhile; reload it.", o.no), code: Some("stale"), reasons: vec![] });
     }
-    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, event)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, t.event)?;
     Ok(o)
 }
 
 /// Voids a draft, irreversibly (no stock effect).
 pub fn void(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
-    simple_transition(conn, actor, id, Action::Void, OrderStatus::Draft, OrderStatus::Voided, false, "Voided").map(|_| ())
+    simple_transition(conn, actor, id, &VOID).map(|_| ())
 }
 
 /// Closes an approved sheet; a purchase order's remaining in-transit stock is cleared.
 pub fn close(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
-    let o = simple_transition(conn, actor, id, Action::Close, OrderStatus::Approved, OrderStatus::Closed, true, "Closed")?;
+    let o = simple_transition(conn, actor, id, &CLOSE)?;
     if o.order_type == OrderType::PurchaseOrder.as_i32() {
         clear_po_transit(conn, actor, &o)?;
     }

@@ -101,10 +101,8 @@ async fn render_error(req: Request, next: Next) -> Response {
     }
     if is_htmx {
         let mut r = (info.status, info.message.clone()).into_response();
-        if let Some(code) = info.code {
-            if let Ok(v) = HeaderValue::from_str(code) {
-                r.headers_mut().insert("x-td-code", v);
-            }
+        if let Some(v) = info.code.and_then(|code| HeaderValue::from_str(code).ok()) {
+            r.headers_mut().insert("x-td-code", v);
         }
         return r;
     }
@@ -129,10 +127,8 @@ fn json(info: &ErrorInfo, oauth: bool) -> Response {
         body["reasons"] = serde_json::json!(info.reasons);
     }
     let mut r = (info.status, axum::Json(body)).into_response();
-    if let Some(code) = info.code {
-        if let Ok(v) = HeaderValue::from_str(code) {
-            r.headers_mut().insert("x-td-code", v);
-        }
+    if let Some(v) = info.code.and_then(|code| HeaderValue::from_str(code).ok()) {
+        r.headers_mut().insert("x-td-code", v);
     }
     if info.status == StatusCode::UNAUTHORIZED {
         r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));

@@ -724,10 +724,10 @@ impl State {
                 }
                 Some(_) => {}
             }
-            if let Some(code) = l["ItemCode"].as_str() {
-                if !self.items.iter().any(|i| i["Code"] == code) {
-                    msgs.push(format!("Item code '{code}' is not valid."));
-                }
+            if let Some(code) = l["ItemCode"].as_str()
+                && !self.items.iter().any(|i| i["Code"] == code)
+            {
+                msgs.push(format!("Item code '{code}' is not valid."));
             }
             let tax_type = l["TaxType"].as_str().unwrap_or(if ty.starts_with("ACCREC") { "OUTPUT" } else { "INPUT" });
             let rate = match tax_rate(tax_type) {

@@ -212,10 +212,10 @@ impl Work {
         let oid = o.id;
         let recalls = self.db(move |c| q::recalls_done(c, oid)).await?;
         let number = rules::document_number(&o.no, recalls);
-        if self.job.outcome_unknown {
-            if let Some(doc) = self.find(kind, &number).await? {
-                return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string()));
-            }
+        if self.job.outcome_unknown
+            && let Some(doc) = self.find(kind, &number).await?
+        {
+            return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string()));
         }
         let tax = TaxType::from_i32(o.tax_type).unwrap_or_default();
         if !tax_types.is_empty() {
