@@ -62,7 +62,7 @@ pub fn latency(ssr: &Ssr) -> Vec<LatencyRow> {
     let _ = ssr.render_blocking("quoting-cart", CART_PROPS);
     let cart = LatencyRow::new("SSR quoting cart", 1, timed(ssr, "quoting-cart", CART_PROPS, RENDERS), Budget::P95Ms(CART_P95_MS));
     let props = editor_props(200);
-    let editor = LatencyRow::new("SSR order editor, 200 lines", 1, timed(ssr, "line-editor", &props, RENDERS / 10), Budget::P95Ms(EDITOR_P95_MS));
+    let editor = LatencyRow::new("SSR order editor, 200 lines", 1, timed(ssr, "line-editor", &props, RENDERS / 3), Budget::P95Ms(EDITOR_P95_MS));
     let props = editor_props(20);
     let small = LatencyRow::new("SSR order editor, 20 lines", 1, timed(ssr, "line-editor", &props, RENDERS), Budget::None);
     vec![cart, small, editor]

@@ -187,6 +187,7 @@ export function serializeLines(lines: Line[]): string {
 export function maxNewKey(lines: Line[]): number {
   let max = 0;
   for (const l of lines) {
+    if (!l.key.startsWith('new_')) continue; // saved lines: no pattern to run
     const m = /^new_(\d+)$/.exec(l.key);
     if (m) max = Math.max(max, Number(m[1]));
   }
