@@ -30,6 +30,7 @@ fn template() -> &'static Template {
         let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap();
         match std::env::var("TEST_DATABASE_URL").ok().filter(|u| u.starts_with("postgres")) {
             Some(admin) => {
+                drop_leftovers(&admin);
                 let name = format!("td_tpl_{}", std::process::id());
                 admin_exec(&admin, &format!("DROP DATABASE IF EXISTS {name}"));
                 admin_exec(&admin, &format!("CREATE DATABASE {name}"));
@@ -63,6 +64,31 @@ fn template() -> &'static Template {
 fn with_db(admin: &str, db: &str) -> String {
     let base = admin.rsplit_once('/').map(|(b, _)| b).unwrap_or(admin);
     format!("{base}/{db}")
+}
+
+/// Drops the databases earlier test runs left (`td_tpl_<pid>`, `td_t<pid>_<n>`) whose
+/// process has ended: each run makes one per test, and a machine that runs the suite often
+/// would otherwise fill its disk. A run still going keeps its own.
+fn drop_leftovers(admin: &str) {
+    use diesel::sql_types::Text;
+    use diesel::{Connection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Name {
+        #[diesel(sql_type = Text)]
+        datname: String,
+    }
+    if !std::path::Path::new("/proc/self").exists() {
+        return; // no way to tell a finished run from a running one
+    }
+    let mut c = diesel::PgConnection::establish(admin).expect("admin connection");
+    let names: Vec<Name> = diesel::sql_query(r"SELECT datname FROM pg_database WHERE datname ~ '^td_(tpl_\d+|t\d+_\d+)$'").load(&mut c).expect("list test databases");
+    for Name { datname } in names {
+        let pid = datname.trim_start_matches("td_tpl_").trim_start_matches("td_t").split('_').next().unwrap_or_default();
+        let alive = std::path::Path::new("/proc").join(pid).exists();
+        if !alive {
+            admin_exec(admin, &format!("DROP DATABASE IF EXISTS {datname}"));
+        }
+    }
 }
 
 fn admin_exec(admin: &str, sql: &str) {
