@@ -238,6 +238,7 @@ export function LineEditor(props: LineEditorProps) {
   };
 
   const pick = (line: Line, hit: ProductHit) => {
+    const price = kind === 'sales' ? centsToInput(hit.unitPrice) : kind === 'purchase' ? centsToInput(hit.costPrice) : line.price;
     const next: Line = {
       ...line,
       productId: hit.id,
@@ -247,11 +248,10 @@ export function LineEditor(props: LineEditorProps) {
       stock: hit.stock,
       classA: hit.classAPrice,
       costPrice: hit.costPrice,
+      price,
+      inSystemQty: kind === 'adjustment' ? String(hit.stock) : line.inSystemQty,
+      qty: kind !== 'adjustment' && line.qty.trim() === '' ? '1' : line.qty,
     };
-    if (kind === 'sales') next.price = centsToInput(hit.unitPrice);
-    if (kind === 'purchase') next.price = centsToInput(hit.costPrice);
-    if (kind === 'adjustment') next.inSystemQty = String(hit.stock);
-    else if (line.qty.trim() === '') next.qty = '1';
     setLines((prev) => prev.map((l) => (l.key === line.key ? next : l)));
     setPrices((prev) => ({ ...prev, [line.key]: Array.isArray(hit.prices) ? hit.prices : [] }));
     dismiss(line.key, 'product', 'price');

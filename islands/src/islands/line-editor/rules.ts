@@ -64,11 +64,33 @@ export function hasPrice(kind: Kind): boolean {
   return kind === 'sales' || kind === 'purchase';
 }
 
+/** A line's quantity and price as numbers (null where the text is refused). */
+interface LineNumbers {
+  qty: number | null;
+  price: number | null;
+}
+
+const NUMBERS = new WeakMap<Line, LineNumbers>();
+
+/**
+ * A line's numbers, read once per line: the footer, the amount, the messages and the
+ * Class A notice all ask, and a 200-line server render (QuickJS) paid for each reading.
+ * Lines are never changed, only replaced (their fields are readonly), so a line's numbers
+ * cannot go stale.
+ */
+function numbersOf(line: Line): LineNumbers {
+  let numbers = NUMBERS.get(line);
+  if (numbers === undefined) {
+    numbers = { qty: parseQty(line.qty), price: parsePrice(line.price) };
+    NUMBERS.set(line, numbers);
+  }
+  return numbers;
+}
+
 /** Qty × price in cents, for a line with a product and valid numbers; else null. */
 export function lineAmount(line: Line): number | null {
   if (line.productId === null) return null;
-  const qty = parseQty(line.qty);
-  const price = parsePrice(line.price);
+  const { qty, price } = numbersOf(line);
   return qty === null || price === null ? null : qty * price;
 }
 
@@ -92,10 +114,10 @@ export function clientError(kind: Kind, line: Line, field: LineField): string | 
   switch (field) {
     case 'qty':
       if (kind === 'adjustment' || !checked(line.qty)) return null;
-      return parseQty(line.qty) === null ? MSG_QTY : null;
+      return numbersOf(line).qty === null ? MSG_QTY : null;
     case 'price':
       if (!hasPrice(kind) || !checked(line.price)) return null;
-      return parsePrice(line.price) === null ? MSG_PRICE : null;
+      return numbersOf(line).price === null ? MSG_PRICE : null;
     case 'inWarehouseQty':
       if (kind !== 'adjustment' || !checked(line.inWarehouseQty)) return null;
       return parseQty(line.inWarehouseQty) === null ? MSG_QTY : null;
@@ -107,7 +129,7 @@ export function clientError(kind: Kind, line: Line, field: LineField): string | 
 /** Invoices only: price below class A by more than 3 AUD. */
 export function belowClassA(orderType: number, line: Line): boolean {
   if (orderType !== 1 || line.productId === null || line.classA === null) return false;
-  const price = parsePrice(line.price);
+  const { price } = numbersOf(line);
   return price !== null && price < line.classA - BELOW_CLASS_A_CENTS;
 }
 
@@ -128,7 +150,7 @@ export function totals(kind: Kind, orderType: number, taxType: number, lines: Li
       qty += qtyDifference(line) ?? 0;
       amount += adjustmentAmount(line) ?? 0;
     } else {
-      qty += parseQty(line.qty) ?? 0;
+      qty += numbersOf(line).qty ?? 0;
       amount += lineAmount(line) ?? 0;
     }
   }

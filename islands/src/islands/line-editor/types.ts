@@ -5,27 +5,27 @@ export type Kind = 'sales' | 'purchase' | 'transfer' | 'adjustment';
 /** One line as the island keeps it; `qty`, `price` and `inWarehouseQty` stay as typed. */
 export interface Line {
   /** Server id as a string, or a temporary "new_<n>" for new lines (spec §3). */
-  key: string;
-  productId: number | null;
-  code: string;
-  name: string;
-  unit: string;
+  readonly key: string;
+  readonly productId: number | null;
+  readonly code: string;
+  readonly name: string;
+  readonly unit: string;
   /** On hand in the warehouse. */
-  stock: number | null;
+  readonly stock: number | null;
   /** As typed; a whole number ≥ 0. */
-  qty: string;
+  readonly qty: string;
   /** Dollars as typed, e.g. "123.45"; ≥ 0 with at most 2 decimals. */
-  price: string;
-  description: string;
-  taxType: number;
+  readonly price: string;
+  readonly description: string;
+  readonly taxType: number;
   /** Adjustment only. */
-  inWarehouseQty: string;
+  readonly inWarehouseQty: string;
   /** Adjustment only (read-only: the stock when the product was chosen). */
-  inSystemQty: string;
+  readonly inSystemQty: string;
   /** Product class A price in cents (for the 3-AUD notice). */
-  classA: number | null;
+  readonly classA: number | null;
   /** Cents (adjustment amount = difference × cost). */
-  costPrice: number | null;
+  readonly costPrice: number | null;
 }
 
 export interface LineEditorProps {
