@@ -9,9 +9,8 @@
 use std::future::Future;
 
 use askama::Template;
-use askama_web::WebTemplateExt;
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
 use super::Shopper;
 use crate::error::{AppError, AppResult};
@@ -72,7 +71,17 @@ struct Failed<'a> {
 }
 
 impl Layout for Footer {
+    type Shell = Shell;
+
     const CONTENT_START: &'static str = "<main>";
+
+    fn head(shell: &Shell) -> askama::Result<String> {
+        Head { shell }.render()
+    }
+
+    fn ending(shell: &Shell) -> Self {
+        Self { customer: shell.customer.clone(), csrf: shell.csrf.clone() }
+    }
 
     fn failed(&self, message: &str) -> askama::Result<String> {
         Failed { message, shell: self }.render()
@@ -80,20 +89,14 @@ impl Layout for Footer {
 }
 
 /// Answers a full shop page: `shell`'s head and header go out at once, then the page
-/// `content` builds from the shell, whose queries run only after the head was handed over.
-/// An htmx request gets the page whole, within the request time limit as any whole answer.
+/// `content` builds from the shell (`stream::answer`; an htmx request gets it whole).
 pub async fn respond<T, F, Fut>(state: &AppState, request: &HeaderMap, shell: Shell, content: F) -> AppResult<Response>
 where
     T: Template + Send,
     F: FnOnce(Shell) -> Fut + Send + 'static,
     Fut: Future<Output = Result<T, AppError>> + Send + 'static,
 {
-    if request.contains_key("hx-request") {
-        return Ok(content(shell).await?.into_web_template().into_response());
-    }
-    let head = (Head { shell: &shell }).render().map_err(|e| AppError::from(anyhow::Error::from(e)))?;
-    let footer = Footer { customer: shell.customer.clone(), csrf: shell.csrf.clone() };
-    Ok(stream::page(request, head, footer, state.config.request_timeout, async move { content(shell).await }))
+    stream::answer::<Footer, _, _, _>(request, state.config.request_timeout, shell, content).await
 }
 
 #[cfg(test)]

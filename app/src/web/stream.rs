@@ -17,8 +17,8 @@
 //! came, so a streamed page compresses itself (flate2) and flushes after each part.
 //!
 //! The staff pages stream through [`respond`]; the customer shop's pages (their own layout,
-//! `shop/base.html`) through `shop::shell::respond`. Both hand [`page`] their rendered head
-//! and their [`Layout`]: where the content starts and how a failed page ends.
+//! `shop/base.html`) through `shop::shell::respond`. Both go through [`answer`] with their
+//! [`Layout`]: the head it sends first, where the content starts, how a failed page ends.
 
 use std::future::Future;
 use std::io::Write;
@@ -40,10 +40,18 @@ use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::web::shell::{Flash, Shell};
 
-/// A page layout that streams: the head it sends first ends with `CONTENT_START`.
-pub trait Layout: Send + 'static {
+/// A page layout that streams, built around its `Shell` (what its header shows).
+pub trait Layout: Sized + Send + 'static {
+    type Shell: Send + 'static;
+
     /// Where the content starts: the end of the layout's head.
     const CONTENT_START: &'static str;
+
+    /// The head sent first (it ends with `CONTENT_START`).
+    fn head(shell: &Self::Shell) -> askama::Result<String>;
+
+    /// What the end of the page needs from `shell`, kept in case the content fails.
+    fn ending(shell: &Self::Shell) -> Self;
 
     /// What follows the head when the content failed: `message`, then the end of the page.
     fn failed(&self, message: &str) -> askama::Result<String>;
@@ -53,7 +61,17 @@ pub trait Layout: Send + 'static {
 struct Staff;
 
 impl Layout for Staff {
+    type Shell = Shell;
+
     const CONTENT_START: &'static str = "<main class=\"content\" id=\"content\">";
+
+    fn head(shell: &Shell) -> askama::Result<String> {
+        Head { shell }.render()
+    }
+
+    fn ending(_: &Shell) -> Self {
+        Self
+    }
 
     fn failed(&self, message: &str) -> askama::Result<String> {
         Failed { message, shell: NoFlash { flash: None } }.render()
@@ -93,18 +111,31 @@ where
     Fut: Future<Output = Result<T, AppError>> + Send + 'static,
 {
     let shell = Shell::new(state, auth, title, path, islands).await?;
+    answer::<Staff, _, _, _>(request, state.config.request_timeout, shell, content).await
+}
+
+/// Answers a full page of layout `L` around `shell`: its head goes out at once, then the
+/// page `content` builds from the shell, whose queries run only after the head was handed
+/// over, within `limit` (the request time limit, which no longer applies once the head has
+/// gone). An htmx request gets the page whole, within the limit as any whole answer.
+pub async fn answer<L, T, F, Fut>(request: &HeaderMap, limit: std::time::Duration, shell: L::Shell, content: F) -> AppResult<Response>
+where
+    L: Layout,
+    T: Template + Send,
+    F: FnOnce(L::Shell) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<T, AppError>> + Send + 'static,
+{
     if request.contains_key("hx-request") {
         return Ok(content(shell).await?.into_web_template().into_response());
     }
-    let head = (Head { shell: &shell }).render().map_err(|e| AppError::from(anyhow::Error::from(e)))?;
-    Ok(page(request, head, Staff, state.config.request_timeout, async move { content(shell).await }))
+    let head = L::head(&shell).map_err(|e| AppError::from(anyhow::Error::from(e)))?;
+    let layout = L::ending(&shell);
+    Ok(page(request, head, layout, limit, content(shell)))
 }
 
 /// Sends the `head` of a page in `layout` now and the page that `content` renders once it is
-/// ready (its queries run after the head was handed over; it is the whole page, which is cut
-/// after the head), within `limit` (the request time limit, which no longer applies once the
-/// head has gone).
-pub fn page<L, T, Fut>(request: &HeaderMap, head: String, layout: L, limit: std::time::Duration, content: Fut) -> Response
+/// ready (it is the whole page, which is cut after the head).
+fn page<L, T, Fut>(request: &HeaderMap, head: String, layout: L, limit: std::time::Duration, content: Fut) -> Response
 where
     L: Layout,
     T: Template + Send,
