@@ -37,14 +37,15 @@ async function waitFor(url, ms) {
 
 /**
  * `options.args`: extra Chromium flags (e.g. `--lang=en-US`); `options.locale`: the locale of
- * every context `newPage` opens. Both default to what the other tests use.
+ * every context `newPage` opens; `options.env`: extra environment of the server. All default
+ * to what the other tests use.
  */
 export async function start(options = {}) {
   const bin = process.env.TYREDESK_BIN || resolve('../target/debug/tyredesk');
   const dataDir = mkdtempSync(join(tmpdir(), 'tyredesk-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, TYREDESK_DATA_DIR: dataDir, TYREDESK_BIND: `127.0.0.1:${port}` };
+  const env = { ...process.env, ...(options.env ?? {}), TYREDESK_DATA_DIR: dataDir, TYREDESK_BIND: `127.0.0.1:${port}` };
   delete env.DATABASE_URL;
   const server = spawn(bin, ['serve'], {
     env,

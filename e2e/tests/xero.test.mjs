@@ -22,7 +22,8 @@ function freePort() {
 }
 
 before(async () => {
-  app = await start();
+  // The stand-in mode lets Settings name the stand-in's loopback addresses.
+  app = await start({ env: { TYREDESK_XERO_STANDIN: '1' } });
   const port = await freePort();
   fakeBase = `http://127.0.0.1:${port}`;
   const bin = process.env.TYREDESK_BIN || resolve('../target/debug/tyredesk');

@@ -13,11 +13,11 @@ use crate::services::orders::Actor;
 use crate::services::xero::{self as svc, ConnectionInput, Status};
 use crate::state::AppState;
 
-/// `GET /api/xero/connection`: whether the company is connected and to which Xero
-/// organisation (never the secret).
+/// `GET /api/xero/connection` (role 4): whether the company is connected, to which Xero
+/// organisation and through which addresses (never the secret).
 pub async fn get(State(state): State<AppState>, auth: Auth) -> AppResult<Json<DataAnswer<Status>>> {
-    let org = auth.org_id;
-    Ok(Json(DataAnswer { data: state.db.run(move |c| svc::status(c, org)).await? }))
+    let actor = Actor::from(&auth);
+    Ok(Json(DataAnswer { data: state.db.run(move |c| svc::status(c, &actor)).await? }))
 }
 
 #[derive(Deserialize)]
@@ -41,17 +41,15 @@ pub async fn put(State(state): State<AppState>, auth: Auth, ApiJson(b): ApiJson<
 
 /// Connects the actor's company (the settings screen's Connect too).
 pub async fn connect(state: &AppState, actor: &Actor, input: ConnectionInput) -> AppResult<Status> {
-    if actor.role != crate::domain::enums::Role::Approver {
-        return Err(AppError::forbidden(svc::ONLY_APPROVER));
-    }
-    let checked = svc::check_input(&input)?;
+    svc::only_approver(actor)?;
+    let checked = svc::check_input(&input, state.xero.settings.standin)?;
     let tested = svc::test(&state.xero.client, actor.org_id, &checked).await?;
     let (a, key, now) = (actor.clone(), state.xero.key.clone(), state.xero.clock.now());
     state
         .db
         .write(move |c| {
             svc::save(c, &a, &key, &checked, &tested, now)?;
-            svc::status(c, a.org_id)
+            svc::status(c, &a)
         })
         .await
 }
@@ -66,7 +64,7 @@ pub async fn retest(state: &AppState, actor: &Actor) -> AppResult<Status> {
         .db
         .write(move |c| {
             svc::record_test(c, &a, &tested, now)?;
-            svc::status(c, a.org_id)
+            svc::status(c, &a)
         })
         .await
 }

@@ -12,7 +12,8 @@ use crate::db::orders::{self as order_db};
 use crate::db::schema::{customers, orders};
 use crate::db::xero::{self as q, JobKind, NewConnection, NewJob};
 use crate::db::DbConn;
-use crate::domain::enums::{OrderStatus, OrderType, Role, XeroState};
+use crate::domain::enums::{OrderStatus, OrderType, XeroState};
+use crate::domain::permissions;
 use crate::domain::status::Action;
 use crate::error::{AppError, AppResult};
 use crate::xero::client::{CallError, Client, Endpoint};
@@ -50,8 +51,10 @@ pub struct Status {
     pub pending: i64,
 }
 
-/// The company's connection status.
-pub fn status(conn: &mut DbConn, org: i64) -> AppResult<Status> {
+/// The actor's company's connection status (role 4: it names the client id and addresses).
+pub fn status(conn: &mut DbConn, actor: &Actor) -> AppResult<Status> {
+    only_approver(actor)?;
+    let org = actor.org_id;
     let Some(c) = q::connection(conn, org)? else { return Ok(Status::default()) };
     Ok(Status {
         connected: true,
@@ -85,39 +88,53 @@ pub struct CheckedConnection {
 }
 
 /// The refusal of the connection settings to anyone but role 4.
-pub const ONLY_APPROVER: &str = "Only an approver (role 4) may change the Xero connection.";
+pub const ONLY_APPROVER: &str = "Only an approver (role 4) may see or change the Xero connection.";
 
-fn only_approver(actor: &Actor) -> AppResult<()> {
-    if actor.role == Role::Approver { Ok(()) } else { Err(AppError::forbidden(ONLY_APPROVER)) }
+/// Refuses the connection's settings to anyone `permissions::may_manage_accounting_link` does not name.
+pub fn only_approver(actor: &Actor) -> AppResult<()> {
+    if permissions::may_manage_accounting_link(actor.role) { Ok(()) } else { Err(AppError::forbidden(ONLY_APPROVER)) }
 }
 
-/// A base URL: https anywhere, plain http only on this machine (a local stand-in such as
-/// `tyredesk xero-fake`), so the setting cannot aim the server's requests at the office network.
-fn check_url(field: &str, raw: Option<&str>, default: &str) -> AppResult<String> {
-    let url = raw.map(str::trim).filter(|u| !u.is_empty()).unwrap_or(default).trim_end_matches('/').to_string();
-    if url.len() > 300 || url.chars().any(char::is_whitespace) {
+/// Refuses XeroRecall and Batch SendXero to anyone `permissions::may_recall_or_batch_send` does not name.
+fn may_recall_or_batch(actor: &Actor) -> AppResult<()> {
+    if permissions::may_recall_or_batch_send(actor.role, actor.is_acct) { Ok(()) } else { Err(AppError::forbidden(permissions::RECALL_OR_BATCH_REFUSED)) }
+}
+
+/// A base URL as entered, parsed by the URL standard's parser (the same one the HTTP client
+/// uses, so what is checked is what is called). Without the stand-in mode only Xero's own
+/// address is accepted; with it (`TYREDESK_XERO_STANDIN=1`, docs/decisions.md) also an address
+/// on this machine's loopback, plain http allowed there. Never a user name or password, a
+/// query or a fragment.
+fn check_url(field: &str, raw: Option<&str>, default: &str, standin: bool) -> AppResult<String> {
+    let text = raw.map(str::trim).filter(|u| !u.is_empty()).unwrap_or(default);
+    if text.len() > 300 || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(AppError::field(field, "Enter a web address of at most 300 characters, without spaces."));
     }
-    let host_of = |rest: &str| rest.split(['/', '?', '#']).next().unwrap_or("").rsplit('@').next().unwrap_or("").to_string();
-    if let Some(rest) = url.strip_prefix("https://") {
-        if host_of(rest).is_empty() {
-            return Err(AppError::field(field, "The address has no host."));
-        }
-        return Ok(url);
+    let url = reqwest::Url::parse(text).map_err(|_| AppError::field(field, "Enter a web address such as https://api.xero.com/api.xro/2.0."))?;
+    if !url.username().is_empty() || url.password().is_some() || url.query().is_some() || url.fragment().is_some() {
+        return Err(AppError::field(field, "The address may not carry a user name, password, query or fragment."));
     }
-    if let Some(rest) = url.strip_prefix("http://") {
-        let host = host_of(rest);
-        let name = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h);
-        if matches!(name, "127.0.0.1" | "localhost" | "[::1]") {
-            return Ok(url);
-        }
-        return Err(AppError::field(field, "Use an https:// address (plain http is accepted only for a stand-in on this machine, 127.0.0.1 or localhost)."));
+    let normal = url.as_str().trim_end_matches('/').to_string();
+    if normal == default {
+        return Ok(normal);
     }
-    Err(AppError::field(field, "Enter an address starting with https://."))
+    if !standin {
+        return Err(AppError::field(field, format!("Only Xero's own address is accepted here ({default}); leave the field empty to use it.")));
+    }
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        None => false,
+    };
+    if !matches!(url.scheme(), "http" | "https") || !loopback {
+        return Err(AppError::field(field, format!("Use Xero's own address ({default}) or a stand-in on this machine (127.0.0.1, [::1] or localhost).")));
+    }
+    Ok(normal)
 }
 
 /// Checks the settings: id and secret present and of sane length, the URLs as [`check_url`].
-pub fn check_input(input: &ConnectionInput) -> AppResult<CheckedConnection> {
+pub fn check_input(input: &ConnectionInput, standin: bool) -> AppResult<CheckedConnection> {
     let id = input.client_id.trim();
     if id.is_empty() {
         return Err(AppError::field("clientId", "Enter the client id of the Custom Connection."));
@@ -135,8 +152,8 @@ pub fn check_input(input: &ConnectionInput) -> AppResult<CheckedConnection> {
     Ok(CheckedConnection {
         client_id: id.to_string(),
         client_secret: secret.to_string(),
-        identity_url: check_url("identityUrl", input.identity_url.as_deref(), IDENTITY_URL)?,
-        api_url: check_url("apiUrl", input.api_url.as_deref(), API_URL)?,
+        identity_url: check_url("identityUrl", input.identity_url.as_deref(), IDENTITY_URL, standin)?,
+        api_url: check_url("apiUrl", input.api_url.as_deref(), API_URL, standin)?,
     })
 }
 
@@ -148,13 +165,18 @@ pub struct Tested {
     pub tax_types: String,
 }
 
-/// Signs in to Xero with the settings and reads the organisation's name and active tax rates.
+/// Signs in to Xero with the settings as entered (never a cached token) and reads the
+/// organisation's name and active tax rates. A refusal says what failed but never repeats
+/// what the other side answered.
 pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult<Tested> {
     let ep = Endpoint { org_id: org, client_id: c.client_id.clone(), secret: c.client_secret.clone(), identity_url: c.identity_url.clone(), api_url: c.api_url.clone() };
     let said = |e: CallError| match e {
-        CallError::Auth(m) => AppError::field("clientSecret", format!("Xero did not accept this client id and secret ({m}).")),
-        other => AppError::Conflict { message: format!("Test connection failed: {other}"), code: Some("xero_unreachable"), reasons: vec![] },
+        CallError::Auth(_) => AppError::field("clientSecret", "Xero did not accept this client id and secret."),
+        CallError::Refused { status, .. } => AppError::Conflict { message: format!("Test connection failed: the address answered {status}; check the addresses."), code: Some("xero_unreachable"), reasons: vec![] },
+        CallError::RateLimited { .. } => AppError::Conflict { message: "Test connection failed: Xero's call limit was reached; try again in a minute.".into(), code: Some("xero_unreachable"), reasons: vec![] },
+        CallError::Unknown(m) => AppError::Conflict { message: format!("Test connection failed: Xero did not answer ({m})."), code: Some("xero_unreachable"), reasons: vec![] },
     };
+    client.sign_in(&ep).await.map_err(said)?;
     let orgs = client.call(&ep, reqwest::Method::GET, "/Organisation", &[], None, None).await.map_err(said)?;
     let name = orgs["Organisations"][0]["Name"].as_str().unwrap_or_default().to_string();
     let rates = client.call(&ep, reqwest::Method::GET, "/TaxRates", &[], None, None).await.map_err(said)?;
@@ -227,6 +249,9 @@ fn require_connection(conn: &mut DbConn, org: i64) -> AppResult<()> {
 /// SendXero / XeroRecall of one sheet: checked against the status machine, then the sheet
 /// becomes Sending… (Recalling…) and a job is queued. Without a connection nothing changes.
 pub fn request(conn: &mut DbConn, actor: &Actor, id: i64, action: Action, now: NaiveDateTime) -> AppResult<()> {
+    if action == Action::XeroRecall {
+        may_recall_or_batch(actor)?;
+    }
     let o = order_db::get(conn, actor.org_id, id)?;
     ensure(&o, action)?;
     require_connection(conn, actor.org_id)?;
@@ -294,6 +319,7 @@ pub fn parse_batch(body: &Value) -> AppResult<Batch> {
 /// Queues every approved, unsent (or failed) sheet of the types dated in the range; the
 /// number queued. More than [`BATCH_MAX`] is refused whole, asking for a shorter range.
 pub fn batch(conn: &mut DbConn, actor: &Actor, b: &Batch, now: NaiveDateTime) -> AppResult<usize> {
+    may_recall_or_batch(actor)?;
     require_connection(conn, actor.org_id)?;
     let types: Vec<i32> = b.types.iter().map(|t| t.as_i32()).collect();
     let eligible = orders::table
@@ -380,14 +406,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn urls_default_to_xero_and_plain_http_is_only_for_this_machine() {
-        assert_eq!(check_url("apiUrl", None, API_URL).unwrap(), API_URL);
-        assert_eq!(check_url("apiUrl", Some("http://127.0.0.1:9911/api.xro/2.0/"), API_URL).unwrap(), "http://127.0.0.1:9911/api.xro/2.0");
-        assert!(check_url("apiUrl", Some("http://localhost:1/x"), API_URL).is_ok());
-        assert!(check_url("apiUrl", Some("http://10.0.0.5/x"), API_URL).is_err());
-        assert!(check_url("apiUrl", Some("http://127.0.0.1@10.0.0.5/x"), API_URL).is_err());
-        assert!(check_url("apiUrl", Some("ftp://x"), API_URL).is_err());
-        assert!(check_url("apiUrl", Some("https://"), API_URL).is_err());
+    fn without_the_stand_in_mode_only_xeros_own_addresses_are_accepted() {
+        assert_eq!(check_url("apiUrl", None, API_URL, false).unwrap(), API_URL);
+        assert_eq!(check_url("apiUrl", Some("https://api.xero.com/api.xro/2.0/"), API_URL, false).unwrap(), API_URL);
+        assert_eq!(check_url("identityUrl", Some("HTTPS://IDENTITY.XERO.COM"), IDENTITY_URL, false).unwrap(), IDENTITY_URL);
+        for other in ["https://evil.example/api.xro/2.0", "http://127.0.0.1:9911/api.xro/2.0", "https://api.xero.com.evil.example/api.xro/2.0", "https://api.xero.com:8443/api.xro/2.0"] {
+            assert!(check_url("apiUrl", Some(other), API_URL, false).is_err(), "{other}");
+        }
+    }
+
+    #[test]
+    fn the_stand_in_mode_adds_loopback_only_as_the_http_client_would_read_the_address() {
+        assert_eq!(check_url("apiUrl", Some("http://127.0.0.1:9911/api.xro/2.0/"), API_URL, true).unwrap(), "http://127.0.0.1:9911/api.xro/2.0");
+        assert!(check_url("apiUrl", Some("http://localhost:1/x"), API_URL, true).is_ok());
+        assert!(check_url("apiUrl", Some("http://[::1]:1/x"), API_URL, true).is_ok());
+        // What is checked is what is called: here the host is 127.0.0.1 and the rest a path.
+        assert_eq!(check_url("apiUrl", Some("http://127.0.0.1:80\\@10.0.0.5:80/x"), API_URL, true).unwrap(), "http://127.0.0.1/@10.0.0.5:80/x");
+        for bad in [
+            "http://10.0.0.5/x",
+            "http://127.0.0.1@10.0.0.5/x",
+            // A backslash ends the authority for http: the host is 10.0.0.5, not 127.0.0.1.
+            "http://10.0.0.5:80\\@127.0.0.1:80/x",
+            "http://user:pw@127.0.0.1/x",
+            "http://127.0.0.1/x?y=1",
+            "http://127.0.0.1/x#frag",
+            "ftp://127.0.0.1/x",
+            "https://",
+            "http://2130706433.evil/x",
+            "http://localhost.evil.example/x",
+        ] {
+            assert!(check_url("apiUrl", Some(bad), API_URL, true).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub struct CenterPage {
     pub error: Option<String>,
     /// Whether the user may import (approvers).
     pub may_import: bool,
+    /// Whether the user may send a batch to Xero (approvers and accountants).
+    pub may_batch_send: bool,
 }
 
 #[derive(serde::Deserialize)]
@@ -91,6 +93,7 @@ async fn center_page(state: &AppState, auth: &Auth, shell: Shell, notice: Option
         notice,
         error,
         may_import: crate::domain::reference_data::may_administer(auth.role),
+        may_batch_send: crate::domain::permissions::may_recall_or_batch_send(auth.role, auth.is_acct),
     })
 }
 

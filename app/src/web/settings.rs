@@ -48,6 +48,8 @@ pub struct SettingsPage {
     pub form_client_id: String,
     pub form_identity_url: String,
     pub form_api_url: String,
+    /// The server runs in stand-in mode: the form offers the two addresses.
+    pub xero_standin: bool,
 }
 
 /// One input of the company form.
@@ -146,10 +148,10 @@ async fn render_with(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'
 /// The page around `shell`: the company, the accounting link and the latest changes, with
 /// the outcome `alert` and what was typed into a refused form.
 async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Option<(&'static str, String)>, form: Option<&XeroForm>, typed: Option<Typed>) -> AppResult<SettingsPage> {
-    let org = auth.org_id;
+    let (org, actor) = (auth.org_id, Actor::from(auth));
     let (xero, organisation, audit) = state
         .db
-        .run(move |c| Ok((svc::status(c, org)?, accounts::organisation(c, org)?, reference_data::recent_audit(c, org, AUDIT_ROWS)?)))
+        .run(move |c| Ok((svc::status(c, &actor)?, accounts::organisation(c, org)?, reference_data::recent_audit(c, org, AUDIT_ROWS)?)))
         .await?;
     let zone = auth.zone;
     let audit = audit
@@ -177,6 +179,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
         form_client_id: keep(|f| &f.client_id, &xero.client_id),
         form_identity_url: keep(|f| &f.identity_url, if xero.identity_url == svc::IDENTITY_URL { "" } else { &xero.identity_url }),
         form_api_url: keep(|f| &f.api_url, if xero.api_url == svc::API_URL { "" } else { &xero.api_url }),
+        xero_standin: state.xero.settings.standin,
         shell,
         xero,
         tested,

@@ -1,6 +1,7 @@
 //! A thin client of the Xero Accounting API (xero-facts.md): the client-credentials token
-//! of a Custom Connection, cached per company until a minute before it expires, and one
-//! JSON call at a time with Xero's answers sorted into what the worker must do next.
+//! of a Custom Connection, cached until a minute before it expires for exactly the
+//! credentials and addresses it was issued for, and one JSON call at a time with Xero's
+//! answers sorted into what the worker must do next. Redirects are never followed.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -50,10 +51,35 @@ impl std::fmt::Display for CallError {
 /// Default time a call may take before its outcome counts as unknown.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
+/// What a cached token belongs to: the company, the client id, a digest of the secret and
+/// both addresses. A token is only ever sent to the API address it was fetched for, with
+/// the secret it was fetched with: changed settings (a wrong secret, another address) find
+/// no token and must sign in themselves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct TokenKey {
+    org_id: i64,
+    client_id: String,
+    secret_digest: String,
+    identity_url: String,
+    api_url: String,
+}
+
+impl TokenKey {
+    fn of(ep: &Endpoint) -> Self {
+        Self {
+            org_id: ep.org_id,
+            client_id: ep.client_id.clone(),
+            secret_digest: crate::auth::token::digest(&ep.secret),
+            identity_url: ep.identity_url.clone(),
+            api_url: ep.api_url.clone(),
+        }
+    }
+}
+
 /// The HTTP client with its token cache.
 pub struct Client {
     http: reqwest::Client,
-    tokens: Mutex<HashMap<(i64, String), (String, Instant)>>,
+    tokens: Mutex<HashMap<TokenKey, (String, Instant)>>,
 }
 
 impl Client {
@@ -63,6 +89,8 @@ impl Client {
             .timeout(timeout)
             .connect_timeout(Duration::from_secs(10))
             .user_agent(concat!("TyreDesk/", env!("CARGO_PKG_VERSION")))
+            // A redirect would carry the call (and its bearer token) to an address nobody checked.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_default();
         Self { http, tokens: Mutex::new(HashMap::new()) }
@@ -70,20 +98,27 @@ impl Client {
 
     fn cached(&self, ep: &Endpoint) -> Option<String> {
         let tokens = self.tokens.lock().ok()?;
-        tokens.get(&(ep.org_id, ep.client_id.clone())).filter(|(_, until)| Instant::now() < *until).map(|(t, _)| t.clone())
+        tokens.get(&TokenKey::of(ep)).filter(|(_, until)| Instant::now() < *until).map(|(t, _)| t.clone())
     }
 
     fn forget(&self, ep: &Endpoint) {
         if let Ok(mut t) = self.tokens.lock() {
-            t.remove(&(ep.org_id, ep.client_id.clone()));
+            t.remove(&TokenKey::of(ep));
         }
     }
 
-    /// A bearer token for the company (client-credentials grant).
+    /// A bearer token for the endpoint (client-credentials grant), from the cache when one
+    /// was fetched for exactly these settings.
     pub async fn token(&self, ep: &Endpoint) -> Result<String, CallError> {
         if let Some(t) = self.cached(ep) {
             return Ok(t);
         }
+        self.sign_in(ep).await
+    }
+
+    /// Signs in with the endpoint's own client id and secret, whatever is cached: Test
+    /// connection proves the credentials entered, not a token an earlier sign-in left.
+    pub async fn sign_in(&self, ep: &Endpoint) -> Result<String, CallError> {
         let url = format!("{}/connect/token", ep.identity_url.trim_end_matches('/'));
         let res = self
             .http
@@ -104,7 +139,9 @@ impl Client {
         };
         let secs = body.get("expires_in").and_then(Value::as_u64).unwrap_or(1800).max(120);
         if let Ok(mut t) = self.tokens.lock() {
-            t.insert((ep.org_id, ep.client_id.clone()), (token.to_string(), Instant::now() + Duration::from_secs(secs - 60)));
+            let now = Instant::now();
+            t.retain(|_, (_, until)| now < *until);
+            t.insert(TokenKey::of(ep), (token.to_string(), now + Duration::from_secs(secs - 60)));
         }
         Ok(token.to_string())
     }
@@ -142,9 +179,11 @@ impl Client {
                     return Err(CallError::Unknown(format!("Xero answered {s}")));
                 }
                 s => {
+                    // Only the messages of Xero's own error shape are kept: another answer's
+                    // body (an HTML page, a proxy's text) is never repeated to anyone.
                     let mut message = refusal_text(&json);
                     if message.is_empty() {
-                        message = text.chars().take(300).collect();
+                        message = format!("the call answered {s}");
                     }
                     return Err(CallError::Refused { status: s.as_u16(), message });
                 }

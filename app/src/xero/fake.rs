@@ -191,7 +191,7 @@ impl FakeXero {
         let fake = Self::new(CLI_CLIENT_ID, CLI_CLIENT_SECRET);
         let listener = tokio::net::TcpListener::bind(bind).await?;
         let addr = listener.local_addr()?;
-        println!("A Xero stand-in ('Demo Company (AU)') is running on http://{addr}. In TyreDesk, Settings › Accounting link:");
+        println!("A Xero stand-in ('Demo Company (AU)') is running on http://{addr}. Start TyreDesk with TYREDESK_XERO_STANDIN=1, then in Settings › Accounting link:");
         println!("  Client id      {CLI_CLIENT_ID}");
         println!("  Client secret  {CLI_CLIENT_SECRET}");
         println!("  Identity URL   http://{addr}");

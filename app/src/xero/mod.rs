@@ -71,22 +71,28 @@ pub struct Settings {
     pub stale_after: chrono::Duration,
     /// A call that takes longer has an unknown outcome.
     pub call_timeout: std::time::Duration,
+    /// Whether a connection may name a Xero stand-in on this machine's loopback instead of
+    /// Xero's own addresses (`TYREDESK_XERO_STANDIN=1`; tests and demos with `tyredesk
+    /// xero-fake`). Off, no setting can aim the server's calls anywhere but Xero.
+    pub standin: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { stale_after: chrono::Duration::seconds(120), call_timeout: client::TIMEOUT }
+        Self { stale_after: chrono::Duration::seconds(120), call_timeout: client::TIMEOUT, standin: false }
     }
 }
 
 impl Settings {
     /// The defaults, with the stale time from `TYREDESK_XERO_STALE_SECS` when set (the
-    /// crash test restarts a server and should not wait two minutes).
+    /// crash test restarts a server and should not wait two minutes) and the stand-in mode
+    /// from `TYREDESK_XERO_STANDIN`.
     pub fn from_env() -> Self {
         let mut s = Self::default();
         if let Some(secs) = std::env::var("TYREDESK_XERO_STALE_SECS").ok().and_then(|v| v.parse::<i64>().ok()).filter(|s| (1..=3600).contains(s)) {
             s.stale_after = chrono::Duration::seconds(secs);
         }
+        s.standin = std::env::var("TYREDESK_XERO_STANDIN").is_ok_and(|v| v == "1");
         s
     }
 }

@@ -35,7 +35,7 @@ async fn rig_with_timeout(timeout: Duration) -> Rig {
     let c2 = clock.clone();
     let fake = FakeXero::with_clock("cid", "csecret", std::sync::Arc::new(move || c2.now()));
     let addr = fake.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let settings = Settings { stale_after: chrono::Duration::seconds(120), call_timeout: timeout };
+    let settings = Settings { stale_after: chrono::Duration::seconds(120), call_timeout: timeout, standin: true };
     let app = TestApp::with_xero(Link::with(SecretKey::random(), clock.clone(), settings)).await;
     let s = app.session("approver@demo.test").await;
     Rig { app, fake, clock, api_url: format!("http://{addr}/api.xro/2.0"), identity_url: format!("http://{addr}"), s }
@@ -436,7 +436,7 @@ fn server(app: &TestApp, key_hex: &str) -> ServerProcess {
         tyredesk::config::DatabaseUrl::Sqlite(p) => p.to_string_lossy().into_owned(),
         tyredesk::config::DatabaseUrl::Postgres(u) => u.clone(),
     };
-    ServerProcess::start(&url, &app.state.config.data_dir, &[("TYREDESK_SECRET_KEY", key_hex), ("TYREDESK_XERO_STALE_SECS", "2")])
+    ServerProcess::start(&url, &app.state.config.data_dir, &[("TYREDESK_SECRET_KEY", key_hex), ("TYREDESK_XERO_STALE_SECS", "2"), ("TYREDESK_XERO_STANDIN", "1")])
 }
 
 async fn wait_for(what: &str, mut done: impl AsyncFnMut() -> bool) {
@@ -452,7 +452,7 @@ async fn a_server_killed_between_sending_and_recording_sends_exactly_once_after_
     let key_hex = "7f".repeat(32);
     let fake = FakeXero::new("cid", "csecret");
     let addr = fake.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let link = Link::with(SecretKey::from_hex(&key_hex).unwrap(), Clock::System, Settings::default());
+    let link = Link::with(SecretKey::from_hex(&key_hex).unwrap(), Clock::System, Settings { standin: true, ..Settings::default() });
     let app = TestApp::with_xero(link).await;
     let s = app.session("approver@demo.test").await;
     let res = app.put_json("/api/xero/connection", &s, json!({"clientId": "cid", "clientSecret": "csecret", "identityUrl": format!("http://{addr}"), "apiUrl": format!("http://{addr}/api.xro/2.0")})).await;
@@ -622,4 +622,129 @@ async fn the_hourly_refresh_reads_the_stalest_balances_first_and_at_most_50() {
     assert!(!targets.contains(&format!("balance:{fresh}")), "the balance read a minute ago waits");
     let again = r.app.state.db.write(move |c| tyredesk::services::xero::refresh_all_balances(c, now)).await.unwrap();
     assert_eq!(again, 0, "a customer already queued is not queued twice");
+}
+
+/// A web server on loopback that keeps every request it gets (method, path, Authorization)
+/// and answers as `answer` says: a stranger the Xero settings could be aimed at.
+struct Listener {
+    base: String,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<(String, String, String)>>>,
+}
+
+async fn listener(answer: fn() -> axum::response::Response) -> Listener {
+    use axum::extract::Request;
+    let seen: std::sync::Arc<std::sync::Mutex<Vec<(String, String, String)>>> = Default::default();
+    let log = seen.clone();
+    let app = axum::Router::new().fallback(move |req: Request| {
+        let log = log.clone();
+        async move {
+            let auth = req.headers().get("authorization").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+            log.lock().unwrap().push((req.method().to_string(), req.uri().path().to_string(), auth));
+            answer()
+        }
+    });
+    let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", tcp.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(tcp, app).await.unwrap() });
+    Listener { base, seen }
+}
+
+fn organisation_answer() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    axum::Json(json!({"Organisations": [{"Name": "Stolen"}], "TaxRates": []})).into_response()
+}
+
+#[tokio::test]
+async fn a_wrong_secret_never_sends_the_companys_token_to_a_new_address_nor_passes_the_test() {
+    let r = rig().await;
+    r.connect().await;
+    // The worker has a live token for the connection: the sheet goes out with it.
+    let (id, _) = r.sheet(1).await;
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1);
+
+    let thief = listener(organisation_answer).await;
+    let steal = r.app.put_json("/api/xero/connection", &r.s, json!({"clientId": "cid", "clientSecret": "guessed", "identityUrl": r.identity_url, "apiUrl": format!("{}/steal", thief.base)})).await;
+    assert_eq!(steal.status, 422, "{}", steal.body);
+    assert_eq!(steal.json()["errors"]["clientSecret"], "Xero did not accept this client id and secret.");
+    assert!(thief.seen.lock().unwrap().is_empty(), "the new address got nothing: {:?}", thief.seen.lock().unwrap());
+
+    // Same addresses, wrong secret: the test signs in with what was entered, not the cache.
+    let same = r.app.put_json("/api/xero/connection", &r.s, json!({"clientId": "cid", "clientSecret": "guessed", "identityUrl": r.identity_url, "apiUrl": r.api_url})).await;
+    assert_eq!(same.status, 422, "{}", same.body);
+    let kept: String = r.sql(|c| tyredesk::db::schema::xero_connections::table.find(ORG).select(tyredesk::db::schema::xero_connections::api_url).first(c)).await;
+    assert_eq!(kept, r.api_url, "the stored connection is untouched");
+}
+
+#[tokio::test]
+async fn base_addresses_follow_no_redirect_and_a_strangers_answer_is_never_repeated() {
+    fn redirect() -> axum::response::Response {
+        axum::response::Redirect::temporary("http://127.0.0.1:9/elsewhere").into_response()
+    }
+    fn intranet() -> axum::response::Response {
+        (axum::http::StatusCode::NOT_FOUND, "<html>PAYROLL-INTRANET-PAGE</html>").into_response()
+    }
+    use axum::response::IntoResponse;
+    let r = rig().await;
+    let next = listener(organisation_answer).await;
+    let hop = listener(redirect).await;
+    let res = r.app.put_json("/api/xero/connection", &r.s, json!({"clientId": "cid", "clientSecret": "csecret", "identityUrl": r.identity_url, "apiUrl": hop.base})).await;
+    assert_eq!(res.status, 409, "{}", res.body);
+    assert!(res.body.contains("answered 307"), "{}", res.body);
+    assert_eq!(hop.seen.lock().unwrap().len(), 1, "one call, not followed");
+    assert!(next.seen.lock().unwrap().is_empty());
+
+    let page = listener(intranet).await;
+    let res = r.app.put_json("/api/xero/connection", &r.s, json!({"clientId": "cid", "clientSecret": "csecret", "identityUrl": r.identity_url, "apiUrl": page.base})).await;
+    assert_eq!(res.status, 409, "{}", res.body);
+    assert!(!res.body.contains("PAYROLL"), "{}", res.body);
+    assert_eq!(r.app.get("/api/xero/connection", Some(&r.s)).await.json()["data"]["connected"], false);
+}
+
+#[tokio::test]
+async fn outside_the_stand_in_mode_only_xeros_own_addresses_are_accepted() {
+    let app = TestApp::with_xero(Link::with(SecretKey::random(), Clock::manual(start()), Settings::default())).await;
+    let s = app.session("approver@demo.test").await;
+    let thief = listener(organisation_answer).await;
+    for (field, body) in [
+        ("apiUrl", json!({"clientId": "cid", "clientSecret": "x", "apiUrl": format!("{}/api.xro/2.0", thief.base)})),
+        ("identityUrl", json!({"clientId": "cid", "clientSecret": "x", "identityUrl": thief.base})),
+        ("apiUrl", json!({"clientId": "cid", "clientSecret": "x", "apiUrl": "http://127.0.0.2:1\\@127.0.0.1:1/x"})),
+        ("apiUrl", json!({"clientId": "cid", "clientSecret": "x", "apiUrl": "https://api.xero.com.attacker.example/api.xro/2.0"})),
+    ] {
+        let res = app.put_json("/api/xero/connection", &s, body).await;
+        assert_eq!(res.status, 422, "{}", res.body);
+        assert!(res.json()["errors"][field].as_str().unwrap().contains("Only Xero's own address"), "{}", res.body);
+    }
+    assert!(thief.seen.lock().unwrap().is_empty());
+    let page = app.get("/settings", Some(&s)).await;
+    assert!(!page.body.contains("Identity URL"), "no address fields outside the stand-in mode");
+}
+
+#[tokio::test]
+async fn only_approvers_read_the_connection_and_approvers_or_accountants_recall_or_batch_send() {
+    let r = rig().await;
+    r.connect().await;
+    let (id, _) = r.sheet(1).await;
+    r.send(id).await;
+    r.drain().await;
+    for who in ["sales@demo.test", "service@demo.test", "business@demo.test"] {
+        let s = r.app.session(who).await;
+        let got = r.app.get("/api/xero/connection", Some(&s)).await;
+        assert_eq!(got.status, 403, "{who}: {}", got.body);
+        assert!(!got.body.contains("cid"), "{who}");
+        let recall = r.app.post_json(&format!("/api/xero/{id}/recall"), &s, json!({})).await;
+        assert_eq!(recall.status, 403, "{who}: {}", recall.body);
+        let batch = r.app.post_json("/api/xero", &s, json!({"dateRange": ["2025-01-01", "2026-12-31"], "sheets": [1]})).await;
+        assert_eq!(batch.status, 403, "{who}: {}", batch.body);
+        let page = r.app.get(&format!("/order_detail/invoices/{id}"), Some(&s)).await;
+        assert!(!page.body.contains(">XeroRecall<"), "{who}: no XeroRecall button");
+        assert!(!r.app.get("/reports_download", Some(&s)).await.body.contains("Select Send Ranges"), "{who}: no Batch SendXero");
+    }
+    assert_eq!(r.xero_state(id).await.0, 1, "still sent");
+    let manager = r.app.session("manager@demo.test").await;
+    assert!(r.app.get(&format!("/order_detail/invoices/{id}"), Some(&manager)).await.body.contains(">XeroRecall<"));
+    let recall = r.app.post_json(&format!("/api/xero/{id}/recall"), &manager, json!({})).await;
+    assert_eq!(recall.status, 200, "{}", recall.body);
 }

@@ -22,6 +22,7 @@ use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType,
 use crate::domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
 use crate::domain::money::{Cents, Totals, TotalsOverflow};
 use crate::domain::status::{Action, SheetState, allowed, clone_targets};
+use crate::domain::permissions::may_recall_or_batch_send;
 use crate::error::{AppError, AppResult};
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
@@ -137,12 +138,12 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     let org = auth.org_id;
     let head = state.db.run(move |c| order_views::head_of(c, org, id)).await?;
     let t = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
-    let st = state.clone();
+    let (st, au) = (state.clone(), auth.clone());
     stream::respond(&state, &auth, &headers, &format!("{} {}", t.label(), head.no), &format!("/{}", t.route_name()), &[], move |mut shell| async move {
         let detail = st.db.run(move |c| order_views::detail(c, org, id)).await?;
         refresh_stale_balance(&st, org, detail.sheet.order.customer_id).await?;
         shell.flash = q.flash();
-        DetailPage::new(shell, t, detail)
+        DetailPage::new(shell, t, detail, &au)
     })
     .await
 }
@@ -249,8 +250,9 @@ fn line_view(d: &DetailLine) -> LineView {
     }
 }
 
-/// Which actions the status machine allows, by the template's key.
-fn allowed_actions(state_: &SheetState) -> HashMap<&'static str, bool> {
+/// Which actions the status machine allows and the viewer may take, by the template's key.
+fn allowed_actions(state_: &SheetState, auth: &Auth) -> HashMap<&'static str, bool> {
+    let may_recall = may_recall_or_batch_send(auth.role, auth.is_acct);
     [
         ("approve", Action::Approve),
         ("unapprove", Action::UnApprove),
@@ -268,7 +270,7 @@ fn allowed_actions(state_: &SheetState) -> HashMap<&'static str, bool> {
         ("clone", Action::Clone),
     ]
     .into_iter()
-    .map(|(key, action)| (key, allowed(action, state_)))
+    .map(|(key, action)| (key, allowed(action, state_) && (action != Action::XeroRecall || may_recall)))
     .collect()
 }
 
@@ -297,7 +299,7 @@ fn status_tags(t: OrderType, state_: &SheetState) -> Vec<(String, &'static str)>
 
 impl DetailPage {
     /// The page of a sheet of type `t` from its [`SheetDetail`].
-    fn new(shell: Shell, t: OrderType, d: SheetDetail) -> AppResult<Self> {
+    fn new(shell: Shell, t: OrderType, d: SheetDetail, auth: &Auth) -> AppResult<Self> {
         let SheetDetail { sheet, lines, events, staff, warehouses } = d;
         let names = Names { staff: &staff, warehouses: &warehouses };
         let fields = header_fields(t, &sheet, &names);
@@ -340,7 +342,7 @@ impl DetailPage {
                 DeliveryStatus::ALL.iter().map(|d| (d.as_i32(), d.wording(ship))).collect()
             },
             actual_pay_types: ActualPayType::ALL.iter().map(|p| (p.as_i32(), p.label())).collect(),
-            can: allowed_actions(&state_),
+            can: allowed_actions(&state_, auth),
             clone_options,
             history: events,
             drivers,
