@@ -98,6 +98,10 @@ impl Config {
         match std::fs::write(&probe, b"") {
             Ok(()) => {
                 let _ = std::fs::remove_file(&probe);
+                let tightened = crate::ops::files::tighten(dir);
+                if tightened > 0 {
+                    tracing::info!("made {tightened} files and folders in {} private to this user (0600/0700)", dir.display());
+                }
                 Ok(())
             }
             Err(e) => {

@@ -130,6 +130,7 @@ struct UserAdd {
 }
 
 fn main() -> ExitCode {
+    tyredesk::ops::files::private_from_now_on();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("TYREDESK_LOG").unwrap_or_else(|_| "tyredesk=info,tower_http=warn".into()))
         .with_target(false)

@@ -165,3 +165,53 @@ async fn an_sqlite_database_moves_into_an_empty_postgresql_one() {
     drop(pg);
     root.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).unwrap();
 }
+
+/// Issue 29: the database, its journal, report files, backups and their folders are the
+/// server user's alone, whatever an earlier version or the administrator's umask left.
+#[cfg(unix)]
+#[tokio::test]
+async fn the_server_keeps_its_data_private_to_its_user() {
+    use std::os::unix::fs::PermissionsExt;
+    if pg_admin().is_some() {
+        return; // the same binary and folder on PostgreSQL; SQLite's own files are the point here
+    }
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())).permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("reports/4")).unwrap();
+    std::fs::write(data.join("reports/4/1-sales-detail.xlsx"), b"PK old report").unwrap();
+    std::fs::set_permissions(data.join("reports/4/1-sales-detail.xlsx"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    for d in ["", "reports", "reports/4"] {
+        std::fs::set_permissions(data.join(d), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let db = data.join("tyredesk.sqlite3");
+    {
+        let server = crate::support::ServerProcess::start(&db.to_string_lossy(), &data, &[]);
+        let res = get_text(&format!("{}/healthz", server.base)).await;
+        assert_eq!(res, "ok");
+        for f in ["tyredesk.sqlite3", "tyredesk.sqlite3-wal", "tyredesk.sqlite3-shm", "reports/4/1-sales-detail.xlsx"] {
+            assert_eq!(mode(&data.join(f)), 0o600, "{f}");
+        }
+        for d in ["", "reports", "reports/4"] {
+            assert_eq!(mode(&data.join(d)), 0o700, "{d}");
+        }
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tyredesk"))
+        .args(["backup", "--to"])
+        .arg(dir.path().join("copies/backup.tar.gz"))
+        .env("DATABASE_URL", &db)
+        .env("TYREDESK_DATA_DIR", &data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(mode(&dir.path().join("copies/backup.tar.gz")), 0o600);
+    assert_eq!(mode(&dir.path().join("copies")), 0o700);
+}
+
+async fn get_text(url: &str) -> String {
+    use http_body_util::BodyExt;
+    let client: hyper_util::client::legacy::Client<_, http_body_util::Empty<axum::body::Bytes>> =
+        hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new()).build_http();
+    let res = client.get(url.parse().unwrap()).await.unwrap();
+    String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap()
+}
