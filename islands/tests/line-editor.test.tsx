@@ -54,6 +54,20 @@ describe('columns by kind (spec §2.5)', () => {
     expect(cell('In-Warehouse Qty line 1')).toBeTruthy();
     expect(screen.queryByLabelText('Qty line 1')).toBeNull();
   });
+
+  it('adjustment for a viewer without cost sight: quantities only, no cost, amount or total amount', () => {
+    const counted = line({ qty: '', price: '', costPrice: null, inSystemQty: '5', inWarehouseQty: '7' });
+    render(<LineEditor {...props({ kind: 'adjustment', orderType: 7, customerId: null, seesCost: false, lines: [counted] })} />);
+    expect(headers()).toEqual(['', '#', 'Item Code', 'Item Name', 'Unit', 'In-Warehouse Qty', 'In-System Qty', 'Qty Difference']);
+    expect(total('Total Qty')).toBe('2');
+    expect(total('Total Amount')).toBeNull();
+  });
+
+  it('without cost sight a sales sheet keeps its money columns', () => {
+    render(<LineEditor {...props({ seesCost: false })} />);
+    expect(headers()).toContain('Line Amount');
+    expect(total('Total Amount')).not.toBeNull();
+  });
 });
 
 describe('initial lines and the hidden input', () => {
@@ -413,6 +427,7 @@ describe('mount', () => {
       customerId: null,
       warehouseId: null,
       editable: true,
+      seesCost: false,
       fieldName: 'lines_json',
       lines: [],
       errors: {},
@@ -421,6 +436,7 @@ describe('mount', () => {
     expect(parseProps({ orderType: 7 }).kind).toBe('adjustment');
     expect(parseProps({ kind: 'sales', orderType: 2, editable: false }).editable).toBe(false);
     expect(parseProps(null).kind).toBe('sales');
+    expect(parseProps({ seesCost: true }).seesCost, 'cost shows only when the server says so').toBe(true);
   });
 });
 

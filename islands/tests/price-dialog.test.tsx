@@ -96,6 +96,18 @@ describe('price-dialog: loading', () => {
     }
   });
 
+  it('without cost sight the answer has no ref_pur: no Tempe field, and a save keeps the stored one', async () => {
+    const { ref_pur: _withheld, costPrice: _cost, ...withheld } = PRODUCT;
+    const api = mockApi(withheld);
+    const { dialog, save } = await openDialog();
+    expect(within(dialog).queryByLabelText('Tempe (Ref. purchase)')).toBeNull();
+    expect(dialog.textContent).not.toContain('Tempe');
+    await save();
+    await waitFor(() => expect(api.posts()).toHaveLength(1));
+    const body = JSON.parse(String(api.posts()[0]!.init?.body));
+    expect('ref_pur' in body, 'the stored reference purchase price is left as it is').toBe(false);
+  });
+
   it('shows B–E derived from Class A with the uplifts, and stored overrides as inputs', async () => {
     mockApi();
     const { dialog, input } = await openDialog();

@@ -12,7 +12,8 @@ use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use crate::db::customers::{self, Customer, CustomerFilter};
 use crate::db::masters::{self as master_db, SupplierRef};
-use crate::db::products::{self, Product, ProductFilter};
+use crate::db::products::{self, Product, ProductFilter, ProductJson};
+use crate::domain::permissions::Sight;
 use crate::domain::masters::{CustomerInput, ProductInput};
 use crate::error::{AppError, AppResult};
 use crate::services::pricing::{self, LabelledPrice};
@@ -80,14 +81,14 @@ pub async fn customer(State(state): State<AppState>, auth: Auth, Path(id): Path<
 #[derive(Serialize)]
 pub struct ProductHit {
     #[serde(flatten)]
-    product: Product,
+    product: ProductJson,
     stock: i64,
     #[serde(rename = "unitPrice")]
     unit_price: i64,
     prices: Vec<LabelledPrice>,
 }
 
-fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Option<i64>, warehouse: Option<i64>) -> AppResult<Vec<ProductHit>> {
+fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Option<i64>, warehouse: Option<i64>, sight: Sight) -> AppResult<Vec<ProductHit>> {
     let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
     let quotes = pricing::quotes(c, org, &ids, customer)?;
     let stock = match warehouse {
@@ -102,7 +103,7 @@ fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Optio
                 stock: stock.get(&p.id).copied().unwrap_or(0),
                 unit_price: q.map(|q| q.unit_price.0).unwrap_or(p.class_a_price),
                 prices: q.map(|q| q.prices.clone()).unwrap_or_default(),
-                product: p,
+                product: ProductJson::new(p, sight),
             }
         })
         .collect())
@@ -113,13 +114,13 @@ fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Optio
 /// product screen's spreadsheet of every match).
 pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Response> {
     let org = auth.org_id;
-    let (customer, warehouse) = (q.customer_id, q.warehouse_id);
+    let (customer, warehouse, sight) = (q.customer_id, q.warehouse_id, auth.sight());
     let xlsx = wants_xlsx(q.format.as_deref())?;
     if let Some(ids) = q.ids()? {
         if xlsx {
             return web::products::export_ids(&state, org, ids).await;
         }
-        let rows = state.db.run(move |c| { let rows = products::by_ids(c, org, &ids)?; hits(c, org, rows, customer, warehouse) }).await?;
+        let rows = state.db.run(move |c| { let rows = products::by_ids(c, org, &ids)?; hits(c, org, rows, customer, warehouse, sight) }).await?;
         return Ok(Json(ListAnswer::all(rows)).into_response());
     }
     let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() };
@@ -131,27 +132,29 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
         .db
         .run(move |c| {
             let page = products::list(c, org, &filter, req.offset(), req.per_page)?;
-            Ok((hits(c, org, page.rows, customer, warehouse)?, page.total))
+            Ok((hits(c, org, page.rows, customer, warehouse, sight)?, page.total))
         })
         .await?;
     Ok(Json(ListAnswer { data: rows, meta: Meta::page(total, &req) }).into_response())
 }
 
 /// `GET /api/products/{id}`.
-pub async fn product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Product>>> {
+pub async fn product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<ProductJson>>> {
     let org = auth.org_id;
-    Ok(Json(DataAnswer { data: state.db.run(move |c| products::product(c, org, id)).await? }))
+    let p = state.db.run(move |c| products::product(c, org, id)).await?;
+    Ok(Json(DataAnswer { data: ProductJson::new(p, auth.sight()) }))
 }
 
 /// `POST /api/products`: 201 with the new product; 422 `{message, errors}` when invalid.
-pub async fn create_product(State(state): State<AppState>, auth: Auth, ApiJson(input): ApiJson<ProductInput>) -> AppResult<(StatusCode, Json<DataAnswer<Product>>)> {
-    let data = service::create_product(&state, &auth, input).await?;
-    Ok((StatusCode::CREATED, Json(DataAnswer { data })))
+pub async fn create_product(State(state): State<AppState>, auth: Auth, ApiJson(input): ApiJson<ProductInput>) -> AppResult<(StatusCode, Json<DataAnswer<ProductJson>>)> {
+    let p = service::create_product(&state, &auth, input).await?;
+    Ok((StatusCode::CREATED, Json(DataAnswer { data: ProductJson::new(p, auth.sight()) })))
 }
 
 /// `PUT /api/products/{id}`: needs the `version` read; 409 when someone saved meanwhile.
-pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(input): ApiJson<ProductInput>) -> AppResult<Json<DataAnswer<Product>>> {
-    Ok(Json(DataAnswer { data: service::update_product(&state, &auth, id, input).await? }))
+pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(input): ApiJson<ProductInput>) -> AppResult<Json<DataAnswer<ProductJson>>> {
+    let p = service::update_product(&state, &auth, id, input).await?;
+    Ok(Json(DataAnswer { data: ProductJson::new(p, auth.sight()) }))
 }
 
 /// `POST /api/customers`: 201 with the new customer; 403 without permission, 422 when invalid.

@@ -11,7 +11,7 @@ use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use crate::db::refs::Unchecked;
 use crate::db::order_views::{self, SheetCustomer, SheetWithLines};
-use crate::db::orders::{self as order_db, Event, Line, Order, OrderFilter, PriceHistoryRow};
+use crate::db::orders::{self as order_db, Event, LineJson, Order, OrderFilter, PriceHistoryRow};
 use crate::domain::dates::today;
 use crate::domain::enums::OrderType;
 use crate::domain::money::Cents;
@@ -33,6 +33,8 @@ use crate::web::orders::list as order_list;
 pub struct OrderListRow {
     #[serde(flatten)]
     order: Order,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    amount: Option<i64>,
     #[serde(rename = "csrName")]
     csr_name: Option<String>,
     #[serde(rename = "supplierName")]
@@ -47,11 +49,12 @@ pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFil
     let org = auth.org_id;
     let filter = f.value;
     if wants_xlsx(f.format.as_deref())? {
-        return order_list::export(&state, org, ALL_TYPES.to_vec(), filter).await;
+        return order_list::export(&state, org, auth.sight(), ALL_TYPES.to_vec(), filter).await;
     }
     let req = f.paging.resolve(20);
     let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;
-    let data = page.rows.into_iter().map(|r| OrderListRow { order: r.order, csr_name: r.customer, supplier_name: r.supplier }).collect();
+    let sight = auth.sight();
+    let data = page.rows.into_iter().map(|r| OrderListRow { amount: r.order.amount_for(sight), order: r.order, csr_name: r.customer, supplier_name: r.supplier }).collect();
     Ok(Json(ListAnswer { data, meta: Meta::page(page.total, &req) }).into_response())
 }
 
@@ -80,15 +83,20 @@ impl From<SheetCustomer> for Csr {
 pub struct OrderFull {
     #[serde(flatten)]
     order: Order,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    amount: Option<i64>,
     csr: Option<Csr>,
-    lines: Vec<Line>,
+    lines: Vec<LineJson>,
 }
 
 /// `GET /api/orders/{id}`.
 pub async fn get(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<OrderFull>>> {
     let org = auth.org_id;
     let SheetWithLines { sheet, lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, id)).await?;
-    let full = OrderFull { order: sheet.order, csr: sheet.customer.map(Csr::from), lines };
+    let t = OrderType::from_i32(sheet.order.order_type).ok_or(AppError::NotFound)?;
+    let sight = auth.sight();
+    let lines = lines.into_iter().map(|l| LineJson::new(l, t, sight)).collect();
+    let full = OrderFull { amount: sheet.order.amount_for(sight), order: sheet.order, csr: sheet.customer.map(Csr::from), lines };
     Ok(Json(DataAnswer { data: full }))
 }
 
@@ -506,6 +514,6 @@ pub async fn import_lines(State(state): State<AppState>, auth: Auth, multipart: 
     let mut upload = super::upload::read(multipart).await?;
     let file = std::mem::take(&mut upload.file);
     let target = Target { order_type: upload.field("orderType"), warehouse: upload.field("warehouseId"), customer: upload.field("customerId") };
-    let data = line_import::import(&state.db, auth.org_id, target, file).await?;
+    let data = line_import::import(&state.db, auth.org_id, auth.sight(), target, file).await?;
     Ok(Json(DataAnswer { data }))
 }

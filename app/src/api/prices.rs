@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use crate::db::ocops::ProductPrice;
-use crate::domain::permissions::may_see_cost;
 use crate::error::{AppError, AppResult};
 use crate::services::ocop_import;
 use crate::services::prices::{self, OcopOfProduct, PriceChange, PriceInput};
@@ -43,7 +42,7 @@ pub struct QuoteJson {
 /// `GET /api/quotings` with the lookup's filters (`csr` = customer id).
 pub async fn quotings(State(state): State<AppState>, auth: Auth, f: Filters<QuoteFilter>) -> AppResult<Json<ListAnswer<QuoteJson>>> {
     let org = auth.org_id;
-    let show_cost = may_see_cost(auth.role, auth.mod_prc);
+    let sight = auth.sight();
     let req = f.paging.resolve(20);
     let filter = f.value;
     let page = state.db.run(move |c| quoting::lookup(c, org, &filter, req.offset(), req.per_page)).await?;
@@ -64,8 +63,8 @@ pub async fn quotings(State(state): State<AppState>, auth: Auth, f: Filters<Quot
                 prices: r.quote.map(|q| q.prices).unwrap_or_default(),
                 standard: p.standard_price,
                 special: p.special_price,
-                cost: show_cost.then_some(p.cost_price),
-                ref_pur: show_cost.then_some(p.ref_pur),
+                cost: sight.cost(p.cost_price).map(|c| c.0),
+                ref_pur: sight.cost(p.ref_pur).map(|c| c.0),
             }
         })
         .collect();

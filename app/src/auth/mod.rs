@@ -57,6 +57,14 @@ pub struct Auth {
     pub must_change_password: bool,
 }
 
+impl Auth {
+    /// What this staff member may see of cost and reference purchase price (the one gate of
+    /// `domain::permissions::Sight`).
+    pub fn sight(&self) -> crate::domain::permissions::Sight {
+        crate::domain::permissions::Sight::of(self.role, self.mod_prc)
+    }
+}
+
 /// Memberships that open the app: warehouse staff (roles 5 and 6) are never offered.
 pub fn usable(memberships: &[Membership]) -> Vec<&Membership> {
     memberships.iter().filter(|m| Role::from_i32(m.role).is_some_and(Role::may_use_app)).collect()

@@ -13,6 +13,7 @@ use super::masters::{self, Employee, Paged, Warehouse};
 use super::orders::{self as order_db, Event, Line, Order, OrderFilter, OrderRow, events_of};
 use super::schema::{customers, order_lines, orders, products, stocks, suppliers};
 use crate::domain::enums::{OrderStatus, OrderType};
+use crate::domain::permissions::Cost;
 use crate::error::AppResult;
 
 /// A sheet's customer as the sheet screens show it.
@@ -158,7 +159,7 @@ pub struct LineProduct {
     pub name: String,
     pub unit: String,
     pub class_a_price: i64,
-    pub cost_price: i64,
+    pub cost_price: Cost,
     /// On hand in the warehouse asked for (0 without a stock row); `None` without a warehouse.
     pub stock: Option<i64>,
 }
@@ -229,7 +230,7 @@ fn line_products(conn: &mut DbConn, org: i64, warehouse: Option<i64>, ids: &[i64
             .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price, stocks::on_hand.nullable()))
             .load(conn)?;
         found.extend(rows.into_iter().map(|(id, code, name, unit, class_a_price, cost_price, on_hand)| {
-            (id, LineProduct { code, name, unit, class_a_price, cost_price, stock: warehouse.map(|_| on_hand.unwrap_or(0)) })
+            (id, LineProduct { code, name, unit, class_a_price, cost_price: Cost::new(cost_price), stock: warehouse.map(|_| on_hand.unwrap_or(0)) })
         }));
     }
     Ok(found)

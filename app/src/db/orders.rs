@@ -6,6 +6,8 @@ use super::DbConn;
 use super::schema::orders;
 use crate::domain::enums::{DrafterType, OrderStatus, OrderType};
 use crate::error::AppResult;
+use crate::domain::money::Cents;
+use crate::domain::permissions::{Cost, Sight};
 
 /// Customer self-orders waiting for staff: invoice drafts with drafterType 3 (spec §1) that
 /// no one has taken up yet (no due date: staff set it when they take the order, spec §4).
@@ -24,7 +26,8 @@ use chrono::{NaiveDate, NaiveDateTime};
 
 use super::schema::{order_events, order_lines, order_sequences};
 
-/// A sheet as stored (money in cents).
+/// A sheet as stored (money in cents). The JSON answers add its `amount` through the
+/// viewer's `Sight` (an adjustment's is valued at cost): see `api::orders`.
 #[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
 #[diesel(table_name = orders)]
 pub struct Order {
@@ -108,13 +111,26 @@ pub struct Order {
     pub last_approved_at: Option<NaiveDateTime>,
     #[serde(rename = "qty")]
     pub total_qty: i64,
-    #[serde(rename = "amount")]
+    #[serde(skip)]
     pub total_amount: i64,
     #[serde(rename = "gst")]
     pub total_gst: i64,
     pub version: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+}
+
+/// The total `total` of a sheet of type `order_type` as `sight` may see it (an adjustment's
+/// is valued at cost).
+pub fn amount_for(order_type: i32, total: i64, sight: Sight) -> Option<i64> {
+    sight.sheet_total(OrderType::from_i32(order_type)?, Cents(total)).map(|c| c.0)
+}
+
+impl Order {
+    /// The sheet's total as `sight` may see it ([`amount_for`]).
+    pub fn amount_for(&self, sight: Sight) -> Option<i64> {
+        amount_for(self.order_type, self.total_amount, sight)
+    }
 }
 
 /// The columns of a sheet that the list export writes (and its keyset walk sorts by): a
@@ -154,15 +170,33 @@ impl Counterparties for ExportedOrder {
     }
 }
 
-/// A sheet line as stored.
-#[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
+/// A sheet line as stored. Its cost at approval is a [`Cost`]; the JSON sheet answers a
+/// line through [`LineJson`], which asks the viewer's `Sight`.
+#[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = order_lines)]
 pub struct Line {
     pub id: i64,
-    #[serde(skip)]
     pub org_id: i64,
-    #[serde(skip)]
     pub order_id: i64,
+    pub seq: i32,
+    pub product_id: Option<i64>,
+    pub description: String,
+    pub unit: String,
+    pub quantity: i64,
+    pub in_warehouse_qty: i64,
+    pub in_system_qty: i64,
+    pub price: i64,
+    pub amount: i64,
+    pub tax_type: i32,
+    #[diesel(deserialize_as = i64)]
+    pub cost_price: Cost,
+}
+
+/// A sheet line as answered to one viewer (spec §3's line fields): the cost at approval, and
+/// an adjustment's price and amount (valued at cost), only for a viewer who may see cost.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LineJson {
+    pub id: i64,
     pub seq: i32,
     #[serde(rename = "productId")]
     pub product_id: Option<i64>,
@@ -174,13 +208,35 @@ pub struct Line {
     pub in_warehouse_qty: i64,
     #[serde(rename = "inSystemQty")]
     pub in_system_qty: i64,
-    pub price: i64,
-    #[serde(rename = "line_amount")]
-    pub amount: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price: Option<i64>,
+    #[serde(rename = "line_amount", skip_serializing_if = "Option::is_none")]
+    pub amount: Option<i64>,
     #[serde(rename = "taxType")]
     pub tax_type: i32,
-    #[serde(rename = "costPrice")]
-    pub cost_price: i64,
+    #[serde(rename = "costPrice", skip_serializing_if = "Option::is_none")]
+    pub cost_price: Option<i64>,
+}
+
+impl LineJson {
+    /// Line `l` of a sheet of type `t` as `sight` may see it.
+    pub fn new(l: Line, t: crate::domain::enums::OrderType, sight: Sight) -> Self {
+        let money = sight.line_money(t, Cents(l.price), Cents(l.amount));
+        Self {
+            id: l.id,
+            seq: l.seq,
+            product_id: l.product_id,
+            description: l.description,
+            unit: l.unit,
+            quantity: l.quantity,
+            in_warehouse_qty: l.in_warehouse_qty,
+            in_system_qty: l.in_system_qty,
+            price: money.map(|m| m.0.0),
+            amount: money.map(|m| m.1.0),
+            tax_type: l.tax_type,
+            cost_price: sight.cost(l.cost_price).map(|c| c.0),
+        }
+    }
 }
 
 /// A history row (spec §3: date, operator, action).

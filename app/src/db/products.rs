@@ -10,10 +10,12 @@ use super::masters::{Paged, like_escape};
 use super::search::{self, Searchable};
 use super::Backend;
 use crate::domain::limits::count_limit;
+use crate::domain::permissions::{Cost, Sight};
 use super::schema::products;
 use crate::error::AppResult;
 
-/// A product as stored (prices in cents).
+/// A product as stored (prices in cents). Its cost and reference purchase price are
+/// [`Cost`]s: the JSON answer adds them through a viewer's `Sight` (`ProductJson`).
 #[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
 #[diesel(table_name = products)]
 pub struct Product {
@@ -52,8 +54,9 @@ pub struct Product {
     pub wheel_offset: String,
     pub center_bore: String,
     pub bolt_pattern: String,
-    #[serde(rename = "costPrice")]
-    pub cost_price: i64,
+    #[serde(skip)]
+    #[diesel(deserialize_as = i64)]
+    pub cost_price: Cost,
     #[serde(rename = "standardPrice")]
     pub standard_price: i64,
     #[serde(rename = "specialPrice")]
@@ -68,7 +71,9 @@ pub struct Product {
     pub class_d_price: Option<i64>,
     #[serde(rename = "classEPrice")]
     pub class_e_price: Option<i64>,
-    pub ref_pur: i64,
+    #[serde(skip)]
+    #[diesel(deserialize_as = i64)]
+    pub ref_pur: Cost,
     pub is_special: bool,
     pub is_clearance: bool,
     pub is_customer_show: bool,
@@ -79,6 +84,25 @@ pub struct Product {
     pub version: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+}
+
+/// A product as answered to one viewer: every field of [`Product`], and its cost and
+/// reference purchase price only when the viewer's sight allows (absent otherwise).
+#[derive(serde::Serialize, Clone, Debug)]
+pub struct ProductJson {
+    #[serde(flatten)]
+    pub product: Product,
+    #[serde(rename = "costPrice", skip_serializing_if = "Option::is_none")]
+    pub cost_price: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ref_pur: Option<i64>,
+}
+
+impl ProductJson {
+    /// `p` as `sight` may see it.
+    pub fn new(product: Product, sight: Sight) -> Self {
+        Self { cost_price: sight.cost(product.cost_price).map(|c| c.0), ref_pur: sight.cost(product.ref_pur).map(|c| c.0), product }
+    }
 }
 
 /// A product of the organisation; another company's id is not found.
@@ -477,7 +501,8 @@ pub struct CodedProduct {
     pub name: String,
     pub unit: String,
     pub class_a_price: i64,
-    pub cost_price: i64,
+    #[diesel(deserialize_as = i64)]
+    pub cost_price: Cost,
 }
 
 /// The company's products with one of `codes` (exact match), by code; chunked so any number

@@ -59,6 +59,12 @@ pub fn check_date(date: NaiveDate) -> Result<NaiveDate, &'static str> {
     if (DATE_MIN..=DATE_MAX).contains(&date) { Ok(date) } else { Err(DATE_OUT_OF_RANGE) }
 }
 
+/// Lines a file brings into one sheet: at most [`LINES_MAX`], refused whole with the count
+/// and the limit in the message (issue 29: a 100,000-row file used to answer every line).
+pub fn check_imported_lines(n: usize) -> Result<usize, String> {
+    if n <= LINES_MAX { Ok(n) } else { Err(format!("The file has {n} lines; a sheet holds at most 1,000 lines. Split the file into sheets of at most 1,000 lines.")) }
+}
+
 /// A quantity within ±[`QTY_MAX`].
 pub fn check_qty(qty: i64) -> Result<i64, &'static str> {
     if (-QTY_MAX..=QTY_MAX).contains(&qty) { Ok(qty) } else { Err(QTY_OUT_OF_RANGE) }
@@ -120,6 +126,15 @@ pub fn check_texts<'a>(fields: impl IntoIterator<Item = (&'a str, &'a str, Text)
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_import_brings_at_most_a_sheets_1000_lines() {
+        assert_eq!(check_imported_lines(1), Ok(1));
+        assert_eq!(check_imported_lines(LINES_MAX), Ok(1_000));
+        let refused = check_imported_lines(100_000).unwrap_err();
+        assert!(refused.contains("100000 lines") && refused.contains("at most 1,000 lines"), "{refused}");
+    }
+
     use super::*;
 
     #[test]

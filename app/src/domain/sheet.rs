@@ -99,6 +99,18 @@ pub struct ValidLine {
     pub tax_type: i32,
 }
 
+/// Values a stock-take at cost (issue 29): an adjustment's lines take their product's moving
+/// average cost when the sheet is saved, whatever price was sent, so the sheet's amount is
+/// the value of the stock it changes. `cost_of` answers a line product's cost; the server
+/// decides it, so a viewer who may not see cost can still count stock.
+pub fn value_at_cost(lines: &mut [ValidLine], cost_of: impl Fn(i64) -> Cents) -> Result<(), &'static str> {
+    for l in lines.iter_mut() {
+        l.price = cost_of(l.product_id);
+        l.amount = line_amount(l.quantity, l.price).ok_or(limits::TOTAL_TOO_LARGE)?;
+    }
+    Ok(())
+}
+
 /// Field errors keyed like the form: `customer_id`, `lines.3.qty` (line index as typed).
 pub type FieldErrors = BTreeMap<String, String>;
 
@@ -282,6 +294,21 @@ mod tests {
         assert_eq!((v[0].quantity, v[0].amount), (-3, Cents(-6_000)));
         let v = validate(&draft(OrderType::Transfer, vec![line(1, "4", "")])).unwrap();
         assert_eq!((v[0].quantity, v[0].price), (4, Cents::ZERO));
+    }
+
+    #[test]
+    fn an_adjustment_is_valued_at_each_products_cost_whatever_price_was_sent() {
+        let mut a = line(1, "", "");
+        (a.in_warehouse_qty, a.in_system_qty, a.price) = ("30".into(), "28".into(), "".into());
+        let mut b = line(2, "", "");
+        (b.in_warehouse_qty, b.in_system_qty, b.price) = ("1".into(), "4".into(), "99.99".into());
+        let mut v = validate(&draft(OrderType::Adjustment, vec![a, b])).unwrap();
+        value_at_cost(&mut v, |p| if p == 1 { Cents(14_432) } else { Cents(500) }).unwrap();
+        assert_eq!((v[0].price, v[0].amount), (Cents(14_432), Cents(28_864)), "2 more at 144.32");
+        assert_eq!((v[1].price, v[1].amount), (Cents(500), Cents(-1_500)), "3 fewer at 5.00, not the 99.99 sent");
+        let t = totals(&v, OrderType::Adjustment, 3).unwrap();
+        assert_eq!((t.qty, t.amount, t.gst), (-1, Cents(27_364), Cents::ZERO));
+        assert_eq!(value_at_cost(&mut v, |_| Cents(i64::MAX / 2)), Err(limits::TOTAL_TOO_LARGE));
     }
 
     #[test]

@@ -11,6 +11,8 @@ use crate::db::refs::{self, Customer, Kind, Ref, Unchecked, Warehouse};
 use crate::db::{self, Db, DbConn};
 use crate::domain::enums::OrderType;
 use crate::domain::money::Cents;
+use crate::domain::limits;
+use crate::domain::permissions::Sight;
 use crate::domain::validate::{parse_line_price, parse_line_qty};
 use crate::error::{AppError, AppResult};
 use crate::xlsx::import::{Table, read_sheet, row_errors};
@@ -42,13 +44,16 @@ pub struct ImportedLine {
     in_warehouse_qty: i64,
     #[serde(rename = "inSystemQty")]
     in_system_qty: i64,
-    price: i64,
-    amount: i64,
+    /// Absent on an adjustment for a viewer without cost sight (valued at cost).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    price: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    amount: Option<i64>,
     description: String,
     #[serde(rename = "classAPrice")]
     class_a_price: i64,
-    #[serde(rename = "costPrice")]
-    cost_price: i64,
+    #[serde(rename = "costPrice", skip_serializing_if = "Option::is_none")]
+    cost_price: Option<i64>,
 }
 
 /// The sheet the lines are for, as sent beside the file (unchecked text).
@@ -60,7 +65,10 @@ pub struct Target<'a> {
 
 /// The target once checked: a known order type and ids of the caller's company only.
 struct Checked {
+    order_type: OrderType,
     adjustment: bool,
+    /// What the caller may see of cost.
+    sight: Sight,
     warehouse: Option<Ref<Warehouse>>,
     customer: Option<Ref<Customer>>,
 }
@@ -71,7 +79,7 @@ fn id_field<K: Kind>(field: &str, value: Option<&str>) -> AppResult<Option<Unche
 }
 
 /// Reads the uploaded file into priced lines for the company.
-pub async fn import(db: &Db, org: i64, target: Target<'_>, file: Vec<u8>) -> AppResult<Vec<ImportedLine>> {
+pub async fn import(db: &Db, org: i64, sight: Sight, target: Target<'_>, file: Vec<u8>) -> AppResult<Vec<ImportedLine>> {
     let order_type = match target.order_type {
         None => OrderType::Invoice,
         Some(v) => v.parse().ok().and_then(OrderType::from_i32).ok_or_else(|| AppError::field("orderType", "The sheet type must be 1 to 7."))?,
@@ -87,7 +95,8 @@ pub async fn import(db: &Db, org: i64, target: Target<'_>, file: Vec<u8>) -> App
     if !table.has(CODE) {
         return Err(AppError::field("file", "The first row must name the columns; 'Item Code' is missing."));
     }
-    let checked = Checked { adjustment: order_type == OrderType::Adjustment, warehouse, customer };
+    limits::check_imported_lines(table.rows.len()).map_err(|m| AppError::field("file", m))?;
+    let checked = Checked { order_type, adjustment: order_type == OrderType::Adjustment, warehouse, customer, sight };
     db.run(move |c| resolve(c, org, &checked, &table)).await
 }
 
@@ -135,12 +144,16 @@ fn line(
     } else {
         (parse_line_qty(&cells[QTY])?, 0)
     };
-    let price = if cells[PRICE].is_empty() {
-        if target.adjustment { Cents(p.cost_price) } else { quotes.get(&p.id).map(|q| q.unit_price).unwrap_or(Cents(p.class_a_price)) }
-    } else {
-        parse_line_price(&cells[PRICE]).map_err(|e| e.to_string())?
+    // An adjustment is valued at the product's cost (a price in the file is checked but the
+    // saved sheet takes the cost, services::orders).
+    let typed = if cells[PRICE].is_empty() { None } else { Some(parse_line_price(&cells[PRICE]).map_err(|e| e.to_string())?) };
+    let price = match typed {
+        _ if target.adjustment => p.cost_price.for_books(),
+        Some(typed) => typed,
+        None => quotes.get(&p.id).map(|q| q.unit_price).unwrap_or(Cents(p.class_a_price)),
     };
-    let amount = quantity.checked_mul(price.0).ok_or("quantity × price is too large.")?;
+    let amount = crate::domain::money::line_amount(quantity, price).ok_or("quantity × price is too large.")?;
+    let money = target.sight.line_money(target.order_type, price, amount);
     Ok(ImportedLine {
         product_id: p.id,
         code: p.code.clone(),
@@ -150,10 +163,10 @@ fn line(
         quantity,
         in_warehouse_qty: counted,
         in_system_qty: if target.adjustment { on_hand } else { 0 },
-        price: price.0,
-        amount,
+        price: money.map(|m| m.0.0),
+        amount: money.map(|m| m.1.0),
         description: cells[DESC].clone(),
         class_a_price: p.class_a_price,
-        cost_price: p.cost_price,
+        cost_price: target.sight.cost(p.cost_price).map(|c| c.0),
     })
 }

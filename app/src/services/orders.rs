@@ -15,6 +15,7 @@ use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, Rol
 use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
 use crate::domain::limits;
 use crate::domain::money::Cents;
+use crate::domain::permissions::Cost;
 use crate::domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
 use crate::domain::status::{Action, SheetState, allowed};
 use crate::domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
@@ -166,15 +167,28 @@ fn customer_info(conn: &mut DbConn, org: i64, customer: Ref<Customer>) -> AppRes
     Ok(CustomerInfo { payment_type, area_type, price_type, credit_limit, balance, address, phone })
 }
 
-/// Name and unit of each line's product, which must be of the company.
-fn check_products(conn: &mut DbConn, org: i64, lines: &[ValidLine]) -> AppResult<Vec<(i64, String, String)>> {
+/// A line's product as a save needs it: id, name, unit and moving-average cost.
+type LineProduct = (i64, String, String, Cost);
+
+/// Name, unit and cost of each line's product, which must be of the company; an
+/// adjustment's lines are valued at that cost (`sheet::value_at_cost`).
+fn check_products(conn: &mut DbConn, org: i64, t: OrderType, lines: &mut [ValidLine]) -> AppResult<Vec<LineProduct>> {
     let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
-    let mut found: Vec<(i64, String, String)> = Vec::with_capacity(ids.len());
+    let mut found: Vec<LineProduct> = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(crate::db::CHUNK) {
-        found.extend(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(chunk)).select((products::id, products::name, products::unit)).load::<(i64, String, String)>(conn)?);
+        let rows: Vec<(i64, String, String, i64)> = products::table
+            .filter(products::org_id.eq(org))
+            .filter(products::id.eq_any(chunk))
+            .select((products::id, products::name, products::unit, products::cost_price))
+            .load(conn)?;
+        found.extend(rows.into_iter().map(|(id, name, unit, cost)| (id, name, unit, Cost::new(cost))));
     }
     if let Some(missing) = ids.iter().position(|id| !found.iter().any(|f| f.0 == *id)) {
         return Err(AppError::field(&format!("lines.{missing}.product"), "This product does not exist in this company."));
+    }
+    if t == OrderType::Adjustment {
+        let cost_of = |id: i64| found.iter().find(|f| f.0 == id).map_or(Cents::ZERO, |f| f.3.for_books());
+        sheet::value_at_cost(lines, cost_of).map_err(|m| AppError::field("lines", m))?;
     }
     Ok(found)
 }
@@ -226,7 +240,7 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
     }
 }
 
-fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], names: &[(i64, String, String)]) -> AppResult<()> {
+fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], names: &[LineProduct]) -> AppResult<()> {
     diesel::delete(order_lines::table.filter(order_lines::order_id.eq(order_id))).execute(conn)?;
     let rows: Vec<NewLine> = lines
         .iter()
@@ -284,8 +298,8 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
 /// due date, a staff invoice or credit note takes its customer's terms (`due_date_for_new_sheet`).
 pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
     let actor = drafter;
-    let (r, valid) = validate(conn, actor.org_id, t, h, lines)?;
-    let names = check_products(conn, actor.org_id, &valid)?;
+    let (r, mut valid) = validate(conn, actor.org_id, t, h, lines)?;
+    let names = check_products(conn, actor.org_id, t, &mut valid)?;
     let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
     let cust = match r.customer {
         Some(c) => Some(customer_info(conn, actor.org_id, c)?),
@@ -399,8 +413,8 @@ pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Heade
     let o = order_db::get(conn, actor.org_id, id)?;
     ensure(&o, Action::EditContent)?;
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
-    let (r, valid) = validate(conn, actor.org_id, t, h, lines)?;
-    let names = check_products(conn, actor.org_id, &valid)?;
+    let (r, mut valid) = validate(conn, actor.org_id, t, h, lines)?;
+    let names = check_products(conn, actor.org_id, t, &mut valid)?;
     let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
     let cust = match r.customer {
         Some(c) => Some(customer_info(conn, actor.org_id, c)?),

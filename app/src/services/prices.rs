@@ -30,8 +30,9 @@ pub struct PriceInput {
     pub class_d: Option<i64>,
     #[serde(rename = "classEPrice", default)]
     pub class_e: Option<i64>,
+    /// Absent keeps the stored one (the dialog of a viewer who does not see it sends none).
     #[serde(default)]
-    pub ref_pur: i64,
+    pub ref_pur: Option<i64>,
     #[serde(default)]
     pub is_special: bool,
     #[serde(default)]
@@ -47,12 +48,16 @@ fn yes() -> bool {
 /// Saves new prices for a product of the organisation and records who changed them.
 pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, product_id: i64, p: &PriceInput) -> AppResult<()> {
     check_price_permission(mod_prc).map_err(AppError::forbidden)?;
+    let ref_pur = match p.ref_pur {
+        Some(v) => v,
+        None => crate::db::products::product(conn, org, product_id)?.ref_pur.for_books().0,
+    };
     let dialog = PriceDialog {
         standard: Cents(p.standard),
         special: Cents(p.special),
         class_a: Cents(p.class_a),
         class_b: Cents(p.class_b.unwrap_or(0)),
-        ref_pur: Cents(p.ref_pur),
+        ref_pur: Cents(ref_pur),
         is_special: p.is_special,
     };
     validate_price_dialog(&dialog).map_err(|m| AppError::field("specialPrice", m))?;
@@ -69,7 +74,7 @@ pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, prod
             products::class_c_price.eq(p.class_c),
             products::class_d_price.eq(p.class_d),
             products::class_e_price.eq(p.class_e),
-            products::ref_pur.eq(p.ref_pur),
+            products::ref_pur.eq(ref_pur),
             products::is_special.eq(p.is_special),
             products::is_clearance.eq(p.is_clearance),
             products::is_customer_show.eq(p.is_customer_show),
@@ -92,7 +97,7 @@ pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, prod
             price_changes::class_c_price.eq(p.class_c),
             price_changes::class_d_price.eq(p.class_d),
             price_changes::class_e_price.eq(p.class_e),
-            price_changes::ref_pur.eq(p.ref_pur),
+            price_changes::ref_pur.eq(ref_pur),
             price_changes::is_special.eq(p.is_special),
             price_changes::is_clearance.eq(p.is_clearance),
             price_changes::is_customer_show.eq(p.is_customer_show),

@@ -153,7 +153,7 @@ async fn product_view(state: &AppState, auth: &Auth, input: &ProductInput, id: O
         })
         .await?;
     let uplifts = uplifts_of(&org_row);
-    let ctx = product_form::ProductContext { brands: &brands, existing: existing.as_ref(), uplifts };
+    let ctx = product_form::ProductContext { brands: &brands, existing: existing.as_ref(), uplifts, sight: auth.sight() };
     Ok(product_form::view(input, &ctx))
 }
 

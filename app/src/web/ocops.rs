@@ -16,7 +16,6 @@ use crate::db::masters as master_db;
 use crate::db::ocops;
 use crate::db::products::{self, ProductFilter};
 use crate::domain::money::Cents;
-use crate::domain::permissions::may_see_cost;
 use crate::error::AppResult;
 use crate::services::pricing;
 use crate::state::AppState;
@@ -60,7 +59,7 @@ fn money(c: i64) -> Cell {
 /// The list of the search `f` (nothing before one).
 async fn list(state: &AppState, auth: &Auth, f: &Filters<OcopFilter>) -> AppResult<ListView> {
     let org = auth.org_id;
-    let show_cost = may_see_cost(auth.role, auth.mod_prc);
+    let sight = auth.sight();
     let v = f.value.clone();
     let searched = v.key.is_some() || v.brand.is_some() || v.with_ocop.is_some() || v.csr.is_some();
     let req = f.paging.resolve(20);
@@ -96,9 +95,9 @@ async fn list(state: &AppState, auth: &Auth, f: &Filters<OcopFilter>) -> AppResu
                         if p.is_special { money(p.special_price) } else { Cell::Text(String::new()) },
                         money(p.standard_price),
                     ];
-                    if show_cost {
-                        row.push(money(p.cost_price));
-                        row.push(money(p.ref_pur));
+                    if let (Some(cost), Some(ref_pur)) = (sight.cost(p.cost_price), sight.cost(p.ref_pur)) {
+                        row.push(money(cost.0));
+                        row.push(money(ref_pur.0));
                     }
                     row.extend([money(tier("C")), money(tier("D")), money(tier("E")), Cell::Button { label: "Edit Prices", action: "open-ocop", id: p.id }]);
                     row
@@ -108,7 +107,7 @@ async fn list(state: &AppState, auth: &Auth, f: &Filters<OcopFilter>) -> AppResu
         })
         .await?;
     let mut columns = vec![Column::text("Item Code"), Column::text("Item Name"), Column::num("Stock"), Column::num("Sydney Stock"), Column::num("A/COD"), Column::num("B"), Column::num("M.Special"), Column::num("Standard")];
-    if show_cost {
+    if sight.sees_cost() {
         columns.extend([Column::num("COST"), Column::num("Tempe")]);
     }
     columns.extend([Column::num("C"), Column::num("D"), Column::num("E"), Column::text("Action")]);

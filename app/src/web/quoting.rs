@@ -16,7 +16,7 @@ use crate::auth::Auth;
 use crate::db::orders as order_db;
 use crate::domain::enums::StockAvailability;
 use crate::domain::money::Cents;
-use crate::domain::permissions::may_see_cost;
+use crate::domain::permissions::Sight;
 use crate::domain::tyre_size::COMMON_SIZES;
 use crate::error::AppResult;
 use crate::services::quoting::{self, PriceHistory, QuoteFilter, QuoteRow, QuotingScreen};
@@ -111,7 +111,7 @@ fn price(c: Option<i64>) -> String {
     c.map(|v| Cents(v).grouped()).unwrap_or_default()
 }
 
-fn to_view(r: QuoteRow, warehouses: &[(i64, String)], show_cost: bool) -> RowView {
+fn to_view(r: QuoteRow, warehouses: &[(i64, String)], sight: Sight) -> RowView {
     let p = &r.product;
     let q = r.quote.as_ref();
     let tier = |label: &str| q.and_then(|q| q.prices.iter().find(|x| x.label == label)).map(|x| x.price);
@@ -135,8 +135,8 @@ fn to_view(r: QuoteRow, warehouses: &[(i64, String)], show_cost: bool) -> RowVie
         c: price(tier("C")),
         d: price(tier("D")),
         e: price(tier("E")),
-        tempe: if show_cost { price(Some(p.ref_pur)) } else { String::new() },
-        cost: if show_cost { price(Some(p.cost_price)) } else { String::new() },
+        tempe: price(sight.cost(p.ref_pur).map(|c| c.0)),
+        cost: price(sight.cost(p.cost_price).map(|c| c.0)),
     }
 }
 
@@ -152,7 +152,8 @@ struct Lookup {
 /// Runs the search of `f` (nothing before a manual search) and builds the results.
 async fn lookup(state: &AppState, auth: &Auth, f: &Filters<QuoteFilter>) -> AppResult<Lookup> {
     let org = auth.org_id;
-    let show_cost = may_see_cost(auth.role, auth.mod_prc);
+    let sight = auth.sight();
+    let show_cost = sight.sees_cost();
     let searched = f.value.is_search();
     let req = f.paging.resolve(20);
     let filter = f.value.clone();
@@ -176,7 +177,7 @@ async fn lookup(state: &AppState, auth: &Auth, f: &Filters<QuoteFilter>) -> AppR
         select("Stock Avl", "stock", options_with_all(StockAvailability::ALL.iter().map(|s| (s.as_i32(), s.label())))),
     ];
     let (rows, total) = match page {
-        Some(p) => (p.rows.into_iter().map(|r| to_view(r, &warehouses, show_cost)).collect(), p.total),
+        Some(p) => (p.rows.into_iter().map(|r| to_view(r, &warehouses, sight)).collect(), p.total),
         None => (vec![], 0),
     };
     let view = ListView {

@@ -25,13 +25,13 @@ fn multipart(fields: &[(&str, &str)], file: &[u8]) -> Vec<u8> {
     body
 }
 
-async fn upload(app: &TestApp, s: &Session, path: &str, fields: &[(&str, &str)], file: &[u8]) -> TestResponse {
+pub(crate) async fn upload(app: &TestApp, s: &Session, path: &str, fields: &[(&str, &str)], file: &[u8]) -> TestResponse {
     let body = multipart(fields, file);
     app.request(Method::POST, path, Some(body.into()), Some("multipart/form-data; boundary=B0UND"), &[("cookie", &s.cookie), ("x-csrf-token", &s.csrf)]).await
 }
 
 /// An xlsx with the given header and rows (strings).
-fn sheet(header: &[&str], rows: &[Vec<String>]) -> Vec<u8> {
+pub(crate) fn sheet(header: &[&str], rows: &[Vec<String>]) -> Vec<u8> {
     let mut wb = rust_xlsxwriter::Workbook::new();
     let ws = wb.add_worksheet();
     for (c, h) in header.iter().enumerate() {
@@ -318,25 +318,35 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
+/// Issue 29: a line import brings at most what one sheet holds (1,000 lines). A 100,000-row
+/// file used to answer every line (23 MB) and hang the editor; a 2,000-row one loaded a sheet
+/// that could never be saved.
 #[tokio::test]
-async fn line_import_of_40000_rows_answers_without_sql_variable_errors() {
+async fn a_line_import_refuses_more_lines_than_a_sheet_holds_and_says_the_limit() {
     let app = TestApp::new().await;
     let s = app.session("sales@demo.test").await;
     let (codes, _) = org4_codes(&app, 50).await;
-    // 34,000 rows of known codes: every line is priced.
-    let rows: Vec<Vec<String>> = (0..34_000).map(|i| vec![codes[i % codes.len()].clone(), "2".into()]).collect();
+    for n in [1_001usize, 100_000] {
+        let rows: Vec<Vec<String>> = (0..n).map(|i| vec![codes[i % codes.len()].clone(), "2".into()]).collect();
+        let res = upload(&app, &s, "/api/ag/lines", &[("orderType", "1")], &sheet(&["Item Code", "Qty"], &rows)).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{n}: {}", &res.body[..res.body.len().min(500)]);
+        assert!(res.body.len() < 1_000, "{n}: the refusal is short, not the lines");
+        assert_eq!(res.json()["errors"]["file"], format!("The file has {n} lines; a sheet holds at most 1,000 lines. Split the file into sheets of at most 1,000 lines."));
+    }
+    // Exactly a sheet's worth is priced, every line.
+    let rows: Vec<Vec<String>> = (0..1_000).map(|i| vec![codes[i % codes.len()].clone(), "2".into()]).collect();
     let res = upload(&app, &s, "/api/ag/lines", &[("orderType", "1")], &sheet(&["Item Code", "Qty"], &rows)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", &res.body[..res.body.len().min(500)]);
     let lines = res.json()["data"].as_array().unwrap().clone();
-    assert_eq!(lines.len(), 34_000);
+    assert_eq!(lines.len(), 1_000);
     assert!(lines.iter().all(|l| l["amount"].as_i64() == l["price"].as_i64().map(|p| p * 2)));
-    // 40,000 different codes, unknown: refused with row messages, not a server error.
-    let rows: Vec<Vec<String>> = (0..40_000).map(|i| vec![format!("NO-SUCH-{i}"), "1".into()]).collect();
+    // 1,000 different codes, unknown: refused with row messages, not a server error.
+    let rows: Vec<Vec<String>> = (0..1_000).map(|i| vec![format!("NO-SUCH-{i}"), "1".into()]).collect();
     let res = upload(&app, &s, "/api/ag/lines", &[], &sheet(&["Item Code", "Qty"], &rows)).await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", &res.body[..res.body.len().min(500)]);
     let message = res.json()["message"].as_str().unwrap().to_string();
     assert!(message.starts_with("Row 2: unknown item code 'NO-SUCH-0'."), "{}", &message[..200]);
-    assert!(message.ends_with("…and 39950 more rows with errors."), "the answer stays short");
+    assert!(message.ends_with("…and 950 more rows with errors."), "the answer stays short");
 }
 
 #[tokio::test]

@@ -3,7 +3,11 @@
 //   TYREDESK_WRITE_TYPES=1 cargo test --lib prop_types
 
 export type ChangePasswordProps = { userName: string, };
-export type EditorProps = { kind: string, orderType: number, taxType: number, customerId: number | null, warehouseId: number | null, editable: boolean, fieldName: string, lines: Array<IslandLine>, errors: { [key in string]?: string }, };
+export type EditorProps = { kind: string, orderType: number, taxType: number, customerId: number | null, warehouseId: number | null, editable: boolean, 
+/**
+ * Whether the viewer sees cost: without it an adjustment has no cost and amount columns.
+ */
+seesCost: boolean, fieldName: string, lines: Array<IslandLine>, errors: { [key in string]?: string }, };
 export type IslandLine = { key: string, productId: number | null, code: string, name: string, unit: string, stock: number | null, qty: string, price: string, description: string, taxType: number, inWarehouseQty: string, inSystemQty: string, classA: number | null, costPrice: number | null, };
 export type QuotingCartProps = { 
 /**

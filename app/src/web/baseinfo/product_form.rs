@@ -7,6 +7,7 @@ use crate::db::products::Product;
 use crate::domain::enums::{AutoPartsType, Material, ProductCategory, ProductKind};
 use crate::domain::masters::ProductInput;
 use crate::domain::money::Cents;
+use crate::domain::permissions::Sight;
 use crate::domain::price_tiers::{TierOverrides, TierUplifts, tier_prices};
 use crate::domain::validate::{PRODUCT_NAME_MAX, PRODUCT_NAME_TOO_LONG};
 use crate::web::products::xero_badge;
@@ -18,6 +19,8 @@ pub struct ProductContext<'a> {
     pub existing: Option<&'a Product>,
     /// The company's tier uplifts, for the read-only class prices.
     pub uplifts: TierUplifts,
+    /// What the viewer may see: Cost and Tempe only with cost sight.
+    pub sight: Sight,
 }
 
 /// The values of a new product form: physical, not shown for shop (spec §5 defaults).
@@ -36,7 +39,7 @@ fn yes_no(v: bool) -> &'static str {
     if v { "Yes" } else { "No" }
 }
 
-fn prices(p: &Product, uplifts: TierUplifts) -> Group {
+fn prices(p: &Product, uplifts: TierUplifts, sight: Sight) -> Group {
     let overrides = TierOverrides {
         b: p.class_b_price.map(Cents),
         c: p.class_c_price.map(Cents),
@@ -45,6 +48,9 @@ fn prices(p: &Product, uplifts: TierUplifts) -> Group {
     };
     let t = tier_prices(Cents(p.class_a_price), uplifts, overrides);
     let money = |c: Cents| c.grouped();
+    let costs = [("costPrice", "Cost", p.cost_price), ("ref_pur", "Tempe", p.ref_pur)]
+        .into_iter()
+        .filter_map(|(name, label, c)| sight.cost(c).map(|c| Field::display(name, label, money(c))));
     Group {
         title: "Prices (read-only)",
         fields: vec![
@@ -55,12 +61,13 @@ fn prices(p: &Product, uplifts: TierUplifts) -> Group {
             Field::display("classCPrice", "Class C", money(t.c)),
             Field::display("classDPrice", "Class D", money(t.d)),
             Field::display("classEPrice", "Class E", money(t.e)),
-            Field::display("costPrice", "Cost", money(Cents(p.cost_price))),
-            Field::display("ref_pur", "Tempe", money(Cents(p.ref_pur))),
             Field::display("is_special", "Special", yes_no(p.is_special)),
             Field::display("is_clearance", "Clearance", yes_no(p.is_clearance)),
             Field::display("is_customer_show", "Shown to Customers", yes_no(p.is_customer_show)),
-        ],
+        ]
+        .into_iter()
+        .chain(costs)
+        .collect(),
     }
 }
 
@@ -131,7 +138,7 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
         },
     ];
     if let Some(p) = ctx.existing {
-        groups.push(prices(p, ctx.uplifts));
+        groups.push(prices(p, ctx.uplifts, ctx.sight));
     }
     FormView {
         heading: if editing { "Edit Product" } else { "New Product" },

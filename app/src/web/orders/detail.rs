@@ -22,7 +22,7 @@ use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType,
 use crate::domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
 use crate::domain::money::{Cents, Totals, TotalsOverflow};
 use crate::domain::status::{Action, SheetState, allowed, clone_targets};
-use crate::domain::permissions::may_recall_or_batch_send;
+use crate::domain::permissions::{Sight, may_recall_or_batch_send};
 use crate::error::{AppError, AppResult};
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
@@ -64,6 +64,8 @@ pub struct DetailPage {
     pub kind: &'static str,
     pub fields: Vec<Field>,
     pub lines: Vec<LineView>,
+    /// Whether the money columns and total show (an adjustment's only with cost sight).
+    pub show_money: bool,
     pub totals: Totals,
     pub show_tax: bool,
     pub tags: Vec<(String, &'static str)>,
@@ -230,10 +232,12 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
     fields
 }
 
-/// A line of the detail table, with a warning where an approved sheet left negative stock.
-fn line_view(d: &DetailLine) -> LineView {
+/// A line of the detail table, with a warning where an approved sheet left negative stock;
+/// its price and amount as `sight` may see them on a sheet of type `t`.
+fn line_view(d: &DetailLine, t: OrderType, sight: Sight) -> LineView {
     let l = &d.line;
     let (code, name) = d.product.clone().unwrap_or_default();
+    let shown = sight.line_money(t, Cents(l.price), Cents(l.amount));
     LineView {
         seq: l.seq,
         code,
@@ -242,8 +246,8 @@ fn line_view(d: &DetailLine) -> LineView {
         qty: l.quantity,
         in_wh: l.in_warehouse_qty,
         in_sys: l.in_system_qty,
-        price: money(l.price),
-        amount: money(l.amount),
+        price: shown.map(|m| m.0.grouped()).unwrap_or_default(),
+        amount: shown.map(|m| m.1.grouped()).unwrap_or_default(),
         tax: TaxType::from_i32(l.tax_type).map(TaxType::label).unwrap_or(""),
         description: l.description.clone(),
         warning: d.stock_now.filter(|s| *s < 0).map(|s| format!("Stock now {s}")),
@@ -319,6 +323,7 @@ impl DetailPage {
         } else {
             vec![]
         };
+        let sight = auth.sight();
         let drivers = staff.iter().filter(|e| (e.is_active || o.driver_id == Some(e.id)) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
         let csrf = shell.csrf.clone();
         Ok(DetailPage {
@@ -331,7 +336,8 @@ impl DetailPage {
                 _ => "money",
             },
             fields,
-            lines: lines.iter().map(line_view).collect(),
+            lines: lines.iter().map(|l| line_view(l, t, sight)).collect(),
+            show_money: sight.sheet_total(t, totals.amount).is_some(),
             totals,
             show_tax: t.has_tax(),
             tags: status_tags(t, &state_),

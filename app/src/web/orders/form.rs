@@ -22,6 +22,7 @@ use crate::domain::dates::today;
 use crate::domain::due_date::{DateShortcut, date_shortcut};
 use crate::domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
 use crate::domain::money::Cents;
+use crate::domain::permissions::Sight;
 use crate::domain::sheet::LineDraft;
 use crate::domain::status::{Action, SheetState, allowed};
 use crate::error::{AppError, AppResult};
@@ -84,6 +85,9 @@ pub struct EditorProps<'a> {
     #[ts(type = "number | null")]
     warehouse_id: Option<i64>,
     editable: bool,
+    /// Whether the viewer sees cost: without it an adjustment has no cost and amount columns.
+    #[serde(rename = "seesCost")]
+    sees_cost: bool,
     #[serde(rename = "fieldName")]
     field_name: &'static str,
     lines: &'a [IslandLine],
@@ -291,15 +295,20 @@ fn kind_of(t: OrderType) -> &'static str {
 }
 
 /// Fills code, name, unit, stock, class A and cost of lines that name a product of the
-/// company.
-fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>) {
+/// company, as `sight` may see them: no cost without cost sight, and no price on a sheet of
+/// type `t` valued at cost (an adjustment, whose saved price the server sets).
+fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>, t: OrderType, sight: Sight) {
     for l in lines.iter_mut() {
+        if sight.line_money(t, Cents::ZERO, Cents::ZERO).is_none() {
+            l.price.clear();
+        }
+        l.cost_price = None;
         let Some(p) = l.product_id.and_then(|p| products.get(&p)) else { continue };
         l.code = p.code.clone();
         l.name = p.name.clone();
         l.unit = p.unit.clone();
         l.class_a = Some(p.class_a_price);
-        l.cost_price = Some(p.cost_price);
+        l.cost_price = sight.cost(p.cost_price).map(|c| c.0);
         l.stock = p.stock;
     }
 }
@@ -401,7 +410,8 @@ async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r: Render) -
     let wants = FormWants { order_type: t, customer, warehouse, product_ids: r.lines.iter().filter_map(|l| l.product_id).collect() };
     let FormChoices { products, staff, warehouses, open_purchase_orders: open_pos, customer: cust_info } = state.db.run(move |c| order_views::form_choices(c, org, &wants)).await?;
     let mut lines = r.lines;
-    fill_products(&mut lines, &products);
+    let sight = auth.sight();
+    fill_products(&mut lines, &products, t, sight);
     let props = EditorProps {
         kind: kind_of(t),
         order_type: t.as_i32(),
@@ -409,6 +419,7 @@ async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r: Render) -
         customer_id: customer,
         warehouse_id: warehouse,
         editable: r.editable,
+        sees_cost: sight.sees_cost(),
         field_name: "lines_json",
         lines: &lines,
         errors: &r.errors,

@@ -13,6 +13,7 @@ use crate::db::order_views::{self, ListNames, ListPage};
 use crate::db::orders::{self, OrderFilter, OrderRow};
 use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
 use crate::domain::money::Cents;
+use crate::domain::permissions::Sight;
 use crate::domain::status::Action;
 use crate::error::{AppError, AppResult};
 use crate::services::orders::ensure;
@@ -136,7 +137,8 @@ fn money(c: i64) -> Cell {
     Cell::Num(Cents(c).grouped())
 }
 
-fn columns(fam: Family) -> Vec<Column> {
+/// The columns of a list; an adjustment's Amount only with cost sight (valued at cost).
+fn columns(fam: Family, sight: Sight) -> Vec<Column> {
     let t = Column::text;
     let n = Column::num;
     match fam {
@@ -147,7 +149,8 @@ fn columns(fam: Family) -> Vec<Column> {
         Family::PurchaseOrders => vec![t("No."), t("Supplier"), t("Reference"), t("Warehouse"), n("Qty"), n("Amount"), t("Date"), t("ETA Date"), t("Status"), t("Closure"), t("Action")],
         Family::Bills => vec![t("No."), t("Type"), t("Supplier"), t("Reference"), t("Warehouse"), n("Qty"), n("Amount"), t("Date"), t("Due Date"), t("Status"), t("Xero"), t("Action")],
         Family::Transfers => vec![t("No."), t("Date"), t("OUT Warehouse"), t("IN Warehouse"), n("Qty"), t("Status"), t("Action")],
-        Family::Adjustments => vec![t("No."), t("Date"), t("Warehouse"), n("Qty"), n("Amount"), t("Status"), t("Action")],
+        Family::Adjustments if sight.sees_cost() => vec![t("No."), t("Date"), t("Warehouse"), n("Qty"), n("Amount"), t("Status"), t("Action")],
+        Family::Adjustments => vec![t("No."), t("Date"), t("Warehouse"), n("Qty"), t("Status"), t("Action")],
     }
 }
 
@@ -175,8 +178,9 @@ fn drafter_cell(o: &orders::Order, names: &Names) -> Cell {
     }
 }
 
-fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
+fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight) -> Vec<Cell> {
     let o = &r.order;
+    let amount = || o.amount_for(sight).map_or(Cell::Text(String::new()), money);
     let no = Cell::Text(o.no.clone());
     let supplier = Cell::Text(r.supplier.clone().unwrap_or_default());
     match fam {
@@ -193,7 +197,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
                 Cell::clip_narrow(o.reference.clone()),
                 Cell::clip(r.customer.clone().unwrap_or_default()),
                 Cell::Num(o.total_qty.to_string()),
-                money(o.total_amount),
+                amount(),
                 Cell::date(o.order_date),
                 Cell::date_opt(o.delivery_date),
                 drafter_cell(o, names),
@@ -212,7 +216,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
             Cell::Text(o.reference.clone()),
             Cell::Text(names.warehouse(o.warehouse_id)),
             Cell::Num(o.total_qty.to_string()),
-            money(o.total_amount),
+            amount(),
             Cell::date(o.order_date),
             Cell::date_opt(o.delivery_date),
             status_tag(o),
@@ -226,7 +230,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
             Cell::Text(o.reference.clone()),
             Cell::Text(names.warehouse(o.warehouse_id)),
             Cell::Num(o.total_qty.to_string()),
-            money(o.total_amount),
+            amount(),
             Cell::date(o.order_date),
             Cell::date_opt(o.due_date),
             status_tag(o),
@@ -242,15 +246,12 @@ fn row(fam: Family, r: &OrderRow, names: &Names) -> Vec<Cell> {
             status_tag(o),
             view_link(o),
         ],
-        Family::Adjustments => vec![
-            no,
-            Cell::date(o.order_date),
-            Cell::Text(names.warehouse(o.warehouse_id)),
-            Cell::Num(o.total_qty.to_string()),
-            money(o.total_amount),
-            status_tag(o),
-            view_link(o),
-        ],
+        Family::Adjustments => {
+            let mut cells = vec![no, Cell::date(o.order_date), Cell::Text(names.warehouse(o.warehouse_id)), Cell::Num(o.total_qty.to_string())];
+            cells.extend(o.amount_for(sight).map(money));
+            cells.extend([status_tag(o), view_link(o)]);
+            cells
+        }
     }
 }
 
@@ -402,7 +403,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     }
     let org = auth.org_id;
     if f.export {
-        return export(&state, org, types, f.value).await;
+        return export(&state, org, auth.sight(), types, f.value).await;
     }
     let path: &'static str = match r.route {
         "invoices" => "/invoices",
@@ -413,7 +414,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         "transfers" => "/transfers",
         _ => "/adjustments",
     };
-    let db = state.db.clone();
+    let (db, sight) = (state.db.clone(), auth.sight());
     respond(&state, &auth, &headers, r.title, path, &[], async move {
         let req = f.paging.resolve(r.page_size);
         let filter = f.value.clone();
@@ -425,8 +426,8 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             new_buttons: r.new_buttons.iter().map(|(label, href)| NewButton { label, href }).collect(),
             filters: Some(filters(fam, r, &f.pairs, &names, csr_view)),
             results: Results {
-                columns: if csr_view { with_note_column(columns(fam)) } else { columns(fam) },
-                rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names), row_) } else { row(fam, row_, &names) }).collect(),
+                columns: if csr_view { with_note_column(columns(fam, sight)) } else { columns(fam, sight) },
+                rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names, sight), row_) } else { row(fam, row_, &names, sight) }).collect(),
                 pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
                 empty_text: EMPTY_NO_DATA,
                 export_url: Some(export_url(path, &f.pairs)),
@@ -459,7 +460,8 @@ const EXPORT_COLUMNS: [Col; 17] = [
 ];
 
 /// The sheets of a list as `orders.xlsx` (the screen's export and `GET /api/orders?format=xlsx`).
-pub async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFilter) -> AppResult<Response> {
+/// An adjustment's amount is left empty for a viewer without cost sight.
+pub async fn export(state: &AppState, org: i64, sight: Sight, types: Vec<i32>, filter: OrderFilter) -> AppResult<Response> {
     let names = Names::from(state.db.run(move |c| order_views::list_names(c, org)).await?);
     let chunk = state.config.export_chunk;
     export::stream(state, "orders.xlsx", Sheet { name: "Orders", cols: &EXPORT_COLUMNS }, move |c, out| {
@@ -476,7 +478,7 @@ pub async fn export(state: &AppState, org: i64, types: Vec<i32>, filter: OrderFi
                     Val::Date(o.delivery_date),
                     Val::Text(names.warehouse(o.warehouse_id)),
                     Val::Int(o.total_qty),
-                    Val::Cents(o.total_amount),
+                    orders::amount_for(o.order_type, o.total_amount, sight).map_or(Val::Text(String::new()), Val::Cents),
                     Val::Cents(o.total_gst),
                     Val::Text(OrderStatus::from_i32(o.status).map(OrderStatus::label).unwrap_or("").into()),
                     Val::Text(print_label(o.printed).into()),

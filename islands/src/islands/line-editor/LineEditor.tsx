@@ -238,7 +238,9 @@ export function LineEditor(props: LineEditorProps) {
   };
 
   const pick = (line: Line, hit: ProductHit) => {
-    const price = kind === 'sales' ? centsToInput(hit.unitPrice) : kind === 'purchase' ? centsToInput(hit.costPrice) : line.price;
+    // A purchase line starts from the average cost, for those who see it; others type the price.
+    const cost = typeof hit.costPrice === 'number' ? hit.costPrice : null;
+    const price = kind === 'sales' ? centsToInput(hit.unitPrice) : kind === 'purchase' ? (cost === null ? line.price : centsToInput(cost)) : line.price;
     const next: Line = {
       ...line,
       productId: hit.id,
@@ -247,7 +249,7 @@ export function LineEditor(props: LineEditorProps) {
       unit: hit.unit,
       stock: hit.stock,
       classA: hit.classAPrice,
-      costPrice: hit.costPrice,
+      costPrice: cost,
       price,
       inSystemQty: kind === 'adjustment' ? String(hit.stock) : line.inSystemQty,
       qty: kind !== 'adjustment' && line.qty.trim() === '' ? '1' : line.qty,
@@ -353,7 +355,7 @@ export function LineEditor(props: LineEditorProps) {
   };
 
   const t = totals(kind, orderType, taxType, lines);
-  const columns = columnsFor(kind, editable);
+  const columns = columnsFor(kind, editable, props.seesCost);
 
   const errorOf = (line: Line, field: LineField): string | null =>
     serverErrors[line.key]?.[field] ?? clientError(kind, line, field);
@@ -597,7 +599,7 @@ export function LineEditor(props: LineEditorProps) {
         {kind !== 'transfer' ? (
           <dl className="line-totals" style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 18px', margin: '0 0 0 auto' }}>
             <Total label="Total Qty" value={formatInt(t.qty)} />
-            <Total label="Total Amount" value={formatCents(t.amount)} />
+            {kind !== 'adjustment' || props.seesCost ? <Total label="Total Amount" value={formatCents(t.amount)} /> : null}
             {kind !== 'adjustment' && isTaxable(orderType) ? (
               <>
                 <Total label={`Total Tax ${gstLabel(taxType)}`} value={formatCents(t.tax)} />

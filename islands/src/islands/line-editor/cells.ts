@@ -53,13 +53,19 @@ export const HEADERS: Record<Column, string> = {
 
 const NUMERIC = new Set<Column>(['stock', 'qty', 'price', 'amount', 'inWarehouseQty', 'inSystemQty', 'difference', 'cost', 'adjAmount']);
 
-/** The columns shown for a kind; the read-only table has no selection or history buttons. */
-export function columnsFor(kind: Kind, editable: boolean): Column[] {
-  return COLUMNS[kind].filter((c) => editable || (c !== 'select' && c !== 'history'));
+/** Columns valued at cost: shown only to a viewer who sees cost (the server sends none otherwise). */
+const AT_COST = new Set<Column>(['cost', 'adjAmount']);
+
+/**
+ * The columns shown for a kind; the read-only table has no selection or history buttons,
+ * and a viewer without cost sight no cost columns.
+ */
+export function columnsFor(kind: Kind, editable: boolean, seesCost: boolean): Column[] {
+  return COLUMNS[kind].filter((c) => (editable || (c !== 'select' && c !== 'history')) && (seesCost || !AT_COST.has(c)));
 }
 
-export function columnHeaders(kind: Kind, editable: boolean): string[] {
-  return columnsFor(kind, editable).map((c) => HEADERS[c]);
+export function columnHeaders(kind: Kind, editable: boolean, seesCost: boolean): string[] {
+  return columnsFor(kind, editable, seesCost).map((c) => HEADERS[c]);
 }
 
 /** A header or body cell's classes. */

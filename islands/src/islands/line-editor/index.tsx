@@ -63,6 +63,7 @@ export function parseProps(raw: unknown): LineEditorProps {
     customerId: num(r.customerId),
     warehouseId: num(r.warehouseId),
     editable: typeof r.editable === 'boolean' ? r.editable : true,
+    seesCost: r.seesCost === true,
     fieldName: fieldName === '' ? 'lines_json' : fieldName,
     lines: Array.isArray(r.lines) ? r.lines.map((l, i) => parseLine(l, i, taxType)) : [],
     errors,

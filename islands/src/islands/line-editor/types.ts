@@ -41,6 +41,8 @@ export interface LineEditorProps {
   warehouseId: number | null;
   /** false → a read-only table (no inputs, no buttons); totals still shown. */
   editable: boolean;
+  /** Whether the viewer sees cost; without it an adjustment shows no cost or amount. */
+  seesCost: boolean;
   /** Name of the hidden input the lines are serialized into, e.g. "lines_json". */
   fieldName: string;
   /** Initial lines; empty → one empty line. */
@@ -72,7 +74,8 @@ export interface ProductHit {
   unit: string;
   stock: number;
   classAPrice: number;
-  costPrice: number;
+  /** Absent for a viewer who may not see cost. */
+  costPrice?: number;
   /** The customer's price by price strategy; class A without a customer. */
   unitPrice: number;
   prices: PriceTier[];
@@ -88,11 +91,13 @@ export interface ImportedLine {
   quantity: number | string | null;
   inWarehouseQty: number | string | null;
   inSystemQty: number | string | null;
-  price: number | null;
-  amount: number | null;
+  /** Absent on an adjustment for a viewer who may not see cost (valued at cost). */
+  price?: number | null;
+  amount?: number | null;
   description: string | null;
   classAPrice: number | null;
-  costPrice: number | null;
+  /** Absent for a viewer who may not see cost. */
+  costPrice?: number | null;
 }
 
 /** `GET /api/products/<id>/history?cId=<customer>` (prices in cents). */

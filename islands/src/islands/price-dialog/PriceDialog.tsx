@@ -267,7 +267,7 @@ function PriceFields({ productId, product, dialog, canModify, uplifts }: PriceFi
         {priceInput('specialPrice', 'Monthly Special')}
         {priceInput('classAPrice', 'Class A')}
         {TIERS.map(tierField)}
-        {priceInput('ref_pur', 'Tempe (Ref. purchase)')}
+        {form.hasRefPur ? priceInput('ref_pur', 'Tempe (Ref. purchase)') : null}
         <div>
           {checkbox('isClearance', 'Clearance')}
           {checkbox('isCustomerShow', 'Show to customer')}

@@ -56,14 +56,18 @@ export interface ProductPrices {
   classCPrice: number | null;
   classDPrice: number | null;
   classEPrice: number | null;
-  ref_pur: number;
+  /** null: withheld from a viewer who may not see cost (the field is not shown or sent). */
+  ref_pur: number | null;
   is_special: boolean;
   is_clearance: boolean;
   is_customer_show: boolean;
 }
 
-/** `POST /api/products/{id}/price` body: the prices and flags (cents; a tier is null when not overridden). */
-export type PriceUpdate = Omit<ProductPrices, 'id' | 'code' | 'name'>;
+/**
+ * `POST /api/products/{id}/price` body: the prices and flags (cents; a tier is null when not
+ * overridden; `ref_pur` absent keeps the stored one).
+ */
+export type PriceUpdate = Omit<ProductPrices, 'id' | 'code' | 'name' | 'ref_pur'> & { ref_pur?: number };
 
 /** What the dialog edits: price texts as typed, tier overrides and the three flags. */
 export interface PriceForm {
@@ -72,6 +76,8 @@ export interface PriceForm {
   isSpecial: boolean;
   isClearance: boolean;
   isCustomerShow: boolean;
+  /** Whether the reference purchase price is shown and edited (the viewer sees cost). */
+  hasRefPur: boolean;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -96,7 +102,7 @@ export function toProductPrices(raw: unknown): ProductPrices | null {
     classCPrice: optionalCents(raw.classCPrice),
     classDPrice: optionalCents(raw.classDPrice),
     classEPrice: optionalCents(raw.classEPrice),
-    ref_pur: cents(raw.ref_pur),
+    ref_pur: optionalCents(raw.ref_pur),
     is_special: flag(raw.is_special),
     is_clearance: flag(raw.is_clearance),
     is_customer_show: flag(raw.is_customer_show),
@@ -135,6 +141,7 @@ export function formFromProduct(p: ProductPrices): PriceForm {
     isSpecial: p.is_special,
     isClearance: p.is_clearance,
     isCustomerShow: p.is_customer_show,
+    hasRefPur: p.ref_pur !== null,
   };
 }
 
@@ -148,7 +155,7 @@ export function derivedFrom(classAText: string, upliftBp: number): number | null
 export function activeFields(form: PriceForm): PriceField[] {
   const fields: PriceField[] = ['standardPrice', 'specialPrice', 'classAPrice'];
   for (const tier of TIERS) if (form.overrides[tier]) fields.push(TIER_FIELD[tier]);
-  fields.push('ref_pur');
+  if (form.hasRefPur) fields.push('ref_pur');
   return fields;
 }
 
@@ -205,7 +212,7 @@ export function validateForm(form: PriceForm): Validation {
       classCPrice: tier('c'),
       classDPrice: tier('d'),
       classEPrice: tier('e'),
-      ref_pur: values.ref_pur ?? 0,
+      ...(form.hasRefPur ? { ref_pur: values.ref_pur ?? 0 } : {}),
       is_special: form.isSpecial,
       is_clearance: form.isClearance,
       is_customer_show: form.isCustomerShow,
