@@ -301,6 +301,40 @@ describe('3-AUD notice (invoices only)', () => {
   });
 });
 
+describe('notices of issue 29: a sale at $0.00, stock taken below zero', () => {
+  const ZERO = 'The price is $0.00: this line is given away.';
+
+  it.each([1, 2])('a product line priced at 0 on order type %i says so while typing', async (orderType) => {
+    const user = userEvent.setup();
+    render(<LineEditor {...props({ orderType, lines: [line({ classA: 0, price: '5.00' })] })} />);
+    expect(screen.queryByText(ZERO)).toBeNull();
+    const price = cell('Unit Price line 1');
+    await user.clear(price);
+    await user.type(price, '0');
+    expect(screen.getByText(ZERO).getAttribute('role')).toBe('status');
+  });
+
+  it('a quantity beyond the stock shown on an invoice, a bill credit note or a transfer', async () => {
+    const user = userEvent.setup();
+    render(<LineEditor {...props({ lines: [line({ stock: 3, qty: '3' })] })} />);
+    expect(screen.queryByText(/in stock: approving leaves/)).toBeNull();
+    const qty = cell('Qty line 1');
+    await user.clear(qty);
+    await user.type(qty, '7');
+    expect(screen.getByText('Only 3 in stock: approving leaves -4.').getAttribute('role')).toBe('status');
+  });
+
+  it.each([
+    ['a credit note brings stock in', { orderType: 2 }],
+    ['a purchase order brings stock in', { kind: 'purchase' as const, orderType: 3 }],
+    ['a virtual product holds no stock', { orderType: 1, stock: null }],
+  ])('no stock notice when %s', (_why, over) => {
+    const { stock, ...rest } = { stock: 3 as number | null, ...over };
+    render(<LineEditor {...props({ ...rest, lines: [line({ stock, qty: '9' })] })} />);
+    expect(screen.queryByText(/in stock: approving leaves/)).toBeNull();
+  });
+});
+
 describe('customer-changed', () => {
   const change = (id: number | null) =>
     act(() => {

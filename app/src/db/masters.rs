@@ -327,7 +327,6 @@ pub struct NewProduct {
     pub ref_pur: i64,
     pub is_special: bool,
     pub is_clearance: bool,
-    pub is_customer_show: bool,
     pub stock_3rd_party: i64,
     pub size_key: String,
     pub search_text: String,

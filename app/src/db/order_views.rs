@@ -98,13 +98,13 @@ pub struct DetailLine {
     pub line: Line,
     /// Code and name of the product (of the company only).
     pub product: Option<(String, String)>,
-    /// On hand now in the sheet's warehouse; only for approved sheets, absent when the
-    /// warehouse holds no row of the product.
+    /// On hand now in the sheet's warehouse; only for approved sheets and physical products
+    /// (a virtual one holds no stock), absent when the warehouse holds no row of the product.
     pub stock_now: Option<i64>,
 }
 
-/// A detail line as read: the line, its product's code and name, its stock now.
-type DetailRow = (Line, Option<(String, String)>, Option<i64>);
+/// A detail line as read: the line, its product's code and name, its kind, its stock now.
+type DetailRow = (Line, Option<(String, String)>, Option<i32>, Option<i64>);
 
 /// Everything the sheet detail page shows.
 pub struct SheetDetail {
@@ -131,9 +131,13 @@ pub fn detail(conn: &mut DbConn, org: i64, id: i64) -> AppResult<SheetDetail> {
         )
         .filter(order_lines::order_id.eq(o.id))
         .order((order_lines::seq.asc(), order_lines::id.asc()))
-        .select((Line::as_select(), (products::code, products::name).nullable(), stocks::on_hand.nullable()))
+        .select((Line::as_select(), (products::code, products::name).nullable(), products::category.nullable(), stocks::on_hand.nullable()))
         .load(conn)?;
-    let lines = rows.into_iter().map(|(line, product, stock_now)| DetailLine { line, product, stock_now }).collect();
+    let virtual_kind = crate::domain::enums::ProductKind::Virtual.as_i32();
+    let lines = rows
+        .into_iter()
+        .map(|(line, product, kind, stock)| DetailLine { line, product, stock_now: stock.filter(|_| kind != Some(virtual_kind)) })
+        .collect();
     let events = events_of(conn, o.id)?;
     Ok(SheetDetail { lines, events, staff: masters::all_employees(conn, org)?, warehouses: masters::all_warehouses(conn, org)?, sheet })
 }
@@ -160,7 +164,8 @@ pub struct LineProduct {
     pub unit: String,
     pub class_a_price: i64,
     pub cost_price: Cost,
-    /// On hand in the warehouse asked for (0 without a stock row); `None` without a warehouse.
+    /// On hand in the warehouse asked for (0 without a stock row); `None` without a warehouse
+    /// and for a virtual product, which holds no stock.
     pub stock: Option<i64>,
 }
 
@@ -214,9 +219,9 @@ pub fn form_choices(conn: &mut DbConn, org: i64, wants: &FormWants) -> AppResult
     Ok(FormChoices { products, staff, warehouses, open_purchase_orders, customer })
 }
 
-/// A line product as read: id, code, name, unit, class A, cost, and on hand where the
+/// A line product as read: id, code, name, unit, class A, cost, kind, and on hand where the
 /// warehouse has a row of it.
-type LineProductRow = (i64, String, String, String, i64, i64, Option<i64>);
+type LineProductRow = (i64, String, String, String, i64, i64, i32, Option<i64>);
 
 /// Products of company `org` by id with their on hand in `warehouse`, chunked.
 fn line_products(conn: &mut DbConn, org: i64, warehouse: Option<i64>, ids: &[i64]) -> AppResult<HashMap<i64, LineProduct>> {
@@ -227,10 +232,12 @@ fn line_products(conn: &mut DbConn, org: i64, warehouse: Option<i64>, ids: &[i64
             .left_join(stocks::table.on(stocks::product_id.eq(products::id).and(stocks::org_id.eq(org)).and(stocks::warehouse_id.nullable().eq(warehouse))))
             .filter(products::org_id.eq(org))
             .filter(products::id.eq_any(chunk))
-            .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price, stocks::on_hand.nullable()))
+            .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price, products::category, stocks::on_hand.nullable()))
             .load(conn)?;
-        found.extend(rows.into_iter().map(|(id, code, name, unit, class_a_price, cost_price, on_hand)| {
-            (id, LineProduct { code, name, unit, class_a_price, cost_price: Cost::new(cost_price), stock: warehouse.map(|_| on_hand.unwrap_or(0)) })
+        let virtual_kind = crate::domain::enums::ProductKind::Virtual.as_i32();
+        found.extend(rows.into_iter().map(|(id, code, name, unit, class_a_price, cost_price, kind, on_hand)| {
+            let stock = warehouse.filter(|_| kind != virtual_kind).map(|_| on_hand.unwrap_or(0));
+            (id, LineProduct { code, name, unit, class_a_price, cost_price: Cost::new(cost_price), stock })
         }));
     }
     Ok(found)

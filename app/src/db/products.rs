@@ -76,7 +76,6 @@ pub struct Product {
     pub ref_pur: Cost,
     pub is_special: bool,
     pub is_clearance: bool,
-    pub is_customer_show: bool,
     #[serde(rename = "stock_3rdP")]
     pub stock_3rd_party: i64,
     #[serde(rename = "xeroSent")]
@@ -96,12 +95,14 @@ pub struct ProductJson {
     pub cost_price: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ref_pur: Option<i64>,
+    /// The price dialog's name for `show_for_shop` (spec §7's price call): one fact, one column.
+    pub is_customer_show: bool,
 }
 
 impl ProductJson {
     /// `p` as `sight` may see it.
     pub fn new(product: Product, sight: Sight) -> Self {
-        Self { cost_price: sight.cost(product.cost_price).map(|c| c.0), ref_pur: sight.cost(product.ref_pur).map(|c| c.0), product }
+        Self { cost_price: sight.cost(product.cost_price).map(|c| c.0), ref_pur: sight.cost(product.ref_pur).map(|c| c.0), is_customer_show: product.show_for_shop, product }
     }
 }
 
@@ -215,7 +216,7 @@ fn filtered(m: &Words, org: i64, f: &ProductFilter, purpose: Use) -> BoxedProduc
     if f.shop_only {
         use super::schema::brands;
         let presented = brands::table.filter(brands::org_id.eq(org)).filter(brands::presented_to_csr.eq(true)).select(brands::id.nullable());
-        q = q.filter(products::is_customer_show.eq(true)).filter(products::brand_id.eq_any(presented));
+        q = q.filter(products::show_for_shop.eq(true)).filter(products::brand_id.eq_any(presented));
     }
     if let Some(cat) = f.category.and_then(ProductCategory::from_i32) {
         let path = cat.path();

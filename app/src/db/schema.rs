@@ -247,7 +247,6 @@ diesel::table! {
         ref_pur -> BigInt,
         is_special -> Bool,
         is_clearance -> Bool,
-        is_customer_show -> Bool,
         stock_3rd_party -> BigInt,
         size_key -> Text,
         search_text -> Text,

@@ -202,7 +202,7 @@ type BoxedShown = diesel::dsl::IntoBoxed<'static, diesel::dsl::InnerJoin<product
 /// The products the shop shows in company `org`: shown to customers, of a brand presented to
 /// customers.
 fn shown(org: i64) -> BoxedShown {
-    products::table.inner_join(brands::table).filter(products::org_id.eq(org)).filter(products::is_customer_show.eq(true)).filter(brands::presented_to_csr.eq(true)).into_boxed()
+    products::table.inner_join(brands::table).filter(products::org_id.eq(org)).filter(products::show_for_shop.eq(true)).filter(brands::presented_to_csr.eq(true)).into_boxed()
 }
 
 /// The products of `ids` that the shop shows in company `org`.

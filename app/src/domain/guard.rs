@@ -1,4 +1,6 @@
-//! The approval guard of invoices (spec §4, DESIGN §5) and the invoice line price notice (spec §5).
+//! The approval guard of invoices (spec §4, DESIGN §5), the warnings any approval confirms
+//! first (issue 29: a sale at $0.00, stock taken below zero), and the line notices of the
+//! sheet form (spec §5).
 
 use super::enums::{OrderType, Role};
 use super::money::Cents;
@@ -58,6 +60,8 @@ pub struct GuardInput<'a> {
     pub is_acct: bool,
     /// Whether the user already answered 'Approve now?' with yes.
     pub confirmed: bool,
+    /// What whoever approves is asked to confirm first, whatever their role ([`warnings`]).
+    pub warnings: &'a [String],
 }
 
 /// The guard's answer.
@@ -108,28 +112,50 @@ pub fn guard_reasons(
     reasons
 }
 
-/// Decides whether an approval goes ahead, is refused, or needs the approver's confirmation.
+/// A stock shortfall as the confirmation names it: product code, warehouse name, and what
+/// would be left (below zero).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shortfall {
+    pub code: String,
+    pub warehouse: String,
+    pub left: i64,
+}
+
+/// What any approval of a sheet of type `order_type` asks to confirm first, after the guard's
+/// own reasons: each sales line priced at $0.00 (invoices and credit notes; a sale at a
+/// price nobody set), then each product the approval would take below zero (DESIGN §5:
+/// negative stock is allowed, but the one approving is warned before, not after).
+pub fn warnings(order_type: OrderType, lines: &[GuardLine], shortfalls: &[Shortfall]) -> Vec<String> {
+    let sales = matches!(order_type, OrderType::Invoice | OrderType::CreditNote);
+    lines
+        .iter()
+        .filter(|l| sales && l.price == Cents::ZERO)
+        .map(|l| format!("Line {} is priced at $0.00.", l.line_no))
+        .chain(shortfalls.iter().map(|s| format!("Stock of {} at {} would be {} after approval.", s.code, s.warehouse, s.left)))
+        .collect()
+}
+
+/// Decides whether an approval goes ahead, is refused, or needs confirmation. The guard's
+/// reasons (invoices only) keep spec §4's rules: a role other than 4 is refused, an approver
+/// without the accountant permit is refused on a CBD customer, an approver confirms. The
+/// [`warnings`] are confirmed by whoever approves; they never refuse on their own.
 pub fn approval_guard(input: &GuardInput<'_>) -> GuardOutcome {
-    if input.order_type != OrderType::Invoice {
-        return GuardOutcome::Proceed;
+    let mut reasons = if input.order_type == OrderType::Invoice { guard_reasons(input.lines, input.credit_limit, input.balance, input.is_cbd) } else { vec![] };
+    if !reasons.is_empty() {
+        if !input.role.is_approver() {
+            return GuardOutcome::Refused(format!("{} Contact manager.", reasons.join(REASON_SEPARATOR)));
+        }
+        // A confirmation cannot stand in for the accountant permit on a CBD customer.
+        if input.is_cbd && !input.is_acct {
+            return GuardOutcome::Refused(NEEDS_ACCOUNTANT_PERMIT.to_owned());
+        }
     }
-    let reasons = guard_reasons(input.lines, input.credit_limit, input.balance, input.is_cbd);
-    if reasons.is_empty() {
+    reasons.extend(input.warnings.iter().cloned());
+    if reasons.is_empty() || input.confirmed {
         return GuardOutcome::Proceed;
     }
     let message = reasons.join(REASON_SEPARATOR);
-    if !input.role.is_approver() {
-        return GuardOutcome::Refused(format!("{message} Contact manager."));
-    }
-    // A confirmation cannot stand in for the accountant permit on a CBD customer.
-    if input.is_cbd && !input.is_acct {
-        return GuardOutcome::Refused(NEEDS_ACCOUNTANT_PERMIT.to_owned());
-    }
-    if input.confirmed {
-        GuardOutcome::Proceed
-    } else {
-        GuardOutcome::NeedsConfirmation { reasons, message }
-    }
+    GuardOutcome::NeedsConfirmation { reasons, message }
 }
 
 /// The notice for an invoice line priced more than 3 AUD below Class A/COD, if any.
@@ -159,6 +185,7 @@ mod tests {
             role,
             is_acct: false,
             confirmed: false,
+            warnings: &[],
         }
     }
 
@@ -380,6 +407,49 @@ mod tests {
             (CONFIRM_TITLE, CONFIRM_QUESTION),
             ("Confirm Approve", "Approve now?")
         );
+    }
+
+    #[test]
+    fn zero_priced_sales_lines_and_shortfalls_are_warned_in_that_order() {
+        let lines = [line(1, 0, 0), line(2, 500, 400), line(3, 0, 900)];
+        let short = [Shortfall { code: "2055516-MICH".into(), warehouse: "Tempe (Main)".into(), left: -4 }];
+        for t in [OrderType::Invoice, OrderType::CreditNote] {
+            assert_eq!(
+                warnings(t, &lines, &short),
+                ["Line 1 is priced at $0.00.", "Line 3 is priced at $0.00.", "Stock of 2055516-MICH at Tempe (Main) would be -4 after approval."],
+                "{t:?}"
+            );
+        }
+        // A transfer or a bill credit note has no sale price: only the stock.
+        for t in [OrderType::Transfer, OrderType::BillCreditNote] {
+            assert_eq!(warnings(t, &lines, &short).len(), 1, "{t:?}");
+        }
+        assert!(warnings(OrderType::Invoice, &[line(1, 100, 0)], &[]).is_empty());
+    }
+
+    #[test]
+    fn warnings_are_confirmed_by_whoever_approves_and_never_refuse() {
+        let lines = [line(1, 11_000, 11_000)];
+        let warned = ["Line 1 is priced at $0.00.".to_string()];
+        for role in Role::ALL {
+            for t in [OrderType::Invoice, OrderType::Transfer] {
+                let guard = GuardInput { order_type: t, warnings: &warned, ..input(&lines, *role) };
+                assert_eq!(
+                    approval_guard(&guard),
+                    GuardOutcome::NeedsConfirmation { reasons: warned.to_vec(), message: warned[0].clone() },
+                    "{role:?} {t:?}"
+                );
+                assert_eq!(approval_guard(&GuardInput { confirmed: true, ..guard }), GuardOutcome::Proceed, "{role:?} {t:?}");
+            }
+        }
+        // The guard's own reasons still refuse below role 4, without the warnings.
+        let low = [line(2, 0, 5_000)];
+        let guard = GuardInput { warnings: &warned, ..input(&low, Role::Sales) };
+        assert_eq!(approval_guard(&guard), GuardOutcome::Refused(format!("{LINE_2} Contact manager.")));
+        // An approver confirms both at once, the guard's reasons first.
+        let guard = GuardInput { warnings: &warned, ..input(&low, Role::Approver) };
+        let GuardOutcome::NeedsConfirmation { reasons, .. } = approval_guard(&guard) else { panic!("a confirmation") };
+        assert_eq!(reasons, [LINE_2.to_string(), warned[0].clone()]);
     }
 
     #[test]

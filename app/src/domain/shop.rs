@@ -26,6 +26,10 @@ pub const REFERENCE_TOO_LONG: &str = "Your reference can be up to 100 characters
 pub const NOTE_TOO_LONG: &str = "Your note can be up to 500 characters.";
 pub const SHIP_CHOICE: &str = "Choose delivery or pick-up.";
 pub const PRICES_CHANGED: &str = "Some prices changed since you added the products. Please check the new prices and place the order again.";
+/// A product without a price for this customer is shown but cannot be ordered (issue 29).
+pub const NOT_PRICED: &str = "This product has no price for you yet; call us to order it.";
+/// What the shop shows instead of a price of zero.
+pub const PRICE_ON_REQUEST: &str = "Price on request";
 pub const SIGN_IN_FAILED: &str = "The e-mail or password is incorrect, or this account has no shop access.";
 
 /// Refusal of a shop invite to staff without the right.
@@ -33,6 +37,12 @@ pub const INVITE_REFUSED: &str = "Only an approver (role 4) or staff who may cre
 
 /// Who may give a customer a one-time shop password: approvers, and staff who may create
 /// customers (crtCSR).
+/// Whether a customer may order a product at `price` in the shop: only at a price someone
+/// set for them. A price of zero (no tier, no OCOP price) is never a sale at $0.00.
+pub fn orderable(price: crate::domain::money::Cents) -> bool {
+    price > crate::domain::money::Cents::ZERO
+}
+
 pub const fn may_invite(role: crate::domain::enums::Role, crt_csr: bool) -> bool {
     matches!(role, crate::domain::enums::Role::Approver) || crt_csr
 }
@@ -217,6 +227,15 @@ pub fn changed_prices(lines: &[(i64, i64, i64)]) -> Vec<(i64, i64, i64)> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn only_a_price_someone_set_is_orderable() {
+        use crate::domain::money::Cents;
+        assert!(orderable(Cents(1)));
+        assert!(!orderable(Cents::ZERO));
+        assert!(!orderable(Cents(-5)));
+    }
+
     use super::*;
 
     #[test]

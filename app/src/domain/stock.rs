@@ -142,6 +142,29 @@ pub fn stock_effects(
     Ok(effects)
 }
 
+/// Where approving would leave stock below zero: per warehouse and product that the sheet
+/// takes stock from, what would be left (on hand now plus every effect of the sheet on it),
+/// when that is negative. Virtual products hold no stock and are never short (issue 29).
+/// `on_hand` answers the stock now; `physical` whether a product holds stock. Ordered by
+/// warehouse and product.
+pub fn shortfalls(effects: &[StockEffect], on_hand: impl Fn(i64, i64) -> i64, physical: impl Fn(i64) -> bool) -> Vec<(i64, i64, i64)> {
+    let mut change: std::collections::BTreeMap<(i64, i64), (i64, bool)> = std::collections::BTreeMap::new();
+    for e in effects.iter().filter(|e| physical(e.product_id)) {
+        let entry = change.entry((e.warehouse_id, e.product_id)).or_insert((0, false));
+        // Each delta is within ±2·10^6 and a sheet has at most 1,000 lines: no overflow.
+        entry.0 += e.on_hand_delta;
+        entry.1 |= e.on_hand_delta < 0;
+    }
+    change
+        .into_iter()
+        .filter(|(_, (_, takes))| *takes)
+        .filter_map(|((w, p), (delta, _))| {
+            let left = on_hand(w, p).saturating_add(delta);
+            (left < 0).then_some((w, p, left))
+        })
+        .collect()
+}
+
 /// The unit cost after receiving `in_qty` at `in_cost` onto `old_qty` held at `old_cost`, rounded to the cent.
 ///
 /// With nothing (or less than nothing) on hand the old cost says nothing about the goods, so the
@@ -213,6 +236,28 @@ mod tests {
 
     fn approve(s: &StockSheet<'_>) -> Vec<StockEffect> {
         stock_effects(s, StockTransition::Approve).expect("valid sheet")
+    }
+
+    #[test]
+    fn a_shortfall_is_where_approving_takes_physical_stock_below_zero() {
+        // Product 7 twice on one invoice: 3 + 4 out of 5 leaves −2; product 8 is virtual;
+        // product 9 has 10.
+        let lines = [line(7, 3), line(8, 50), line(7, 4), line(9, 10)];
+        let effects = approve(&sheet(OrderType::Invoice, &lines));
+        let on_hand = |_w: i64, p: i64| if p == 9 { 10 } else { 5 };
+        assert_eq!(shortfalls(&effects, on_hand, |p| p != 8), vec![(MAIN, 7, -2)]);
+        // Stock coming in (a credit note, a bill) is never short, even below zero already.
+        let effects = approve(&sheet(OrderType::CreditNote, &[line(7, 1)]));
+        assert_eq!(shortfalls(&effects, |_, _| -10, |_| true), vec![]);
+        // A transfer is short at its OUT warehouse only.
+        let out = [line(7, 6)];
+        let t = StockSheet { in_warehouse_id: Some(OTHER), ..sheet(OrderType::Transfer, &out) };
+        let effects = approve(&t);
+        assert_eq!(shortfalls(&effects, |w, _| if w == MAIN { 5 } else { 0 }, |_| true), vec![(MAIN, 7, -1)]);
+        // A count below what the system holds sets the stock to the count: never below zero
+        // unless the system already was.
+        let effects = approve(&sheet(OrderType::Adjustment, &[counted(7, 2, 5)]));
+        assert_eq!(shortfalls(&effects, |_, _| 5, |_| true), vec![]);
     }
 
     #[test]

@@ -511,7 +511,8 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
                 tag2: p.tag2,
                 tag3: p.tag3,
                 tag4: p.tag4,
-                show_for_shop: p.show_for_shop,
+                // One flag since issue 29: shown where the catalogue's two flags both say so.
+                show_for_shop: p.show_for_shop && p.is_customer_show,
                 material: p.material,
                 tyre_model: p.tyre_model.unwrap_or_default(),
                 specification: p.specification.unwrap_or_default(),
@@ -532,7 +533,6 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
                 ref_pur: p.ref_pur_cents,
                 is_special: p.is_special,
                 is_clearance: p.is_clearance,
-                is_customer_show: p.is_customer_show,
                 stock_3rd_party: if rng.chance(40) { rng.range_i64(0, 60) } else { 0 },
                 xero_sent: if rng.chance(85) { 1 } else { 0 },
                 created_at: created,

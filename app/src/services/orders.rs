@@ -8,10 +8,10 @@ use diesel::prelude::*;
 use crate::db::masters::NewStockMove;
 use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
 use crate::db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
-use crate::db::schema::{customers, order_lines, orders, products};
+use crate::db::schema::{customers, order_lines, orders, products, warehouses};
 use crate::db::{DbConn, now, products as product_db, stock};
 use crate::domain::due_date::{due_date, due_date_for_new_sheet, payment_term};
-use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, Role, ShipType, XeroState, format_number};
+use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, Role, ShipType, XeroState, format_number};
 use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
 use crate::domain::limits;
 use crate::domain::money::Cents;
@@ -473,7 +473,7 @@ pub struct ApproveInput {
     pub confirmed: bool,
 }
 
-/// Result of a successful approval: warnings to show (negative stock).
+/// Result of a successful approval: the warnings that were confirmed ($0.00 lines, negative stock).
 #[derive(Clone, Debug, Default)]
 pub struct Approved {
     pub warnings: Vec<String>,
@@ -505,9 +505,8 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
         return Err(AppError::field("ship_type", sheet::NOT_LISTED));
     }
     let driver = refs::resolve_opt(conn, actor.org_id, input.driver_id, "driver_id")?;
-    if t == OrderType::Invoice {
-        guard_invoice(conn, actor, &o, &lines, input.confirmed)?;
-    }
+    let chosen_sheet = Order { warehouse_id: Some(warehouse_id), ..o.clone() };
+    let warnings = guard(conn, actor, &chosen_sheet, t, &lines, input.confirmed)?;
     // Only one approval wins: the status moves from Draft under the row lock.
     let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(OrderStatus::Draft.as_i32())))
         .set((
@@ -524,29 +523,51 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
     if changed == 0 {
         return Err(AppError::Conflict { message: format!("Sheet {} was already approved by someone else.", o.no), code: Some("stale"), reasons: vec![] });
     }
-    let o = Order { warehouse_id: Some(warehouse_id), ..o };
-    let warnings = move_stock(conn, actor, &o, &lines, StockTransition::Approve)?;
+    move_stock(conn, actor, &chosen_sheet, &lines, StockTransition::Approve)?;
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Approved")?;
     Ok(Approved { warnings })
 }
 
-fn guard_invoice(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], confirmed: bool) -> AppResult<()> {
+/// The approval guard (invoices, spec §4) and the warnings any approval confirms first: lines
+/// at $0.00 and the stock the sheet would take below zero, physical products only. Answers
+/// the warnings that were confirmed.
+fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[order_db::Line], confirmed: bool) -> AppResult<Vec<String>> {
     let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-    let class_a: Vec<(i64, i64)> = products::table.filter(products::org_id.eq(o.org_id)).filter(products::id.eq_any(&ids)).select((products::id, products::class_a_price)).load(conn)?;
+    let facts: Vec<(i64, i64, String, i32)> = products::table
+        .filter(products::org_id.eq(o.org_id))
+        .filter(products::id.eq_any(&ids))
+        .select((products::id, products::class_a_price, products::code, products::category))
+        .load(conn)?;
+    let fact = |p: i64| facts.iter().find(|f| f.0 == p);
     let guard_lines: Vec<GuardLine> = lines
         .iter()
         .enumerate()
-        .filter_map(|(i, l)| {
-            let a = class_a.iter().find(|(p, _)| Some(*p) == l.product_id)?.1;
-            Some(GuardLine { line_no: i + 1, price: Cents(l.price), class_a: Cents(a) })
-        })
+        .filter_map(|(i, l)| Some(GuardLine { line_no: i + 1, price: Cents(l.price), class_a: Cents(fact(l.product_id?)?.1) }))
         .collect();
+    let effects = effects_of(conn, o, lines, StockTransition::Approve)?;
+    let on_hand = stock::on_hand_of(conn, o.org_id, &ids)?;
+    let physical = |p: i64| fact(p).is_some_and(|f| f.3 != ProductKind::Virtual.as_i32());
+    let short = stock_rules::shortfalls(&effects, |w, p| on_hand.get(&(w, p)).copied().unwrap_or(0), physical);
+    let shortfalls = if short.is_empty() {
+        vec![]
+    } else {
+        let names: Vec<(i64, String)> = warehouses::table.filter(warehouses::org_id.eq(o.org_id)).select((warehouses::id, warehouses::name)).load(conn)?;
+        short
+            .into_iter()
+            .map(|(w, p, left)| guard::Shortfall {
+                code: fact(p).map(|f| f.2.clone()).unwrap_or_default(),
+                warehouse: names.iter().find(|n| n.0 == w).map(|n| n.1.clone()).unwrap_or_default(),
+                left,
+            })
+            .collect()
+    };
+    let warnings = guard::warnings(t, &guard_lines, &shortfalls);
     let (limit, balance, payment) = match o.customer_id {
-        Some(c) => customers::table.filter(customers::org_id.eq(o.org_id)).find(c).select((customers::credit_limit, customers::xero_balance, customers::payment_type)).first::<(i64, i64, i32)>(conn)?,
-        None => (0, 0, 0),
+        Some(c) if t == OrderType::Invoice => customers::table.filter(customers::org_id.eq(o.org_id)).find(c).select((customers::credit_limit, customers::xero_balance, customers::payment_type)).first::<(i64, i64, i32)>(conn)?,
+        _ => (0, 0, 0),
     };
     let input = GuardInput {
-        order_type: OrderType::Invoice,
+        order_type: t,
         lines: &guard_lines,
         credit_limit: Cents(limit),
         balance: Cents(balance),
@@ -554,15 +575,17 @@ fn guard_invoice(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db:
         role: actor.role,
         is_acct: actor.is_acct,
         confirmed,
+        warnings: &warnings,
     };
     match guard::approval_guard(&input) {
-        GuardOutcome::Proceed => Ok(()),
+        GuardOutcome::Proceed => Ok(warnings),
         GuardOutcome::Refused(message) => Err(AppError::Conflict { message, code: Some("approval_refused"), reasons: guard::guard_reasons(&guard_lines, Cents(limit), Cents(balance), input.is_cbd) }),
         GuardOutcome::NeedsConfirmation { reasons, message } => Err(AppError::Conflict { message, code: Some("confirm_approve"), reasons }),
     }
 }
 
-fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], transition: StockTransition) -> AppResult<Vec<String>> {
+/// The stock effects of `transition` on sheet `o` with `lines` (DESIGN §5).
+fn effects_of(conn: &mut DbConn, o: &Order, lines: &[order_db::Line], transition: StockTransition) -> AppResult<Vec<stock_rules::StockEffect>> {
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
     let warehouse_id = o.warehouse_id.ok_or_else(|| AppError::field("warehouse_id", crate::domain::validate::REQUIRED))?;
     let related_po_warehouse_id = match o.related_order_id {
@@ -571,7 +594,12 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
     };
     let stock_lines = lines_for_stock(lines);
     let sheet = StockSheet { order_type: t, warehouse_id, in_warehouse_id: o.in_warehouse_id, related_po_warehouse_id, lines: &stock_lines };
-    let effects = stock_rules::stock_effects(&sheet, transition).map_err(|e| AppError::bad_request(e.to_string()))?;
+    stock_rules::stock_effects(&sheet, transition).map_err(|e| AppError::bad_request(e.to_string()))
+}
+
+fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], transition: StockTransition) -> AppResult<()> {
+    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
+    let effects = effects_of(conn, o, lines, transition)?;
     let approving = transition == StockTransition::Approve;
     // Bills move the average cost before their stock arrives (DESIGN §5: cost on bill approval).
     if approving && t == OrderType::Bill {
@@ -613,25 +641,11 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
         })
         .collect();
     stock::record(conn, &moves)?;
-    let mut warnings = Vec::new();
     if approving {
         // Sales lines keep the cost at approval so margins stay stable (DESIGN §5).
         order_db::keep_line_costs(conn, o.org_id, o.id)?;
-        // One warning per warehouse and product left below zero, however many lines took it.
-        let leaving = || effects.iter().filter(|e| e.on_hand_delta < 0);
-        if leaving().next().is_some() {
-            let left = stock::on_hand_of(conn, o.org_id, &product_ids)?;
-            let mut warned = std::collections::HashSet::new();
-            for e in leaving() {
-                let n = left.get(&(e.warehouse_id, e.product_id)).copied().unwrap_or(0);
-                if n < 0 && warned.insert((e.warehouse_id, e.product_id)) {
-                    let code = products.get(&e.product_id).map_or("", |p| p.0.as_str());
-                    warnings.push(format!("Stock of {code} is now {n} in this warehouse."));
-                }
-            }
-        }
     }
-    Ok(warnings)
+    Ok(())
 }
 
 /// Returns an approved sheet to Draft and reverses its stock moves exactly.

@@ -37,20 +37,20 @@ pub struct PriceInput {
     pub is_special: bool,
     #[serde(default)]
     pub is_clearance: bool,
-    #[serde(default = "yes")]
-    pub is_customer_show: bool,
-}
-
-fn yes() -> bool {
-    true
+    /// The dialog's 'Show to customer', which is the product's Show for Shop; absent keeps it.
+    #[serde(default)]
+    pub is_customer_show: Option<bool>,
 }
 
 /// Saves new prices for a product of the organisation and records who changed them.
 pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, product_id: i64, p: &PriceInput) -> AppResult<()> {
     check_price_permission(mod_prc).map_err(AppError::forbidden)?;
-    let ref_pur = match p.ref_pur {
-        Some(v) => v,
-        None => crate::db::products::product(conn, org, product_id)?.ref_pur.for_books().0,
+    let (ref_pur, shown) = match (p.ref_pur, p.is_customer_show) {
+        (Some(r), Some(s)) => (r, s),
+        (r, s) => {
+            let stored = crate::db::products::product(conn, org, product_id)?;
+            (r.unwrap_or(stored.ref_pur.for_books().0), s.unwrap_or(stored.show_for_shop))
+        }
     };
     let dialog = PriceDialog {
         standard: Cents(p.standard),
@@ -77,7 +77,7 @@ pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, prod
             products::ref_pur.eq(ref_pur),
             products::is_special.eq(p.is_special),
             products::is_clearance.eq(p.is_clearance),
-            products::is_customer_show.eq(p.is_customer_show),
+            products::show_for_shop.eq(shown),
             products::version.eq(products::version + 1),
             products::updated_at.eq(t),
         ))
@@ -100,7 +100,7 @@ pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, prod
             price_changes::ref_pur.eq(ref_pur),
             price_changes::is_special.eq(p.is_special),
             price_changes::is_clearance.eq(p.is_clearance),
-            price_changes::is_customer_show.eq(p.is_customer_show),
+            price_changes::is_customer_show.eq(shown),
             price_changes::created_at.eq(t),
         ))
         .execute(conn)?;

@@ -37,6 +37,13 @@ pub struct Item {
     pub availability: Availability,
 }
 
+impl Item {
+    /// Whether the customer may order it: only at a price set for them (`rules::orderable`).
+    pub fn orderable(&self) -> bool {
+        rules::orderable(self.price)
+    }
+}
+
 /// The catalogue's filters.
 #[derive(serde::Deserialize, Debug, Clone, Default)]
 pub struct Browse {
@@ -131,7 +138,7 @@ fn view_of(conn: &mut DbConn, who: &ShopPrincipal, cart: &[CartLine]) -> AppResu
     let mut view = CartView::default();
     let mut total = Cents::ZERO;
     for l in cart {
-        let Some(item) = found.remove(&l.product_id) else {
+        let Some(item) = found.remove(&l.product_id).filter(Item::orderable) else {
             view.gone.push(l.product_id);
             continue;
         };
@@ -161,7 +168,7 @@ pub fn cart_count(conn: &mut DbConn, who: &ShopPrincipal) -> AppResult<i64> {
 /// cart's item count and how many wanted products were skipped.
 fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> AppResult<(i64, usize)> {
     let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
-    let shown: HashMap<i64, Cents> = items(conn, who, &ids)?.into_iter().map(|i| (i.product.id, i.price)).collect();
+    let shown: HashMap<i64, Cents> = items(conn, who, &ids)?.into_iter().filter(Item::orderable).map(|i| (i.product.id, i.price)).collect();
     let mut cart = shop_db::cart(conn, who.org_id, who.customer_id)?;
     let mut touched: Vec<usize> = Vec::new();
     let mut skipped = 0;
@@ -191,8 +198,12 @@ fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> A
 }
 
 /// Adds `qty` of a shown product (summing with what is there); answers the cart's item
-/// count. A product the shop does not show is not found.
+/// count. A product the shop does not show is not found; one without a price for the
+/// customer is refused with [`rules::NOT_PRICED`].
 pub fn add(conn: &mut DbConn, who: &ShopPrincipal, product: i64, qty: i64) -> AppResult<i64> {
+    if !item(conn, who, product)?.orderable() {
+        return Err(AppError::field("qty", rules::NOT_PRICED));
+    }
     match add_lines(conn, who, &[(product, qty)])? {
         (_, 1..) => Err(AppError::NotFound),
         (count, 0) => Ok(count),
@@ -304,6 +315,9 @@ pub fn check(conn: &mut DbConn, who: &ShopPrincipal, lines: &[WantedLine]) -> Ap
         match found.get(&l.product_id) {
             None => {
                 errors.insert(format!("lines.{n}.productId"), "This product is not available in the shop.".to_string());
+            }
+            Some(item) if !item.orderable() => {
+                errors.insert(format!("lines.{n}.productId"), rules::NOT_PRICED.to_string());
             }
             Some(item) if errors.is_empty() => {
                 let amount = crate::domain::money::line_amount(l.quantity, item.price).ok_or_else(|| AppError::bad_request(crate::domain::limits::TOTAL_TOO_LARGE))?;

@@ -31,8 +31,10 @@ pub struct ProductJson {
     load_index: String,
     #[serde(rename = "speedRating")]
     speed_rating: String,
-    /// The customer's unit price, GST inclusive.
-    price: f64,
+    /// The customer's unit price, GST inclusive; null when none was set for them.
+    price: Option<f64>,
+    /// Whether it can be ordered (it has a price for this customer).
+    orderable: bool,
     availability: String,
 }
 
@@ -47,7 +49,8 @@ impl From<&Item> for ProductJson {
             specification: p.specification.clone(),
             load_index: p.load_rate.clone(),
             speed_rating: p.speed_rate.clone(),
-            price: dollars(i.price),
+            price: i.orderable().then(|| dollars(i.price)),
+            orderable: i.orderable(),
             availability: i.availability.label(),
         }
     }

@@ -37,6 +37,8 @@ pub struct ItemView {
     pub brand: String,
     pub spec: String,
     pub price: String,
+    /// Whether it can be added to the cart (it has a price for this customer).
+    pub orderable: bool,
     pub availability: String,
     pub avail_class: &'static str,
 }
@@ -51,7 +53,8 @@ impl From<&Item> for ItemView {
             name: p.name.clone(),
             brand: i.brand.clone(),
             spec,
-            price: money(i.price),
+            price: if i.orderable() { money(i.price) } else { rules::PRICE_ON_REQUEST.to_string() },
+            orderable: i.orderable(),
             availability: i.availability.label(),
             avail_class: i.availability.class(),
         }
@@ -237,6 +240,7 @@ fn notice(m: Option<&str>) -> Option<&'static str> {
         "password" => Some("Your password has been changed."),
         "qty" => Some(rules::QTY_RANGE),
         "full" => Some(rules::CART_FULL),
+        "unpriced" => Some(rules::NOT_PRICED),
         "again" => Some("The order's products are in your cart."),
         _ => None,
     }
@@ -362,7 +366,14 @@ pub async fn add(State(state): State<AppState>, s: Shopper, headers: HeaderMap, 
             let count = state.db.run(move |c| svc::cart_count(c, &who)).await?;
             Ok(Badge { count, message }.into_response())
         }
-        Err(AppError::Validation { message, .. }) => Ok(Redirect::to(&with_m(&back, if message == rules::CART_FULL { "full" } else { "qty" })).into_response()),
+        Err(AppError::Validation { message, .. }) => {
+            let m = match message.as_str() {
+                rules::CART_FULL => "full",
+                rules::NOT_PRICED => "unpriced",
+                _ => "qty",
+            };
+            Ok(Redirect::to(&with_m(&back, m)).into_response())
+        }
         Err(e) => Err(e),
     }
 }

@@ -222,7 +222,14 @@ async fn approval_moves_each_line_once_keeps_costs_and_warns_once_per_negative_s
         .state
         .db
         .run(move |c| {
-            let (other, other_cost) = products::table.filter(products::org_id.eq(4)).filter(products::id.ne(f.product)).filter(products::cost_price.gt(0)).select((products::id, products::cost_price)).order(products::id.asc()).first::<(i64, i64)>(c)?;
+            let (other, other_cost) = products::table
+                .filter(products::org_id.eq(4))
+                .filter(products::id.ne(f.product))
+                .filter(products::cost_price.gt(0))
+                .filter(products::category.eq(1))
+                .select((products::id, products::cost_price))
+                .order(products::id.asc())
+                .first::<(i64, i64)>(c)?;
             let (code, cost) = products::table.find(f.product).select((products::code, products::cost_price)).first::<(String, i64)>(c)?;
             Ok((other, other_cost, code, cost))
         })
@@ -239,13 +246,20 @@ async fn approval_moves_each_line_once_keeps_costs_and_warns_once_per_negative_s
     let res = app.post_json("/api/orders", &s, json!({"type": 1, "customerId": f.plain_customer, "warehouseId": f.warehouse, "lines": lines})).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let id = res.json()["data"]["id"].as_i64().unwrap();
+    let left = p0 - first - 2;
+    // Asked before, not after (issue 29): the confirmation names what would be left.
+    let asked = app.post_json(&format!("/api/orders/{id}/approve"), &s, json!({"warehouseId": f.warehouse})).await;
+    assert_eq!(asked.status, StatusCode::CONFLICT, "{}", asked.body);
+    let wh = warehouse_name(&app, f.warehouse).await;
+    let shortfall = format!("Stock of {code} at {wh} would be {left} after approval.");
+    assert!(asked.json()["reasons"].as_array().unwrap().iter().any(|r| r == shortfall.as_str()), "{}", asked.body);
+    assert_eq!(stock(&app, f.warehouse, f.product).await, p0, "nothing moved before the confirmation");
     let ok = app.post_json(&format!("/api/orders/{id}/approve"), &s, json!({"warehouseId": f.warehouse, "confirmed": true})).await;
     assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
-    let left = p0 - first - 2;
     let expected = if o0 - 1 < 0 { 2 } else { 1 };
     let warnings = ok.json()["warnings"].as_array().unwrap().clone();
     assert_eq!(warnings.len(), expected, "one warning per product and warehouse: {warnings:?}");
-    assert_eq!(warnings[0], format!("Stock of {code} is now {left} in this warehouse."));
+    assert!(warnings.iter().any(|w| w == shortfall.as_str()), "{warnings:?}");
     assert_eq!(stock(&app, f.warehouse, f.product).await, left);
     assert_eq!(stock(&app, f.warehouse, other).await, o0 - 1);
     let (moves, costs) = app
@@ -501,4 +515,37 @@ async fn api_sheets_without_a_due_date_take_the_customers_terms_as_the_form_does
     assert_eq!(create(1, None).await, form, "an invoice without a due date");
     assert_eq!(create(2, None).await, form, "a credit note, as its form fills it too");
     assert_eq!(create(1, Some("2026-12-24")).await, "2026-12-24", "a given due date is kept");
+}
+
+async fn warehouse_name(app: &TestApp, id: i64) -> String {
+    use tyredesk::db::schema::warehouses;
+    app.state.db.run(move |c| Ok(warehouses::table.find(id).select(warehouses::name).first::<String>(c)?)).await.unwrap()
+}
+
+/// Issue 29: negative stock is shown where the decision is made — the approval's
+/// confirmation, for every sheet that takes stock out, whoever approves — and only for
+/// physical products (a virtual one holds no stock, before or after approval).
+#[tokio::test]
+async fn approving_stock_below_zero_asks_first_for_physical_products_only() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("service@demo.test").await;
+    let virtual_product: i64 = app.state.db.run(|c| Ok(products::table.filter(products::org_id.eq(4)).filter(products::category.eq(4)).order(products::id).select(products::id).first(c)?)).await.unwrap();
+    let on_hand = stock(&app, f.warehouse, f.product).await;
+    let too_many = (on_hand.max(0) + 4).to_string();
+    let (w, w2) = (f.warehouse.to_string(), f.warehouse2.to_string());
+    // A transfer: no approval guard of its own, yet it is asked.
+    let id = create_form(&app, &s, "transfers", &[("warehouse_id", &w), ("in_warehouse_id", &w2)], &lines_json(&[(f.product, &too_many, ""), (virtual_product, "500", "")])).await;
+    let asked = act(&app, &s, id, "approve", &[]).await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    assert!(asked.body.contains("Confirm Approve") && asked.body.contains("Approve now?"), "{}", asked.body);
+    let wh = warehouse_name(&app, f.warehouse).await;
+    let left = on_hand - (on_hand.max(0) + 4);
+    assert!(asked.body.contains(&format!("at {wh} would be {left} after approval.")), "{}", asked.body);
+    assert_eq!(asked.body.matches("would be").count(), 1, "the virtual product is never short: {}", asked.body);
+    assert_eq!(stock(&app, f.warehouse, f.product).await, on_hand, "nothing moved yet");
+    let done = act(&app, &s, id, "approve", &[("confirmed", "1")]).await;
+    assert!(done.headers.contains_key("hx-redirect"), "{} {}", done.status, done.body);
+    let page = app.get(&format!("/order_detail/transfers/{id}"), Some(&s)).await;
+    assert_eq!(page.body.matches("Stock now").count(), 1, "the physical line only");
 }

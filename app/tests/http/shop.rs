@@ -50,14 +50,14 @@ pub(crate) async fn shown_and_hidden(app: &TestApp) -> ((i64, String), (i64, Str
             let shown = products::table
                 .inner_join(brands::table)
                 .filter(products::org_id.eq(4))
-                .filter(products::is_customer_show.eq(true))
+                .filter(products::show_for_shop.eq(true))
                 .filter(brands::presented_to_csr.eq(true))
                 .order(products::id.asc())
                 .select((products::id, products::code))
                 .first::<(i64, String)>(c)?;
             let hidden = products::table
                 .filter(products::org_id.eq(4))
-                .filter(products::is_customer_show.eq(false))
+                .filter(products::show_for_shop.eq(false))
                 .order(products::id.asc())
                 .select((products::id, products::code))
                 .first::<(i64, String)>(c)?;
@@ -137,7 +137,7 @@ async fn the_catalogue_shows_only_shown_products_at_the_customers_own_price() {
             Ok(products::table
                 .inner_join(brands::table)
                 .filter(products::org_id.eq(4))
-                .filter(products::is_customer_show.eq(true))
+                .filter(products::show_for_shop.eq(true))
                 .filter(brands::presented_to_csr.eq(false))
                 .select(products::id)
                 .first(c)
@@ -158,7 +158,7 @@ async fn the_catalogue_shows_only_shown_products_at_the_customers_own_price() {
             Ok(ocop_prices::table
                 .inner_join(products::table.inner_join(brands::table))
                 .filter(ocop_prices::customer_id.eq(ocop_id))
-                .filter(products::is_customer_show.eq(true))
+                .filter(products::show_for_shop.eq(true))
                 .filter(brands::presented_to_csr.eq(true))
                 .select((ocop_prices::product_id, ocop_prices::price))
                 .first(c)?)
@@ -485,7 +485,7 @@ async fn a_product_hidden_after_it_was_added_is_left_out_and_the_rest_is_ordered
             let ids: Vec<i64> = products::table
                 .inner_join(brands::table)
                 .filter(products::org_id.eq(4))
-                .filter(products::is_customer_show.eq(true))
+                .filter(products::show_for_shop.eq(true))
                 .filter(brands::presented_to_csr.eq(true))
                 .order(products::id.asc())
                 .select(products::id)
@@ -498,7 +498,7 @@ async fn a_product_hidden_after_it_was_added_is_left_out_and_the_rest_is_ordered
     add_to_cart(&app, &s, shown, "2").await;
     add_to_cart(&app, &s, second, "3").await;
     // Staff take the second product out of the shop after it was added.
-    app.state.db.run(move |c| Ok(diesel::update(products::table.find(second)).set(products::is_customer_show.eq(false)).execute(c)?)).await.unwrap();
+    app.state.db.run(move |c| Ok(diesel::update(products::table.find(second)).set(products::show_for_shop.eq(false)).execute(c)?)).await.unwrap();
     assert!(app.get("/shop/cart", Some(&s)).await.body.contains("will be left out"));
     let id = check_out(&app, &s, "").await;
     let lines: Vec<(Option<i64>, i64)> = app
@@ -525,4 +525,78 @@ async fn my_order_shows_the_gst_the_sheet_carries() {
     app.state.db.run(move |c| Ok(diesel::update(orders::table.find(id)).set(orders::total_gst.eq(0)).execute(c)?)).await.unwrap();
     let view = app.get(&format!("/shop/orders/{id}"), Some(&s)).await;
     assert!(view.body.contains("Total (includes GST $0.00)"), "{}", view.body);
+}
+
+/// Issue 29: a product the product form saved with 'Show for Shop' = No is not in the shop
+/// (one field for one fact), and a shown product without a price for the customer is never
+/// orderable at $0.00; staff approving a $0.00 line are asked first.
+#[tokio::test]
+async fn the_shop_never_sells_a_hidden_or_unpriced_product_and_a_zero_line_asks_before_approval() {
+    let app = TestApp::new().await;
+    let staff = app.session("approver@demo.test").await;
+    let ((shown, _), _) = shown_and_hidden(&app).await;
+    let brand: i64 = app.state.db.run(move |c| Ok(products::table.find(shown).select(products::brand_id).first::<Option<i64>>(c)?.unwrap())).await.unwrap();
+    let made = app
+        .post_json("/api/products", &staff, serde_json::json!({"code": "NOPRICE-1", "helperCode": "NOPRICE1", "unit": "EA", "name": "Unpriced tyre", "category": 1, "tag1": "PCR tyres", "brand": brand, "material": 1, "show_for_shop": false}))
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    let id = made.json()["data"]["id"].as_i64().unwrap();
+    assert_eq!(made.json()["data"]["is_customer_show"], false, "the price dialog reads the same field");
+
+    let s = signed_in(&app, SHOP, "tyredesk").await;
+    let link = format!("href=\"/shop/products/{id}\"");
+    assert!(!app.get("/shop?key=NOPRICE-1", Some(&s)).await.body.contains(&link), "hidden by the product form");
+    assert_eq!(app.get(&format!("/shop/products/{id}"), Some(&s)).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(add_to_cart(&app, &s, id, "6").await.status, StatusCode::NOT_FOUND);
+
+    // Shown now (the price dialog's 'Show to customer'), but still without a price.
+    let shown_now = app
+        .post_json(&format!("/api/products/{id}/price"), &staff, serde_json::json!({"standardPrice": 0, "specialPrice": 0, "classAPrice": 0, "is_customer_show": true}))
+        .await;
+    assert_eq!(shown_now.status, StatusCode::OK, "{}", shown_now.body);
+    let page = app.get("/shop?key=NOPRICE-1", Some(&s)).await;
+    assert!(page.body.contains(&link) && page.body.contains("Price on request"), "{}", page.body);
+    assert!(!page.body.contains("$0.00"));
+    let refused = add_to_cart(&app, &s, id, "6").await;
+    assert_eq!(refused.location(), "/shop?m=unpriced");
+    assert!(app.get(refused.location(), Some(&s)).await.body.contains(tyredesk::domain::shop::NOT_PRICED));
+    assert!(app.get("/shop/cart", Some(&s)).await.body.contains("Your cart is empty"));
+    let api = token(&app, SHOP).await.json()["access_token"].as_str().unwrap().to_string();
+    let listed = app.get_bearer(&format!("/api/shop/products/{id}"), &api, None).await.json();
+    assert_eq!((listed["orderable"].as_bool(), listed["price"].is_null()), (Some(false), true), "{listed}");
+    let auth = format!("Bearer {api}");
+    let order = app
+        .request(Method::POST, "/api/shop/orders", Some(Body::from(serde_json::json!({"lines": [{"productId": id, "quantity": 6}]}).to_string())), Some("application/json"), &[("authorization", auth.as_str())])
+        .await;
+    assert_eq!(order.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", order.body);
+    assert_eq!(order.json()["errors"]["lines.0.productId"], tyredesk::domain::shop::NOT_PRICED);
+    // A price dialog save without the flag keeps it.
+    app.post_json(&format!("/api/products/{id}/price"), &staff, serde_json::json!({"standardPrice": 0, "specialPrice": 0, "classAPrice": 0})).await;
+    let kept: bool = app.state.db.run(move |c| Ok(products::table.find(id).select(products::show_for_shop).first(c)?)).await.unwrap();
+    assert!(kept);
+
+    // Staff entering the same product at $0.00: approval asks first, whoever approves.
+    let (customer, warehouse): (i64, i64) = app
+        .state
+        .db
+        .run(|c| {
+            let cu = customers::table.filter(customers::org_id.eq(4)).filter(customers::payment_type.ne(1)).filter(customers::credit_limit.eq(0)).order(customers::id).select(customers::id).first(c)?;
+            let w = tyredesk::db::schema::warehouses::table.filter(tyredesk::db::schema::warehouses::org_id.eq(4)).order(tyredesk::db::schema::warehouses::id).select(tyredesk::db::schema::warehouses::id).first(c)?;
+            Ok((cu, w))
+        })
+        .await
+        .unwrap();
+    // A virtual product, so no stock or Class A reason joins in: the $0.00 alone asks, of
+    // whoever approves (sales staff too, who are refused only on the spec's reasons).
+    let free: i64 = app.state.db.run(|c| Ok(products::table.filter(products::org_id.eq(4)).filter(products::category.eq(4)).filter(products::class_a_price.lt(1_000)).order(products::id).select(products::id).first(c)?)).await.unwrap();
+    let sales = app.session("sales@demo.test").await;
+    let inv = app.post_json("/api/orders", &sales, serde_json::json!({"type": 1, "customerId": customer, "warehouseId": warehouse, "lines": [{"seq": 1, "productId": free, "quantity": 1, "price": 0}]})).await;
+    assert_eq!(inv.status, StatusCode::OK, "{}", inv.body);
+    let sheet = inv.json()["data"]["id"].as_i64().unwrap();
+    let asked = app.post_json(&format!("/api/orders/{sheet}/approve"), &sales, serde_json::json!({})).await;
+    assert_eq!(asked.status, StatusCode::CONFLICT, "{}", asked.body);
+    assert_eq!(asked.json()["code"], "confirm_approve", "{}", asked.body);
+    assert!(asked.json()["reasons"].as_array().unwrap().iter().any(|r| r == "Line 1 is priced at $0.00."), "{}", asked.body);
+    let ok = app.post_json(&format!("/api/orders/{sheet}/approve"), &sales, serde_json::json!({"confirmed": true})).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
 }

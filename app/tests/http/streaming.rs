@@ -139,7 +139,7 @@ async fn a_shop_page_of_a_record_not_the_customers_is_not_found_before_anything_
     assert_eq!(frames(&app, &format!("/shop/orders/{order}"), &a, &[]).await.0, StatusCode::OK, "the customer's own order");
     // Staff take the only product in the cart out of the shop: nothing is left to check out.
     crate::shop::add_to_cart(&app, &a, shown, "1").await;
-    app.state.db.run(move |c| Ok(diesel::update(products::table.find(shown)).set(products::is_customer_show.eq(false)).execute(c)?)).await.unwrap();
+    app.state.db.run(move |c| Ok(diesel::update(products::table.find(shown)).set(products::show_for_shop.eq(false)).execute(c)?)).await.unwrap();
     let res = app.get("/shop/checkout", Some(&a)).await;
     assert_eq!((res.status, res.location()), (StatusCode::SEE_OTHER, "/shop/cart"), "a cart of products no longer shown goes back to the cart");
 }

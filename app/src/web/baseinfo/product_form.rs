@@ -63,7 +63,6 @@ fn prices(p: &Product, uplifts: TierUplifts, sight: Sight) -> Group {
             Field::display("classEPrice", "Class E", money(t.e)),
             Field::display("is_special", "Special", yes_no(p.is_special)),
             Field::display("is_clearance", "Clearance", yes_no(p.is_clearance)),
-            Field::display("is_customer_show", "Shown to Customers", yes_no(p.is_customer_show)),
         ]
         .into_iter()
         .chain(costs)

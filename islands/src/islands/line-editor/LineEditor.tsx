@@ -21,7 +21,7 @@ import {
   plainText,
   readOnlyText,
   SEARCH_LABELS,
-  showsBelowClassA,
+  cellNotice,
   type Column,
 } from './cells';
 import { HistoryButton, HistoryDialog } from './HistoryDialog';
@@ -29,7 +29,6 @@ import { PricesMenu } from './PricesMenu';
 import { ProductSearch } from './ProductSearch';
 import {
   CODE_DEBOUNCE_MS,
-  MSG_BELOW_CLASS_A,
   MSG_CUSTOMER_CHANGED,
   MSG_PICK_PRODUCT,
   NAME_DEBOUNCE_MS,
@@ -247,7 +246,8 @@ export function LineEditor(props: LineEditorProps) {
       code: hit.code,
       name: hit.name,
       unit: hit.unit,
-      stock: hit.stock,
+      // A virtual product holds no stock: no stock shown, no shortage noticed.
+      stock: hit.category === 4 ? null : hit.stock,
       classA: hit.classAPrice,
       costPrice: cost,
       price,
@@ -391,11 +391,12 @@ export function LineEditor(props: LineEditorProps) {
     const key = line.key;
     const text = plainText(column, line, n);
     if (text !== null) return text;
-    const below = showsBelowClassA(column, orderType, line) ? (
+    const notice = cellNotice(column, orderType, line);
+    const below = notice === null ? null : (
       <div role="status" className="le-notice">
-        {MSG_BELOW_CLASS_A}
+        {notice}
       </div>
-    ) : null;
+    );
     if (!editable) {
       return (
         <>
@@ -441,6 +442,7 @@ export function LineEditor(props: LineEditorProps) {
           <>
             <input {...inputProps(line, column, n)} />
             {message(line, column)}
+            {below}
           </>
         );
       case 'price':

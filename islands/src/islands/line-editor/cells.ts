@@ -2,7 +2,7 @@
 // live React rows (LineEditor) and the plain HTML of the first render (static-rows.ts).
 // A cell's text, its classes and its messages are decided here once.
 import { formatCents, formatInt } from '../../lib/money';
-import { adjustmentAmount, belowClassA, lineAmount, parsePrice, qtyDifference, TAX_TYPES } from './rules';
+import { adjustmentAmount, belowClassA, lineAmount, MSG_BELOW_CLASS_A, MSG_ZERO_PRICE, parsePrice, qtyDifference, shortOfStock, TAX_TYPES, zeroPrice } from './rules';
 import type { Kind, Line, LineField } from './types';
 
 export type Column =
@@ -168,7 +168,18 @@ export function needsPick(line: Line, editable: boolean, active: boolean, produc
   return editable && !active && productError === null && line.productId === null && (line.code.trim() !== '' || line.name.trim() !== '');
 }
 
-/** The price cell's notice: the price is too far below Class A. */
-export function showsBelowClassA(column: Column, orderType: number, line: Line): boolean {
-  return column === 'price' && belowClassA(orderType, line);
+/**
+ * A cell's notice, shown while typing: a sales price of $0.00 or too far below Class A; a
+ * quantity that takes the stock shown below zero.
+ */
+export function cellNotice(column: Column, orderType: number, line: Line): string | null {
+  if (column === 'price') {
+    if (zeroPrice(orderType, line)) return MSG_ZERO_PRICE;
+    return belowClassA(orderType, line) ? MSG_BELOW_CLASS_A : null;
+  }
+  if (column === 'qty' && line.stock !== null) {
+    const left = shortOfStock(orderType, line);
+    return left === null ? null : `Only ${formatInt(line.stock)} in stock: approving leaves ${formatInt(left)}.`;
+  }
+  return null;
 }

@@ -6,6 +6,8 @@ import type { Kind, Line, LineField, SerializedLine } from './types';
 export const MSG_QTY = 'Quantity must be a whole number, 0 or more';
 export const MSG_PRICE = 'Price must be 0 or more with at most 2 decimals';
 export const MSG_BELOW_CLASS_A = 'The price is more than 3 AUD below PriceA / COD.';
+/** A sales line at no price (issue 29); approving it asks to confirm too. */
+export const MSG_ZERO_PRICE = 'The price is $0.00: this line is given away.';
 export const MSG_CUSTOMER_CHANGED = 'CSR changed, mind items PRICE & QTY';
 export const MSG_PICK_PRODUCT = 'Choose a product from the list';
 
@@ -124,6 +126,22 @@ export function clientError(kind: Kind, line: Line, field: LineField): string | 
     case 'product':
       return null;
   }
+}
+
+/** Invoices and credit notes: a product line priced at $0.00. */
+export function zeroPrice(orderType: number, line: Line): boolean {
+  if ((orderType !== 1 && orderType !== 2) || line.productId === null) return false;
+  return numbersOf(line).price === 0;
+}
+
+/**
+ * Sheets that take stock out of their warehouse (invoice, bill credit note, transfer): the
+ * quantity beyond the stock shown, or null. Virtual products come without stock (null).
+ */
+export function shortOfStock(orderType: number, line: Line): number | null {
+  if (![1, 5, 6].includes(orderType) || line.productId === null || line.stock === null) return null;
+  const { qty } = numbersOf(line);
+  return qty !== null && qty > line.stock ? line.stock - qty : null;
 }
 
 /** Invoices only: price below class A by more than 3 AUD. */

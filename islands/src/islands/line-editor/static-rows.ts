@@ -15,10 +15,10 @@ import {
   plainText,
   readOnlyText,
   SEARCH_LABELS,
-  showsBelowClassA,
+  cellNotice,
   type Column,
 } from './cells';
-import { MSG_BELOW_CLASS_A, MSG_PICK_PRODUCT, TAX_TYPES } from './rules';
+import { MSG_PICK_PRODUCT, TAX_TYPES } from './rules';
 import type { Kind, Line, LineField } from './types';
 
 export interface StaticRowsView {
@@ -107,6 +107,7 @@ function cell(out: string[], view: StaticRowsView, column: Column, line: Line, n
     case 'inWarehouseQty':
       numberInput(out, view, line, column, n, 'numeric', messages);
       message(out, view, line, column, messages);
+      below(out, view, column, line);
       return;
     case 'price':
       out.push('<div class="le-price-cell">');
@@ -176,5 +177,6 @@ function message(out: string[], view: StaticRowsView, line: Line, field: LineFie
 }
 
 function below(out: string[], view: StaticRowsView, column: Column, line: Line): void {
-  if (showsBelowClassA(column, view.orderType, line)) out.push(`<div role="status" class="le-notice">${esc(MSG_BELOW_CLASS_A)}</div>`);
+  const notice = cellNotice(column, view.orderType, line);
+  if (notice !== null) out.push(`<div role="status" class="le-notice">${esc(notice)}</div>`);
 }

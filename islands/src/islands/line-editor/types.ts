@@ -74,6 +74,8 @@ export interface ProductHit {
   unit: string;
   stock: number;
   classAPrice: number;
+  /** 1 physical, 4 virtual (holds no stock). */
+  category?: number;
   /** Absent for a viewer who may not see cost. */
   costPrice?: number;
   /** The customer's price by price strategy; class A without a customer. */
