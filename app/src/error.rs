@@ -94,10 +94,31 @@ impl AppError {
 
 impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
+        use diesel::result::{DatabaseErrorKind, Error};
         match e {
-            diesel::result::Error::NotFound => Self::NotFound,
+            Error::NotFound => Self::NotFound,
+            // PostgreSQL aborted the transaction because another one wrote the same rows:
+            // SQLSTATE 40001, or 40P01 'deadlock detected', which diesel does not name.
+            Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => Self::write_conflict(),
+            Error::DatabaseError(_, ref info) if info.message().starts_with("deadlock detected") => Self::write_conflict(),
             other => Self::Internal(anyhow::Error::new(other)),
         }
+    }
+}
+
+/// The code of [`AppError::write_conflict`].
+pub const WRITE_CONFLICT: &str = "write_conflict";
+
+impl AppError {
+    /// Another user's transaction wrote the same rows at the same moment, and running this
+    /// one again did not help: explained as a 409, never a 500.
+    pub fn write_conflict() -> Self {
+        Self::Conflict { message: "Someone else was saving the same records at this moment. Please try again.".into(), code: Some(WRITE_CONFLICT), reasons: vec![] }
+    }
+
+    /// Whether this is a [`AppError::write_conflict`] (the database aborted the transaction).
+    pub fn is_write_conflict(&self) -> bool {
+        matches!(self, Self::Conflict { code: Some(WRITE_CONFLICT), .. })
     }
 }
 

@@ -109,12 +109,15 @@ pub fn open(config: &Config) -> Result<Db, String> {
 /// Seeds demo data when the database is empty; returns whether it did.
 pub fn seed_demo_if_empty(db: &Db) -> Result<bool, String> {
     let mut conn = db.get().map_err(|e| e.to_string())?;
-    if !crate::db::masters::is_empty(&mut conn).map_err(|e| e.to_string())? {
-        return Ok(false);
-    }
-    let today = chrono::Utc::now().with_timezone(&chrono_tz::Australia::Sydney).date_naive();
-    seed::seed(&mut conn, seed::Scale::Demo, today).map_err(|e| format!("seeding demo data failed: {e}"))?;
-    Ok(true)
+    // Under the start-up lock: of several processes started on one empty database, one seeds.
+    db::under_start_lock(&mut conn, |conn| {
+        if !crate::db::masters::is_empty(conn).map_err(|e| e.to_string())? {
+            return Ok(false);
+        }
+        let today = chrono::Utc::now().with_timezone(&chrono_tz::Australia::Sydney).date_naive();
+        seed::seed(conn, seed::Scale::Demo, today).map_err(|e| format!("seeding demo data failed: {e}"))?;
+        Ok(true)
+    })
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.

@@ -111,12 +111,37 @@ pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
 
 /// Applies the migrations of the connection's backend; returns the names applied.
 pub fn migrate(conn: &mut DbConn) -> Result<Vec<String>, String> {
-    let applied = match conn {
-        DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
-        DbConn::Pg(c) => c.run_pending_migrations(PG_MIGRATIONS),
+    // Several processes may start together on one database: one migrates, the others wait
+    // for it and then find nothing pending.
+    let applied = under_start_lock(conn, |conn| {
+        match conn {
+            DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
+            DbConn::Pg(c) => c.run_pending_migrations(PG_MIGRATIONS),
+        }
+        .map(|v| v.iter().map(|v| v.to_string()).collect())
+        .map_err(|e| format!("database migration failed: {e}"))
+    })?;
+    Ok(applied)
+}
+
+/// The advisory lock that start-up work takes on PostgreSQL (migrations, demo data), so N
+/// server processes started at once on one database do it once, one after another (issue 29).
+const START_LOCK: i64 = 0x7479_7265_6465_736b; // "tyredesk"
+
+/// Runs `f` holding [`START_LOCK`] on PostgreSQL: a session lock, released after `f` even
+/// when it fails. On SQLite, which one process serves, it just runs `f`.
+pub fn under_start_lock<T>(conn: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, String>) -> Result<T, String> {
+    fn advisory(conn: &mut DbConn, call: &str) -> Result<(), String> {
+        if let DbConn::Pg(pg) = conn {
+            diesel::sql_query(format!("SELECT {call}($1)")).bind::<diesel::sql_types::BigInt, _>(START_LOCK).execute(pg).map_err(|e| format!("{call} failed: {e}"))?;
+        }
+        Ok(())
     }
-    .map_err(|e| format!("database migration failed: {e}"))?;
-    Ok(applied.iter().map(|v| v.to_string()).collect())
+    advisory(conn, "pg_advisory_lock")?;
+    let done = f(conn);
+    let released = advisory(conn, "pg_advisory_unlock");
+    let done = done?;
+    released.map(|()| done)
 }
 
 /// r2d2 manager that opens connections with [`connect`].
@@ -229,19 +254,40 @@ impl Db {
         .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
     }
 
-    /// Runs `f` inside one transaction; on SQLite writers queue so they never collide.
-    pub async fn write<T, F>(&self, f: F) -> AppResult<T>
+    /// Runs `f` inside one transaction; on SQLite writers queue so they never collide. On
+    /// PostgreSQL a transaction the database aborted for a deadlock or a serialisation failure
+    /// (two users writing the same rows at once) is run again from the start, at most
+    /// [`WRITE_ATTEMPTS`] times in all, after a short random pause; if it still cannot
+    /// commit, the caller gets the 409 of [`AppError::write_conflict`], never a 500. `f` must
+    /// therefore be safe to run again: it sees none of an aborted attempt's writes.
+    pub async fn write<T, F>(&self, mut f: F) -> AppResult<T>
     where
-        F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
+        F: FnMut(&mut DbConn) -> AppResult<T> + Send + 'static,
         T: Send + 'static,
     {
         let _guard = match self.backend {
             Backend::Sqlite => Some(self.write_lock.lock().await),
             Backend::Postgres => None,
         };
-        self.run(move |conn| conn.transaction(f)).await
+        self.run(move |conn| {
+            let mut attempt = 1;
+            loop {
+                match conn.transaction(&mut f) {
+                    Err(e) if e.is_write_conflict() && attempt < WRITE_ATTEMPTS => {
+                        tracing::debug!(attempt, "a write collided with another; running it again");
+                        std::thread::sleep(Duration::from_millis(rand::random_range(5..40) * attempt as u64));
+                        attempt += 1;
+                    }
+                    done => return done,
+                }
+            }
+        })
+        .await
     }
 }
+
+/// Times a write runs before a collision with another writer is answered as a conflict.
+pub const WRITE_ATTEMPTS: u32 = 4;
 
 /// Runs `$body` with `$c` bound to the concrete backend connection, for the few statements
 /// whose SQL differs (batch inserts, upserts, SKIP LOCKED).

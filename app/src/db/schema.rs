@@ -593,6 +593,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    shop_checkouts (org_id, customer_id, confirmed) {
+        org_id -> BigInt,
+        customer_id -> BigInt,
+        confirmed -> Text,
+        order_id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(shop_sessions -> customers (customer_id));
 diesel::joinable!(shop_tokens -> customers (customer_id));
 diesel::joinable!(shop_cart_lines -> products (product_id));
@@ -601,6 +611,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     shop_sessions,
     shop_tokens,
     shop_cart_lines,
+    shop_checkouts,
     audit_log,
     organisations,
     users,

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
-use super::schema::{brands, customers, order_lines, orders, organisations, products, shop_cart_lines, shop_sessions, shop_tokens, stocks, warehouses};
+use super::schema::{brands, customers, order_lines, orders, organisations, products, shop_cart_lines, shop_checkouts, shop_sessions, shop_tokens, stocks, warehouses};
 use super::{DbConn, now};
 use crate::domain::enums::{DrafterType, OrderType};
 use crate::error::{AppError, AppResult};
@@ -330,6 +330,52 @@ pub fn cart_has_shown(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<b
     let in_cart = shop_cart_lines::table.filter(shop_cart_lines::org_id.eq(org)).filter(shop_cart_lines::customer_id.eq(customer)).select(shop_cart_lines::product_id);
     let found: Option<i64> = shown(org).filter(products::id.eq_any(in_cart)).select(products::id).first(conn).optional()?;
     Ok(found.is_some())
+}
+
+/// Holds the customer's row until the transaction ends, so two check-outs of one cart run
+/// one after the other (PostgreSQL; on SQLite every write already queues). The second then
+/// finds the cart the first consumed.
+pub fn lock_customer(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<()> {
+    if let DbConn::Pg(pg) = conn {
+        use diesel::sql_types::BigInt;
+        diesel::sql_query("SELECT id FROM customers WHERE org_id = $1 AND id = $2 FOR UPDATE").bind::<BigInt, _>(org).bind::<BigInt, _>(customer).execute(pg)?;
+    }
+    Ok(())
+}
+
+/// Keeps the order a confirmed check-out placed (the same confirmation placed again later,
+/// after the cart was filled the same way, replaces it).
+pub fn record_checkout(conn: &mut DbConn, org: i64, customer: i64, confirmed: &str, order_id: i64) -> AppResult<()> {
+    use diesel::upsert::excluded;
+    let row = (
+        shop_checkouts::org_id.eq(org),
+        shop_checkouts::customer_id.eq(customer),
+        shop_checkouts::confirmed.eq(confirmed),
+        shop_checkouts::order_id.eq(order_id),
+        shop_checkouts::created_at.eq(now()),
+    );
+    crate::per_backend!(&mut *conn, |c| {
+        diesel::insert_into(shop_checkouts::table)
+            .values(row.clone())
+            .on_conflict((shop_checkouts::org_id, shop_checkouts::customer_id, shop_checkouts::confirmed))
+            .do_update()
+            .set((shop_checkouts::order_id.eq(excluded(shop_checkouts::order_id)), shop_checkouts::created_at.eq(excluded(shop_checkouts::created_at))))
+            .execute(c)
+    })?;
+    Ok(())
+}
+
+/// The order a confirmed check-out placed since `since`, if any.
+pub fn checkout_placed(conn: &mut DbConn, org: i64, customer: i64, confirmed: &str, since: chrono::NaiveDateTime) -> AppResult<Option<(i64, String)>> {
+    Ok(shop_checkouts::table
+        .inner_join(orders::table.on(orders::id.eq(shop_checkouts::order_id).and(orders::org_id.eq(org))))
+        .filter(shop_checkouts::org_id.eq(org))
+        .filter(shop_checkouts::customer_id.eq(customer))
+        .filter(shop_checkouts::confirmed.eq(confirmed))
+        .filter(shop_checkouts::created_at.ge(since))
+        .select((orders::id, orders::no))
+        .first(conn)
+        .optional()?)
 }
 
 pub fn clear_cart(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<()> {

@@ -30,7 +30,9 @@ pub struct Delta {
 /// [`apply`] for many changes in one statement (and one more for ETAs): changes to the same
 /// row are summed first (checked: a sum that overflows is refused, nothing is written), since
 /// one upsert cannot touch a row twice. A sheet of 20 lines costs two round trips instead of
-/// twenty.
+/// twenty. Rows are written in (warehouse, product) order, so two sheets sharing products
+/// lock their stock rows in the same order and never wait on each other in a circle
+/// (PostgreSQL's deadlock, issue 29).
 pub fn apply_all(conn: &mut DbConn, org: i64, deltas: &[Delta]) -> AppResult<()> {
     // Per row: the summed change, and the ETA a positive in-transit change sets (as `apply`).
     let mut rows: Vec<(Delta, Option<NaiveDate>)> = Vec::with_capacity(deltas.len());
@@ -49,6 +51,7 @@ pub fn apply_all(conn: &mut DbConn, org: i64, deltas: &[Delta]) -> AppResult<()>
     if rows.is_empty() {
         return Ok(());
     }
+    rows.sort_unstable_by_key(|(r, _)| (r.warehouse_id, r.product_id));
     let t = now();
     let values: Vec<_> = rows
         .iter()

@@ -85,7 +85,7 @@ pub async fn set_logo(state: &AppState, auth: &Auth, image: Option<Vec<u8>>) -> 
         .db
         .write(move |c| {
             accounts::set_logo(c, admin.org_id, &stored)?;
-            log(c, &admin, "settings", Some(admin.org_id), "logo", detail)
+            log(c, &admin, "settings", Some(admin.org_id), "logo", detail.clone())
         })
         .await
 }
@@ -168,7 +168,7 @@ pub async fn add_staff(state: &AppState, auth: &Auth, input: StaffInput) -> AppR
                 let detail = format!("{} <{}> as {}", fields.name, fields.email, fields.role.label());
                 audit(c, AuditEntry { org_id: org, user_id: admin.user_id, entity: "staff", entity_id: Some(user_id), action: "create", detail }, now)?;
             }
-            Ok(Added { user_id, one_time_password: fresh.then_some(otp) })
+            Ok(Added { user_id, one_time_password: fresh.then(|| otp.clone()) })
         })
         .await
 }

@@ -603,7 +603,10 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
     let approving = transition == StockTransition::Approve;
     // Bills move the average cost before their stock arrives (DESIGN §5: cost on bill approval).
     if approving && t == OrderType::Bill {
-        for l in lines {
+        // In product order, like the stock rows, so two bills lock products in one order.
+        let mut by_product: Vec<&order_db::Line> = lines.iter().collect();
+        by_product.sort_by_key(|l| l.product_id);
+        for l in by_product {
             let Some(p) = l.product_id else { continue };
             let old_qty = stock::on_hand_total(conn, o.org_id, p)?;
             let old_cost: i64 = products::table.find(p).select(products::cost_price).first(conn)?;

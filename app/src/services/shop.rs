@@ -254,13 +254,24 @@ fn self_order(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, lines: &[(i6
     Ok(Placed { id, no })
 }
 
+/// How long a check-out sent again is answered with the order it placed.
+pub const CHECKOUT_REPLAY: chrono::Duration = chrono::Duration::minutes(30);
+
 /// Places the cart as a self-order, if it is still what the customer confirmed
 /// (`confirmed` is the fingerprint of the check-out page they saw). Empties the cart.
+/// Idempotent: the cart is consumed exactly once, and the same confirmation sent again (a
+/// double submit, a reload, a retry) is answered with the order it placed.
 pub fn place_cart(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, confirmed: &str) -> AppResult<Placed> {
+    // One check-out of a customer at a time: a second waits here, then finds the cart empty.
+    shop_db::lock_customer(conn, who.org_id, who.customer_id)?;
     // Products the shop no longer shows are left out, as the cart page says; the confirmed
     // fingerprint covers only the lines that are ordered.
     let view = cart(conn, who)?;
     if view.lines.is_empty() {
+        let since = crate::db::now() - CHECKOUT_REPLAY;
+        if let Some((id, no)) = shop_db::checkout_placed(conn, who.org_id, who.customer_id, confirmed, since)? {
+            return Ok(Placed { id, no });
+        }
         return Err(AppError::bad_request(rules::CART_EMPTY));
     }
     if !crate::auth::token::same(confirmed, &view.fingerprint) {
@@ -269,6 +280,7 @@ pub fn place_cart(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, confirme
     let lines: Vec<(i64, i64, Cents)> = view.lines.iter().map(|l| (l.item.product.id, l.qty, l.item.price)).collect();
     let placed = self_order(conn, who, c, &lines)?;
     shop_db::clear_cart(conn, who.org_id, who.customer_id)?;
+    shop_db::record_checkout(conn, who.org_id, who.customer_id, confirmed, placed.id)?;
     Ok(placed)
 }
 

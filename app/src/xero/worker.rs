@@ -135,7 +135,7 @@ impl Work {
         self.state.xero.clock.now()
     }
 
-    async fn db<T: Send + 'static>(&self, f: impl FnOnce(&mut crate::db::DbConn) -> AppResult<T> + Send + 'static) -> Result<T, Stop> {
+    async fn db<T: Send + 'static>(&self, f: impl FnMut(&mut crate::db::DbConn) -> AppResult<T> + Send + 'static) -> Result<T, Stop> {
         Ok(self.state.db.write(f).await?)
     }
 
@@ -348,7 +348,7 @@ impl Work {
             self.call(Method::POST, "/Items", &[], Some(&body), Some(&key)).await?;
             let done: Vec<(i64, i32)> = chunk.iter().map(|(id, v, _)| (*id, *v)).collect();
             self.db(move |c| {
-                for (id, v) in done {
+                for &(id, v) in &done {
                     diesel::update(products::table.find(id)).set((products::xero_sent.eq(XeroState::Sent.as_i32()), products::xero_synced_version.eq(v))).execute(c)?;
                 }
                 Ok(())
@@ -466,15 +466,15 @@ impl Work {
                     Ok(n == 1)
                 };
                 let (in_flight, before) = if sending { (XeroState::Sending, XeroState::Fail) } else { (XeroState::Recalling, XeroState::Sent) };
-                match outcome {
+                match &outcome {
                     Ok(Done::Sent(id)) => {
                         if q::finish(c, job.id, &worker, false, "", true, now)? {
-                            sheet(c, XeroState::Sending, XeroState::Sent, Some(&id), "", "Sent to Xero")?;
+                            sheet(c, XeroState::Sending, XeroState::Sent, Some(id), "", "Sent to Xero")?;
                         }
                     }
                     Ok(Done::Recalled(event)) => {
                         if q::finish(c, job.id, &worker, false, "", true, now)? {
-                            sheet(c, XeroState::Recalling, XeroState::Unsent, Some(""), "", &event)?;
+                            sheet(c, XeroState::Recalling, XeroState::Unsent, Some(""), "", event)?;
                         }
                     }
                     Ok(Done::RecallRefused(reason)) => {
@@ -505,7 +505,7 @@ impl Work {
                         q::retry_at(c, job.id, &worker, now + rules::backoff(job.attempts + 1), true, &m)?;
                     }
                     Err(Stop::Later(at)) => {
-                        q::retry_at(c, job.id, &worker, at, false, "")?;
+                        q::retry_at(c, job.id, &worker, *at, false, "")?;
                     }
                     Err(Stop::Moot) => {
                         q::finish(c, job.id, &worker, false, "", false, now)?;

@@ -4,6 +4,7 @@ mod support;
 
 mod api_base;
 mod auth;
+mod concurrency;
 mod cost;
 mod admin;
 mod baseinfo;

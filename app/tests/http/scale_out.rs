@@ -16,15 +16,15 @@ use tyredesk::config::DatabaseUrl;
 
 use crate::support::{ServerProcess as Server, TestApp, extract_input};
 
-type Http = Client<HttpConnector, Full<Bytes>>;
+pub(crate) type Http = Client<HttpConnector, Full<Bytes>>;
 
-struct Answer {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: String,
+pub(crate) struct Answer {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
 }
 
-async fn send(http: &Http, method: Method, url: &str, headers: &[(&str, &str)], body: Option<(&str, String)>) -> Answer {
+pub(crate) async fn send(http: &Http, method: Method, url: &str, headers: &[(&str, &str)], body: Option<(&str, String)>) -> Answer {
     let mut req = Request::builder().method(method).uri(url);
     for (k, v) in headers {
         req = req.header(*k, *v);
@@ -43,14 +43,14 @@ async fn send(http: &Http, method: Method, url: &str, headers: &[(&str, &str)], 
     Answer { status, headers, body }
 }
 
-fn cookie(a: &Answer, name: &str) -> Option<String> {
+pub(crate) fn cookie(a: &Answer, name: &str) -> Option<String> {
     a.headers.get_all(header::SET_COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(|v| {
         let (k, val) = v.split(';').next()?.split_once('=')?;
         (k == name).then(|| val.to_string())
     })
 }
 
-async fn wait_until_up(http: &Http, s: &Server) {
+pub(crate) async fn wait_until_up(http: &Http, s: &Server) {
     let started = Instant::now();
     loop {
         let req = Request::get(format!("{}/login", s.base)).body(Full::new(Bytes::new())).unwrap();

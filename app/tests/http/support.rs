@@ -98,6 +98,17 @@ fn admin_exec(admin: &str, sql: &str) {
     c.batch_execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
+/// A new, empty database on the test PostgreSQL server (named so that a later run drops it
+/// once this one has ended), or `None` on SQLite.
+pub fn empty_postgres_database() -> Option<String> {
+    let Template::Postgres { admin, .. } = template() else { return None };
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let db = format!("td_t{}_{}", std::process::id(), n);
+    admin_exec(admin, &format!("DROP DATABASE IF EXISTS {db}"));
+    admin_exec(admin, &format!("CREATE DATABASE {db}"));
+    Some(with_db(admin, &db))
+}
+
 /// A signed-in browser: its cookie and CSRF token.
 #[derive(Clone, Debug)]
 pub struct Session {

@@ -138,7 +138,7 @@ async fn run(db: &Db, kind: ImportKind, who: &Importer, parsed: Parsed, progress
     };
     let detail = message.clone();
     let admin = who.admin();
-    db.write(move |c| audit(c, AuditEntry { org_id: admin.org_id, user_id: admin.user_id, entity: "import", entity_id: None, action: kind.title(), detail }, db::now())).await?;
+    db.write(move |c| audit(c, AuditEntry { org_id: admin.org_id, user_id: admin.user_id, entity: "import", entity_id: None, action: kind.title(), detail: detail.clone() }, db::now())).await?;
     Ok(Done { message })
 }
 
