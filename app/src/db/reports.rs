@@ -55,8 +55,24 @@ pub struct NewJob<'a> {
 /// it was added. The partial unique index `report_jobs_active` decides between two requests
 /// arriving together, on one process or two.
 pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppResult<(Job, bool)> {
+    // One request of a user at a time from here (PostgreSQL; SQLite's writers queue), so the
+    // count below cannot be passed by several requests at once.
+    if let DbConn::Pg(pg) = conn {
+        diesel::sql_query("SELECT id FROM users WHERE id = $1 FOR UPDATE").bind::<BigInt, _>(job.user_id).execute(pg)?;
+    }
     // Twice at most: the identical job may finish between a refused insert and the read.
     for _ in 0..2 {
+        if let Some(j) = active_identical(conn, job)? {
+            return Ok((j, false));
+        }
+        let active: i64 = report_jobs::table
+            .filter(report_jobs::user_id.eq(job.user_id))
+            .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+            .count()
+            .get_result(conn)?;
+        if active >= crate::domain::reports::ACTIVE_PER_USER {
+            return Err(AppError::Conflict { message: crate::domain::reports::too_many_active(active), code: Some("too_many_reports"), reasons: vec![] });
+        }
         let inserted = diesel::sql_query(
             "INSERT INTO report_jobs (org_id, user_id, kind, params, date_range, state, dedupe_key, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING *",
@@ -74,18 +90,19 @@ pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppRe
         if let Some(j) = inserted {
             return Ok((j, true));
         }
-        let active = report_jobs::table
-            .filter(report_jobs::org_id.eq(job.org_id))
-            .filter(report_jobs::dedupe_key.eq(job.dedupe_key))
-            .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
-            .select(Job::as_select())
-            .first::<Job>(conn)
-            .optional()?;
-        if let Some(j) = active {
-            return Ok((j, false));
-        }
     }
     Err(AppError::Internal(anyhow::anyhow!("a report job could neither be added nor found")))
+}
+
+/// The company's job identical to `job` still queued or running.
+fn active_identical(conn: &mut DbConn, job: &NewJob<'_>) -> AppResult<Option<Job>> {
+    Ok(report_jobs::table
+        .filter(report_jobs::org_id.eq(job.org_id))
+        .filter(report_jobs::dedupe_key.eq(job.dedupe_key))
+        .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+        .select(Job::as_select())
+        .first::<Job>(conn)
+        .optional()?)
 }
 
 /// How a worker claims jobs.
@@ -123,10 +140,14 @@ pub fn claim(conn: &mut DbConn, lease: Lease<'_>) -> AppResult<Option<Job>> {
         super::Backend::Postgres => " FOR UPDATE SKIP LOCKED",
         super::Backend::Sqlite => "",
     };
+    // Fair across companies: the company whose last report started longest ago (or never)
+    // goes first, then the oldest request within it; one company's long queue cannot hold
+    // another's report behind all of it (issue 29).
     let sql = format!(
         "UPDATE report_jobs SET state = {running}, locked_by = $1, attempts = attempts + 1, progress = 0, started_at = $2, heartbeat_at = $2 \
-         WHERE id = (SELECT id FROM report_jobs WHERE state = {queued} OR (state = {running} AND heartbeat_at < $3) \
-                     ORDER BY created_at, id LIMIT 1{skip_locked}) \
+         WHERE id = (SELECT j.id FROM report_jobs j WHERE j.state = {queued} OR (j.state = {running} AND j.heartbeat_at < $3) \
+                     ORDER BY (SELECT MAX(s.started_at) FROM report_jobs s WHERE s.org_id = j.org_id) NULLS FIRST, j.created_at, j.id \
+                     LIMIT 1{skip_locked}) \
          RETURNING *",
         running = JobState::Running.as_i32(),
         queued = JobState::Queued.as_i32(),

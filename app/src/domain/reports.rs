@@ -8,6 +8,16 @@ use serde_json::{Map, Value};
 
 use super::enums::{AreaType, CodeEnum, PaymentType, ProductCategory, Tag};
 
+/// Reports one staff member may have waiting or running at once, over all their companies:
+/// the one worker of a process runs one report at a time, so one person's fifty ten-year
+/// reports would hold everyone else's for a quarter of an hour (issue 29).
+pub const ACTIVE_PER_USER: i64 = 3;
+
+/// The refusal of a report past [`ACTIVE_PER_USER`].
+pub fn too_many_active(active: i64) -> String {
+    format!("You have {active} reports waiting or running; at most {ACTIVE_PER_USER} at a time. Wait for one to finish, or cancel one, then ask again.")
+}
+
 /// The report kinds of spec §2.9, with the `type` the API names them by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -10,7 +10,9 @@
 //!
 //! A render that fails, times out or finds no bundle answers `None`: the page sends the
 //! island's plain fallback, as before server rendering, and the failure is logged. A page
-//! is never blank because of this module.
+//! is never blank because of this module. Nor is it slow because of it: a render waits for
+//! a free engine at most [`Limits::wait`], then the page goes out with the fallback (issue
+//! 29: 32 clients opening 1,000-line editors made another user's page wait 13 s).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,11 +40,16 @@ pub struct Limits {
     pub time: Duration,
     /// One engine's heap limit.
     pub memory: usize,
+    /// How long a render waits for a free engine before the page takes the fallback.
+    pub wait: Duration,
 }
 
 impl Default for Limits {
+    /// One engine per core (at least two, at most eight): renders use a core each while they
+    /// run, and more engines than cores would only queue on the CPU instead of here.
     fn default() -> Self {
-        Self { engines: 2, time: Duration::from_millis(500), memory: 64 << 20 }
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        Self { engines: cores.clamp(2, 8), time: Duration::from_millis(500), memory: 64 << 20, wait: Duration::from_millis(150) }
     }
 }
 
@@ -70,6 +77,8 @@ struct Inner {
     limits: Limits,
     idle: Mutex<Vec<Engine>>,
     running: Semaphore,
+    /// Renders that found no engine free in time and sent the fallback (the benchmark reports it).
+    fallbacks: AtomicU64,
     /// Renders of small props (the header's Change Password, the cart, the dialogs), which
     /// repeat on every page: a render is a pure function of the island and its props.
     small: Mutex<HashMap<(String, String), String>>,
@@ -96,6 +105,7 @@ impl Ssr {
                 limits,
                 idle: Mutex::new(Vec::new()),
                 running: Semaphore::new(engines),
+                fallbacks: AtomicU64::new(0),
                 small: Mutex::new(HashMap::new()),
             }),
         }
@@ -137,7 +147,14 @@ impl Ssr {
             return Some(html);
         }
         let started = Instant::now();
-        let _turn = self.inner.running.acquire().await.ok()?;
+        let _turn = match tokio::time::timeout(self.inner.limits.wait, self.inner.running.acquire()).await {
+            Ok(turn) => turn.ok()?,
+            Err(_) => {
+                self.inner.fallbacks.fetch_add(1, Ordering::Relaxed);
+                tracing::debug!(island = name, wait_ms = self.inner.limits.wait.as_millis() as u64, "no engine free in time; sent the island's fallback");
+                return None;
+            }
+        };
         let (inner, island, json) = (self.inner.clone(), name.to_owned(), props.to_owned());
         let answer = tokio::task::spawn_blocking(move || inner.render_blocking(&island, &json)).await;
         match answer {
@@ -161,6 +178,11 @@ impl Ssr {
                 None
             }
         }
+    }
+
+    /// Renders that found no engine free within [`Limits::wait`] so far.
+    pub fn fallbacks(&self) -> u64 {
+        self.inner.fallbacks.load(Ordering::Relaxed)
     }
 
     /// `render` on the calling thread (the benchmark measures it without the runtime).
@@ -258,6 +280,7 @@ mod tests {
             if (name === 'throws') throw new Error('broken island');
             if (name === 'loops') { for (;;) {} }
             if (name === 'hungry') { var a = []; for (;;) a.push(new Array(100000).fill(1)); }
+            if (name === 'slow') { var t = Date.now(); while (Date.now() - t < 400) {} }
             return '<b>' + name + ':' + JSON.parse(props).n + '</b>';
           }
         };
@@ -304,6 +327,20 @@ mod tests {
         let ssr = Ssr::with_bundle(None, Limits::default());
         assert!(!ssr.enabled());
         assert!(matches!(ssr.render_blocking("cart", "{}"), Err(SsrError::NoBundle)));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_render_waits_for_an_engine_at_most_its_limit_then_sends_the_fallback() {
+        let ssr = fake(Limits { engines: 1, wait: Duration::from_millis(50), ..Limits::default() });
+        let busy = ssr.clone();
+        let slow = tokio::spawn(async move { busy.render("slow", r#"{"n":1}"#).await });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let started = Instant::now();
+        assert_eq!(ssr.render("cart", r#"{"n":9}"#).await, None, "no engine free: the fallback");
+        assert!(started.elapsed() < Duration::from_millis(300), "answered after {:?}", started.elapsed());
+        assert_eq!(ssr.fallbacks(), 1);
+        assert_eq!(slow.await.unwrap().as_deref(), Some("<b>slow:1</b>"), "the render that had the engine finishes");
+        assert_eq!(ssr.render("cart", r#"{"n":9}"#).await.as_deref(), Some("<b>cart:9</b>"), "and the next one gets it");
     }
 
     #[tokio::test]

@@ -206,3 +206,38 @@ async fn the_download_center_refreshes_itself_only_while_a_report_runs() {
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     assert!(res.body.contains("Cancelled"));
 }
+
+/// Issue 29: one user cannot fill the only worker's queue — at most three reports waiting or
+/// running each, with a clear message — and the worker takes companies in turn, so another
+/// company's report waits for at most the one that is running.
+#[tokio::test]
+async fn a_user_may_have_three_reports_waiting_and_companies_are_served_in_turn() {
+    let app = TestApp::new().await;
+    let s = app.session_in("sales@demo.test", 4).await;
+    let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE);
+    let range = |years: i64| json!([(today - chrono::Duration::days(365 * years)).to_string(), today.to_string()]);
+    let mut mine = Vec::new();
+    for years in 1..=3 {
+        let res = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": range(years)})).await;
+        assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+        mine.push(res.json()["data"]["id"].as_i64().unwrap());
+    }
+    let fourth = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": range(10)})).await;
+    assert_eq!(fourth.status, StatusCode::CONFLICT, "{}", fourth.body);
+    assert_eq!(fourth.json()["message"], tyredesk::domain::reports::too_many_active(3));
+    let same = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": range(2)})).await;
+    assert_eq!(same.status, StatusCode::OK, "an identical request still finds its job: {}", same.body);
+    // Another company's user asks after all of them.
+    let other = app.session_in("approver@demo.test", 9).await;
+    let theirs = app.post_json("/api/reports", &other, json!({"type": "invoiceDetails", "dateRange": range(1)})).await;
+    assert_eq!(theirs.status, StatusCode::CREATED, "{}", theirs.body);
+    let theirs = theirs.json()["data"]["id"].as_i64().unwrap();
+
+    let first = tyredesk::reports::worker::run_once(&app.state).await.unwrap();
+    assert_eq!(first, Some(mine[0]), "the oldest goes first");
+    let second = tyredesk::reports::worker::run_once(&app.state).await.unwrap();
+    assert_eq!(second, Some(theirs), "then the company not yet served, before the first company's next two");
+    while tyredesk::reports::worker::run_once(&app.state).await.unwrap().is_some() {}
+    let again = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": range(10)})).await;
+    assert_eq!(again.status, StatusCode::CREATED, "once they are done the user may ask again: {}", again.body);
+}
