@@ -87,6 +87,21 @@ pub struct CustomerFilter {
     pub ids: Option<String>,
 }
 
+impl crate::domain::validate::ListedValues for CustomerFilter {
+    fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
+        use crate::domain::enums::{AreaType, BusinessType, PaymentType, PriceStrategy};
+        use crate::domain::validate::{listed_code, listed_word};
+        let mut e = std::collections::BTreeMap::new();
+        listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
+        listed_word(&mut e, "xero", self.xero.as_deref(), &["unsent", "sent", "fail"]);
+        listed_code(&mut e, "price_type", self.price_type, PriceStrategy::from_i32);
+        listed_code(&mut e, "business_type", self.business_type, BusinessType::from_i32);
+        listed_code(&mut e, "payment_type", self.payment_type, PaymentType::from_i32);
+        listed_code(&mut e, "area_type", self.area_type, AreaType::from_i32);
+        e
+    }
+}
+
 type BoxedCustomers<'a> = customers::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
 
 fn filtered(backend: Backend, org: i64, f: &CustomerFilter) -> BoxedCustomers<'static> {

@@ -483,6 +483,27 @@ pub struct OrderFilter {
     pub csr_status: Option<String>,
 }
 
+impl crate::domain::validate::ListedValues for OrderFilter {
+    fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
+        use crate::domain::enums::{DeliveryStatus, Tag};
+        use crate::domain::validate::{listed_code, listed_word};
+        let mut e = std::collections::BTreeMap::new();
+        if let Some(t) = self.order_type.as_deref().filter(|t| *t != "csr") {
+            listed_code(&mut e, "type", Some(t.parse().unwrap_or(-1)), OrderType::from_i32);
+        }
+        listed_code(&mut e, "tag", self.tag, Tag::from_i32);
+        listed_code(&mut e, "drafter_type", self.drafter_type, DrafterType::from_i32);
+        listed_code(&mut e, "delivery_status", self.delivery_status, DeliveryStatus::from_i32);
+        listed_code(&mut e, "status", self.status, OrderStatus::from_i32);
+        listed_code(&mut e, "sort", self.sort, OrderSort::from_i32);
+        listed_word(&mut e, "print", self.print.as_deref(), &["printed", "unprinted"]);
+        listed_word(&mut e, "xero", self.xero.as_deref(), &["unsent", "sent", "fail"]);
+        listed_word(&mut e, "closure", self.closure.as_deref(), &["closed", "unclosed"]);
+        listed_word(&mut e, "csr_status", self.csr_status.as_deref(), &["awaiting", "taken", "done", "handled"]);
+        e
+    }
+}
+
 /// A list row: the sheet (whole, or the columns an export writes) with its counterparty's name.
 pub struct OrderRow<O = Order> {
     pub order: O,

@@ -165,6 +165,18 @@ pub struct ProductFilter {
     pub shop_only: bool,
 }
 
+impl crate::domain::validate::ListedValues for ProductFilter {
+    fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
+        use crate::domain::validate::{listed_code, listed_word};
+        let mut e = std::collections::BTreeMap::new();
+        listed_code(&mut e, "category", self.category, ProductCategory::from_i32);
+        listed_code(&mut e, "sort", self.sort, ProductSort::from_i32);
+        listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
+        listed_word(&mut e, "xero", self.xero.as_deref(), &["unsent", "sent", "fail"]);
+        e
+    }
+}
+
 type BoxedProducts<'a> = products::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
 
 /// The words of an Item Key with what the text index found for each, looked up before the

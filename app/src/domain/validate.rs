@@ -191,6 +191,28 @@ pub fn parse_line_price(text: &str) -> Result<Cents, MoneyError> {
     Cents::parse_non_negative(text)
 }
 
+/// A list's filters, checked against the values each one lists (issue 29: an unknown value
+/// used to be ignored, so `?type=99` listed every sheet). Implemented beside each filter;
+/// the list extractor answers 422 with the fields named.
+pub trait ListedValues {
+    /// The filters whose value is not one listed: field → [`crate::domain::sheet::NOT_LISTED`].
+    fn unlisted(&self) -> std::collections::BTreeMap<String, String>;
+}
+
+/// Notes `field` in `errors` when its code is given and `known` does not know it.
+pub fn listed_code<T>(errors: &mut std::collections::BTreeMap<String, String>, field: &str, value: Option<i32>, known: fn(i32) -> Option<T>) {
+    if value.is_some_and(|v| known(v).is_none()) {
+        errors.insert(field.to_string(), crate::domain::sheet::NOT_LISTED.to_string());
+    }
+}
+
+/// Notes `field` in `errors` when its word is given and not one of `allowed`.
+pub fn listed_word(errors: &mut std::collections::BTreeMap<String, String>, field: &str, value: Option<&str>, allowed: &[&str]) {
+    if value.is_some_and(|v| !allowed.contains(&v)) {
+        errors.insert(field.to_string(), crate::domain::sheet::NOT_LISTED.to_string());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

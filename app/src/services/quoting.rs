@@ -33,6 +33,14 @@ pub struct QuoteFilter {
     pub csr_label: Option<String>,
 }
 
+impl crate::domain::validate::ListedValues for QuoteFilter {
+    fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
+        let mut e = std::collections::BTreeMap::new();
+        crate::domain::validate::listed_code(&mut e, "stock", self.stock, StockAvailability::from_i32);
+        e
+    }
+}
+
 impl QuoteFilter {
     /// True when the user asked for something (the lookup waits for a manual search).
     pub fn is_search(&self) -> bool {

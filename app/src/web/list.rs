@@ -374,7 +374,7 @@ pub struct Filters<T> {
     pub format: Option<String>,
 }
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Filters<T> {
+impl<T: DeserializeOwned + crate::domain::validate::ListedValues, S: Send + Sync> FromRequestParts<S> for Filters<T> {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
@@ -393,7 +393,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Filters<T> {
         }
         let pairs = clean_pairs(kept);
         let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
-        let value = serde_urlencoded::from_str(&encoded).map_err(|e| AppError::bad_request(format!("Invalid search: {e}")))?;
+        let value: T = serde_urlencoded::from_str(&encoded).map_err(|e| AppError::bad_request(format!("Invalid search: {e}")))?;
+        // A value no filter lists is refused, never ignored (which would list everything).
+        let unlisted = value.unlisted();
+        if let Some((field, _)) = unlisted.iter().next() {
+            let message = format!("Choose one of the listed values for {field}.");
+            return Err(AppError::Validation { message, errors: unlisted });
+        }
         Ok(Self { value, pairs, paging, export: format.as_deref() == Some("xlsx"), format })
     }
 }

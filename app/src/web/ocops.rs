@@ -35,6 +35,14 @@ pub struct OcopFilter {
     pub csr_label: Option<String>,
 }
 
+impl crate::domain::validate::ListedValues for OcopFilter {
+    fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
+        let mut e = std::collections::BTreeMap::new();
+        crate::domain::validate::listed_word(&mut e, "with_ocop", self.with_ocop.as_deref(), &["yes"]);
+        e
+    }
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "ocops/page.html")]
 pub struct OcopPage {

@@ -169,3 +169,43 @@ async fn list_rows_are_one_line_cells_that_open_their_detail() {
     // Five filters in the first row, the rest folded and counted.
     assert!(page.body.contains(r#"<details class="more-filters"><summary>More filters <span class="muted">(13, 1 in use)</span>"#), "status=2 is a folded filter in use");
 }
+
+/// Issue 29: a filter value no list offers is refused, never ignored (`?type=99` used to list
+/// every sheet), and a sheet page under a route name that does not exist is not found.
+#[tokio::test]
+async fn unknown_filter_values_are_422_and_unknown_route_names_404() {
+    let app = TestApp::new().await;
+    let s = app.session("sales@demo.test").await;
+    for (path, field) in [
+        ("/api/orders?type=99", "type"),
+        ("/api/orders?status=9", "status"),
+        ("/api/orders?xero=maybe", "xero"),
+        ("/api/orders?sort=77", "sort"),
+        ("/api/orders?tag=4242", "tag"),
+        ("/invoices?print=sometimes", "print"),
+        ("/invoices?csr_status=lost", "csr_status"),
+        ("/products?category=999", "category"),
+        ("/customers?payment_type=999", "payment_type"),
+        ("/quotings?key=a&stock=77", "stock"),
+        ("/ocops?with_ocop=no", "with_ocop"),
+    ] {
+        let res = app.get(path, Some(&s)).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", &res.body[..res.body.len().min(300)]);
+        if path.starts_with("/api/") {
+            assert_eq!(res.json()["errors"][field], "Choose one of the listed values.", "{path}");
+        } else {
+            assert!(res.body.contains(&format!("Choose one of the listed values for {field}.")), "{path}");
+        }
+    }
+    // Listed values, and the list's 'All' (dropped), still list.
+    for path in ["/api/orders?type=1&status=2&xero=sent", "/invoices?type=csr", "/invoices?tag=0&status=All", "/bills?type=1"] {
+        assert_eq!(app.get(path, Some(&s)).await.status, StatusCode::OK, "{path}");
+    }
+    let invoice = app.get("/api/orders?type=1&per_page=1", Some(&s)).await.json()["data"][0]["id"].as_i64().unwrap();
+    assert_eq!(app.get(&format!("/order_detail/zzz/{invoice}"), Some(&s)).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(app.get(&format!("/order_edit/zzz/{invoice}"), Some(&s)).await.status, StatusCode::NOT_FOUND);
+    let moved = app.get(&format!("/order_detail/bills/{invoice}?ok=1"), Some(&s)).await;
+    assert_eq!(moved.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(moved.location(), format!("/order_detail/invoices/{invoice}?ok=1"));
+    assert_eq!(app.get(&format!("/order_detail/invoices/{invoice}"), Some(&s)).await.status, StatusCode::OK);
+}

@@ -145,7 +145,7 @@ async fn an_invoice_becomes_one_authorised_accrec_with_its_contact_items_lines_a
     let (id, no) = r.sheet(1).await;
     r.send(id).await;
     assert_eq!(r.xero_state(id).await.0, 3, "Sending… until the worker is done");
-    let page = r.app.get(&format!("/order_detail/invoice/{id}"), Some(&r.s)).await;
+    let page = r.app.get(&format!("/order_detail/invoices/{id}"), Some(&r.s)).await;
     assert!(page.body.contains("Sending to Xero"), "the sheet shows it is on its way");
     assert_eq!(r.app.post_json(&format!("/api/orders/{id}/unApprove"), &r.s, json!({})).await.status, 409, "no UnApprove while sending");
     r.drain().await;
@@ -193,7 +193,7 @@ async fn an_invoice_becomes_one_authorised_accrec_with_its_contact_items_lines_a
     }
     let events: Vec<String> = r.sql(move |c| order_events::table.filter(order_events::order_id.eq(id)).select(order_events::action).load(c)).await;
     assert!(events.iter().any(|e| e == "Sent to Xero"));
-    let page = r.app.get(&format!("/order_detail/invoice/{id}"), Some(&r.s)).await;
+    let page = r.app.get(&format!("/order_detail/invoices/{id}"), Some(&r.s)).await;
     assert!(page.body.contains("Xero SENT"));
 }
 
@@ -303,7 +303,7 @@ async fn a_refused_sheet_shows_xeros_reason_and_is_sent_after_it_is_fixed() {
     let (state, error, _) = r.xero_state(id).await;
     assert_eq!(state, 2, "Fail");
     assert!(error.contains("lock date"), "{error}");
-    let page = r.app.get(&format!("/order_detail/invoice/{id}"), Some(&r.s)).await;
+    let page = r.app.get(&format!("/order_detail/invoices/{id}"), Some(&r.s)).await;
     assert!(page.body.contains("Xero refused this sheet"), "the reason is on the sheet");
     assert!(page.body.contains("Xero Fail"));
     assert!(page.body.contains("/order_action/") && page.body.contains("send_xero"), "with SendXero to retry");
@@ -364,7 +364,7 @@ async fn recall_voids_an_authorised_document_deletes_a_draft_and_keeps_a_paid_on
     let (state, error, _) = r.xero_state(id3).await;
     assert_eq!(state, 1, "still Sent");
     assert!(error.contains("payment"), "{error}");
-    let page = r.app.get(&format!("/order_detail/invoice/{id3}"), Some(&r.s)).await;
+    let page = r.app.get(&format!("/order_detail/invoices/{id3}"), Some(&r.s)).await;
     assert!(page.body.contains("Xero refused the recall"));
     assert_eq!(r.app.post_json(&format!("/api/orders/{id3}/unApprove"), &r.s, json!({})).await.status, 409, "UnApprove stays refused while Sent");
 }
@@ -420,13 +420,13 @@ async fn opening_a_sheet_reads_the_customers_balance_from_xero_and_shows_when() 
     r.send(id).await;
     r.drain().await;
     let cid: i64 = r.sql(move |c| orders::table.find(id).select(orders::customer_id.assume_not_null()).first(c)).await;
-    r.app.get(&format!("/order_detail/invoice/{id}"), Some(&r.s)).await;
+    r.app.get(&format!("/order_detail/invoices/{id}"), Some(&r.s)).await;
     r.drain().await;
     let (balance, at): (i64, Option<NaiveDateTime>) = r.sql(move |c| customers::table.find(cid).select((customers::xero_balance, customers::xero_balance_at)).first(c)).await;
     let total: i64 = r.sql(move |c| orders::table.find(id).select(orders::total_amount).first(c)).await;
     assert!(at.is_some());
     assert_eq!(balance, total, "the customer owes the one invoice sent to this fake");
-    let page = r.app.get(&format!("/order_detail/invoice/{id}"), Some(&r.s)).await;
+    let page = r.app.get(&format!("/order_detail/invoices/{id}"), Some(&r.s)).await;
     assert!(page.body.contains("as of"), "the balance shows when it was read");
 }
 

@@ -136,10 +136,13 @@ fn label_or<T: Copy>(v: Option<i32>, from: fn(i32) -> Option<T>, label: fn(T) ->
 
 /// `GET /order_detail/{route}/{id}`, streamed (web/stream.rs): the sheet's type and number
 /// are read before the page answers (404 for another company's sheet), the rest after.
-pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path((_route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
+pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, uri: axum::http::Uri, Path((route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
     let org = auth.org_id;
     let head = state.db.run(move |c| order_views::head_of(c, org, id)).await?;
     let t = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
+    if let Some(to) = super::canonical("order_detail", &route, t, id, uri.query())? {
+        return Ok(to.into_response());
+    }
     let (st, au) = (state.clone(), auth.clone());
     stream::respond(&state, &auth, &headers, &format!("{} {}", t.label(), head.no), &format!("/{}", t.route_name()), &[], move |mut shell| async move {
         let detail = st.db.run(move |c| order_views::detail(c, org, id)).await?;

@@ -659,10 +659,13 @@ pub async fn create(State(state): State<AppState>, auth: Auth, Path(route): Path
 
 /// `GET /order_edit/{route}/{id}`: edit the content of a draft, streamed; the sheet's type
 /// and number are read before the page answers (404 for another company's sheet).
-pub async fn edit_page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path((_route, id_)): Path<(String, i64)>) -> AppResult<Response> {
+pub async fn edit_page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, uri: axum::http::Uri, Path((route, id_)): Path<(String, i64)>) -> AppResult<Response> {
     let org = auth.org_id;
     let head = state.db.run(move |c| order_views::head_of(c, org, id_)).await?;
     let t = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
+    if let Some(to) = super::canonical("order_edit", &route, t, id_, uri.query())? {
+        return Ok(to.into_response());
+    }
     let st = state.clone();
     respond(&state, &auth, &headers, t, &edit_heading(t, &head.no), async move {
         let SheetWithLines { sheet, lines } = st.db.run(move |c| order_views::sheet_with_lines(c, org, id_)).await?;
