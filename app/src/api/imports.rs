@@ -3,7 +3,9 @@
 //! it did; a large one answers 202 with the job that imports it (Download Center).
 
 use axum::Json;
-use axum::extract::{Multipart, State};
+use axum::extract::State;
+
+use super::upload::Upload;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -25,8 +27,7 @@ struct Answer {
     job_id: Option<i64>,
 }
 
-async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, multipart: Multipart) -> AppResult<Response> {
-    let upload = super::upload::read(multipart).await?;
+async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, upload: Upload) -> AppResult<Response> {
     Ok(match imports::submit(state, auth, kind, &upload.file_name, upload.file).await? {
         Outcome::Done(done) => Json(Answer { message: SUCCESS.to_string(), detail: Some(done.message), job_id: None }).into_response(),
         Outcome::Queued { id } => (StatusCode::ACCEPTED, Json(Answer { message: QUEUED.to_string(), detail: None, job_id: Some(id) })).into_response(),
@@ -34,11 +35,11 @@ async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, multipart: Mult
 }
 
 /// `POST /api/ag/orders-import`.
-pub async fn draft_invoices(State(state): State<AppState>, auth: Auth, multipart: Multipart) -> AppResult<Response> {
-    submit(&state, &auth, ImportKind::DraftInvoices, multipart).await
+pub async fn draft_invoices(State(state): State<AppState>, auth: Auth, upload: Upload) -> AppResult<Response> {
+    submit(&state, &auth, ImportKind::DraftInvoices, upload).await
 }
 
 /// `POST /api/ag/import`.
-pub async fn basic(State(state): State<AppState>, auth: Auth, multipart: Multipart) -> AppResult<Response> {
-    submit(&state, &auth, ImportKind::Basic, multipart).await
+pub async fn basic(State(state): State<AppState>, auth: Auth, upload: Upload) -> AppResult<Response> {
+    submit(&state, &auth, ImportKind::Basic, upload).await
 }

@@ -510,8 +510,7 @@ pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQ
 
 /// `POST /api/ag/lines` (multipart: `file`, optional `orderType`, `warehouseId`, `customerId`):
 /// the file's lines priced for the sheet; any bad row refuses the whole file.
-pub async fn import_lines(State(state): State<AppState>, auth: Auth, multipart: axum::extract::Multipart) -> AppResult<Json<DataAnswer<Vec<ImportedLine>>>> {
-    let mut upload = super::upload::read(multipart).await?;
+pub async fn import_lines(State(state): State<AppState>, auth: Auth, mut upload: super::upload::Upload) -> AppResult<Json<DataAnswer<Vec<ImportedLine>>>> {
     let file = std::mem::take(&mut upload.file);
     let target = Target { order_type: upload.field("orderType"), warehouse: upload.field("warehouseId"), customer: upload.field("customerId") };
     let data = line_import::import(&state.db, auth.org_id, auth.sight(), target, file).await?;

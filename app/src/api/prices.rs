@@ -2,7 +2,7 @@
 //! `ocops/{id}`, `ag/ocops` import, `products/{id}/price`.
 
 use axum::Json;
-use axum::extract::{Multipart, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
@@ -121,8 +121,7 @@ pub async fn put(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>,
 
 /// `POST /api/ag/ocops` (multipart `file`, one xlsx): columns Item Code, Customer Code
 /// (or Customer), Price; every row is checked and either all apply or none.
-pub async fn import(State(state): State<AppState>, auth: Auth, multipart: Multipart) -> AppResult<Json<Done>> {
-    let upload = super::upload::read(multipart).await?;
+pub async fn import(State(state): State<AppState>, auth: Auth, upload: super::upload::Upload) -> AppResult<Json<Done>> {
     let applied = ocop_import::import(&state.db, auth.org_id, auth.user_id, upload.file).await?;
     tracing::info!(rows = applied, "OCOP prices imported");
     Ok(Json(Done { message: "Operation Success" }))

@@ -4,12 +4,33 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use axum::extract::Multipart;
 use axum::extract::multipart::MultipartError;
+use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::StatusCode;
 
-use crate::domain::uploads::{FILE_TOO_LARGE, MAX_FILE_BYTES};
+use crate::domain::uploads::{FIELD_TOO_LONG, FILE_FIELD, FILE_TOO_LARGE, MAX_FILE_BYTES, NOT_AN_UPLOAD, UPLOAD_BROKEN};
 use crate::error::{AppError, AppResult};
+
+/// A form upload whose refusal is the app's own (axum's answers a plain-text 400 for a
+/// missing boundary): every upload route reads its body through this or [`Upload`].
+pub struct Form(pub Multipart);
+
+impl<S: Send + Sync> FromRequest<S> for Form {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        Multipart::from_request(req, state).await.map(Self).map_err(|_| AppError::field("file", NOT_AN_UPLOAD))
+    }
+}
+
+impl<S: Send + Sync> FromRequest<S> for Upload {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let Form(multipart) = Form::from_request(req, state).await?;
+        read(multipart).await
+    }
+}
 
 /// How long the body of an upload may take to arrive. Writes are exempt from the server's
 /// request timeout (it must never answer failure for a write that then commits, see
@@ -48,6 +69,10 @@ async fn read_fields(mut multipart: Multipart) -> AppResult<Upload> {
     while let Some(mut field) = multipart.next_field().await.map_err(refusal)? {
         let name = field.name().unwrap_or("").to_string();
         let is_file = name == "file";
+        if !is_file && field.file_name().is_some() {
+            // A file under another name: say where it belongs, not that a field is too long.
+            return Err(AppError::field("file", FILE_FIELD));
+        }
         if is_file {
             file_name = field.file_name().unwrap_or("upload.xlsx").chars().filter(|c| !c.is_control()).take(100).collect();
         }
@@ -55,7 +80,7 @@ async fn read_fields(mut multipart: Multipart) -> AppResult<Upload> {
         let mut data = Vec::new();
         while let Some(chunk) = field.chunk().await.map_err(refusal)? {
             if data.len().saturating_add(chunk.len()) > limit {
-                return Err(if is_file { AppError::TooLarge(FILE_TOO_LARGE.into()) } else { AppError::field(&name, "The value is too long.") });
+                return Err(if is_file { AppError::TooLarge(FILE_TOO_LARGE.into()) } else { AppError::field(&name, FIELD_TOO_LONG) });
             }
             data.extend_from_slice(&chunk);
         }
@@ -73,11 +98,12 @@ async fn read_fields(mut multipart: Multipart) -> AppResult<Upload> {
 }
 
 /// A multipart error in the app's words: the body limit of the route means the file is too
-/// large; anything else is a broken upload.
-fn refusal(e: MultipartError) -> AppError {
+/// large; anything else is a broken upload (axum's own text is logged, not answered).
+pub fn refusal(e: MultipartError) -> AppError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         AppError::TooLarge(FILE_TOO_LARGE.into())
     } else {
-        AppError::bad_request(format!("The upload could not be read ({}). Try again.", e.body_text()))
+        tracing::debug!(error = %e.body_text(), "an upload could not be read");
+        AppError::field("file", UPLOAD_BROKEN)
     }
 }

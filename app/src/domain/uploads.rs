@@ -8,6 +8,15 @@ pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
 pub const MAX_UPLOAD_BODY_BYTES: usize = MAX_FILE_BYTES + 64 * 1024;
 /// The one message for every oversize upload, whichever check stops it.
 pub const FILE_TOO_LARGE: &str = "The file is larger than 5 MB. Split it into smaller files.";
+/// A request to an upload route that is not a well-formed form upload (no boundary, another
+/// content type).
+pub const NOT_AN_UPLOAD: &str = "Send the file as a form upload (multipart/form-data); nothing was read.";
+/// A file sent under another field name than `file`.
+pub const FILE_FIELD: &str = "Send the spreadsheet in the form field named 'file'.";
+/// An upload whose parts could not be read (cut off, malformed).
+pub const UPLOAD_BROKEN: &str = "The upload could not be read; choose the file and send it again.";
+/// A text field beside the file longer than it may be.
+pub const FIELD_TOO_LONG: &str = "This value is too long.";
 
 /// Sum of the declared uncompressed sizes of all entries of an xlsx (a zip archive).
 pub const MAX_INFLATED_BYTES: u64 = 50 * 1024 * 1024;

@@ -4,7 +4,7 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Multipart, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Datelike;
@@ -107,10 +107,10 @@ fn import_kind(raw: &str) -> AppResult<ImportKind> {
 
 /// `POST /reports_download/import/{draft-inv|basic}`: the Import buttons' upload (multipart,
 /// the CSRF token in the query). The page comes back with what happened.
-pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, multipart: Multipart) -> AppResult<Response> {
+pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, upload: Result<crate::api::upload::Upload, AppError>) -> AppResult<Response> {
     let kind = import_kind(&kind)?;
     crate::services::reference_data::Admin::from(&auth).check()?;
-    let outcome = match crate::api::upload::read(multipart).await {
+    let outcome = match upload {
         Ok(upload) => imports::submit(&state, &auth, kind, &upload.file_name, upload.file).await,
         Err(e) => Err(e),
     };

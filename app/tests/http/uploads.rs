@@ -5,6 +5,7 @@
 
 use std::io::Read;
 
+use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use diesel::prelude::*;
 use tyredesk::db::schema::{customers, ocop_prices, products};
@@ -431,4 +432,31 @@ async fn ids_beside_a_line_import_stay_in_the_company() {
     let res = upload(&app, &s, "/api/ag/lines", &[("orderType", "7"), ("warehouseId", &w4)], &sheet(&["Item Code", "In-Warehouse Qty"], &[vec![codes[0].clone(), "5".into()]])).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     assert_eq!(res.json()["data"][0]["inWarehouseQty"], 5);
+}
+
+/// Issue 29: every upload refusal is the app's own message, as JSON on the API and on the
+/// page of the Download Center: a body without a boundary (axum answered plain text) and a
+/// file under another field name (it said 'other: The value is too long.').
+#[tokio::test]
+async fn every_upload_refusal_is_in_the_apps_words() {
+    let app = TestApp::new().await;
+    let s = app.session("approver@demo.test").await;
+    let headers = [("cookie", s.cookie.as_str()), ("x-csrf-token", s.csrf.as_str())];
+    for path in ["/api/ag/lines", "/api/ag/ocops", "/api/ag/orders-import", "/api/ag/import"] {
+        let no_boundary = app.request(Method::POST, path, Some(Body::from("--x\r\n\r\n")), Some("multipart/form-data"), &headers).await;
+        assert_eq!(no_boundary.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", no_boundary.body);
+        assert_eq!(no_boundary.json()["errors"]["file"], tyredesk::domain::uploads::NOT_AN_UPLOAD, "{path}");
+        let not_multipart = app.request(Method::POST, path, Some(Body::from("{}")), Some("application/json"), &headers).await;
+        assert_eq!(not_multipart.json()["errors"]["file"], tyredesk::domain::uploads::NOT_AN_UPLOAD, "{path}");
+
+        let boundary = "XyZ";
+        let body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"other\"; filename=\"lines.xlsx\"\r\nContent-Type: application/octet-stream\r\n\r\n{}\r\n--{boundary}--\r\n", "x".repeat(4_000));
+        let wrong_name = app.request(Method::POST, path, Some(Body::from(body)), Some(&format!("multipart/form-data; boundary={boundary}")), &headers).await;
+        assert_eq!(wrong_name.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", wrong_name.body);
+        assert_eq!(wrong_name.json()["errors"]["file"], tyredesk::domain::uploads::FILE_FIELD, "{path}");
+
+        let cut = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.xlsx\"\r\n\r\nPK");
+        let broken = app.request(Method::POST, path, Some(Body::from(cut)), Some(&format!("multipart/form-data; boundary={boundary}")), &headers).await;
+        assert_eq!(broken.json()["errors"]["file"], tyredesk::domain::uploads::UPLOAD_BROKEN, "{path}: {}", broken.body);
+    }
 }
