@@ -165,6 +165,9 @@ async fn housekeeping(state: AppState) {
         if let Err(e) = db.write(|c| db::accounts::forget_failures_before(c, db::now())).await {
             tracing::warn!("forgetting old sign-in failures failed: {e}");
         }
+        if let Err(e) = db.write(db::notices::forget_stale).await {
+            tracing::warn!("forgetting notices no page took failed: {e}");
+        }
         if let Err(e) = crate::reports::worker::clean(&state).await {
             tracing::warn!("cleaning old reports failed: {e}");
         }

@@ -28,7 +28,8 @@ struct Answer {
 }
 
 async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, upload: Upload) -> AppResult<Response> {
-    Ok(match imports::submit(state, auth, kind, &upload.file_name, upload.file).await? {
+    let again = upload.field("again") == Some("1");
+    Ok(match imports::submit(state, auth, kind, &upload.file_name, upload.file, again).await? {
         Outcome::Done(done) => Json(Answer { message: SUCCESS.to_string(), detail: Some(done.message), job_id: None }).into_response(),
         Outcome::Queued { id } => (StatusCode::ACCEPTED, Json(Answer { message: QUEUED.to_string(), detail: None, job_id: Some(id) })).into_response(),
     })

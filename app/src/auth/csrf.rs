@@ -48,12 +48,18 @@ pub async fn guard(req: Request, next: Next) -> Response {
     if let Some(sent) = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()) {
         return if token::same(sent, &expected) { next.run(req).await } else { refused() };
     }
-    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     if content_type.starts_with("multipart/form-data") {
-        // A plain HTML upload form cannot set a header and its body is not read here: it
-        // carries the token in its action's query string (`?_csrf=`).
-        let sent = req.uri().query().and_then(|q| form_urlencoded_value(q.as_bytes(), "_csrf"));
-        return if sent.is_some_and(|s| token::same(&s, &expected)) { next.run(req).await } else { refused() };
+        // A plain HTML upload form cannot set a header: its token is a field of the body,
+        // never the address (where it would stay in the history and re-post on reload).
+        // The body is read here within the upload limit and handed on whole.
+        let (parts, body) = req.into_parts();
+        let bytes = match to_bytes(body, crate::domain::uploads::MAX_UPLOAD_BODY_BYTES).await {
+            Ok(b) => b,
+            Err(_) => return AppError::TooLarge(crate::domain::uploads::FILE_TOO_LARGE.into()).into_response(),
+        };
+        let sent = multipart_value(&content_type, bytes.clone(), "_csrf").await;
+        return if sent.is_some_and(|s| token::same(&s, &expected)) { next.run(Request::from_parts(parts, Body::from(bytes))).await } else { refused() };
     }
     if !content_type.starts_with("application/x-www-form-urlencoded") {
         return refused();
@@ -68,6 +74,19 @@ pub async fn guard(req: Request, next: Next) -> Response {
     } else {
         refused()
     }
+}
+
+/// The text of field `key` in a multipart body (a short field; files are not read).
+async fn multipart_value(content_type: &str, body: axum::body::Bytes, key: &str) -> Option<String> {
+    use axum::extract::{FromRequest, Multipart};
+    let req = Request::builder().header(header::CONTENT_TYPE, content_type).body(Body::from(body)).ok()?;
+    let mut form = Multipart::from_request(req, &()).await.ok()?;
+    while let Ok(Some(field)) = form.next_field().await {
+        if field.name() == Some(key) && field.file_name().is_none() {
+            return field.text().await.ok().map(|t| t.trim().to_string());
+        }
+    }
+    None
 }
 
 fn form_urlencoded_value(body: &[u8], key: &str) -> Option<String> {

@@ -16,6 +16,8 @@ pub mod refs;
 pub mod reports;
 pub mod search;
 pub mod shop;
+pub mod imports;
+pub mod notices;
 pub mod xero;
 
 use std::sync::Arc;

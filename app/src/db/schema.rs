@@ -488,6 +488,17 @@ diesel::table! {
         row_count -> Integer,
         error -> Text,
         created_at -> Timestamp,
+        digest -> Text,
+        message -> Text,
+    }
+}
+
+diesel::table! {
+    session_notices (session_id) {
+        session_id -> Text,
+        level -> Text,
+        text -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -612,6 +623,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     shop_tokens,
     shop_cart_lines,
     shop_checkouts,
+    session_notices,
     audit_log,
     organisations,
     users,

@@ -21,6 +21,12 @@ pub const SUCCESS: &str = "Operation Success";
 pub const QUEUED: &str = "The file is being imported in the background; see its state in the Reports Download Center.";
 pub const NO_ROWS: &str = "The file has no data rows under its header row.";
 
+/// The refusal of the same file as the company's last import of its kind (issue 29: a reload
+/// of the page after an import imported the file again), unless asked for again.
+pub fn same_file(when: &str, who: &str) -> String {
+    format!("This file was already imported on {when} by {who}. To import it again, tick 'Import it again' and upload it once more.")
+}
+
 /// An import as the Download Center lists it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportKind {

@@ -69,6 +69,9 @@ pub struct DeniedPage {
 #[derive(Deserialize)]
 pub struct SavedFlag {
     saved: Option<String>,
+    /// `notice=1`: a post kept a notice for this page (post/redirect/get).
+    #[serde(flatten)]
+    notice: crate::web::NoticeFlag,
 }
 
 impl SavedFlag {
@@ -250,7 +253,7 @@ pub async fn shop_invite(State(state): State<AppState>, auth: Auth, Path(id): Pa
         "One-time shop password for {}: {otp} — give it to the customer now with the shop's address (/shop); it is shown only this once and must be changed at the first sign-in.",
         stored.email.trim()
     );
-    customer_page(&state, &auth, &customer_form::input_from(&stored), Some(id), None, Some(notice)).await
+    crate::web::redirect_with_notice(&state, &auth, &format!("/baseinfo/customers/{id}"), "success", notice).await
 }
 
 /// `GET /baseinfo/customers`: the new-customer form, or in company 4 without crtCSR the
@@ -280,8 +283,13 @@ pub async fn create_customer(State(state): State<AppState>, auth: Auth, body: By
 pub async fn edit_customer(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(id): Path<String>, Query(q): Query<SavedFlag>) -> AppResult<Response> {
     let (id, org) = (record_id(&id)?, auth.org_id);
     let stored = state.db.run(move |c| customer_db::customer(c, org, id)).await?;
+    let notice = q.notice.take(&state, &auth).await?.map(|(_, text)| text);
     let (st, au) = (state.clone(), auth.clone());
-    let form = async move { customer_view(&st, &au, &customer_form::input_from(&stored), Some(id)).await };
+    let form = async move {
+        let mut view = customer_view(&st, &au, &customer_form::input_from(&stored), Some(id)).await?;
+        view.notice = notice;
+        Ok(view)
+    };
     respond(&state, &auth, &headers, customer_title(Some(id)), "/customers", q.flash(), form).await
 }
 

@@ -5,7 +5,7 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono::Datelike;
 
@@ -61,6 +61,9 @@ pub struct CenterPage {
 pub struct CenterQuery {
     #[serde(default)]
     xero_queued: Option<usize>,
+    /// `notice=1`: an import kept what it did for this page.
+    #[serde(flatten)]
+    notice: crate::web::NoticeFlag,
 }
 
 const TITLE: &str = "Reports Download Center";
@@ -69,8 +72,10 @@ const PATH: &str = "/reports_download";
 /// `GET /reports_download`, streamed (web/stream.rs): the reports are read after the head
 /// has gone.
 pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Query(q): Query<CenterQuery>) -> AppResult<Response> {
+    let kept = q.notice.take(&state, &auth).await?.map(|(_, text)| text);
+    let notice = q.xero_queued.map(batch_notice).or(kept);
     let (st, au) = (state.clone(), auth.clone());
-    stream::respond(&state, &auth, &headers, TITLE, PATH, &[], move |shell| async move { center_page(&st, &au, shell, q.xero_queued.map(batch_notice), None).await }).await
+    stream::respond(&state, &auth, &headers, TITLE, PATH, &[], move |shell| async move { center_page(&st, &au, shell, notice, None).await }).await
 }
 
 /// The page whole, after an import (its status says how it went).
@@ -106,22 +111,26 @@ fn import_kind(raw: &str) -> AppResult<ImportKind> {
 }
 
 /// `POST /reports_download/import/{draft-inv|basic}`: the Import buttons' upload (multipart,
-/// the CSRF token in the query). The page comes back with what happened.
+/// the CSRF token a field of the form). An import that was accepted redirects to the page
+/// with what it did (post/redirect/get: a reload imports nothing again); a refusal comes back
+/// on the page with its status. 'Import it again' (`again=1`) lets the same file through.
 pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, upload: Result<crate::api::upload::Upload, AppError>) -> AppResult<Response> {
     let kind = import_kind(&kind)?;
     crate::services::reference_data::Admin::from(&auth).check()?;
     let outcome = match upload {
-        Ok(upload) => imports::submit(&state, &auth, kind, &upload.file_name, upload.file).await,
+        Ok(upload) => {
+            let again = upload.field("again") == Some("1");
+            imports::submit(&state, &auth, kind, &upload.file_name, upload.file, again).await
+        }
         Err(e) => Err(e),
     };
-    let (status, notice, error) = match outcome {
-        Ok(Outcome::Done(done)) => (StatusCode::OK, Some(done.message), None),
-        Ok(Outcome::Queued { .. }) => (StatusCode::ACCEPTED, Some(crate::domain::imports::QUEUED.to_string()), None),
-        Err(AppError::Validation { message, .. }) => (StatusCode::UNPROCESSABLE_ENTITY, None, Some(message)),
-        Err(e @ (AppError::TooLarge(_) | AppError::BadRequest(_) | AppError::Timeout(_) | AppError::Storage(_))) => (e.status(), None, Some(e.to_string())),
+    let error = match outcome {
+        Ok(Outcome::Done(done)) => return crate::web::redirect_with_notice(&state, &auth, PATH, "success", done.message).await,
+        Ok(Outcome::Queued { .. }) => return crate::web::redirect_with_notice(&state, &auth, PATH, "success", crate::domain::imports::QUEUED.to_string()).await,
+        Err(e @ (AppError::Validation { .. } | AppError::Conflict { .. } | AppError::TooLarge(_) | AppError::BadRequest(_) | AppError::Timeout(_) | AppError::Storage(_))) => e,
         Err(e) => return Err(e),
     };
-    Ok((status, center(&state, &auth, notice, error).await?).into_response())
+    Ok((error.status(), center(&state, &auth, None, Some(error.to_string())).await?).into_response())
 }
 
 /// `GET /reports_download/template/{draft-inv|basic}`: the import's xlsx template.

@@ -191,8 +191,12 @@ const TITLE: &str = "Settings";
 /// `GET /settings`, streamed (web/stream.rs): the settings are read after the head has gone.
 pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
-    let saved = uri.query().is_some_and(|q| q.split('&').any(|kv| kv == "saved=1"));
-    let alert = saved.then(|| ("success", crate::web::baseinfo::SAVED.to_string()));
+    let has = |flag: &str| uri.query().is_some_and(|q| q.split('&').any(|kv| kv == flag));
+    let kept = if has("notice=1") { crate::web::take_notice(&state, &auth).await? } else { None };
+    let alert = match kept {
+        Some((level, text)) => Some((if level == "error" { "error" } else { "success" }, text)),
+        None => has("saved=1").then(|| ("success", crate::web::baseinfo::SAVED.to_string())),
+    };
     let (st, au) = (state.clone(), auth.clone());
     stream::respond(&state, &auth, &headers, TITLE, uri.path(), &[], move |shell| async move { settings_page(&st, &au, shell, alert, None, None).await }).await
 }
@@ -209,20 +213,21 @@ pub struct XeroForm {
     api_url: String,
 }
 
-/// The page again with the outcome: success, or the error in words (the form keeps what
-/// was typed, except the secret).
-async fn outcome(state: &AppState, auth: &Auth, uri: &Uri, r: AppResult<String>, form: Option<&XeroForm>) -> AppResult<SettingsPage> {
-    let alert = match r {
-        Ok(m) => ("success", m),
-        Err(AppError::Validation { message, .. }) => ("error", message),
-        Err(AppError::Conflict { message, .. }) => ("error", message),
+/// The outcome of a post of the Xero section: a success redirects to the page with it
+/// (post/redirect/get), an error comes back on the page with its status (the form keeps
+/// what was typed, except the secret).
+async fn outcome(state: &AppState, auth: &Auth, uri: &Uri, r: AppResult<String>, form: Option<&XeroForm>) -> AppResult<Response> {
+    let (status, message) = match r {
+        Ok(m) => return crate::web::redirect_with_notice(state, auth, "/settings", "success", m).await,
+        Err(e @ AppError::Validation { .. }) => (e.status(), e.to_string()),
+        Err(e @ AppError::Conflict { .. }) => (e.status(), e.to_string()),
         Err(e) => return Err(e),
     };
-    render(state, auth, uri, Some(alert), form).await
+    Ok((status, render(state, auth, uri, Some(("error", message)), form).await?).into_response())
 }
 
 /// `POST /settings/xero`: Connect.
-pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f): Form<XeroForm>) -> AppResult<SettingsPage> {
+pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f): Form<XeroForm>) -> AppResult<Response> {
     owner(&auth)?;
     let input = ConnectionInput { client_id: f.client_id.clone(), client_secret: f.client_secret.clone(), identity_url: Some(f.identity_url.clone()), api_url: Some(f.api_url.clone()) };
     let r = crate::api::xero::connect(&state, &Actor::from(&auth), input).await.map(|s| format!("Connected to {}.", s.organisation_name));
@@ -231,14 +236,14 @@ pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f
 }
 
 /// `POST /settings/xero/test`: Test connection.
-pub async fn test(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<SettingsPage> {
+pub async fn test(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
     let r = crate::api::xero::retest(&state, &Actor::from(&auth)).await.map(|s| format!("The connection works: {} ({} tax rates).", s.organisation_name, s.tax_types.len()));
     outcome(&state, &auth, &uri, r, None).await
 }
 
 /// `POST /settings/xero/disconnect`: Disconnect.
-pub async fn disconnect(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<SettingsPage> {
+pub async fn disconnect(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
     let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
     let r = state.db.write(move |c| svc::disconnect(c, &actor, now)).await.map(|was| if was { "Xero is disconnected.".to_string() } else { "Xero was not connected.".to_string() });

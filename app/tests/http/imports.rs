@@ -17,6 +17,16 @@ fn multipart(file: &[u8]) -> Vec<u8> {
     body
 }
 
+/// [`multipart`] with text fields before the file.
+fn with_fields(fields: &[(&str, &str)], file: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (k, v) in fields {
+        body.extend(format!("--B0UND\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").into_bytes());
+    }
+    body.extend(multipart(file));
+    body
+}
+
 async fn upload(app: &TestApp, s: &Session, path: &str, file: &[u8]) -> TestResponse {
     app.request(Method::POST, path, Some(multipart(file).into()), Some("multipart/form-data; boundary=B0UND"), &[("cookie", &s.cookie), ("x-csrf-token", &s.csrf)]).await
 }
@@ -222,8 +232,14 @@ async fn basic_creates_and_updates_every_kind_by_code() {
         .unwrap();
     assert!(!brand_shown && !wh_calc && product);
     assert_eq!((supplier.as_str(), phone.as_str(), location.as_str()), ("Imported Supplier Pty Ltd", "02 9999 0000", "Z9"));
-    // The same file again only updates.
-    let again = upload(&app, &s, BASIC, &file).await;
+    // The same file right after is refused, unless asked for again; then it only updates.
+    let twice = upload(&app, &s, BASIC, &file).await;
+    assert_eq!(twice.status, StatusCode::CONFLICT, "{}", twice.body);
+    assert_eq!(twice.json()["code"], "same_file");
+    assert!(twice.json()["message"].as_str().unwrap().starts_with("This file was already imported on "), "{}", twice.body);
+    let again = app
+        .request(Method::POST, BASIC, Some(with_fields(&[("again", "1")], &file).into()), Some("multipart/form-data; boundary=B0UND"), &[("cookie", &s.cookie), ("x-csrf-token", &s.csrf)])
+        .await;
     assert!(again.json()["detail"].as_str().unwrap().contains("0 created, 6 updated"), "{}", again.body);
 }
 
@@ -297,15 +313,44 @@ async fn templates_download_with_their_headers_and_the_center_uploads_by_form() 
         assert_eq!(range.get((0, 0)).unwrap().to_string(), first, "{kind}");
     }
     let file = book(&[("Brands", BRAND_HEADER, vec![row(&["Form Brand", "Yes"])])]);
-    let res = app
-        .request(Method::POST, &format!("/reports_download/import/basic?_csrf={}", s.csrf), Some(multipart(&file).into()), Some("multipart/form-data; boundary=B0UND"), &[("cookie", &s.cookie)])
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    assert!(res.body.contains("Operation Success: 1 created, 0 updated."));
+    let res = app.post_multipart("/reports_download/import/basic", &s, &[], "file", "brands.xlsx", &file).await;
+    assert_eq!(res.location(), "/reports_download?notice=1", "{}", res.body);
+    assert!(app.follow(&res, &s).await.body.contains("Operation Success: 1 created, 0 updated."));
     let bad = book(&[("Brands", BRAND_HEADER, vec![row(&["", "Yes"])])]);
-    let res = app
-        .request(Method::POST, &format!("/reports_download/import/basic?_csrf={}", s.csrf), Some(multipart(&bad).into()), Some("multipart/form-data; boundary=B0UND"), &[("cookie", &s.cookie)])
-        .await;
+    let res = app.post_multipart("/reports_download/import/basic", &s, &[], "file", "bad.xlsx", &bad).await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(res.body.contains("Brands row 2: Name: Please enter"), "{}", res.body);
+}
+
+/// Issue 29: after Import Draft Inv the browser is at the Download Center, not at the post
+/// with the CSRF token in its address; a reload imports nothing, and the same file again is
+/// refused until 'Import it again' is ticked (it used to go 249 → 251 → 253 invoices).
+#[tokio::test]
+async fn the_import_form_posts_redirects_and_refuses_the_same_file_twice_unless_asked() {
+    let app = TestApp::new().await;
+    let s = app.session("approver@demo.test").await;
+    let k = codes(&app).await;
+    let file = book(&[("Draft Inv", DRAFT_HEADER, vec![row(&[&k.customer_a, "PO-RELOAD", "2026-11-23", &k.product_1, "2", "10", "", "", ""])])]);
+    let before = count_orders(&app).await;
+    let posted = app.post_multipart("/reports_download/import/draft-inv", &s, &[], "file", "drafts.xlsx", &file).await;
+    assert_eq!(posted.location(), "/reports_download?notice=1", "{}", posted.body);
+    assert!(!posted.location().contains("_csrf"));
+    let shown = app.follow(&posted, &s).await;
+    assert!(shown.body.contains("Operation Success: draft invoice"), "{}", shown.body);
+    assert_eq!(count_orders(&app).await, before + 1);
+    // A reload is a GET: nothing is imported, and the outcome is not repeated.
+    let reload = app.get(posted.location(), Some(&s)).await;
+    assert!(!reload.body.contains("Operation Success"));
+    assert_eq!(count_orders(&app).await, before + 1);
+    // The same file again: refused, nothing written, the form says how to go on.
+    let twice = app.post_multipart("/reports_download/import/draft-inv", &s, &[], "file", "drafts.xlsx", &file).await;
+    assert_eq!(twice.status, StatusCode::CONFLICT, "{}", twice.body);
+    assert!(twice.body.contains("This file was already imported on ") && twice.body.contains("Import it again"), "{}", twice.body);
+    assert_eq!(count_orders(&app).await, before + 1);
+    let again = app.post_multipart("/reports_download/import/draft-inv", &s, &[("again", "1")], "file", "drafts.xlsx", &file).await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.body);
+    assert_eq!(count_orders(&app).await, before + 2, "asked for, it imports again");
+    // Another file is not held back.
+    let other = book(&[("Draft Inv", DRAFT_HEADER, vec![row(&[&k.customer_a, "PO-OTHER", "2026-11-23", &k.product_1, "1", "10", "", "", ""])])]);
+    assert_eq!(app.post_multipart("/reports_download/import/draft-inv", &s, &[], "file", "other.xlsx", &other).await.status, StatusCode::SEE_OTHER);
 }

@@ -331,6 +331,25 @@ impl TestApp {
         .await
     }
 
+    /// Follows a post's 303 (post/redirect/get) with the same session.
+    pub async fn follow(&self, res: &TestResponse, s: &Session) -> TestResponse {
+        assert_eq!(res.status, StatusCode::SEE_OTHER, "a post answers with a redirect: {}", res.body);
+        self.get(res.location(), Some(s)).await
+    }
+
+    /// Posts a multipart form as a browser does: the text fields first (the session's
+    /// `_csrf` among them), then `file` named `file_name`.
+    pub async fn post_multipart(&self, path: &str, s: &Session, fields: &[(&str, &str)], file_field: &str, file_name: &str, file: &[u8]) -> TestResponse {
+        let mut body = Vec::new();
+        for (k, v) in std::iter::once(&("_csrf", s.csrf.as_str())).chain(fields) {
+            body.extend(format!("--B0UND\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").into_bytes());
+        }
+        body.extend(format!("--B0UND\r\nContent-Disposition: form-data; name=\"{file_field}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n").into_bytes());
+        body.extend(file);
+        body.extend(b"\r\n--B0UND--\r\n");
+        self.request(Method::POST, path, Some(Body::from(body)), Some("multipart/form-data; boundary=B0UND"), &[("cookie", &s.cookie)]).await
+    }
+
     /// GET with a bearer token and an organisation header.
     pub async fn get_bearer(&self, path: &str, token: &str, org: Option<i64>) -> TestResponse {
         let auth = format!("Bearer {token}");

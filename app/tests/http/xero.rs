@@ -497,20 +497,23 @@ async fn the_settings_screen_connects_tests_and_disconnects_for_an_approver_only
     let mut wrong = form("nope");
     wrong.extend([("identity_url", r.identity_url.as_str()), ("api_url", r.api_url.as_str())]);
     let refused = r.app.post_form("/settings/xero", &r.s, &wrong).await;
-    assert_eq!(refused.status, 200);
+    assert_eq!(refused.status, 422, "a refusal comes back on the page");
     assert!(refused.body.contains("did not accept this client id and secret"), "{}", refused.body);
     assert!(refused.body.contains("Not connected") && !refused.body.contains("nope"), "nothing kept, the secret not echoed");
 
     let mut right = form("csecret");
     right.extend([("identity_url", r.identity_url.as_str()), ("api_url", r.api_url.as_str())]);
-    let connected = r.app.post_form("/settings/xero", &r.s, &right).await;
+    let posted = r.app.post_form("/settings/xero", &r.s, &right).await;
+    let connected = r.app.follow(&posted, &r.s).await;
     assert!(connected.body.contains("Connected to Demo Company (AU)."), "{}", connected.body);
     assert!(!connected.body.contains("csecret"), "the secret is never shown again");
     assert!(connected.body.contains("OUTPUT"), "the tax rates read from Xero are listed");
     let tested = r.app.post_form("/settings/xero/test", &r.s, &[]).await;
-    assert!(tested.body.contains("The connection works: Demo Company (AU)"), "{}", tested.body);
+    assert!(r.app.follow(&tested, &r.s).await.body.contains("The connection works: Demo Company (AU)"));
     let gone = r.app.post_form("/settings/xero/disconnect", &r.s, &[]).await;
+    let gone = r.app.follow(&gone, &r.s).await;
     assert!(gone.body.contains("Xero is disconnected.") && gone.body.contains("Not connected"));
+    assert!(!r.app.get("/settings", Some(&r.s)).await.body.contains("Xero is disconnected."), "the outcome shows once");
 }
 
 #[tokio::test]

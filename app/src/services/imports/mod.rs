@@ -98,21 +98,43 @@ pub enum Outcome {
     Queued { id: i64 },
 }
 
-/// Imports an uploaded file, now or as a job (role 4 only).
-pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: &str, bytes: Vec<u8>) -> AppResult<Outcome> {
+/// Imports an uploaded file, now or as a job (role 4 only). The same file as the company's
+/// last import of this kind is refused (409 `same_file`) unless `again` asks for it.
+pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: &str, bytes: Vec<u8>, again: bool) -> AppResult<Outcome> {
     let who = Importer::from(auth);
     who.admin().check()?;
+    let digest = hex::encode(Sha256::digest(&bytes));
+    if !again {
+        let (org, zone) = (who.org_id, who.zone);
+        if let Some((last, at, by)) = state.db.run(move |c| db::imports::last(c, org, kind.code())).await?
+            && last == digest
+        {
+            let when = at.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string();
+            return Err(AppError::Conflict { message: crate::domain::imports::same_file(&when, &by), code: Some("same_file"), reasons: vec![] });
+        }
+    }
     let bytes = Arc::new(bytes);
     let parsed = parse(kind, bytes.clone()).await?;
-    if parsed.rows() == 0 {
+    let rows = parsed.rows();
+    if rows == 0 {
         return Err(AppError::field("file", NO_ROWS));
     }
-    if parsed.rows() <= INLINE_ROWS {
-        return run(&state.db, kind, &who, parsed, &|_, _| {}).await.map(Outcome::Done);
-    }
-    drop(parsed);
-    let id = enqueue(state, &who, kind, file_name, &bytes).await?;
-    Ok(Outcome::Queued { id })
+    let outcome = if rows <= INLINE_ROWS {
+        Outcome::Done(run(&state.db, kind, &who, parsed, &|_, _| {}).await?)
+    } else {
+        drop(parsed);
+        Outcome::Queued { id: enqueue(state, &who, kind, file_name, &bytes).await? }
+    };
+    let message = match &outcome {
+        Outcome::Done(d) => d.message.clone(),
+        Outcome::Queued { .. } => crate::domain::imports::QUEUED.to_string(),
+    };
+    let (org, user, name, done) = (who.org_id, who.user_id, file_name.to_string(), matches!(outcome, Outcome::Done(_)));
+    state
+        .db
+        .write(move |c| db::imports::record(c, &db::imports::Accepted { org_id: org, user_id: user, kind: kind.code(), file_name: &name, digest: &digest, rows, done, message: &message }))
+        .await?;
+    Ok(outcome)
 }
 
 /// Checks and writes a parsed file.

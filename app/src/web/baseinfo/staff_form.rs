@@ -158,7 +158,7 @@ pub async fn create_staff(State(state): State<AppState>, auth: Auth, body: Bytes
                 ),
                 None => format!("Operation successful. {} already signs in to TyreDesk and keeps their password.", input.email.trim().to_lowercase()),
             };
-            edit_page(&state, &auth, added.user_id, None, Some(notice), None).await
+            crate::web::redirect_with_notice(&state, &auth, &format!("/baseinfo/employees/{}", added.user_id), "success", notice).await
         }
         Err(e) => new_page(&state, &auth, &input, form_error(e)?).await,
     }
@@ -170,7 +170,8 @@ pub async fn edit_staff(State(state): State<AppState>, auth: Auth, headers: Head
     Admin::from(&auth).check()?;
     let (id, org) = (record_id(&id)?, auth.org_id);
     let member = state.db.run(move |c| accounts::staff_member(c, org, id)).await?;
-    let form = edit_view(&input_from(&member), &member);
+    let mut form = edit_view(&input_from(&member), &member);
+    form.notice = q.notice.take(&state, &auth).await?.map(|(_, text)| text);
     respond(&state, &auth, &headers, EDIT_TITLE, LIST, q.flash(), async move { Ok(form) }).await
 }
 
@@ -189,5 +190,5 @@ pub async fn reset_password(State(state): State<AppState>, auth: Auth, Path(id):
     let id = record_id(&id)?;
     let otp = service::reset_password(&state, &auth, id).await?;
     let notice = format!("One-time password: {otp} — give it to the staff member now; it is shown only this once and must be changed at the next sign-in. Their sessions have ended.");
-    edit_page(&state, &auth, id, None, Some(notice), None).await
+    crate::web::redirect_with_notice(&state, &auth, &format!("/baseinfo/employees/{id}"), "success", notice).await
 }
