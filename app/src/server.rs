@@ -189,11 +189,54 @@ pub struct ConnLimits {
     /// Longest pause between two pieces of a request body (reads are also bounded by the
     /// router's request timeout).
     pub body_idle: Duration,
+    /// The whole body of a request that carries credentials (a session cookie or a bearer
+    /// token): a 5 MB upload over a 400 kbit/s branch link takes under two minutes.
+    pub body_total: Duration,
+    /// The whole body of a request without any (sign-in, `/oauth/token`): a sign-in form is
+    /// a few hundred bytes, so one trickled a byte at a time is cut off early (issue 29).
+    pub anonymous_body_total: Duration,
 }
 
 impl Default for ConnLimits {
     fn default() -> Self {
-        Self { header_read: Duration::from_secs(10), body_idle: Duration::from_secs(20) }
+        Self { header_read: Duration::from_secs(10), body_idle: Duration::from_secs(20), body_total: Duration::from_secs(180), anonymous_body_total: Duration::from_secs(10) }
+    }
+}
+
+/// Whether a request carries credentials of some kind: a session cookie of staff or shop,
+/// or an `Authorization` header. Whether they are valid is the handler's business; this only
+/// picks the body's deadline.
+fn carries_credentials(headers: &axum::http::HeaderMap) -> bool {
+    headers.contains_key(header::AUTHORIZATION)
+        || headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).any(|c| {
+            c.split(';').filter_map(|kv| kv.trim().split_once('=')).any(|(k, v)| !v.is_empty() && (k == auth::SESSION_COOKIE || k == crate::shop::SHOP_COOKIE))
+        })
+}
+
+/// A request body that must have arrived whole by a deadline: past it, the next read fails,
+/// the handler answers without it and the connection closes.
+struct Deadline {
+    inner: Body,
+    at: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl hyper::body::Body for Deadline {
+    type Data = bytes::Bytes;
+    type Error = axum::BoxError;
+
+    fn poll_frame(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        if self.at.as_mut().poll(cx).is_ready() {
+            return std::task::Poll::Ready(Some(Err("the request body did not arrive in time".into())));
+        }
+        std::pin::Pin::new(&mut self.inner).poll_frame(cx).map_err(Into::into)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
     }
 }
 
@@ -222,7 +265,12 @@ pub async fn serve_on(listener: TcpListener, app: Router, limits: ConnLimits, sh
         };
         let service = app.clone().map_request(move |mut req: HttpRequest<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(remote));
-            req.map(|body| Body::new(TimeoutBody::new(limits.body_idle, body)))
+            let has_body = req.headers().contains_key(header::CONTENT_LENGTH) || req.headers().contains_key(header::TRANSFER_ENCODING);
+            let total = if carries_credentials(req.headers()) { limits.body_total } else { limits.anonymous_body_total };
+            req.map(|body| {
+                let idle = Body::new(TimeoutBody::new(limits.body_idle, body));
+                if has_body { Body::new(Deadline { inner: idle, at: Box::pin(tokio::time::sleep(total)) }) } else { idle }
+            })
         });
         let stop_tx = stop_tx.clone();
         let done_rx = done_rx.clone();

@@ -254,7 +254,12 @@ struct Server {
 async fn start(app: &TestApp) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let limits = tyredesk::server::ConnLimits { header_read: Duration::from_secs(1), body_idle: Duration::from_secs(1) };
+    let limits = tyredesk::server::ConnLimits {
+        header_read: Duration::from_secs(1),
+        body_idle: Duration::from_secs(1),
+        body_total: Duration::from_secs(3),
+        anonymous_body_total: Duration::from_millis(1_500),
+    };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let done = tokio::spawn(tyredesk::server::serve_on(listener, app.router.clone(), limits, async {
         let _ = stopped.await;
@@ -287,4 +292,51 @@ async fn slow_clients_are_cut_off_and_the_server_shuts_down_gracefully() {
     assert!(!body.contains("200 OK") && !body.contains("303 See Other"), "{body}");
     server.stop.send(()).unwrap();
     tokio::time::timeout(Duration::from_secs(5), server.done).await.expect("shut down").unwrap();
+}
+
+/// Sends `head`, then the body a byte every 400 ms (under the 1 s pause limit) until the
+/// server closes; answers how long it stayed open and what it said.
+async fn trickle(addr: std::net::SocketAddr, head: String, body_len: usize) -> (Duration, String) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let started = std::time::Instant::now();
+    let (mut read, mut write) = stream.into_split();
+    let writer = tokio::spawn(async move {
+        for _ in 0..body_len {
+            if write.write_all(b"a").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(400)).await;
+        }
+    });
+    let mut got = vec![];
+    let done = tokio::time::timeout(Duration::from_secs(10), read.read_to_end(&mut got)).await;
+    writer.abort();
+    assert!(done.is_ok(), "still open after 10 s: {head:?}");
+    (started.elapsed(), String::from_utf8_lossy(&got).into_owned())
+}
+
+/// Issue 29: a body trickled a byte at a time (each pause under the idle limit) is cut off at
+/// a whole-body deadline, short for requests without credentials: twenty such posts to the
+/// sign-in forms and `/oauth/token` used to stay open past 45 s.
+#[tokio::test]
+async fn a_trickled_body_is_cut_off_at_a_whole_body_deadline_shorter_for_anonymous_posts() {
+    let app = TestApp::new().await;
+    let server = start(&app).await;
+    let mut anonymous = Vec::new();
+    for path in ["/oauth/token", "/shop/login", "/login"] {
+        let head = format!("POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 400\r\n\r\n");
+        anonymous.push(tokio::spawn(trickle(server.addr, head, 400)));
+    }
+    for t in anonymous {
+        let (open, said) = t.await.unwrap();
+        assert!(open < Duration::from_millis(2_800), "anonymous body cut at 1.5 s, not {open:?}: {said}");
+        assert!(open >= Duration::from_millis(1_200), "not before its deadline ({open:?})");
+    }
+    // With a session cookie the allowance is longer (uploads over slow links), but not endless.
+    let s = app.session("sales@demo.test").await;
+    let head = format!("POST /api/orders HTTP/1.1\r\nHost: t\r\nCookie: {}\r\nX-CSRF-Token: {}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n", s.cookie, s.csrf);
+    let (open, said) = trickle(server.addr, head, 400).await;
+    assert!(open >= Duration::from_millis(2_500) && open < Duration::from_millis(4_500), "cut at 3 s, not {open:?}: {said}");
+    server.stop.send(()).unwrap();
 }
