@@ -81,15 +81,21 @@ impl Sight {
         self.cost.then_some(c.for_books())
     }
 
-    /// A line's unit price and amount as this viewer may see them: an adjustment's lines are
-    /// valued at cost, so they are withheld like cost; every other sheet's are shown.
-    pub fn line_money(self, order_type: OrderType, price: Cents, amount: Cents) -> Option<(Cents, Cents)> {
-        (self.cost || !values_at_cost(order_type)).then_some((price, amount))
+    /// Whether this viewer sees the prices and amounts of a sheet of `order_type`: an
+    /// adjustment's are valued at cost, so they are withheld like cost; every other sheet's
+    /// are shown.
+    pub fn sees_money(self, order_type: OrderType) -> bool {
+        self.cost || !values_at_cost(order_type)
     }
 
-    /// A sheet's total as this viewer may see it (see [`Sight::line_money`]).
+    /// A line's unit price and amount as this viewer may see them ([`Sight::sees_money`]).
+    pub fn line_money(self, order_type: OrderType, price: Cents, amount: Cents) -> Option<(Cents, Cents)> {
+        self.sees_money(order_type).then_some((price, amount))
+    }
+
+    /// A sheet's total as this viewer may see it ([`Sight::sees_money`]).
     pub fn sheet_total(self, order_type: OrderType, total: Cents) -> Option<Cents> {
-        (self.cost || !values_at_cost(order_type)).then_some(total)
+        self.sees_money(order_type).then_some(total)
     }
 }
 

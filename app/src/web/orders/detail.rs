@@ -340,7 +340,7 @@ impl DetailPage {
             },
             fields,
             lines: lines.iter().map(|l| line_view(l, t, sight)).collect(),
-            show_money: sight.sheet_total(t, totals.amount).is_some(),
+            show_money: sight.sees_money(t),
             totals,
             show_tax: t.has_tax(),
             tags: status_tags(t, &state_),

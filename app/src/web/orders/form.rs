@@ -299,7 +299,7 @@ fn kind_of(t: OrderType) -> &'static str {
 /// type `t` valued at cost (an adjustment, whose saved price the server sets).
 fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>, t: OrderType, sight: Sight) {
     for l in lines.iter_mut() {
-        if sight.line_money(t, Cents::ZERO, Cents::ZERO).is_none() {
+        if !sight.sees_money(t) {
             l.price.clear();
         }
         l.cost_price = None;
