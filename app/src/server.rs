@@ -263,6 +263,11 @@ pub async fn serve_on(listener: TcpListener, app: Router, limits: ConnLimits, sh
             },
             () = stop_tx.closed() => break,
         };
+        // A streamed page is written in parts (its head first): with Nagle's algorithm the
+        // second part waits for the client's delayed ACK of the first, about 40 ms a page.
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY could not be set");
+        }
         let service = app.clone().map_request(move |mut req: HttpRequest<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(remote));
             let has_body = req.headers().contains_key(header::CONTENT_LENGTH) || req.headers().contains_key(header::TRANSFER_ENCODING);
