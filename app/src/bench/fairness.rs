@@ -9,15 +9,6 @@ use super::client::Client;
 use super::measure::{self, Limits, PathFn};
 use super::report::{Budget, LatencyRow, Timings};
 
-/// A report's job as the Download Center lists it, and whether it has ended.
-async fn job(client: &Client, id: i64) -> anyhow::Result<(serde_json::Value, bool)> {
-    let list = client.get("/api/reports").await?;
-    let list: serde_json::Value = serde_json::from_slice(&list.body)?;
-    let job = list["data"].as_array().and_then(|a| a.iter().find(|j| j["id"] == id).cloned()).unwrap_or_default();
-    let ended = job["state"] != "queued" && job["state"] != "running";
-    Ok((job, ended))
-}
-
 async fn ask(client: &Client, body: serde_json::Value) -> anyhow::Result<(u16, i64)> {
     let answer = client.post_json("/api/reports", &body.to_string()).await?;
     let id = serde_json::from_slice::<serde_json::Value>(&answer.body).ok().and_then(|v| v["data"]["id"].as_i64()).unwrap_or(0);
@@ -27,7 +18,7 @@ async fn ask(client: &Client, body: serde_json::Value) -> anyhow::Result<(u16, i
 async fn wait_done(client: &Client, id: i64, name: &str) -> anyhow::Result<Duration> {
     let started = Instant::now();
     loop {
-        let (job, ended) = job(client, id).await?;
+        let (job, ended) = super::memory::job_state(client, id).await?;
         if ended {
             if job["state"] != "done" {
                 anyhow::bail!("{name}: report {id} ended {}: {}", job["state"], job["error"]);

@@ -120,7 +120,7 @@ async fn save_once(saver: &Client, save_body: &str, saves: &mut Timings) -> anyh
 }
 
 /// The report-queue job `id` as `GET /api/reports` lists it, and whether it has ended.
-async fn job_state(client: &Client, id: i64) -> anyhow::Result<(serde_json::Value, bool)> {
+pub(super) async fn job_state(client: &Client, id: i64) -> anyhow::Result<(serde_json::Value, bool)> {
     let list = client.get("/api/reports").await?;
     let list: serde_json::Value = serde_json::from_slice(&list.body)?;
     let job = list["data"].as_array().and_then(|a| a.iter().find(|j| j["id"] == id).cloned()).unwrap_or_default();

@@ -93,7 +93,8 @@ impl crate::domain::validate::ListedValues for CustomerFilter {
         use crate::domain::validate::{listed_code, listed_word};
         let mut e = std::collections::BTreeMap::new();
         listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
-        listed_word(&mut e, "xero", self.xero.as_deref(), &["unsent", "sent", "fail"]);
+        // Checked by the reader the list query uses, so the two cannot differ.
+        crate::domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
         listed_code(&mut e, "price_type", self.price_type, PriceStrategy::from_i32);
         listed_code(&mut e, "business_type", self.business_type, BusinessType::from_i32);
         listed_code(&mut e, "payment_type", self.payment_type, PaymentType::from_i32);

@@ -497,7 +497,8 @@ impl crate::domain::validate::ListedValues for OrderFilter {
         listed_code(&mut e, "status", self.status, OrderStatus::from_i32);
         listed_code(&mut e, "sort", self.sort, OrderSort::from_i32);
         listed_word(&mut e, "print", self.print.as_deref(), &["printed", "unprinted"]);
-        listed_word(&mut e, "xero", self.xero.as_deref(), &["unsent", "sent", "fail"]);
+        // Checked by the reader the list query uses, so the two cannot differ.
+        crate::domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
         listed_word(&mut e, "closure", self.closure.as_deref(), &["closed", "unclosed"]);
         listed_word(&mut e, "csr_status", self.csr_status.as_deref(), &["awaiting", "taken", "done", "handled"]);
         e

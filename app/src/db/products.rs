@@ -172,7 +172,8 @@ impl crate::domain::validate::ListedValues for ProductFilter {
         listed_code(&mut e, "category", self.category, ProductCategory::from_i32);
         listed_code(&mut e, "sort", self.sort, ProductSort::from_i32);
         listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
-        listed_word(&mut e, "xero", self.xero.as_deref(), &["unsent", "sent", "fail"]);
+        // Checked by the reader the list query uses, so the two cannot differ.
+        crate::domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
         e
     }
 }

@@ -64,6 +64,8 @@ pub enum StockError {
     MissingInWarehouse,
     /// A transfer whose OUT and IN warehouse are the same.
     SameWarehouse,
+    /// A sum of stock beyond what a number holds.
+    TooLarge,
 }
 
 impl fmt::Display for StockError {
@@ -71,6 +73,7 @@ impl fmt::Display for StockError {
         f.write_str(match self {
             Self::MissingInWarehouse => "Please choose the IN warehouse",
             Self::SameWarehouse => "The OUT and IN warehouse must differ",
+            Self::TooLarge => "The stock change is too large.",
         })
     }
 }
@@ -147,22 +150,21 @@ pub fn stock_effects(
 /// when that is negative. Virtual products hold no stock and are never short (issue 29).
 /// `on_hand` answers the stock now; `physical` whether a product holds stock. Ordered by
 /// warehouse and product.
-pub fn shortfalls(effects: &[StockEffect], on_hand: impl Fn(i64, i64) -> i64, physical: impl Fn(i64) -> bool) -> Vec<(i64, i64, i64)> {
+pub fn shortfalls(effects: &[StockEffect], on_hand: impl Fn(i64, i64) -> i64, physical: impl Fn(i64) -> bool) -> Result<Vec<(i64, i64, i64)>, StockError> {
     let mut change: std::collections::BTreeMap<(i64, i64), (i64, bool)> = std::collections::BTreeMap::new();
     for e in effects.iter().filter(|e| physical(e.product_id)) {
         let entry = change.entry((e.warehouse_id, e.product_id)).or_insert((0, false));
-        // Each delta is within ±2·10^6 and a sheet has at most 1,000 lines: no overflow.
-        entry.0 += e.on_hand_delta;
+        entry.0 = entry.0.checked_add(e.on_hand_delta).ok_or(StockError::TooLarge)?;
         entry.1 |= e.on_hand_delta < 0;
     }
-    change
-        .into_iter()
-        .filter(|(_, (_, takes))| *takes)
-        .filter_map(|((w, p), (delta, _))| {
-            let left = on_hand(w, p).saturating_add(delta);
-            (left < 0).then_some((w, p, left))
-        })
-        .collect()
+    let mut short = Vec::new();
+    for ((w, p), (delta, takes)) in change {
+        let left = on_hand(w, p).checked_add(delta).ok_or(StockError::TooLarge)?;
+        if takes && left < 0 {
+            short.push((w, p, left));
+        }
+    }
+    Ok(short)
 }
 
 /// The unit cost after receiving `in_qty` at `in_cost` onto `old_qty` held at `old_cost`, rounded to the cent.
@@ -245,19 +247,22 @@ mod tests {
         let lines = [line(7, 3), line(8, 50), line(7, 4), line(9, 10)];
         let effects = approve(&sheet(OrderType::Invoice, &lines));
         let on_hand = |_w: i64, p: i64| if p == 9 { 10 } else { 5 };
-        assert_eq!(shortfalls(&effects, on_hand, |p| p != 8), vec![(MAIN, 7, -2)]);
+        assert_eq!(shortfalls(&effects, on_hand, |p| p != 8), Ok(vec![(MAIN, 7, -2)]));
         // Stock coming in (a credit note, a bill) is never short, even below zero already.
         let effects = approve(&sheet(OrderType::CreditNote, &[line(7, 1)]));
-        assert_eq!(shortfalls(&effects, |_, _| -10, |_| true), vec![]);
+        assert_eq!(shortfalls(&effects, |_, _| -10, |_| true), Ok(vec![]));
         // A transfer is short at its OUT warehouse only.
         let out = [line(7, 6)];
         let t = StockSheet { in_warehouse_id: Some(OTHER), ..sheet(OrderType::Transfer, &out) };
         let effects = approve(&t);
-        assert_eq!(shortfalls(&effects, |w, _| if w == MAIN { 5 } else { 0 }, |_| true), vec![(MAIN, 7, -1)]);
+        assert_eq!(shortfalls(&effects, |w, _| if w == MAIN { 5 } else { 0 }, |_| true), Ok(vec![(MAIN, 7, -1)]));
         // A count below what the system holds sets the stock to the count: never below zero
         // unless the system already was.
         let effects = approve(&sheet(OrderType::Adjustment, &[counted(7, 2, 5)]));
-        assert_eq!(shortfalls(&effects, |_, _| 5, |_| true), vec![]);
+        assert_eq!(shortfalls(&effects, |_, _| 5, |_| true), Ok(vec![]));
+        // A stored figure at the edge of what a number holds is refused, not clamped.
+        let effects = approve(&sheet(OrderType::Invoice, &[line(7, 1)]));
+        assert_eq!(shortfalls(&effects, |_, _| i64::MIN, |_| true), Err(StockError::TooLarge));
     }
 
     #[test]

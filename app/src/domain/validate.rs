@@ -208,7 +208,12 @@ pub fn listed_code<T>(errors: &mut std::collections::BTreeMap<String, String>, f
 
 /// Notes `field` in `errors` when its word is given and not one of `allowed`.
 pub fn listed_word(errors: &mut std::collections::BTreeMap<String, String>, field: &str, value: Option<&str>, allowed: &[&str]) {
-    if value.is_some_and(|v| !allowed.contains(&v)) {
+    listed_if(errors, field, value, |v| allowed.contains(&v));
+}
+
+/// Notes `field` in `errors` when its word is given and `known` does not read it.
+pub fn listed_if(errors: &mut std::collections::BTreeMap<String, String>, field: &str, value: Option<&str>, known: impl Fn(&str) -> bool) {
+    if value.is_some_and(|v| !known(v)) {
         errors.insert(field.to_string(), crate::domain::sheet::NOT_LISTED.to_string());
     }
 }

@@ -506,7 +506,9 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
     }
     let driver = refs::resolve_opt(conn, actor.org_id, input.driver_id, "driver_id")?;
     let chosen_sheet = Order { warehouse_id: Some(warehouse_id), ..o.clone() };
-    let warnings = guard(conn, actor, &chosen_sheet, t, &lines, input.confirmed)?;
+    // The stock effects, worked out once: the guard's warnings read them, then they are applied.
+    let effects = effects_of(conn, &chosen_sheet, &lines, StockTransition::Approve)?;
+    let warnings = guard(conn, actor, &chosen_sheet, t, &lines, &effects, input.confirmed)?;
     // Only one approval wins: the status moves from Draft under the row lock.
     let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(OrderStatus::Draft.as_i32())))
         .set((
@@ -523,7 +525,7 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
     if changed == 0 {
         return Err(AppError::Conflict { message: format!("Sheet {} was already approved by someone else.", o.no), code: Some("stale"), reasons: vec![] });
     }
-    move_stock(conn, actor, &chosen_sheet, &lines, StockTransition::Approve)?;
+    move_stock(conn, actor, &chosen_sheet, &lines, &effects, StockTransition::Approve)?;
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Approved")?;
     Ok(Approved { warnings })
 }
@@ -531,7 +533,7 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
 /// The approval guard (invoices, spec §4) and the warnings any approval confirms first: lines
 /// at $0.00 and the stock the sheet would take below zero, physical products only. Answers
 /// the warnings that were confirmed.
-fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[order_db::Line], confirmed: bool) -> AppResult<Vec<String>> {
+fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[order_db::Line], effects: &[stock_rules::StockEffect], confirmed: bool) -> AppResult<Vec<String>> {
     let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
     let facts: Vec<(i64, i64, String, i32)> = products::table
         .filter(products::org_id.eq(o.org_id))
@@ -544,10 +546,9 @@ fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[ord
         .enumerate()
         .filter_map(|(i, l)| Some(GuardLine { line_no: i + 1, price: Cents(l.price), class_a: Cents(fact(l.product_id?)?.1) }))
         .collect();
-    let effects = effects_of(conn, o, lines, StockTransition::Approve)?;
     let on_hand = stock::on_hand_of(conn, o.org_id, &ids)?;
     let physical = |p: i64| fact(p).is_some_and(|f| f.3 != ProductKind::Virtual.as_i32());
-    let short = stock_rules::shortfalls(&effects, |w, p| on_hand.get(&(w, p)).copied().unwrap_or(0), physical);
+    let short = stock_rules::shortfalls(effects, |w, p| on_hand.get(&(w, p)).copied().unwrap_or(0), physical).map_err(|e| AppError::bad_request(e.to_string()))?;
     let shortfalls = if short.is_empty() {
         vec![]
     } else {
@@ -597,9 +598,10 @@ fn effects_of(conn: &mut DbConn, o: &Order, lines: &[order_db::Line], transition
     stock_rules::stock_effects(&sheet, transition).map_err(|e| AppError::bad_request(e.to_string()))
 }
 
-fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], transition: StockTransition) -> AppResult<()> {
+/// Applies `effects` (of [`effects_of`] for `transition`): the stock rows, the ledger, a
+/// bill's moving average cost and, on approval, the sales lines' costs.
+fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Line], effects: &[stock_rules::StockEffect], transition: StockTransition) -> AppResult<()> {
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
-    let effects = effects_of(conn, o, lines, transition)?;
     let approving = transition == StockTransition::Approve;
     // Bills move the average cost before their stock arrives (DESIGN §5: cost on bill approval).
     if approving && t == OrderType::Bill {
@@ -662,7 +664,8 @@ pub fn unapprove(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
         return Err(AppError::Conflict { message: format!("Sheet {} changed meanwhile; reload it.", o.no), code: Some("stale"), reasons: vec![] });
     }
     let lines = order_db::lines_of(conn, id)?;
-    move_stock(conn, actor, &o, &lines, StockTransition::UnApprove)?;
+    let effects = effects_of(conn, &o, &lines, StockTransition::UnApprove)?;
+    move_stock(conn, actor, &o, &lines, &effects, StockTransition::UnApprove)?;
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "UnApproved")
 }
 

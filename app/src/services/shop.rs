@@ -163,19 +163,34 @@ pub fn cart_count(conn: &mut DbConn, who: &ShopPrincipal) -> AppResult<i64> {
     Ok(shop_db::cart(conn, who.org_id, who.customer_id)?.iter().map(|l| l.qty).sum())
 }
 
-/// Adds quantities of shown products to the cart, summing with what is there (one price
-/// lookup for all of them); products the shop does not show are skipped. Answers the
-/// cart's item count and how many wanted products were skipped.
-fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> AppResult<(i64, usize)> {
+/// What [`add_lines`] left out: products the shop does not show, and shown ones without a
+/// price for the customer.
+#[derive(Clone, Copy, Debug, Default)]
+struct Skipped {
+    hidden: usize,
+    unpriced: usize,
+}
+
+/// Adds quantities of orderable products to the cart, summing with what is there (one price
+/// lookup for all of them); products the shop does not show or cannot price are skipped.
+/// Answers the cart's item count and what was skipped.
+fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> AppResult<(i64, Skipped)> {
     let ids: Vec<i64> = wanted.iter().map(|w| w.0).collect();
-    let shown: HashMap<i64, Cents> = items(conn, who, &ids)?.into_iter().filter(Item::orderable).map(|i| (i.product.id, i.price)).collect();
+    let shown: HashMap<i64, Cents> = items(conn, who, &ids)?.into_iter().map(|i| (i.product.id, i.price)).collect();
     let mut cart = shop_db::cart(conn, who.org_id, who.customer_id)?;
     let mut touched: Vec<usize> = Vec::new();
-    let mut skipped = 0;
+    let mut skipped = Skipped::default();
     for &(product, qty) in wanted {
-        let Some(price) = shown.get(&product) else {
-            skipped += 1;
-            continue;
+        let price = match shown.get(&product) {
+            None => {
+                skipped.hidden += 1;
+                continue;
+            }
+            Some(p) if !rules::orderable(*p) => {
+                skipped.unpriced += 1;
+                continue;
+            }
+            Some(p) => p,
         };
         let at = match cart.iter().position(|l| l.product_id == product) {
             Some(at) => at,
@@ -201,12 +216,10 @@ fn add_lines(conn: &mut DbConn, who: &ShopPrincipal, wanted: &[(i64, i64)]) -> A
 /// count. A product the shop does not show is not found; one without a price for the
 /// customer is refused with [`rules::NOT_PRICED`].
 pub fn add(conn: &mut DbConn, who: &ShopPrincipal, product: i64, qty: i64) -> AppResult<i64> {
-    if !item(conn, who, product)?.orderable() {
-        return Err(AppError::field("qty", rules::NOT_PRICED));
-    }
     match add_lines(conn, who, &[(product, qty)])? {
-        (_, 1..) => Err(AppError::NotFound),
-        (count, 0) => Ok(count),
+        (_, Skipped { hidden: 1.., .. }) => Err(AppError::NotFound),
+        (_, Skipped { unpriced: 1.., .. }) => Err(AppError::field("qty", rules::NOT_PRICED)),
+        (count, _) => Ok(count),
     }
 }
 
@@ -388,7 +401,7 @@ pub fn order_again(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult
     let no_product = lines.iter().filter(|l| l.product_id.is_none()).count();
     let wanted: Vec<(i64, i64)> = lines.iter().filter_map(|l| Some((l.product_id?, l.qty))).collect();
     let (_, skipped) = add_lines(conn, who, &wanted)?;
-    Ok(skipped + no_product)
+    Ok(skipped.hidden + skipped.unpriced + no_product)
 }
 
 /// The A4 tax invoice of one of the customer's orders, once approved.

@@ -236,11 +236,10 @@ fn customer_title(id: Option<i64>) -> &'static str {
     if id.is_some() { "Edit Customer" } else { "New Customer" }
 }
 
-/// The customer form after a post: refused (`error`), or with a `notice`.
-async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, error: Option<FormError>, notice: Option<String>) -> AppResult<Response> {
-    let mut view = customer_view(state, auth, input, id).await?;
-    view.notice = notice;
-    render(state, auth, customer_title(id), "/customers", view, error).await
+/// The customer form refused by a post (`error`, over what was typed).
+async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id: Option<i64>, error: FormError) -> AppResult<Response> {
+    let view = customer_view(state, auth, input, id).await?;
+    render(state, auth, customer_title(id), "/customers", view, Some(error)).await
 }
 
 /// `POST /baseinfo/customers/{id}/shop-invite`: a one-time shop password, shown this once
@@ -274,7 +273,7 @@ pub async fn create_customer(State(state): State<AppState>, auth: Auth, body: By
     let input: CustomerInput = parse(&body)?;
     match service::create_customer(&state, &auth, input.clone()).await {
         Ok(c) => Ok(saved_redirect("customers", c.id)),
-        Err(e) => customer_page(&state, &auth, &input, None, Some(form_error(e)?), None).await,
+        Err(e) => customer_page(&state, &auth, &input, None, form_error(e)?).await,
     }
 }
 
@@ -299,7 +298,7 @@ pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id)
     let input: CustomerInput = parse(&body)?;
     match service::update_customer(&state, &auth, id, input.clone()).await {
         Ok(c) => Ok(saved_redirect("customers", c.id)),
-        Err(e) => customer_page(&state, &auth, &input, Some(id), Some(form_error(e)?), None).await,
+        Err(e) => customer_page(&state, &auth, &input, Some(id), form_error(e)?).await,
     }
 }
 

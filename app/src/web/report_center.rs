@@ -78,10 +78,10 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     stream::respond(&state, &auth, &headers, TITLE, PATH, &[], move |shell| async move { center_page(&st, &au, shell, notice, None).await }).await
 }
 
-/// The page whole, after an import (its status says how it went).
-async fn center(state: &AppState, auth: &Auth, notice: Option<String>, error: Option<String>) -> AppResult<CenterPage> {
+/// The page whole, after a refused import (its status says how it went).
+async fn refused(state: &AppState, auth: &Auth, error: String) -> AppResult<CenterPage> {
     let shell = Shell::new(state, auth, TITLE, PATH, &[]).await?;
-    center_page(state, auth, shell, notice, error).await
+    center_page(state, auth, shell, None, Some(error)).await
 }
 
 /// The page around `shell`, with what the last Batch SendXero or import did.
@@ -130,7 +130,7 @@ pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<
         Err(e @ (AppError::Validation { .. } | AppError::Conflict { .. } | AppError::TooLarge(_) | AppError::BadRequest(_) | AppError::Timeout(_) | AppError::Storage(_))) => e,
         Err(e) => return Err(e),
     };
-    Ok((error.status(), center(&state, &auth, None, Some(error.to_string())).await?).into_response())
+    Ok((error.status(), refused(&state, &auth, error.to_string()).await?).into_response())
 }
 
 /// `GET /reports_download/template/{draft-inv|basic}`: the import's xlsx template.

@@ -128,13 +128,11 @@ async fn new_page(state: &AppState, auth: &Auth, input: &StaffInput, error: Form
     render(state, auth, NEW_TITLE, LIST, new_form(state, auth, input).await?, Some(error)).await
 }
 
-/// The edit form after a post: refused (`error`, over what was typed), or with a `notice`.
-async fn edit_page(state: &AppState, auth: &Auth, id: i64, input: Option<&StaffInput>, notice: Option<String>, error: Option<FormError>) -> AppResult<Response> {
+/// The edit form refused by a post (`error`, over what was typed).
+async fn edit_page(state: &AppState, auth: &Auth, id: i64, input: &StaffInput, error: FormError) -> AppResult<Response> {
     let org = auth.org_id;
     let member = state.db.run(move |c| accounts::staff_member(c, org, id)).await?;
-    let mut view = edit_view(input.unwrap_or(&input_from(&member)), &member);
-    view.notice = notice;
-    render(state, auth, EDIT_TITLE, LIST, view, error).await
+    render(state, auth, EDIT_TITLE, LIST, edit_view(input, &member), Some(error)).await
 }
 
 /// `GET /baseinfo/employees`: the add form, streamed.
@@ -181,7 +179,7 @@ pub async fn update_staff(State(state): State<AppState>, auth: Auth, Path(id): P
     let input = parse(&body)?;
     match service::update_staff(&state, &auth, id, input.clone()).await {
         Ok(()) => Ok(saved_redirect("employees", id)),
-        Err(e) => edit_page(&state, &auth, id, Some(&input), None, Some(form_error(e)?)).await,
+        Err(e) => edit_page(&state, &auth, id, &input, form_error(e)?).await,
     }
 }
 

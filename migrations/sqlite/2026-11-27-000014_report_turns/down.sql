@@ -1,0 +1,1 @@
+DROP INDEX report_jobs_org_started;
