@@ -6,7 +6,6 @@ pub mod auth;
 pub mod bench;
 pub mod config;
 pub mod db;
-pub mod domain;
 pub mod error;
 pub mod ops;
 pub mod print;

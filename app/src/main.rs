@@ -222,7 +222,7 @@ fn add_user(config: &Config, u: UserAdd) -> Result<(), String> {
     if !(1..=6).contains(&u.role) {
         return Err("role must be 1 to 6".into());
     }
-    if tyredesk::domain::validate::sign_in_email(&u.email).is_err() {
+    if domain::validate::sign_in_email(&u.email).is_err() {
         return Err(format!("'{}' is not an e-mail address", u.email));
     }
     let db = server::open(config)?;

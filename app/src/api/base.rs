@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use crate::db::{accounts, masters, orders};
-use crate::domain::{enums::Role, validate};
+use domain::{enums::Role, validate};
 use crate::error::{AppError, AppResult};
 use crate::print::Company;
 use crate::services::print as print_service;

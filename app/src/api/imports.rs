@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::auth::Auth;
-use crate::domain::imports::{ImportKind, QUEUED, SUCCESS};
+use domain::imports::{ImportKind, QUEUED, SUCCESS};
 use crate::error::AppResult;
 use crate::services::imports::{self, Outcome};
 use crate::state::AppState;

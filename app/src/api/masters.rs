@@ -13,8 +13,8 @@ use crate::auth::Auth;
 use crate::db::customers::{self, Customer, CustomerFilter};
 use crate::db::masters::{self as master_db, SupplierRef};
 use crate::db::products::{self, Product, ProductFilter, ProductJson};
-use crate::domain::permissions::Sight;
-use crate::domain::masters::{CustomerInput, ProductInput};
+use domain::permissions::Sight;
+use domain::masters::{CustomerInput, ProductInput};
 use crate::error::{AppError, AppResult};
 use crate::services::pricing::{self, LabelledPrice};
 use crate::services::masters as service;
@@ -23,7 +23,7 @@ use crate::web;
 use crate::web::list::{Paging, wants_xlsx};
 
 /// The most ids one `ids=` list may name: a sheet's lines.
-const IDS_MAX: usize = crate::domain::limits::LINES_MAX;
+const IDS_MAX: usize = domain::limits::LINES_MAX;
 
 #[derive(Deserialize, Default)]
 pub struct SearchQuery {

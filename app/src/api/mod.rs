@@ -17,7 +17,7 @@ use axum::routing::{get, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::domain::uploads::MAX_UPLOAD_BODY_BYTES;
+use domain::uploads::MAX_UPLOAD_BODY_BYTES;
 use crate::error::AppError;
 use crate::state::AppState;
 
@@ -111,7 +111,7 @@ pub struct Meta {
 impl Meta {
     /// The meta of one page; `count` is the list's count (see `limits::count_limit`).
     pub fn page(count: i64, req: &crate::web::list::PageReq) -> Self {
-        let (total, total_capped) = crate::domain::limits::counted(count, req.offset());
+        let (total, total_capped) = domain::limits::counted(count, req.offset());
         Self { total, total_capped, current_page: req.page, per_page: req.per_page }
     }
 }

@@ -78,7 +78,7 @@ pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, header
     let signed_in = authenticate(&state, &req.username, &req.password, ip).await?;
     if signed_in.must_change_password {
         // A one-time password opens only the browser's change-password page.
-        return Err(AppError::forbidden(crate::domain::admin::PASSWORD_CHANGE_REQUIRED));
+        return Err(AppError::forbidden(domain::admin::PASSWORD_CHANGE_REQUIRED));
     }
     let (user_id, org_id) = (signed_in.user_id, signed_in.org_id);
     let (client_id, scope) = (req.client_id, req.scope);

@@ -8,7 +8,7 @@ use axum::extract::multipart::MultipartError;
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::StatusCode;
 
-use crate::domain::uploads::{FIELD_TOO_LONG, FILE_FIELD, FILE_TOO_LARGE, MAX_FILE_BYTES, NOT_AN_UPLOAD, UPLOAD_BROKEN};
+use domain::uploads::{FIELD_TOO_LONG, FILE_FIELD, FILE_TOO_LARGE, MAX_FILE_BYTES, NOT_AN_UPLOAD, UPLOAD_BROKEN};
 use crate::error::{AppError, AppResult};
 
 /// A form upload whose refusal is the app's own (axum's answers a plain-text 400 for a

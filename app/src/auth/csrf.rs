@@ -54,9 +54,9 @@ pub async fn guard(req: Request, next: Next) -> Response {
         // never the address (where it would stay in the history and re-post on reload).
         // The body is read here within the upload limit and handed on whole.
         let (parts, body) = req.into_parts();
-        let bytes = match to_bytes(body, crate::domain::uploads::MAX_UPLOAD_BODY_BYTES).await {
+        let bytes = match to_bytes(body, domain::uploads::MAX_UPLOAD_BODY_BYTES).await {
             Ok(b) => b,
-            Err(_) => return AppError::TooLarge(crate::domain::uploads::FILE_TOO_LARGE.into()).into_response(),
+            Err(_) => return AppError::TooLarge(domain::uploads::FILE_TOO_LARGE.into()).into_response(),
         };
         let sent = multipart_value(&content_type, bytes.clone(), "_csrf").await;
         return if sent.is_some_and(|s| token::same(&s, &expected)) { next.run(Request::from_parts(parts, Body::from(bytes))).await } else { refused() };

@@ -11,7 +11,7 @@ use axum::http::HeaderMap;
 use axum::http::request::Parts;
 
 use crate::db::accounts::{self, Membership};
-use crate::domain::enums::Role;
+use domain::enums::Role;
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 
@@ -60,8 +60,8 @@ pub struct Auth {
 impl Auth {
     /// What this staff member may see of cost and reference purchase price (the one gate of
     /// `domain::permissions::Sight`).
-    pub fn sight(&self) -> crate::domain::permissions::Sight {
-        crate::domain::permissions::Sight::of(self.role, self.mod_prc)
+    pub fn sight(&self) -> domain::permissions::Sight {
+        domain::permissions::Sight::of(self.role, self.mod_prc)
     }
 }
 
@@ -98,7 +98,7 @@ fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[
         crt_csr: m.crt_csr,
         orgs: usable(all).into_iter().map(|m| OrgChoice { id: m.org_id, name: m.org_name.clone(), role: m.role }).collect(),
         session,
-        zone: crate::domain::admin::parse_zone(&m.time_zone).unwrap_or(crate::domain::dates::DEFAULT_ZONE),
+        zone: domain::admin::parse_zone(&m.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE),
         must_change_password: false,
     }
 }
@@ -277,8 +277,8 @@ impl FromRequestParts<AppState> for Auth {
             return Ok(auth.clone());
         }
         let auth = load(state, &parts.headers).await?.ok_or(AppError::Unauthorized)?;
-        if auth.must_change_password && !crate::domain::admin::reachable_before_change(parts.uri.path()) {
-            return Err(AppError::forbidden(crate::domain::admin::PASSWORD_CHANGE_REQUIRED));
+        if auth.must_change_password && !domain::admin::reachable_before_change(parts.uri.path()) {
+            return Err(AppError::forbidden(domain::admin::PASSWORD_CHANGE_REQUIRED));
         }
         parts.extensions.insert(auth.clone());
         Ok(auth)

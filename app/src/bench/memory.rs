@@ -247,7 +247,7 @@ fn basic_products_file(brand: &str, rows: usize) -> anyhow::Result<Vec<u8>> {
 /// users' saves).
 pub async fn basic_import(name: &str, db: &Db, importer: &Client, saver: &Client, save_body: &str) -> anyhow::Result<(MemoryRow, Timings)> {
     let brand: String = db.run(|c| Ok(crate::db::schema::brands::table.filter(crate::db::schema::brands::org_id.eq(4)).order(crate::db::schema::brands::id.asc()).select(crate::db::schema::brands::name).first(c)?)).await?;
-    let file = tokio::task::spawn_blocking(move || basic_products_file(&brand, crate::domain::uploads::MAX_ROWS - 1)).await??;
+    let file = tokio::task::spawn_blocking(move || basic_products_file(&brand, domain::uploads::MAX_ROWS - 1)).await??;
     let size = file.len() as u64;
     let body = multipart(&file);
     drop(file);

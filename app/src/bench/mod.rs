@@ -23,7 +23,7 @@ use crate::db::customers::{self as customer_db, CustomerFilter};
 use crate::db::orders::{self as order_db, OrderFilter};
 use crate::db::products::{self as product_db, ProductFilter};
 use crate::db::schema::{customers, orders, products, warehouses};
-use crate::domain::enums::OrderType;
+use domain::enums::OrderType;
 use crate::seed::{self, Scale};
 use crate::services::quoting::{self, QuoteFilter};
 use crate::state::AppState;
@@ -229,7 +229,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         DatabaseUrl::Postgres(_) => "postgresql",
     };
     let db = crate::server::open(&config).map_err(anyhow::Error::msg)?;
-    let today = crate::domain::dates::today(crate::domain::dates::DEFAULT_ZONE);
+    let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
     let started = Instant::now();
     if opts.existing {
         println!("Measuring the {:?} data already in {}", opts.scale, config.database.redacted());

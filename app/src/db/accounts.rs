@@ -431,7 +431,7 @@ pub fn set_one_time_password(conn: &mut DbConn, user_id: i64, password_hash: &st
 }
 
 /// Saves the company's settings if they still have `version`; false when someone saved in between.
-pub fn update_settings(conn: &mut DbConn, org: i64, version: i32, s: &crate::domain::admin::Settings) -> AppResult<bool> {
+pub fn update_settings(conn: &mut DbConn, org: i64, version: i32, s: &domain::admin::Settings) -> AppResult<bool> {
     let [b, c, d, e] = s.tiers_bp;
     let n = diesel::update(organisations::table.filter(organisations::id.eq(org)).filter(organisations::version.eq(version)))
         .set((

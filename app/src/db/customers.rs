@@ -8,7 +8,7 @@ use super::DbConn;
 use super::masters::Paged;
 use super::search::{self, Searchable};
 use super::Backend;
-use crate::domain::limits::count_limit;
+use domain::limits::count_limit;
 use super::schema::customers;
 use crate::error::AppResult;
 
@@ -67,7 +67,7 @@ pub fn customer(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Customer> {
 
 use chrono::NaiveDate;
 
-use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::dates::{DEFAULT_ZONE, day_start_utc};
 
 /// Filters of the customer list (spec §2.4), already cleaned of dropped values.
 #[derive(serde::Deserialize, Debug, Clone, Default)]
@@ -87,14 +87,14 @@ pub struct CustomerFilter {
     pub ids: Option<String>,
 }
 
-impl crate::domain::validate::ListedValues for CustomerFilter {
+impl domain::validate::ListedValues for CustomerFilter {
     fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
-        use crate::domain::enums::{AreaType, BusinessType, PaymentType, PriceStrategy};
-        use crate::domain::validate::{listed_code, listed_word};
+        use domain::enums::{AreaType, BusinessType, PaymentType, PriceStrategy};
+        use domain::validate::{listed_code, listed_word};
         let mut e = std::collections::BTreeMap::new();
         listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
         // Checked by the reader the list query uses, so the two cannot differ.
-        crate::domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
+        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
         listed_code(&mut e, "price_type", self.price_type, PriceStrategy::from_i32);
         listed_code(&mut e, "business_type", self.business_type, BusinessType::from_i32);
         listed_code(&mut e, "payment_type", self.payment_type, PaymentType::from_i32);
@@ -150,7 +150,7 @@ pub fn list(conn: &mut DbConn, org: i64, f: &CustomerFilter, offset: i64, limit:
     Ok(Paged { rows, total })
 }
 
-use crate::domain::masters::{CreditTerms, CustomerFields, CustomerIdentity};
+use domain::masters::{CreditTerms, CustomerFields, CustomerIdentity};
 
 /// Columns set once when a customer is created; they lock afterwards.
 #[derive(Insertable)]

@@ -12,8 +12,8 @@ use super::DbConn;
 use super::masters::{self, Employee, Paged, Warehouse};
 use super::orders::{self as order_db, Event, Line, Order, OrderFilter, OrderRow, events_of};
 use super::schema::{customers, order_lines, orders, products, stocks, suppliers};
-use crate::domain::enums::{OrderStatus, OrderType};
-use crate::domain::permissions::Cost;
+use domain::enums::{OrderStatus, OrderType};
+use domain::permissions::Cost;
 use crate::error::AppResult;
 
 /// A sheet's customer as the sheet screens show it.
@@ -133,7 +133,7 @@ pub fn detail(conn: &mut DbConn, org: i64, id: i64) -> AppResult<SheetDetail> {
         .order((order_lines::seq.asc(), order_lines::id.asc()))
         .select((Line::as_select(), (products::code, products::name).nullable(), products::category.nullable(), stocks::on_hand.nullable()))
         .load(conn)?;
-    let virtual_kind = crate::domain::enums::ProductKind::Virtual.as_i32();
+    let virtual_kind = domain::enums::ProductKind::Virtual.as_i32();
     let lines = rows
         .into_iter()
         .map(|(line, product, kind, stock)| DetailLine { line, product, stock_now: stock.filter(|_| kind != Some(virtual_kind)) })
@@ -234,7 +234,7 @@ fn line_products(conn: &mut DbConn, org: i64, warehouse: Option<i64>, ids: &[i64
             .filter(products::id.eq_any(chunk))
             .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price, products::category, stocks::on_hand.nullable()))
             .load(conn)?;
-        let virtual_kind = crate::domain::enums::ProductKind::Virtual.as_i32();
+        let virtual_kind = domain::enums::ProductKind::Virtual.as_i32();
         found.extend(rows.into_iter().map(|(id, code, name, unit, class_a_price, cost_price, kind, on_hand)| {
             let stock = warehouse.filter(|_| kind != virtual_kind).map(|_| on_hand.unwrap_or(0));
             (id, LineProduct { code, name, unit, class_a_price, cost_price: Cost::new(cost_price), stock })

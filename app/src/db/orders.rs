@@ -4,10 +4,10 @@ use diesel::prelude::*;
 
 use super::DbConn;
 use super::schema::orders;
-use crate::domain::enums::{DrafterType, OrderStatus, OrderType};
+use domain::enums::{DrafterType, OrderStatus, OrderType};
 use crate::error::AppResult;
-use crate::domain::money::Cents;
-use crate::domain::permissions::{Cost, Sight};
+use domain::money::Cents;
+use domain::permissions::{Cost, Sight};
 
 /// Customer self-orders waiting for staff: invoice drafts with drafterType 3 (spec §1) that
 /// no one has taken up yet (no due date: staff set it when they take the order, spec §4).
@@ -220,7 +220,7 @@ pub struct LineJson {
 
 impl LineJson {
     /// Line `l` of a sheet of type `t` as `sight` may see it.
-    pub fn new(l: Line, t: crate::domain::enums::OrderType, sight: Sight) -> Self {
+    pub fn new(l: Line, t: domain::enums::OrderType, sight: Sight) -> Self {
         let money = sight.line_money(t, Cents(l.price), Cents(l.amount));
         Self {
             id: l.id,
@@ -441,10 +441,10 @@ crate::batch_insert_fn!(insert_sequences, order_sequences::table, NewSequence);
 use super::masters::Paged;
 use super::search::{self, Searchable};
 use super::Backend;
-use crate::domain::limits::count_limit;
+use domain::limits::count_limit;
 use super::schema::{customers, products, suppliers};
 use crate::db::multi_connection_impl::MultiBackend;
-use crate::domain::enums::{OrderSort, OrderSortKey, SortDirection};
+use domain::enums::{OrderSort, OrderSortKey, SortDirection};
 
 /// Filters of the sheet lists (spec §2.4, §3 Order list filter), cleaned of dropped values.
 #[derive(serde::Deserialize, Debug, Clone, Default)]
@@ -483,10 +483,10 @@ pub struct OrderFilter {
     pub csr_status: Option<String>,
 }
 
-impl crate::domain::validate::ListedValues for OrderFilter {
+impl domain::validate::ListedValues for OrderFilter {
     fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
-        use crate::domain::enums::{DeliveryStatus, Tag};
-        use crate::domain::validate::{listed_code, listed_word};
+        use domain::enums::{DeliveryStatus, Tag};
+        use domain::validate::{listed_code, listed_word};
         let mut e = std::collections::BTreeMap::new();
         if let Some(t) = self.order_type.as_deref().filter(|t| *t != "csr") {
             listed_code(&mut e, "type", Some(t.parse().unwrap_or(-1)), OrderType::from_i32);
@@ -498,7 +498,7 @@ impl crate::domain::validate::ListedValues for OrderFilter {
         listed_code(&mut e, "sort", self.sort, OrderSort::from_i32);
         listed_word(&mut e, "print", self.print.as_deref(), &["printed", "unprinted"]);
         // Checked by the reader the list query uses, so the two cannot differ.
-        crate::domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
+        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
         listed_word(&mut e, "closure", self.closure.as_deref(), &["closed", "unclosed"]);
         listed_word(&mut e, "csr_status", self.csr_status.as_deref(), &["awaiting", "taken", "done", "handled"]);
         e

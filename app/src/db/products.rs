@@ -9,8 +9,8 @@ use super::DbConn;
 use super::masters::{Paged, like_escape};
 use super::search::{self, Searchable};
 use super::Backend;
-use crate::domain::limits::count_limit;
-use crate::domain::permissions::{Cost, Sight};
+use domain::limits::count_limit;
+use domain::permissions::{Cost, Sight};
 use super::schema::products;
 use crate::error::AppResult;
 
@@ -116,9 +116,9 @@ use diesel::dsl::sql;
 use diesel::sql_types::BigInt;
 
 use super::schema::stocks;
-use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
-use crate::domain::enums::{ProductCategory, ProductSort, ProductSortKey, SortDirection, XeroState};
-use crate::domain::tyre_size;
+use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::enums::{ProductCategory, ProductSort, ProductSortKey, SortDirection, XeroState};
+use domain::tyre_size;
 
 /// What the Item Key box asks for: a tyre size (as its helper code) and/or words.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -165,15 +165,15 @@ pub struct ProductFilter {
     pub shop_only: bool,
 }
 
-impl crate::domain::validate::ListedValues for ProductFilter {
+impl domain::validate::ListedValues for ProductFilter {
     fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
-        use crate::domain::validate::{listed_code, listed_word};
+        use domain::validate::{listed_code, listed_word};
         let mut e = std::collections::BTreeMap::new();
         listed_code(&mut e, "category", self.category, ProductCategory::from_i32);
         listed_code(&mut e, "sort", self.sort, ProductSort::from_i32);
         listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
         // Checked by the reader the list query uses, so the two cannot differ.
-        crate::domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
+        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
         e
     }
 }
@@ -399,7 +399,7 @@ pub fn by_ids(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<Product
     Ok(products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(ids)).order(products::code.asc()).select(Product::as_select()).load(conn)?)
 }
 
-use crate::domain::masters::{ProductFields, ProductIdentity, ProductSearchKeys};
+use domain::masters::{ProductFields, ProductIdentity, ProductSearchKeys};
 
 /// Columns set once when a product is created; they lock afterwards.
 #[derive(Insertable)]

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use super::DbConn;
 use super::masters::{Brand, Supplier, Warehouse};
 use super::schema::{audit_log, brands, suppliers, users, warehouses};
-use crate::domain::reference_data::{BrandFields, SupplierFields, WarehouseFields};
+use domain::reference_data::{BrandFields, SupplierFields, WarehouseFields};
 use crate::error::{AppError, AppResult};
 
 pub fn supplier(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Supplier> {

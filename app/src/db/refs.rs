@@ -14,8 +14,8 @@ use diesel::prelude::*;
 
 use super::DbConn;
 use super::schema::{brands, customers, memberships, orders, suppliers, warehouses};
-use crate::domain::enums::Role;
-use crate::domain::masters;
+use domain::enums::Role;
+use domain::masters;
 use crate::error::{AppError, AppResult};
 
 /// A kind of row an outside id may name, with its company-scoped existence check.

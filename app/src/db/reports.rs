@@ -8,7 +8,7 @@ use diesel::sql_types::{BigInt, Integer, Text, Timestamp};
 
 use super::DbConn;
 use super::schema::report_jobs;
-use crate::domain::reports::JobState;
+use domain::reports::JobState;
 use crate::error::{AppError, AppResult};
 
 /// A report job as stored. `locked_by` names the worker that ran it last (kept after it
@@ -70,8 +70,8 @@ pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppRe
             .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
             .count()
             .get_result(conn)?;
-        if active >= crate::domain::reports::ACTIVE_PER_USER {
-            return Err(AppError::Conflict { message: crate::domain::reports::too_many_active(active), code: Some("too_many_reports"), reasons: vec![] });
+        if active >= domain::reports::ACTIVE_PER_USER {
+            return Err(AppError::Conflict { message: domain::reports::too_many_active(active), code: Some("too_many_reports"), reasons: vec![] });
         }
         let inserted = diesel::sql_query(
             "INSERT INTO report_jobs (org_id, user_id, kind, params, date_range, state, dedupe_key, created_at) \

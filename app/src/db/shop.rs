@@ -10,7 +10,7 @@ use diesel::prelude::*;
 
 use super::schema::{brands, customers, order_lines, orders, organisations, products, shop_cart_lines, shop_checkouts, shop_sessions, shop_tokens, stocks, warehouses};
 use super::{DbConn, now};
-use crate::domain::enums::{DrafterType, OrderType};
+use domain::enums::{DrafterType, OrderType};
 use crate::error::{AppError, AppResult};
 
 /// A shop session ends after this long without a request.
@@ -408,7 +408,7 @@ type BoxedOrders = orders::BoxedQuery<'static, super::multi_connection_impl::Mul
 /// The customer's invoices: those they placed, and those staff raised for them once
 /// approved (a staff draft is not the customer's business until it is).
 fn mine(org: i64, customer: i64) -> BoxedOrders {
-    use crate::domain::enums::OrderStatus;
+    use domain::enums::OrderStatus;
     orders::table
         .filter(orders::org_id.eq(org))
         .filter(orders::customer_id.eq(customer))

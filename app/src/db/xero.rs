@@ -9,7 +9,7 @@ use diesel::sql_types::{Text, Timestamp};
 
 use super::DbConn;
 use super::schema::{xero_connections, xero_jobs};
-use crate::domain::xero::Budget;
+use domain::xero::Budget;
 use crate::error::{AppError, AppResult};
 
 /// A company's connection as stored (the secret sealed).

@@ -5,8 +5,8 @@ use chrono::NaiveDate;
 
 use super::pages::{self, A4, HeaderText};
 use super::rules::{self, WarehouseRole};
-use crate::domain::enums::{ShipType, TaxType};
-use crate::domain::money::{Cents, Totals, TotalsOverflow, gst_of_inclusive};
+use domain::enums::{ShipType, TaxType};
+use domain::money::{Cents, Totals, TotalsOverflow, gst_of_inclusive};
 
 /// Which document is printed (DESIGN §5: `variant=standard|noprice`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,7 +290,7 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
     };
 
     let mut facts: Vec<(&'static str, String)> = vec![("Payment Type", sheet.payment_type.clone()), ("Area Type", sheet.area_type.clone())];
-    let driver = sheet.driver.clone().unwrap_or_else(|| crate::domain::enums::DRIVER_NOT_ASSIGNED.to_string());
+    let driver = sheet.driver.clone().unwrap_or_else(|| domain::enums::DRIVER_NOT_ASSIGNED.to_string());
     facts.push(("Shipping", format!("{} · Driver: {driver}", sheet.ship_type.label())));
     if let Some(d) = sheet.delivery_date {
         facts.push((if invoice { "Dispatch Date" } else { "Pickup Date" }, day(d)));

@@ -1,7 +1,7 @@
 //! The layout rules of spec §2.7, each a small pure function of the company's department,
 //! the sheet's warehouse or the customer, so every rule is tested on its own.
 
-use crate::domain::money::{Cents, gst_exclusive_price};
+use domain::money::{Cents, gst_exclusive_price};
 
 /// Departments whose documents show prices without GST (spec §2.7: 7 and 8).
 pub fn prices_exclude_gst(department: i32) -> bool {

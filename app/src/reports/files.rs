@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::domain::reports::Kind;
+use domain::reports::Kind;
 
 /// How long finished reports are kept (docs/decisions.md, Reports).
 pub const RETENTION: Duration = Duration::from_secs(30 * 24 * 60 * 60);

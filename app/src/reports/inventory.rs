@@ -30,9 +30,9 @@ use super::Ctx;
 use super::rows::total_row;
 use super::sql::{Bind, Sql};
 use crate::db::DbConn;
-use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
-use crate::domain::enums::{CodeEnum, OrderType};
-use crate::domain::reports::Params;
+use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::enums::{CodeEnum, OrderType};
+use domain::reports::Params;
 use crate::error::{AppError, AppResult};
 use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
@@ -467,7 +467,7 @@ pub fn inventory_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::enums::ProductCategory;
+    use domain::enums::ProductCategory;
 
     #[test]
     fn closing_is_opening_plus_in_less_out() {

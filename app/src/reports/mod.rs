@@ -22,10 +22,10 @@ use crate::auth::Auth;
 use crate::db::reports::{self as queue, Job, NewJob};
 use crate::db::schema::{brands, customers, products, suppliers, warehouses};
 use crate::db::{self, DbConn};
-use crate::domain::dates::DEFAULT_ZONE;
-use crate::domain::enums::{AreaType, CodeEnum, PaymentType, ProductCategory, Tag};
-use crate::domain::permissions::may_see_cost;
-use crate::domain::reports::{FieldError, JobState, Kind, Params, download_name};
+use domain::dates::DEFAULT_ZONE;
+use domain::enums::{AreaType, CodeEnum, PaymentType, ProductCategory, Tag};
+use domain::permissions::may_see_cost;
+use domain::reports::{FieldError, JobState, Kind, Params, download_name};
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::xlsx::export::SheetWriter;
@@ -193,8 +193,8 @@ fn check_ids(conn: &mut DbConn, org: i64, p: &Params) -> AppResult<()> {
 /// it — or answers the company's identical report still queued or running. `true` when a
 /// new job was queued.
 pub async fn submit(state: &AppState, auth: &Auth, body: serde_json::Value) -> AppResult<(Job, bool)> {
-    let today = crate::domain::dates::today(DEFAULT_ZONE);
-    let (kind, mut params) = crate::domain::reports::parse(&body, today).map_err(field)?;
+    let today = domain::dates::today(DEFAULT_ZONE);
+    let (kind, mut params) = domain::reports::parse(&body, today).map_err(field)?;
     // Cost is shown only when asked for, where the kind has it, and to those who may see it:
     // whatever the payload says.
     params.include_cost = params.include_cost && kind.can_show_cost() && may_see_cost(auth.role, auth.mod_prc);
@@ -268,7 +268,7 @@ impl JobView {
         Self {
             id: job.id,
             kind: job.kind.clone(),
-            title: kind.map(|k| k.title().to_string()).or_else(|| crate::domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string())).unwrap_or_else(|| job.kind.clone()),
+            title: kind.map(|k| k.title().to_string()).or_else(|| domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string())).unwrap_or_else(|| job.kind.clone()),
             date_range: job.date_range.clone(),
             created_at: created.format("%Y-%m-%d %H:%M:%S").to_string(),
             state: state.code(),

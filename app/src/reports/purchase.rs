@@ -17,9 +17,9 @@ use super::rows::{SHEET_HEAD, SheetHead, total_row, type_label};
 use super::sql::{Bind, Id, Sql, date_column, has_product_filter, overflow};
 use crate::db::schema::warehouses;
 use crate::db::{CHUNK, DbConn};
-use crate::domain::enums::{OrderStatus, OrderType, TaxType};
-use crate::domain::money::{Cents, div_round_half_away, gst_of_inclusive};
-use crate::domain::reports::Source;
+use domain::enums::{OrderStatus, OrderType, TaxType};
+use domain::money::{Cents, div_round_half_away, gst_of_inclusive};
+use domain::reports::Source;
 use crate::error::AppResult;
 use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
@@ -617,7 +617,7 @@ fn by_product(conn: &mut DbConn, ctx: &Ctx<'_>) -> AppResult<Vec<ProductSum>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::stock::{StockLine, StockSheet, StockTransition, stock_effects};
+    use domain::stock::{StockLine, StockSheet, StockTransition, stock_effects};
 
     const BILL: i32 = 4;
     const BCN: i32 = 5;

@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 use diesel::QueryableByName;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
 
-use crate::domain::enums::OrderType;
+use domain::enums::OrderType;
 use crate::xlsx::export::Val;
 
 /// The columns of [`SheetHead`] from sheet `o`, for a `SELECT` list.

@@ -18,10 +18,10 @@ pub use summary::sale_summary;
 
 use super::Ctx;
 use super::sql::{Bind, Id, Sql, date_column, has_product_filter, ids, overflow};
-use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
-use crate::domain::enums::{CodeEnum, OrderStatus, OrderType, TaxType};
-use crate::domain::money::{Cents, gst_of_inclusive};
-use crate::domain::reports::{Params, margin};
+use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::enums::{CodeEnum, OrderStatus, OrderType, TaxType};
+use domain::money::{Cents, gst_of_inclusive};
+use domain::reports::{Params, margin};
 use crate::error::{AppError, AppResult};
 use crate::xlsx::export::{Col, Kind as Cell, SheetWriter, Val};
 

@@ -9,8 +9,8 @@ use diesel::sql_types::{BigInt, Date, Integer, Text, Timestamp};
 
 use crate::db::masters::like_escape;
 use crate::db::{DbConn, MultiBackend};
-use crate::domain::enums::ProductCategory;
-use crate::domain::reports::{DateType, Params};
+use domain::enums::ProductCategory;
+use domain::reports::{DateType, Params};
 use crate::error::{AppError, AppResult};
 
 /// A value bound to a placeholder.

@@ -67,7 +67,7 @@ async fn execute(state: &AppState, job: Job) -> AppResult<()> {
     let progress = Arc::new(Progress::default());
     let cancel = Arc::new(AtomicBool::new(false));
     let beat = tokio::spawn(heartbeat(state.clone(), id, progress.clone(), cancel.clone()));
-    if let Some(kind) = crate::domain::imports::ImportKind::from_code(&job.kind) {
+    if let Some(kind) = domain::imports::ImportKind::from_code(&job.kind) {
         // Imports share the queue (one per process at a time, taken over after a crash).
         let result = crate::services::imports::run_job(state, &job, kind, progress).await;
         beat.abort();

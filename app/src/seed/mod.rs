@@ -16,10 +16,10 @@ use crate::db::accounts::{self, NewMembership, NewUser, Organisation};
 use crate::db::masters::{self, NewBrand, NewCodeName, NewCustomer, NewOcopPrice, NewPaymentType, NewProduct, NewStock, NewStockMove, NewSupplier, NewWarehouse};
 use crate::db::orders::{self, NewEvent, NewLine, NewOrder, NewSequence};
 use crate::db::{DbConn, sync_sequences};
-use crate::domain::dates::{DEFAULT_ZONE, day_start_utc};
-use crate::domain::enums::{AreaType, OrderType, PaymentType, TaxType};
-use crate::domain::masters::{customer_search_text, product_search_keys};
-use crate::domain::money;
+use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::enums::{AreaType, OrderType, PaymentType, TaxType};
+use domain::masters::{customer_search_text, product_search_keys};
+use domain::money;
 use crate::error::{AppError, AppResult};
 use catalogue::Rng;
 
@@ -735,7 +735,7 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
         orders_buf.push(NewOrder {
             id,
             org_id: ctx.org,
-            no: crate::domain::enums::format_number(t.number_prefix(), seqs[idx]),
+            no: domain::enums::format_number(t.number_prefix(), seqs[idx]),
             order_type: t.as_i32(),
             uuid: format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64()),
             tag_id: if rng.chance(90) { 1 } else { 2 },
@@ -805,9 +805,9 @@ fn flush(conn: &mut DbConn, o: &mut Vec<NewOrder>, l: &mut Vec<NewLine>, e: &mut
 /// The unit price a customer on `strategy` pays, by the rule of DESIGN §5 (default uplifts,
 /// no overrides or OCOP prices in generated data).
 fn tier_price(p: &NewProduct, strategy: i32) -> i64 {
-    use crate::domain::enums::PriceStrategy;
-    use crate::domain::money::Cents;
-    use crate::domain::price_tiers::{ProductPrices, TierOverrides, TierUplifts, price_for_strategy, tier_prices};
+    use domain::enums::PriceStrategy;
+    use domain::money::Cents;
+    use domain::price_tiers::{ProductPrices, TierOverrides, TierUplifts, price_for_strategy, tier_prices};
     let prices = ProductPrices { tiers: tier_prices(Cents(p.class_a_price), TierUplifts::default(), TierOverrides::default()), standard: Cents(p.standard_price) };
     PriceStrategy::from_i32(strategy).map(|s| price_for_strategy(s, &prices, None)).unwrap_or(prices.tiers.a).0
 }

@@ -8,10 +8,10 @@ use crate::auth::{Auth, password, token};
 use crate::db::accounts::{self, StaffMember};
 use crate::db::reference_data::{AuditEntry, audit};
 use crate::db::{self, DbConn};
-use crate::domain::admin::{self as rules, Settings, SettingsInput, StaffInput};
-use crate::domain::masters::require_version;
-use crate::domain::reference_data::changes;
-use crate::domain::validate::FieldError;
+use domain::admin::{self as rules, Settings, SettingsInput, StaffInput};
+use domain::masters::require_version;
+use domain::reference_data::changes;
+use domain::validate::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::masters::{invalid, version_conflict};
 use crate::services::reference_data::Admin;
@@ -198,7 +198,7 @@ pub async fn update_staff(state: &AppState, auth: &Auth, user_id: i64, input: St
             accounts::update_membership(c, admin.org_id, user_id, f.role.as_i32(), (f.mod_prc, f.is_acct, f.crt_csr), active)?;
             let new = StaffMember { name: f.name.clone(), phone: f.phone.clone(), role: f.role.as_i32(), mod_prc: f.mod_prc, is_acct: f.is_acct, crt_csr: f.crt_csr, active, ..stored.clone() };
             let status = |a: bool| if a { "Active" } else { "Inactive" }.to_string();
-            let role = |r: i32| crate::domain::enums::Role::from_i32(r).map(|r| r.label()).unwrap_or("?").to_string();
+            let role = |r: i32| domain::enums::Role::from_i32(r).map(|r| r.label()).unwrap_or("?").to_string();
             let detail = changes(&[
                 ("Name", stored.name.clone(), new.name.clone()),
                 ("Phone", stored.phone.clone(), new.phone.clone()),

@@ -8,8 +8,8 @@ use super::orders::{Actor, ensure};
 use crate::db::orders as order_db;
 use crate::db::schema::orders;
 use crate::db::{DbConn, now};
-use crate::domain::enums::{ActualPayType, DeliveryStatus, ShipType};
-use crate::domain::status::Action;
+use domain::enums::{ActualPayType, DeliveryStatus, ShipType};
+use domain::status::Action;
 use crate::error::{AppError, AppResult};
 
 /// The longest driver comment kept (a note for the run sheet, not a letter).
@@ -32,7 +32,7 @@ impl DeliveryUpdate {
         if comment.chars().count() > MAX_COMMENT {
             return Err(AppError::field("delivery_comment", format!("Keep the driver comment within {MAX_COMMENT} characters.")));
         }
-        crate::domain::limits::check_text(&comment, crate::domain::limits::Text::Lines(MAX_COMMENT)).map_err(|m| AppError::field("delivery_comment", m))?;
+        domain::limits::check_text(&comment, domain::limits::Text::Lines(MAX_COMMENT)).map_err(|m| AppError::field("delivery_comment", m))?;
         Ok(Self { status, comment, actual_pay_type })
     }
 }
@@ -71,6 +71,6 @@ mod tests {
         assert!(matches!(DeliveryUpdate::parse(Some(0), "", None), Err(AppError::Validation { errors, .. }) if errors.contains_key("actual_pay_type")));
         let long = "x".repeat(MAX_COMMENT + 1);
         assert!(matches!(DeliveryUpdate::parse(Some(0), &long, Some(0)), Err(AppError::Validation { errors, .. }) if errors.contains_key("delivery_comment")));
-        assert!(matches!(DeliveryUpdate::parse(Some(0), "gate\0code", Some(0)), Err(AppError::Validation { errors, .. }) if errors["delivery_comment"] == crate::domain::limits::CONTROL_CHARACTERS));
+        assert!(matches!(DeliveryUpdate::parse(Some(0), "gate\0code", Some(0)), Err(AppError::Validation { errors, .. }) if errors["delivery_comment"] == domain::limits::CONTROL_CHARACTERS));
     }
 }

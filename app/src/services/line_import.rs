@@ -9,11 +9,11 @@ use serde::Serialize;
 use super::pricing;
 use crate::db::refs::{self, Customer, Kind, Ref, Unchecked, Warehouse};
 use crate::db::{self, Db, DbConn};
-use crate::domain::enums::OrderType;
-use crate::domain::money::Cents;
-use crate::domain::limits;
-use crate::domain::permissions::Sight;
-use crate::domain::validate::{parse_line_price, parse_line_qty};
+use domain::enums::OrderType;
+use domain::money::Cents;
+use domain::limits;
+use domain::permissions::Sight;
+use domain::validate::{parse_line_price, parse_line_qty};
 use crate::error::{AppError, AppResult};
 use crate::xlsx::import::{Table, read_sheet, row_errors};
 
@@ -152,7 +152,7 @@ fn line(
         Some(typed) => typed,
         None => quotes.get(&p.id).map(|q| q.unit_price).unwrap_or(Cents(p.class_a_price)),
     };
-    let amount = crate::domain::money::line_amount(quantity, price).ok_or("quantity × price is too large.")?;
+    let amount = domain::money::line_amount(quantity, price).ok_or("quantity × price is too large.")?;
     let money = target.sight.line_money(target.order_type, price, amount);
     Ok(ImportedLine {
         product_id: p.id,

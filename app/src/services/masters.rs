@@ -10,10 +10,10 @@ use crate::db::refs::{Brand, BusinessStaff, Ref, ServiceStaff, Unchecked};
 use crate::db::customers::{self as customer_db, Customer, CustomerChanges};
 use crate::db::products::{self as product_db, Product, ProductChanges};
 use crate::db::{self, DbConn};
-use crate::domain::masters::{self as rules, Actor, CreditTerms, CustomerFields, CustomerInput, LockedProduct, ProductInput, Refusal, StoredCustomer};
-use crate::domain::lenient::Amount;
-use crate::domain::money::Cents;
-use crate::domain::validate::FieldError;
+use domain::masters::{self as rules, Actor, CreditTerms, CustomerFields, CustomerInput, LockedProduct, ProductInput, Refusal, StoredCustomer};
+use domain::lenient::Amount;
+use domain::money::Cents;
+use domain::validate::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 

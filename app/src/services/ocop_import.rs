@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::db::{self, Db, DbConn};
-use crate::domain::validate::parse_line_price;
+use domain::validate::parse_line_price;
 use crate::error::{AppError, AppResult};
 use crate::xlsx::import::{Table, read_sheet, row_errors};
 

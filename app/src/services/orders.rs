@@ -10,15 +10,15 @@ use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
 use crate::db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
 use crate::db::schema::{customers, order_lines, orders, products, warehouses};
 use crate::db::{DbConn, now, products as product_db, stock};
-use crate::domain::due_date::{due_date, due_date_for_new_sheet, payment_term};
-use crate::domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, Role, ShipType, XeroState, format_number};
-use crate::domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
-use crate::domain::limits;
-use crate::domain::money::Cents;
-use crate::domain::permissions::Cost;
-use crate::domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
-use crate::domain::status::{Action, SheetState, allowed};
-use crate::domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
+use domain::due_date::{due_date, due_date_for_new_sheet, payment_term};
+use domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, Role, ShipType, XeroState, format_number};
+use domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
+use domain::limits;
+use domain::money::Cents;
+use domain::permissions::Cost;
+use domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
+use domain::status::{Action, SheetState, allowed};
+use domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
 use crate::error::{AppError, AppResult};
 
 /// Who acts, as the rules need it.
@@ -163,7 +163,7 @@ fn customer_info(conn: &mut DbConn, org: i64, customer: Ref<Customer>) -> AppRes
         .first(conn)
         .optional()?
         .ok_or_else(|| AppError::field("customer_id", "This customer does not exist in this company."))?;
-    let address = crate::domain::masters::one_line_address(&address, &city, &state, &postal);
+    let address = domain::masters::one_line_address(&address, &city, &state, &postal);
     Ok(CustomerInfo { payment_type, area_type, price_type, credit_limit, balance, address, phone })
 }
 
@@ -229,7 +229,7 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
         }
     };
     if h.date.is_none() {
-        errors.insert("date".into(), crate::domain::validate::REQUIRED.into());
+        errors.insert("date".into(), domain::validate::REQUIRED.into());
     }
     // Last, so a reference that was sent but is not the company's says so rather than
     // 'Please enter'.
@@ -588,7 +588,7 @@ fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[ord
 /// The stock effects of `transition` on sheet `o` with `lines` (DESIGN §5).
 fn effects_of(conn: &mut DbConn, o: &Order, lines: &[order_db::Line], transition: StockTransition) -> AppResult<Vec<stock_rules::StockEffect>> {
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
-    let warehouse_id = o.warehouse_id.ok_or_else(|| AppError::field("warehouse_id", crate::domain::validate::REQUIRED))?;
+    let warehouse_id = o.warehouse_id.ok_or_else(|| AppError::field("warehouse_id", domain::validate::REQUIRED))?;
     let related_po_warehouse_id = match o.related_order_id {
         Some(po) => orders::table.filter(orders::org_id.eq(o.org_id)).find(po).select(orders::warehouse_id).first::<Option<i64>>(conn).optional()?.flatten(),
         None => None,
@@ -769,7 +769,7 @@ pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppRes
     let o = order_db::get(conn, actor.org_id, id)?;
     let state = ensure(&o, Action::EditDate)?;
     let t = state.order_type;
-    let date = d.date.ok_or_else(|| AppError::field("date", crate::domain::validate::REQUIRED))?;
+    let date = d.date.ok_or_else(|| AppError::field("date", domain::validate::REQUIRED))?;
     for (field, value) in [("date", Some(date)), ("due_date", d.due_date), ("delivery_date", d.delivery_date)] {
         if let Some(Err(m)) = value.map(limits::check_date) {
             return Err(AppError::field(field, m));

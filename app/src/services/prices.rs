@@ -9,8 +9,8 @@ use crate::db::ocops::{self, CustomerPrice, ProductPrice};
 use crate::db::price_views::{self, ProductHead};
 use crate::db::schema::{price_changes, products};
 use crate::db::{DbConn, now};
-use crate::domain::money::Cents;
-use crate::domain::price_tiers::{PRICE_NOT_NEGATIVE, PriceDialog, check_price_permission, validate_price_dialog};
+use domain::money::Cents;
+use domain::price_tiers::{PRICE_NOT_NEGATIVE, PriceDialog, check_price_permission, validate_price_dialog};
 use crate::error::{AppError, AppResult};
 
 /// The prices as submitted (cents; tier overrides `None` = derived from class A).

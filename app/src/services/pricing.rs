@@ -8,9 +8,9 @@ use diesel::prelude::*;
 
 use crate::db::DbConn;
 use crate::db::schema::{customers, ocop_prices, organisations, products};
-use crate::domain::enums::PriceStrategy;
-use crate::domain::money::Cents;
-use crate::domain::price_tiers::{ProductPrices, TierOverrides, TierUplifts, price_for_strategy, tier_prices};
+use domain::enums::PriceStrategy;
+use domain::money::Cents;
+use domain::price_tiers::{ProductPrices, TierOverrides, TierUplifts, price_for_strategy, tier_prices};
 use crate::error::AppResult;
 
 /// A labelled price of the prices dropdown.

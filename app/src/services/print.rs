@@ -11,9 +11,9 @@ use crate::db::accounts;
 use crate::db::masters as master_db;
 use crate::db::orders::{self as order_db, Order};
 use crate::db::schema::{customers, products, warehouses};
-use crate::domain::enums::{AreaType, OrderStatus, OrderType, PaymentType, ShipType, TaxType};
-use crate::domain::money::Cents;
-use crate::domain::status::Action;
+use domain::enums::{AreaType, OrderStatus, OrderType, PaymentType, ShipType, TaxType};
+use domain::money::Cents;
+use domain::status::Action;
 use crate::error::{AppError, AppResult};
 use crate::print::rules::WarehouseRole;
 use crate::print::{Company, DocKind, Document, Sheet, SheetLine, SheetWarehouse, Variant, build};
@@ -85,7 +85,7 @@ pub fn company(conn: &mut DbConn, org: i64) -> AppResult<Company> {
         bsb: o.bsb,
         bank_account: o.bank_account,
         department_id: o.department_id,
-        logo: crate::domain::admin::logo_url(&o.logo),
+        logo: domain::admin::logo_url(&o.logo),
         website: o.website,
     })
 }

@@ -13,8 +13,8 @@ use crate::db::orders::{self as order_db, PriceHistoryRow};
 use crate::db::price_views::{self, ProductHead};
 use crate::db::products::{self, Product, ProductFilter};
 use crate::db::stock;
-use crate::domain::enums::StockAvailability;
-use crate::domain::price_tiers::TierUplifts;
+use domain::enums::StockAvailability;
+use domain::price_tiers::TierUplifts;
 use crate::error::AppResult;
 use crate::services::pricing::{self, Quote};
 
@@ -33,10 +33,10 @@ pub struct QuoteFilter {
     pub csr_label: Option<String>,
 }
 
-impl crate::domain::validate::ListedValues for QuoteFilter {
+impl domain::validate::ListedValues for QuoteFilter {
     fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
         let mut e = std::collections::BTreeMap::new();
-        crate::domain::validate::listed_code(&mut e, "stock", self.stock, StockAvailability::from_i32);
+        domain::validate::listed_code(&mut e, "stock", self.stock, StockAvailability::from_i32);
         e
     }
 }

@@ -12,10 +12,10 @@ use crate::db::masters::Paged;
 use crate::db::products::{self, ProductFilter};
 use crate::db::refs::Unchecked;
 use crate::db::shop::{self as shop_db, CartLine, MyLine, MyOrder, ShopPrincipal, ShopProduct};
-use crate::domain::enums::{DrafterType, OrderType, ProductCategory, TaxType};
-use crate::domain::money::Cents;
-use crate::domain::sheet::LineDraft;
-use crate::domain::shop::{self as rules, Availability, Checkout, CustomerStatus};
+use domain::enums::{DrafterType, OrderType, ProductCategory, TaxType};
+use domain::money::Cents;
+use domain::sheet::LineDraft;
+use domain::shop::{self as rules, Availability, Checkout, CustomerStatus};
 use crate::error::{AppError, AppResult};
 use crate::services::orders::{self as order_service, Drafter, Header};
 use crate::services::pricing;
@@ -25,7 +25,7 @@ pub const PAGE_SIZE: i64 = 20;
 
 /// The company's time zone of a signed-in customer.
 pub fn zone(who: &ShopPrincipal) -> Tz {
-    crate::domain::admin::parse_zone(&who.time_zone).unwrap_or(crate::domain::dates::DEFAULT_ZONE)
+    domain::admin::parse_zone(&who.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE)
 }
 
 /// A product as the customer sees it: their price (GST inclusive), and stock in words.
@@ -87,7 +87,7 @@ fn items(conn: &mut DbConn, who: &ShopPrincipal, ids: &[i64]) -> AppResult<Vec<I
 /// One page of the catalogue: the staff lookup's search (tyre sizes as 2055516 or
 /// 205/55R16, words, load/speed index) over the products shown to customers.
 pub fn search(conn: &mut DbConn, who: &ShopPrincipal, b: &Browse) -> AppResult<Paged<Item>> {
-    let key = b.key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(|k| k.chars().take(crate::domain::limits::SHORT_MAX).collect());
+    let key = b.key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(|k| k.chars().take(domain::limits::SHORT_MAX).collect());
     let f = ProductFilter { key, brand: b.brand, category: b.category, shop_only: true, ..Default::default() };
     let found = products::list(conn, who.org_id, &f, (b.page - 1) * PAGE_SIZE, PAGE_SIZE)?;
     let ids: Vec<i64> = found.rows.iter().map(|p| p.id).collect();
@@ -142,8 +142,8 @@ fn view_of(conn: &mut DbConn, who: &ShopPrincipal, cart: &[CartLine]) -> AppResu
             view.gone.push(l.product_id);
             continue;
         };
-        let amount = crate::domain::money::line_amount(l.qty, item.price).ok_or_else(|| AppError::bad_request(crate::domain::limits::TOTAL_TOO_LARGE))?;
-        total = total.checked_add(amount).ok_or_else(|| AppError::bad_request(crate::domain::limits::TOTAL_TOO_LARGE))?;
+        let amount = domain::money::line_amount(l.qty, item.price).ok_or_else(|| AppError::bad_request(domain::limits::TOTAL_TOO_LARGE))?;
+        total = total.checked_add(amount).ok_or_else(|| AppError::bad_request(domain::limits::TOTAL_TOO_LARGE))?;
         view.qty += l.qty;
         view.lines.push(CartItem { item, qty: l.qty, price_seen: Cents(l.price_seen), amount });
     }
@@ -246,7 +246,7 @@ fn self_order(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, lines: &[(i6
     let header = Header {
         tag_id: 1,
         customer_id: Some(Unchecked::new(who.customer_id)),
-        date: Some(crate::domain::dates::today(zone(who))),
+        date: Some(domain::dates::today(zone(who))),
         due_date: None,
         delivery_date: None,
         reference: c.reference.clone(),
@@ -345,7 +345,7 @@ pub fn check(conn: &mut DbConn, who: &ShopPrincipal, lines: &[WantedLine]) -> Ap
                 errors.insert(format!("lines.{n}.productId"), rules::NOT_PRICED.to_string());
             }
             Some(item) if errors.is_empty() => {
-                let amount = crate::domain::money::line_amount(l.quantity, item.price).ok_or_else(|| AppError::bad_request(crate::domain::limits::TOTAL_TOO_LARGE))?;
+                let amount = domain::money::line_amount(l.quantity, item.price).ok_or_else(|| AppError::bad_request(domain::limits::TOTAL_TOO_LARGE))?;
                 out.push(CheckedLine { item: item.clone(), quantity: l.quantity, amount, expected_price: l.expected_price });
             }
             Some(_) => {}
@@ -416,7 +416,7 @@ pub fn invoice(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<Vec
 /// Staff's 'Send invite' (role 4 or crtCSR): a one-time shop password for a customer with
 /// shop access and a sign-in e-mail; their other shop sessions end. Returns the password
 /// to show staff once.
-pub fn invite(conn: &mut DbConn, actor: crate::domain::masters::Actor, customer: i64) -> AppResult<String> {
+pub fn invite(conn: &mut DbConn, actor: domain::masters::Actor, customer: i64) -> AppResult<String> {
     if !rules::may_invite(actor.role, actor.crt_csr) {
         return Err(AppError::forbidden(rules::INVITE_REFUSED));
     }
@@ -425,7 +425,7 @@ pub fn invite(conn: &mut DbConn, actor: crate::domain::masters::Actor, customer:
     if !c.login_shop {
         return Err(AppError::bad_request("Turn Shop access on and save the customer first."));
     }
-    if crate::domain::validate::sign_in_email(&c.email).is_err() {
+    if domain::validate::sign_in_email(&c.email).is_err() {
         return Err(AppError::bad_request("The customer needs a valid e-mail address to sign in to the shop."));
     }
     let password = crate::auth::token::one_time_password();

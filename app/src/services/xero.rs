@@ -12,9 +12,9 @@ use crate::db::orders::{self as order_db};
 use crate::db::schema::{customers, orders};
 use crate::db::xero::{self as q, JobKind, NewConnection, NewJob};
 use crate::db::DbConn;
-use crate::domain::enums::{OrderStatus, OrderType, XeroState};
-use crate::domain::permissions;
-use crate::domain::status::Action;
+use domain::enums::{OrderStatus, OrderType, XeroState};
+use domain::permissions;
+use domain::status::Action;
 use crate::error::{AppError, AppResult};
 use crate::xero::client::{CallError, Client, Endpoint};
 use crate::xero::secret::SecretKey;
@@ -291,7 +291,7 @@ pub struct Batch {
 /// Reads `{dateRange: [from, to], sheets: [1, 2, 4, 5]}`.
 pub fn parse_batch(body: &Value) -> AppResult<Batch> {
     let obj = body.as_object().ok_or_else(|| AppError::field("sheets", "Send {\"dateRange\": [from, to], \"sheets\": [1, 2, 4, 5]}."))?;
-    let (from, to) = crate::domain::reports::range(obj, "dateRange")
+    let (from, to) = domain::reports::range(obj, "dateRange")
         .map_err(|e| AppError::field(&e.field, e.message))?
         .ok_or_else(|| AppError::field("dateRange", "Choose the date range."))?;
     let raw = match obj.get("sheets") {

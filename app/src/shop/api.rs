@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{ShopQuery, Shopper};
 use crate::api::{ApiJson, ListAnswer, Meta};
-use crate::domain::money::Cents;
-use crate::domain::shop as rules;
+use domain::money::Cents;
+use domain::shop as rules;
 use crate::error::{AppError, AppResult};
 use crate::services::shop::{self as svc, CheckedLine, Item, WantedLine};
 use crate::web::list::PageReq;
@@ -143,7 +143,7 @@ pub async fn check(State(state): State<AppState>, s: Shopper, ApiJson(body): Api
     let lines = wanted(&body.lines)?;
     let who = s.who.clone();
     let checked = state.db.run(move |c| svc::check(c, &who, &lines)).await?;
-    let total = checked.iter().try_fold(Cents::ZERO, |t, l| t.checked_add(l.amount)).ok_or_else(|| AppError::bad_request(crate::domain::limits::TOTAL_TOO_LARGE))?;
+    let total = checked.iter().try_fold(Cents::ZERO, |t, l| t.checked_add(l.amount)).ok_or_else(|| AppError::bad_request(domain::limits::TOTAL_TOO_LARGE))?;
     Ok(Json(CheckAnswer { lines: checked.iter().map(CheckedJson::from).collect(), total: dollars(total) }))
 }
 

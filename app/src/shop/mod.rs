@@ -90,15 +90,15 @@ impl FromRequestParts<AppState> for Shopper {
 /// and the pages' notice code `m`.
 #[derive(serde::Deserialize, Default)]
 pub struct ShopQuery {
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    #[serde(default, deserialize_with = "domain::lenient::string")]
     pub key: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    #[serde(default, deserialize_with = "domain::lenient::string")]
     pub brand: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    #[serde(default, deserialize_with = "domain::lenient::string")]
     pub category: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    #[serde(default, deserialize_with = "domain::lenient::string")]
     pub page: String,
-    #[serde(default, deserialize_with = "crate::domain::lenient::string")]
+    #[serde(default, deserialize_with = "domain::lenient::string")]
     pub m: String,
 }
 
@@ -125,7 +125,7 @@ impl ShopQuery {
     /// The page asked for (1 without one), within 1..=PAGE_MAX so links, the meta and the
     /// rows served agree.
     pub fn page(&self) -> AppResult<i64> {
-        Ok(optional_number::<i64>(&self.page, "page")?.unwrap_or(1).clamp(1, crate::domain::limits::PAGE_MAX))
+        Ok(optional_number::<i64>(&self.page, "page")?.unwrap_or(1).clamp(1, domain::limits::PAGE_MAX))
     }
 }
 

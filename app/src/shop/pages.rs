@@ -16,9 +16,9 @@ use super::shell::{self, Shell};
 use super::{SHOP_COOKIES, ShopQuery, Shopper};
 use crate::auth::{csrf, password};
 use crate::db::shop::{self as shop_db, ShopAccount, ShopPrincipal};
-use crate::domain::money::Cents;
-use crate::domain::shop::{self as rules, CustomerStatus, Shipping};
-use crate::domain::validate;
+use domain::money::Cents;
+use domain::shop::{self as rules, CustomerStatus, Shipping};
+use domain::validate;
 use crate::error::{AppError, AppResult};
 use crate::services::shop::{self as svc, Browse, CartView, Item};
 use crate::state::AppState;
@@ -477,8 +477,8 @@ const CHECKOUT_TITLE: &str = "Check out";
 
 async fn checkout_page(state: &AppState, who: ShopPrincipal, shell: Shell, entered: Entered, alert: Option<String>, errors: BTreeMap<String, String>) -> AppResult<CheckoutPage> {
     let (v, customer) = state.db.run(move |c| Ok((svc::cart(c, &who)?, shop_db::customer(c, who.org_id, who.customer_id)?.ok_or(AppError::Unauthorized)?))).await?;
-    let address = crate::domain::masters::one_line_address(&customer.address, &customer.city, &customer.state, &customer.postal);
-    let gst = crate::domain::money::gst_of_inclusive(v.total, crate::domain::enums::TaxType::default());
+    let address = domain::masters::one_line_address(&customer.address, &customer.city, &customer.state, &customer.postal);
+    let gst = domain::money::gst_of_inclusive(v.total, domain::enums::TaxType::default());
     Ok(CheckoutPage {
         shell,
         lines: line_views(&v),
@@ -668,7 +668,7 @@ pub async fn order(State(state): State<AppState>, s: Shopper, headers: HeaderMap
                 .map(|l| LineView { code: l.code.clone().unwrap_or_default(), description: l.description.clone(), qty: l.qty, price: money(Cents(l.price)), amount: money(Cents(l.amount)) })
                 .collect(),
             gst: money(Cents(o.total_gst)),
-            shipping: if o.ship_type == crate::domain::enums::ShipType::PickUp.as_i32() { "Pick-up" } else { "Delivery" },
+            shipping: if o.ship_type == domain::enums::ShipType::PickUp.as_i32() { "Pick-up" } else { "Delivery" },
             address: o.address.clone(),
             note: o.csr_self_note.clone(),
             delivery_date: o.delivery_date.map(|d| d.format("%-d %b %Y").to_string()).unwrap_or_default(),

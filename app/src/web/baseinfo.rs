@@ -28,9 +28,9 @@ use super::shell::{Flash, Shell};
 use super::stream;
 use crate::auth::Auth;
 use crate::db::{accounts, customers as customer_db, masters as master_db, products as product_db};
-use crate::domain::masters::{CustomerInput, NO_CREATE_CUSTOMER, ProductInput, may_create_customer, may_edit_credit_terms};
-use crate::domain::price_tiers::TierUplifts;
-use crate::domain::validate::REQUIRED;
+use domain::masters::{CustomerInput, NO_CREATE_CUSTOMER, ProductInput, may_create_customer, may_edit_credit_terms};
+use domain::price_tiers::TierUplifts;
+use domain::validate::REQUIRED;
 use crate::error::{AppError, AppResult};
 use crate::services::masters::{self as service, VERSION_CONFLICT_CODE};
 use crate::state::AppState;
@@ -227,7 +227,7 @@ async fn customer_view(state: &AppState, auth: &Auth, input: &CustomerInput, id:
         staff: &staff,
         existing: existing.as_ref(),
         may_edit_terms: may_edit_credit_terms(auth.role),
-        may_invite: crate::domain::shop::may_invite(auth.role, auth.crt_csr),
+        may_invite: domain::shop::may_invite(auth.role, auth.crt_csr),
     };
     Ok(customer_form::view(input, &ctx))
 }

@@ -9,8 +9,8 @@ use super::masters::respond;
 use super::products::{xero_options, xero_tag};
 use crate::auth::Auth;
 use crate::db::customers::{self, Customer, CustomerFilter};
-use crate::domain::enums::{AreaType, BusinessType, PaymentType, PriceStrategy, XeroState};
-use crate::domain::money::Cents;
+use domain::enums::{AreaType, BusinessType, PaymentType, PriceStrategy, XeroState};
+use domain::money::Cents;
 use crate::error::AppResult;
 use crate::state::AppState;
 use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
@@ -141,7 +141,7 @@ pub async fn export(state: &AppState, org: i64, filter: CustomerFilter) -> AppRe
                     Val::Cents(c.credit_limit),
                     Val::Cents(c.xero_balance),
                     Val::Text(XeroState::from_i32(c.xero_sent).unwrap_or_default().label().to_string()),
-                    Val::Date(Some(crate::domain::dates::DEFAULT_ZONE.from_utc_datetime(&c.created_at).date_naive())),
+                    Val::Date(Some(domain::dates::DEFAULT_ZONE.from_utc_datetime(&c.created_at).date_naive())),
                 ]
             }))
         })

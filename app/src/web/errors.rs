@@ -9,7 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::auth::{self, SESSION_COOKIE, WAREHOUSE_REFUSED};
-use crate::domain::uploads::FILE_TOO_LARGE;
+use domain::uploads::FILE_TOO_LARGE;
 use crate::error::{AppError, ErrorInfo};
 
 /// A request body beyond the server-wide limit that is not an upload.
@@ -75,7 +75,7 @@ async fn render_error(req: Request, next: Next) -> Response {
             return Redirect::to(target).into_response();
         }
     }
-    if info.message == crate::domain::admin::PASSWORD_CHANGE_REQUIRED {
+    if info.message == domain::admin::PASSWORD_CHANGE_REQUIRED {
         let target = super::login::CHANGE_PASSWORD;
         if is_htmx {
             let mut r = (info.status, info.message.clone()).into_response();

@@ -7,7 +7,7 @@ use axum::http::request::Parts;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::domain::limits::{PAGE_MAX, counted};
+use domain::limits::{PAGE_MAX, counted};
 use crate::error::AppError;
 
 /// Page sizes offered (spec §9).
@@ -96,7 +96,7 @@ impl Pager {
 
     /// 'Total 45', or 'Total 10,000+' when the count stopped at the cap.
     pub fn total_label(&self) -> String {
-        if self.capped { format!("{}+", crate::domain::money::thousands(self.total)) } else { self.total.to_string() }
+        if self.capped { format!("{}+", domain::money::thousands(self.total)) } else { self.total.to_string() }
     }
 
     /// The highest page the jumper offers.
@@ -374,7 +374,7 @@ pub struct Filters<T> {
     pub format: Option<String>,
 }
 
-impl<T: DeserializeOwned + crate::domain::validate::ListedValues, S: Send + Sync> FromRequestParts<S> for Filters<T> {
+impl<T: DeserializeOwned + domain::validate::ListedValues, S: Send + Sync> FromRequestParts<S> for Filters<T> {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
@@ -464,7 +464,7 @@ mod tests {
         assert_eq!(Paging { page: Some(0), per_page: Some(33) }.resolve(20), PageReq { page: 1, per_page: 20 });
         assert_eq!(PageReq { page: 3, per_page: 50 }.offset(), 100);
         let far = Paging { page: Some(i64::MAX), per_page: Some(150) }.resolve(20);
-        assert_eq!(far.page, crate::domain::limits::PAGE_MAX);
+        assert_eq!(far.page, domain::limits::PAGE_MAX);
         assert_eq!(far.offset(), 14_999_850, "a huge page number never overflows the offset");
         assert_eq!(Paging { page: Some(i64::MIN), per_page: None }.resolve(20).page, 1);
     }

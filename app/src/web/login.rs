@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::ClientIp;
 use crate::auth::{self, Auth, SESSION_COOKIE, WAREHOUSE_REFUSED, csrf, password};
 use crate::db::accounts;
-use crate::domain::validate;
+use domain::validate;
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 

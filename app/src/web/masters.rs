@@ -13,8 +13,8 @@ use super::shell::Shell;
 use super::stream;
 use crate::auth::Auth;
 use crate::db::masters::{self, Paged};
-use crate::domain::enums::Role;
-use crate::domain::reference_data::may_administer;
+use domain::enums::Role;
+use domain::reference_data::may_administer;
 use crate::error::AppResult;
 use crate::state::AppState;
 

@@ -58,7 +58,7 @@ pub fn router() -> Router<AppState> {
         .route("/reports_download/xero_batch", post(report_center::xero_batch))
         .route(
             "/reports_download/import/{kind}",
-            post(report_center::import).layer(axum::extract::DefaultBodyLimit::max(crate::domain::uploads::MAX_UPLOAD_BODY_BYTES)),
+            post(report_center::import).layer(axum::extract::DefaultBodyLimit::max(domain::uploads::MAX_UPLOAD_BODY_BYTES)),
         )
         .route("/reports_download/template/{kind}", get(report_center::template))
         .route("/settings", get(settings::page).post(settings::save))
@@ -145,7 +145,7 @@ pub fn fmt_short_date(d: chrono::NaiveDate) -> String {
 /// The date of a UTC timestamp in the organisation's zone (Sydney by default).
 pub fn local_date(t: chrono::NaiveDateTime) -> chrono::NaiveDate {
     use chrono::TimeZone;
-    crate::domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive()
+    domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive()
 }
 
 /// Formats a UTC timestamp as a date in the organisation's zone (Sydney by default).

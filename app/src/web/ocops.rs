@@ -15,7 +15,7 @@ use crate::auth::Auth;
 use crate::db::masters as master_db;
 use crate::db::ocops;
 use crate::db::products::{self, ProductFilter};
-use crate::domain::money::Cents;
+use domain::money::Cents;
 use crate::error::AppResult;
 use crate::services::pricing;
 use crate::state::AppState;
@@ -35,10 +35,10 @@ pub struct OcopFilter {
     pub csr_label: Option<String>,
 }
 
-impl crate::domain::validate::ListedValues for OcopFilter {
+impl domain::validate::ListedValues for OcopFilter {
     fn unlisted(&self) -> std::collections::BTreeMap<String, String> {
         let mut e = std::collections::BTreeMap::new();
-        crate::domain::validate::listed_word(&mut e, "with_ocop", self.with_ocop.as_deref(), &["yes"]);
+        domain::validate::listed_word(&mut e, "with_ocop", self.with_ocop.as_deref(), &["yes"]);
         e
     }
 }

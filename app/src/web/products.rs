@@ -10,9 +10,9 @@ use super::masters::respond;
 use crate::auth::Auth;
 use crate::db::masters::{self as master_db, Brand};
 use crate::db::products::{self, Product, ProductFilter};
-use crate::domain::enums::{ProductCategory, ProductSort, XeroState};
-use crate::domain::money::Cents;
-use crate::domain::tyre_size::COMMON_SIZES;
+use domain::enums::{ProductCategory, ProductSort, XeroState};
+use domain::money::Cents;
+use domain::tyre_size::COMMON_SIZES;
 use crate::error::AppResult;
 use crate::state::AppState;
 use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
@@ -202,7 +202,7 @@ pub async fn export_ids(state: &AppState, org: i64, ids: Vec<i64>) -> AppResult<
 fn export_row(p: Product, brands: &[Brand], stock: &std::collections::HashMap<i64, i64>) -> Vec<Val> {
     let local = |t: chrono::NaiveDateTime| {
         use chrono::TimeZone;
-        Some(crate::domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
+        Some(domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
     };
     let (brand, category) = (brand_name(brands, p.brand_id), category_label(&p.tag1));
     vec![

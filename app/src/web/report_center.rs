@@ -13,7 +13,7 @@ use super::shell::Shell;
 use super::stream;
 use crate::auth::Auth;
 use crate::error::{AppError, AppResult};
-use crate::domain::imports::ImportKind;
+use domain::imports::ImportKind;
 use crate::reports::{self, JobView};
 use crate::services::imports::{self, Outcome};
 use crate::services::orders::Actor;
@@ -87,7 +87,7 @@ async fn refused(state: &AppState, auth: &Auth, error: String) -> AppResult<Cent
 /// The page around `shell`, with what the last Batch SendXero or import did.
 async fn center_page(state: &AppState, auth: &Auth, shell: Shell, notice: Option<String>, error: Option<String>) -> AppResult<CenterPage> {
     let table = JobsTable::load(state, auth).await?;
-    let today = crate::domain::dates::today(auth.zone);
+    let today = domain::dates::today(auth.zone);
     let first = today.with_day(1).unwrap_or(today);
     Ok(CenterPage {
         shell,
@@ -97,8 +97,8 @@ async fn center_page(state: &AppState, auth: &Auth, shell: Shell, notice: Option
         xero_to: today.to_string(),
         notice,
         error,
-        may_import: crate::domain::reference_data::may_administer(auth.role),
-        may_batch_send: crate::domain::permissions::may_recall_or_batch_send(auth.role, auth.is_acct),
+        may_import: domain::reference_data::may_administer(auth.role),
+        may_batch_send: domain::permissions::may_recall_or_batch_send(auth.role, auth.is_acct),
     })
 }
 
@@ -126,7 +126,7 @@ pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<
     };
     let error = match outcome {
         Ok(Outcome::Done(done)) => return crate::web::redirect_with_notice(&state, &auth, PATH, "success", done.message).await,
-        Ok(Outcome::Queued { .. }) => return crate::web::redirect_with_notice(&state, &auth, PATH, "success", crate::domain::imports::QUEUED.to_string()).await,
+        Ok(Outcome::Queued { .. }) => return crate::web::redirect_with_notice(&state, &auth, PATH, "success", domain::imports::QUEUED.to_string()).await,
         Err(e @ (AppError::Validation { .. } | AppError::Conflict { .. } | AppError::TooLarge(_) | AppError::BadRequest(_) | AppError::Timeout(_) | AppError::Storage(_))) => e,
         Err(e) => return Err(e),
     };

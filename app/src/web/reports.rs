@@ -15,10 +15,10 @@ use super::shell::Shell;
 use super::stream;
 use crate::auth::Auth;
 use crate::db::masters as master_db;
-use crate::domain::dates::today;
-use crate::domain::enums::{AreaType, OrderType, PaymentType, ProductCategory, Tag};
-use crate::domain::permissions::may_see_cost;
-use crate::domain::reports::Kind;
+use domain::dates::today;
+use domain::enums::{AreaType, OrderType, PaymentType, ProductCategory, Tag};
+use domain::permissions::may_see_cost;
+use domain::reports::Kind;
 use crate::error::AppResult;
 use crate::state::AppState;
 

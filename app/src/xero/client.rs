@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
-use crate::domain::xero::refusal_text;
+use domain::xero::refusal_text;
 
 /// Where and as whom a company's calls go.
 #[derive(Clone, Debug)]
@@ -173,7 +173,7 @@ impl Client {
                 }
                 StatusCode::UNAUTHORIZED => return Err(CallError::Auth(refusal_text(&json))),
                 StatusCode::TOO_MANY_REQUESTS => {
-                    return Err(CallError::RateLimited { wait: crate::domain::xero::retry_after(retry.as_deref()), problem });
+                    return Err(CallError::RateLimited { wait: domain::xero::retry_after(retry.as_deref()), problem });
                 }
                 s if s.is_server_error() || s == StatusCode::REQUEST_TIMEOUT => {
                     return Err(CallError::Unknown(format!("Xero answered {s}")));

@@ -16,9 +16,9 @@ use super::client::{CallError, Endpoint};
 use crate::db::orders::{self as order_db, Order};
 use crate::db::schema::{customers, orders, products, suppliers};
 use crate::db::xero::{self as q, Job, JobKind};
-use crate::domain::enums::{OrderType, ProductKind, TaxType, XeroState};
-use crate::domain::money::Cents;
-use crate::domain::xero::{self as rules, ContactDraft, DocDraft, DocKind, DocLine, ItemDraft, RecallStep};
+use domain::enums::{OrderType, ProductKind, TaxType, XeroState};
+use domain::money::Cents;
+use domain::xero::{self as rules, ContactDraft, DocDraft, DocKind, DocLine, ItemDraft, RecallStep};
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 

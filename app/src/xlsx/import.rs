@@ -13,7 +13,7 @@ use calamine::{Data, DataRef, Reader, Xlsx};
 use zip::ZipArchive;
 
 use crate::error::{AppError, AppResult};
-use crate::domain::uploads::{self, EntrySize, FILE_TOO_LARGE, MAX_COLUMNS, MAX_ENTRIES, MAX_FILE_BYTES, MAX_ROWS};
+use domain::uploads::{self, EntrySize, FILE_TOO_LARGE, MAX_COLUMNS, MAX_ENTRIES, MAX_FILE_BYTES, MAX_ROWS};
 
 /// The start of an OLE compound file, the container of the older .xls format.
 const CFB_MAGIC: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];

@@ -10,7 +10,7 @@ use crate::support::TestApp;
 
 /// A year up to today: the demo's sheets are dated around today.
 fn year() -> Value {
-    let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE);
+    let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
     json!([(today - chrono::Duration::days(364)).to_string(), today.to_string()])
 }
 
@@ -214,7 +214,7 @@ async fn the_download_center_refreshes_itself_only_while_a_report_runs() {
 async fn a_user_may_have_three_reports_waiting_and_companies_are_served_in_turn() {
     let app = TestApp::new().await;
     let s = app.session_in("sales@demo.test", 4).await;
-    let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE);
+    let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
     let range = |years: i64| json!([(today - chrono::Duration::days(365 * years)).to_string(), today.to_string()]);
     let mut mine = Vec::new();
     for years in 1..=3 {
@@ -224,7 +224,7 @@ async fn a_user_may_have_three_reports_waiting_and_companies_are_served_in_turn(
     }
     let fourth = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": range(10)})).await;
     assert_eq!(fourth.status, StatusCode::CONFLICT, "{}", fourth.body);
-    assert_eq!(fourth.json()["message"], tyredesk::domain::reports::too_many_active(3));
+    assert_eq!(fourth.json()["message"], domain::reports::too_many_active(3));
     let same = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": range(2)})).await;
     assert_eq!(same.status, StatusCode::OK, "an identical request still finds its job: {}", same.body);
     // Another company's user asks after all of them.

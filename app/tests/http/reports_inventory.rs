@@ -11,7 +11,7 @@ use chrono::{Duration, NaiveDate, NaiveDateTime, TimeZone};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 use tyredesk::db::schema::{brands, customers, orders, products, stock_moves, stocks, warehouses};
-use tyredesk::domain::dates::{DEFAULT_ZONE, today};
+use domain::dates::{DEFAULT_ZONE, today};
 
 use crate::support::{Session, TestApp};
 

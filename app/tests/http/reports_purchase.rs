@@ -23,7 +23,7 @@ const COUNTED: [i32; 2] = [2, 4];
 
 /// A year up to today: the demo's sheets are dated around today.
 fn year() -> (NaiveDate, NaiveDate) {
-    let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE);
+    let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
     (today - chrono::Duration::days(364), today)
 }
 
@@ -265,7 +265,7 @@ async fn the_purchase_filters_narrow_the_sheets_and_lines() {
         })
         .await
         .unwrap();
-    let category = tyredesk::domain::enums::ProductCategory::from_path(&tag1).expect("a demo product has a category").as_i32();
+    let category = domain::enums::ProductCategory::from_path(&tag1).expect("a demo product has a category").as_i32();
     let body = json!({"type": "purchaseSummary", "dateRange": range(), "brands": [brand], "categories": [category]});
     let summary = file(&app, &s, body).await;
     let by_product = Table::read(&summary, "By Product", "Code");

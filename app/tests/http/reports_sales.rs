@@ -19,7 +19,7 @@ const ORG: i64 = 4;
 const COUNTED: [i32; 2] = [2, 4];
 
 fn today() -> NaiveDate {
-    tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE)
+    domain::dates::today(domain::dates::DEFAULT_ZONE)
 }
 
 /// A year up to today: the demo's sheets are dated around today.
@@ -509,7 +509,7 @@ async fn category_warehouse_and_customer_filters_narrow_as_their_lists_say() {
     assert_eq!(got.total_of("Sales inc GST"), net_of(&counted, |id| in_area.contains(&id)));
 
     // Customers created on one Sydney day (both ends inclusive).
-    let zone = tyredesk::domain::dates::DEFAULT_ZONE;
+    let zone = domain::dates::DEFAULT_ZONE;
     let sydney_day = |t: chrono::NaiveDateTime| {
         use chrono::TimeZone;
         zone.from_utc_datetime(&t).date_naive()
@@ -523,7 +523,7 @@ async fn category_warehouse_and_customer_filters_narrow_as_their_lists_say() {
 
     // A parent category matches its children by the tag1 path; the detail counts those lines.
     let tags: BTreeSet<String> = lines.iter().filter_map(|l| l.3.clone()).collect();
-    let (code, path) = tyredesk::domain::enums::ProductCategory::ALL
+    let (code, path) = domain::enums::ProductCategory::ALL
         .iter()
         .map(|c| (c.as_i32(), c.path()))
         .filter(|(_, p)| tags.iter().any(|t| t == p || t.starts_with(&format!("{p}/"))))

@@ -63,7 +63,7 @@ async fn each_screen_answers_inside_the_shell_with_the_island_and_its_tabs() {
             assert!(island.contains(&format!(">{title}<")), "the rendered form names the tab {title}");
         }
         assert_eq!(props["maySeeCost"], true, "an approver may see cost");
-        let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE).to_string();
+        let today = domain::dates::today(domain::dates::DEFAULT_ZONE).to_string();
         assert_eq!(props["today"], today.as_str());
         assert_eq!(props["areas"].as_array().unwrap().len(), 6);
         assert_eq!(props["payments"].as_array().unwrap().len(), 17);

@@ -113,7 +113,7 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
     // Reports asked through either process share one queue: each runs once, on whichever
     // worker claimed it, and its file downloads through either process.
     // Two people ask, three each (a person may have three waiting, issue 29).
-    let today = tyredesk::domain::dates::today(tyredesk::domain::dates::DEFAULT_ZONE);
+    let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
     let manager = app.session("manager@demo.test").await;
     let manager_auth: [(&str, &str); 2] = [("cookie", &manager.cookie), ("x-csrf-token", &manager.csrf)];
     let mut ids = Vec::new();

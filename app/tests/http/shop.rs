@@ -72,7 +72,7 @@ async fn unit_price(app: &TestApp, customer: i64, product: i64) -> i64 {
 }
 
 fn money(cents: i64) -> String {
-    format!("${}", tyredesk::domain::money::Cents(cents).grouped())
+    format!("${}", domain::money::Cents(cents).grouped())
 }
 
 pub(crate) async fn add_to_cart(app: &TestApp, s: &Session, product: i64, qty: &str) -> crate::support::TestResponse {
@@ -99,7 +99,7 @@ async fn a_customer_signs_in_to_the_shop_and_never_with_a_staff_session() {
     assert_eq!(app.get("/shop", Some(&staff)).await.location(), "/shop/login", "a staff session is not a customer session");
     let wrong = shop_login(&app, SHOP, "nope").await.unwrap_err();
     assert_eq!(wrong.status, StatusCode::FORBIDDEN);
-    assert!(wrong.body.contains(tyredesk::domain::shop::SIGN_IN_FAILED));
+    assert!(wrong.body.contains(domain::shop::SIGN_IN_FAILED));
     assert!(shop_login(&app, "approver@demo.test", "tyredesk").await.is_err(), "staff cannot sign in to the shop");
     let s = signed_in(&app, SHOP, "tyredesk").await;
     let home = app.get("/shop", Some(&s)).await;
@@ -265,7 +265,7 @@ async fn a_price_changed_since_the_cart_is_shown_and_must_be_confirmed() {
         .unwrap();
     let refused = app.post_form("/shop/checkout", &s, &[("confirmed", &seen), ("reference", ""), ("shipping", "pickup"), ("note", "")]).await;
     assert_eq!(refused.status, StatusCode::CONFLICT);
-    assert!(refused.body.contains(tyredesk::domain::shop::PRICES_CHANGED));
+    assert!(refused.body.contains(domain::shop::PRICES_CHANGED));
     assert!(refused.body.contains("was $"), "the old price is shown beside the new");
     let count: i64 = app.state.db.run(|c| Ok(orders::table.filter(orders::drafter_type.eq(3)).filter(orders::reference.eq("")).filter(orders::ship_type.eq(2)).count().get_result(c)?)).await.unwrap();
     let now = extract_input(&refused.body, "confirmed");
@@ -308,7 +308,7 @@ async fn approval_shows_confirmed_and_opens_the_tax_invoice() {
     let awaiting = badge(&app, &staff).await;
     let approver: i64 = app.state.db.run(|c| Ok(tyredesk::db::accounts::user_by_email(c, "approver@demo.test")?.unwrap().id)).await.unwrap();
     let approved = app.state.db.write(move |c| {
-        let actor = tyredesk::services::orders::Actor { user_id: approver, name: "Alex Approver".into(), org_id: 4, role: tyredesk::domain::enums::Role::Approver, is_acct: true };
+        let actor = tyredesk::services::orders::Actor { user_id: approver, name: "Alex Approver".into(), org_id: 4, role: domain::enums::Role::Approver, is_acct: true };
         let d = chrono::NaiveDate::from_ymd_opt(2026, 12, 20);
         let o = tyredesk::db::orders::get(c, 4, id)?;
         tyredesk::services::orders::set_dates(c, &actor, id, &tyredesk::services::orders::Dates { date: Some(o.order_date), due_date: d, delivery_date: o.delivery_date })?;
@@ -342,7 +342,7 @@ async fn turning_shop_access_off_ends_the_customers_sessions() {
             let stored = tyredesk::db::customers::customer(c, 4, id)?;
             let mut input = tyredesk::services::masters::customer_input(&stored);
             input.login_shop = false;
-            let actor = tyredesk::domain::masters::Actor { org_id: 4, role: tyredesk::domain::enums::Role::Approver, crt_csr: true };
+            let actor = domain::masters::Actor { org_id: 4, role: domain::enums::Role::Approver, crt_csr: true };
             tyredesk::services::masters::update_customer_in(c, actor, id, &input)
         })
         .await
@@ -410,7 +410,7 @@ async fn the_json_api_serves_customers_and_refuses_staff_tokens() {
     assert_eq!(post(staff.clone(), order.clone()).await.status, StatusCode::UNAUTHORIZED);
     let bad = post(customer.clone(), serde_json::json!({"lines": [{"productId": product, "quantity": 0}]})).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.body);
-    assert_eq!(bad.json()["errors"]["lines.0.quantity"], tyredesk::domain::shop::QTY_RANGE);
+    assert_eq!(bad.json()["errors"]["lines.0.quantity"], domain::shop::QTY_RANGE);
     let stale = post(customer.clone(), serde_json::json!({"lines": [{"productId": product, "quantity": 1, "price": 0.01}]})).await;
     assert_eq!(stale.status, StatusCode::CONFLICT, "an expected price that no longer holds is refused");
     let placed = post(customer.clone(), order).await;
@@ -559,7 +559,7 @@ async fn the_shop_never_sells_a_hidden_or_unpriced_product_and_a_zero_line_asks_
     assert!(!page.body.contains("$0.00"));
     let refused = add_to_cart(&app, &s, id, "6").await;
     assert_eq!(refused.location(), "/shop?m=unpriced");
-    assert!(app.get(refused.location(), Some(&s)).await.body.contains(tyredesk::domain::shop::NOT_PRICED));
+    assert!(app.get(refused.location(), Some(&s)).await.body.contains(domain::shop::NOT_PRICED));
     assert!(app.get("/shop/cart", Some(&s)).await.body.contains("Your cart is empty"));
     let api = token(&app, SHOP).await.json()["access_token"].as_str().unwrap().to_string();
     let listed = app.get_bearer(&format!("/api/shop/products/{id}"), &api, None).await.json();
@@ -569,7 +569,7 @@ async fn the_shop_never_sells_a_hidden_or_unpriced_product_and_a_zero_line_asks_
         .request(Method::POST, "/api/shop/orders", Some(Body::from(serde_json::json!({"lines": [{"productId": id, "quantity": 6}]}).to_string())), Some("application/json"), &[("authorization", auth.as_str())])
         .await;
     assert_eq!(order.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", order.body);
-    assert_eq!(order.json()["errors"]["lines.0.productId"], tyredesk::domain::shop::NOT_PRICED);
+    assert_eq!(order.json()["errors"]["lines.0.productId"], domain::shop::NOT_PRICED);
     // A price dialog save without the flag keeps it.
     app.post_json(&format!("/api/products/{id}/price"), &staff, serde_json::json!({"standardPrice": 0, "specialPrice": 0, "classAPrice": 0})).await;
     let kept: bool = app.state.db.run(move |c| Ok(products::table.find(id).select(products::show_for_shop).first(c)?)).await.unwrap();

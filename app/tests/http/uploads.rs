@@ -445,18 +445,18 @@ async fn every_upload_refusal_is_in_the_apps_words() {
     for path in ["/api/ag/lines", "/api/ag/ocops", "/api/ag/orders-import", "/api/ag/import"] {
         let no_boundary = app.request(Method::POST, path, Some(Body::from("--x\r\n\r\n")), Some("multipart/form-data"), &headers).await;
         assert_eq!(no_boundary.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", no_boundary.body);
-        assert_eq!(no_boundary.json()["errors"]["file"], tyredesk::domain::uploads::NOT_AN_UPLOAD, "{path}");
+        assert_eq!(no_boundary.json()["errors"]["file"], domain::uploads::NOT_AN_UPLOAD, "{path}");
         let not_multipart = app.request(Method::POST, path, Some(Body::from("{}")), Some("application/json"), &headers).await;
-        assert_eq!(not_multipart.json()["errors"]["file"], tyredesk::domain::uploads::NOT_AN_UPLOAD, "{path}");
+        assert_eq!(not_multipart.json()["errors"]["file"], domain::uploads::NOT_AN_UPLOAD, "{path}");
 
         let boundary = "XyZ";
         let body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"other\"; filename=\"lines.xlsx\"\r\nContent-Type: application/octet-stream\r\n\r\n{}\r\n--{boundary}--\r\n", "x".repeat(4_000));
         let wrong_name = app.request(Method::POST, path, Some(Body::from(body)), Some(&format!("multipart/form-data; boundary={boundary}")), &headers).await;
         assert_eq!(wrong_name.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", wrong_name.body);
-        assert_eq!(wrong_name.json()["errors"]["file"], tyredesk::domain::uploads::FILE_FIELD, "{path}");
+        assert_eq!(wrong_name.json()["errors"]["file"], domain::uploads::FILE_FIELD, "{path}");
 
         let cut = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.xlsx\"\r\n\r\nPK");
         let broken = app.request(Method::POST, path, Some(Body::from(cut)), Some(&format!("multipart/form-data; boundary={boundary}")), &headers).await;
-        assert_eq!(broken.json()["errors"]["file"], tyredesk::domain::uploads::UPLOAD_BROKEN, "{path}: {}", broken.body);
+        assert_eq!(broken.json()["errors"]["file"], domain::uploads::UPLOAD_BROKEN, "{path}: {}", broken.body);
     }
 }

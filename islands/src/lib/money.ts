@@ -32,7 +32,7 @@ export function formatInt(n: number): string {
 
 /**
  * The largest amount an input accepts, in cents: just under one billion dollars, the
- * server's own limit (`Cents::MAX_INPUT` in app/src/domain/money.rs), so an amount the
+ * server's own limit (`Cents::MAX_INPUT` in app/crates/domain/src/money.rs), so an amount the
  * island lets through is never refused by the server for its size.
  */
 export const MAX_CENTS = 99_999_999_999;

@@ -16,9 +16,9 @@ use super::{
     overflow, push_product_filter, push_sheet_filter, signed, times, with_cost,
 };
 use crate::db::DbConn;
-use crate::domain::enums::{CodeEnum, Tag, TaxType};
-use crate::domain::money::{Cents, gst_of_inclusive};
-use crate::domain::reports::Group;
+use domain::enums::{CodeEnum, Tag, TaxType};
+use domain::money::{Cents, gst_of_inclusive};
+use domain::reports::Group;
 use crate::error::AppResult;
 use crate::reports::Ctx;
 use crate::reports::rows::{SHEET_HEAD, SheetHead, total_row, type_label};

@@ -9,9 +9,9 @@ use super::{
     push_sheet_filter, signed_sql, with_cost,
 };
 use crate::db::DbConn;
-use crate::domain::enums::{AreaType, CodeEnum, PaymentType, TaxType};
-use crate::domain::money::{Cents, gst_of_inclusive};
-use crate::domain::reports::Group;
+use domain::enums::{AreaType, CodeEnum, PaymentType, TaxType};
+use domain::money::{Cents, gst_of_inclusive};
+use domain::reports::Group;
 use crate::error::AppResult;
 use crate::reports::Ctx;
 use crate::reports::rows::total_row;

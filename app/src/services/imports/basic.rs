@@ -12,12 +12,12 @@ use crate::db::customers::{self as customer_db};
 use crate::db::masters::Brand;
 use crate::db::products::{self as product_db};
 use crate::db::{self, DbConn, reference_data as ref_db};
-use crate::domain::enums::{AreaType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductKind};
-use crate::domain::imports::{parse_choice, parse_yes_no, row_message};
-use crate::domain::masters::{self as rules, Actor, CreditTerms, CustomerInput, DEFAULT_COUNTRY, LockedProduct, ProductInput, Refusal, StoredCustomer};
-use crate::domain::money::Cents;
-use crate::domain::reference_data::{self as ref_rules, BrandInput, SupplierInput, WarehouseInput};
-use crate::domain::validate::{FieldError, REQUIRED};
+use domain::enums::{AreaType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductKind};
+use domain::imports::{parse_choice, parse_yes_no, row_message};
+use domain::masters::{self as rules, Actor, CreditTerms, CustomerInput, DEFAULT_COUNTRY, LockedProduct, ProductInput, Refusal, StoredCustomer};
+use domain::money::Cents;
+use domain::reference_data::{self as ref_rules, BrandInput, SupplierInput, WarehouseInput};
+use domain::validate::{FieldError, REQUIRED};
 use crate::error::{AppError, AppResult};
 use crate::services::masters::{self as masters, customer_input, product_input};
 use crate::services::reference_data::{Admin, save_brand, save_supplier, save_warehouse};
@@ -445,7 +445,7 @@ pub fn plan(c: &mut DbConn, org: i64, actor: Actor, tables: Vec<Option<Table>>) 
     }
     let plan = ImportPlan { sheets };
     if plan.rows() == 0 {
-        return Err(AppError::field("file", crate::domain::imports::NO_ROWS));
+        return Err(AppError::field("file", domain::imports::NO_ROWS));
     }
     Ok(plan)
 }

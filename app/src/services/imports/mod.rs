@@ -15,9 +15,9 @@ use crate::auth::Auth;
 use crate::db::reference_data::{AuditEntry, audit};
 use crate::db::reports::{self as queue, Job, NewJob};
 use crate::db::{self, Db};
-use crate::domain::enums::Role;
-use crate::domain::imports::{INLINE_ROWS, ImportKind, NO_ROWS, SUCCESS, WRITE_CHUNK, row_message};
-use crate::domain::masters::Actor as MasterActor;
+use domain::enums::Role;
+use domain::imports::{INLINE_ROWS, ImportKind, NO_ROWS, SUCCESS, WRITE_CHUNK, row_message};
+use domain::masters::Actor as MasterActor;
 use crate::error::{AppError, AppResult};
 use crate::reports::Progress;
 use crate::services::orders::{self as orders, Actor as SheetActor};
@@ -82,7 +82,7 @@ pub async fn parse(kind: ImportKind, bytes: Arc<Vec<u8>>) -> AppResult<Parsed> {
     });
     read.await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("spreadsheet task failed: {e}")))?
-        .map_err(|m| if m == crate::domain::uploads::FILE_TOO_LARGE { AppError::TooLarge(m) } else { AppError::field("file", m) })
+        .map_err(|m| if m == domain::uploads::FILE_TOO_LARGE { AppError::TooLarge(m) } else { AppError::field("file", m) })
 }
 
 /// What an import did, in words for the toast and the Download Center.
@@ -110,7 +110,7 @@ pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: 
             && last == digest
         {
             let when = at.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string();
-            return Err(AppError::Conflict { message: crate::domain::imports::same_file(&when, &by), code: Some("same_file"), reasons: vec![] });
+            return Err(AppError::Conflict { message: domain::imports::same_file(&when, &by), code: Some("same_file"), reasons: vec![] });
         }
     }
     let bytes = Arc::new(bytes);
@@ -127,7 +127,7 @@ pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: 
     };
     let message = match &outcome {
         Outcome::Done(d) => d.message.clone(),
-        Outcome::Queued { .. } => crate::domain::imports::QUEUED.to_string(),
+        Outcome::Queued { .. } => domain::imports::QUEUED.to_string(),
     };
     let (org, user, name, done) = (who.org_id, who.user_id, file_name.to_string(), matches!(outcome, Outcome::Done(_)));
     state
@@ -148,7 +148,7 @@ async fn run(db: &Db, kind: ImportKind, who: &Importer, parsed: Parsed, progress
             format!("{SUCCESS}: {} created, {} updated.", counts.created, counts.updated)
         }
         Parsed::DraftInvoices(table) => {
-            let today = crate::domain::dates::today(who.zone);
+            let today = domain::dates::today(who.zone);
             let planned = db.run(move |c| db::read_snapshot(c, |c| draft_invoices::plan(c, org, today, &table))).await?;
             let numbers = write_drafts(db, who.sheets(), planned, progress).await?;
             match (numbers.first(), numbers.last()) {
@@ -277,7 +277,7 @@ async fn run_stored(state: &AppState, job: &Job, kind: ImportKind, path: &Path, 
         .run(move |c| {
             let user_row = db::accounts::user_by_id(c, user)?;
             let m = db::accounts::memberships_of(c, user)?.into_iter().find(|m| m.org_id == org);
-            let zone = m.as_ref().and_then(|m| crate::domain::admin::parse_zone(&m.time_zone).ok()).unwrap_or(crate::domain::dates::DEFAULT_ZONE);
+            let zone = m.as_ref().and_then(|m| domain::admin::parse_zone(&m.time_zone).ok()).unwrap_or(domain::dates::DEFAULT_ZONE);
             Ok(m.map(|m| Importer {
                 org_id: org,
                 user_id: user,

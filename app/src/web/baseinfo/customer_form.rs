@@ -4,10 +4,10 @@
 use super::form::{Badge, CHOOSE, Field, FormView, Group, NONE, SideAction, code_options, selected};
 use crate::db::customers::Customer;
 use crate::db::masters::Employee;
-use crate::domain::enums::{AreaType, BusinessType, DefaultShipType, PaymentType, PriceStrategy, Role};
-use crate::domain::lenient::Amount;
-use crate::domain::masters::{CustomerInput, DEFAULT_COUNTRY, fits_business_staff, fits_service_staff};
-use crate::domain::money::Cents;
+use domain::enums::{AreaType, BusinessType, DefaultShipType, PaymentType, PriceStrategy, Role};
+use domain::lenient::Amount;
+use domain::masters::{CustomerInput, DEFAULT_COUNTRY, fits_business_staff, fits_service_staff};
+use domain::money::Cents;
 use crate::web::products::xero_badge;
 
 /// Australian states and territories, offered while typing the state.

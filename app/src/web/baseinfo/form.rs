@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::enums::CodeEnum;
+use domain::enums::CodeEnum;
 
 /// How one field is shown.
 #[derive(Debug, Clone)]
@@ -209,7 +209,7 @@ pub const NONE: &str = "—";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::enums::AreaType;
+    use domain::enums::AreaType;
 
     fn view() -> FormView {
         FormView {

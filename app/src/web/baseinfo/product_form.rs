@@ -4,12 +4,12 @@
 use super::form::{Badge, CHOOSE, Field, FormView, Group, NONE, code_options, selected};
 use crate::db::masters::Brand;
 use crate::db::products::Product;
-use crate::domain::enums::{AutoPartsType, Material, ProductCategory, ProductKind};
-use crate::domain::masters::ProductInput;
-use crate::domain::money::Cents;
-use crate::domain::permissions::Sight;
-use crate::domain::price_tiers::{TierOverrides, TierUplifts, tier_prices};
-use crate::domain::validate::{PRODUCT_NAME_MAX, PRODUCT_NAME_TOO_LONG};
+use domain::enums::{AutoPartsType, Material, ProductCategory, ProductKind};
+use domain::masters::ProductInput;
+use domain::money::Cents;
+use domain::permissions::Sight;
+use domain::price_tiers::{TierOverrides, TierUplifts, tier_prices};
+use domain::validate::{PRODUCT_NAME_MAX, PRODUCT_NAME_TOO_LONG};
 use crate::web::products::xero_badge;
 
 /// What the form shows besides the typed values.

@@ -18,11 +18,11 @@ use crate::db::masters::{Employee, Warehouse};
 use crate::db::order_views::{self, DetailLine, Sheet, SheetCustomer, SheetDetail};
 use crate::db::orders::{self as order_db, Event, Order};
 use crate::db::refs::Unchecked;
-use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
-use crate::domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
-use crate::domain::money::{Cents, Totals, TotalsOverflow};
-use crate::domain::status::{Action, SheetState, allowed, clone_targets};
-use crate::domain::permissions::{Sight, may_recall_or_batch_send};
+use domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
+use domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
+use domain::money::{Cents, Totals, TotalsOverflow};
+use domain::status::{Action, SheetState, allowed, clone_targets};
+use domain::permissions::{Sight, may_recall_or_batch_send};
 use crate::error::{AppError, AppResult};
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
@@ -123,7 +123,7 @@ fn money(c: i64) -> String {
 fn balance_text(on_sheet: i64, now: Option<(i64, Option<chrono::NaiveDateTime>)>) -> String {
     match now {
         Some((b, Some(at))) => {
-            let local = at.and_utc().with_timezone(&crate::domain::dates::DEFAULT_ZONE);
+            let local = at.and_utc().with_timezone(&domain::dates::DEFAULT_ZONE);
             format!("{} (Xero: {} as of {})", money(on_sheet), money(b), local.format("%d/%m/%Y %H:%M"))
         }
         _ => money(on_sheet),

@@ -11,10 +11,10 @@ use super::{SheetRoute, sheet_route};
 use crate::auth::Auth;
 use crate::db::order_views::{self, ListNames, ListPage};
 use crate::db::orders::{self, OrderFilter, OrderRow};
-use crate::domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
-use crate::domain::money::Cents;
-use crate::domain::permissions::Sight;
-use crate::domain::status::Action;
+use domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
+use domain::money::Cents;
+use domain::permissions::Sight;
+use domain::status::Action;
 use crate::error::{AppError, AppResult};
 use crate::services::orders::ensure;
 use crate::state::AppState;
@@ -73,7 +73,7 @@ fn status_tag(o: &orders::Order) -> Cell {
 pub fn delivery_text(ship_type: i32, delivery_status: i32, driver: &str) -> String {
     let ship = ShipType::from_i32(ship_type).unwrap_or(ShipType::Delivery);
     let status = DeliveryStatus::from_i32(delivery_status).map(|d| d.wording(ship)).unwrap_or("");
-    let driver = if driver.is_empty() { crate::domain::enums::DRIVER_NOT_ASSIGNED } else { driver };
+    let driver = if driver.is_empty() { domain::enums::DRIVER_NOT_ASSIGNED } else { driver };
     format!("{status} · {driver}")
 }
 

@@ -5,7 +5,7 @@ pub mod form;
 pub mod list;
 pub mod print;
 
-use crate::domain::enums::OrderType;
+use domain::enums::OrderType;
 
 /// What a sheet list route shows.
 pub struct SheetRoute {

@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 
-use crate::domain::enums::{DefaultShipType, DeliveryStatus, OrderStatus, ShipType};
+use crate::enums::{DefaultShipType, DeliveryStatus, OrderStatus, ShipType};
 
 /// Largest quantity of one product in the cart (spec §9: cart quantity max 999).
 pub const MAX_QTY: i64 = 999;
@@ -15,7 +15,7 @@ pub const MAX_CART_LINES: usize = 100;
 /// Two sets of four tyres: a customer ordering a set sees 'Low stock' while one set is left.
 pub const LOW_STOCK_BELOW: i64 = 8;
 /// Longest customer reference (their PO number), as on the staff form.
-pub const MAX_REFERENCE: usize = crate::domain::limits::SHORT_MAX;
+pub const MAX_REFERENCE: usize = crate::limits::SHORT_MAX;
 /// Longest note to the wholesaler.
 pub const MAX_NOTE: usize = 500;
 
@@ -39,12 +39,12 @@ pub const INVITE_REFUSED: &str = "Only an approver (role 4) or staff who may cre
 /// customers (crtCSR).
 /// Whether a customer may order a product at `price` in the shop: only at a price someone
 /// set for them. A price of zero (no tier, no OCOP price) is never a sale at $0.00.
-pub fn orderable(price: crate::domain::money::Cents) -> bool {
-    price > crate::domain::money::Cents::ZERO
+pub fn orderable(price: crate::money::Cents) -> bool {
+    price > crate::money::Cents::ZERO
 }
 
-pub const fn may_invite(role: crate::domain::enums::Role, crt_csr: bool) -> bool {
-    matches!(role, crate::domain::enums::Role::Approver) || crt_csr
+pub const fn may_invite(role: crate::enums::Role, crt_csr: bool) -> bool {
+    matches!(role, crate::enums::Role::Approver) || crt_csr
 }
 
 /// What a customer is told about a product's stock: never the number.
@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn only_a_price_someone_set_is_orderable() {
-        use crate::domain::money::Cents;
+        use crate::money::Cents;
         assert!(orderable(Cents(1)));
         assert!(!orderable(Cents::ZERO));
         assert!(!orderable(Cents(-5)));
@@ -305,7 +305,7 @@ mod tests {
 
     #[test]
     fn approvers_and_customer_creators_send_invites() {
-        use crate::domain::enums::Role;
+        use crate::enums::Role;
         assert!(may_invite(Role::Approver, false));
         assert!(may_invite(Role::Sales, true));
         assert!(!may_invite(Role::Sales, false));

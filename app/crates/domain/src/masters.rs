@@ -725,7 +725,7 @@ pub fn customer_search_text(name: &str, code: &str, phone: &str, email: &str) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::validate::PRODUCT_NAME_TOO_LONG;
+    use crate::validate::PRODUCT_NAME_TOO_LONG;
 
     fn fields_of(errors: &[FieldError]) -> Vec<(&'static str, &'static str)> {
         errors.iter().map(|e| (e.field, e.message)).collect()

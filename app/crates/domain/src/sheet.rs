@@ -325,15 +325,15 @@ mod tests {
     fn quantities_prices_and_line_counts_have_upper_bounds() {
         let d = draft(OrderType::Invoice, vec![line(1, "9223372036854775807", "10"), line(2, "1000001", "10"), line(3, "1000000", "999999999.99"), line(4, "1", "1000000000")]);
         let e = validate(&d).unwrap_err();
-        assert_eq!(e["lines.0.qty"], crate::domain::limits::QTY_OUT_OF_RANGE);
-        assert_eq!(e["lines.1.qty"], crate::domain::limits::QTY_OUT_OF_RANGE);
+        assert_eq!(e["lines.0.qty"], crate::limits::QTY_OUT_OF_RANGE);
+        assert_eq!(e["lines.1.qty"], crate::limits::QTY_OUT_OF_RANGE);
         assert!(!e.contains_key("lines.2.qty") && !e.contains_key("lines.2.price"), "a million units at the largest price still fits");
         assert_eq!(e["lines.3.price"], "The amount is too large");
         let many = draft(OrderType::Invoice, (0..1_001).map(|i| line(i, "1", "1")).collect());
-        assert_eq!(validate(&many).unwrap_err()["lines"], crate::domain::limits::TOO_MANY_LINES);
+        assert_eq!(validate(&many).unwrap_err()["lines"], crate::limits::TOO_MANY_LINES);
         let huge = draft(OrderType::Invoice, (0..100).map(|i| line(i, "1000000", "999999999.99")).collect());
         let v = validate(&huge).unwrap();
-        assert_eq!(totals(&v, OrderType::Invoice, 3).unwrap_err()["lines"], crate::domain::limits::TOTAL_TOO_LARGE, "a total beyond i64 is refused, not clamped");
+        assert_eq!(totals(&v, OrderType::Invoice, 3).unwrap_err()["lines"], crate::limits::TOTAL_TOO_LARGE, "a total beyond i64 is refused, not clamped");
         let big = draft(OrderType::Invoice, (0..1_000).map(|i| line(i, "1000", "99999.99")).collect());
         let v = validate(&big).unwrap();
         assert_eq!(totals(&v, OrderType::Invoice, 3).unwrap().amount, Cents(9_999_999_000_000));
@@ -349,13 +349,13 @@ mod tests {
         sheet_tax.tax_type = 0;
         let e = validate(&draft(OrderType::Invoice, vec![bad_tax, nul, sheet_tax.clone()])).unwrap_err();
         assert_eq!(e["lines.0.taxType"], NOT_LISTED);
-        assert_eq!(e["lines.1.description"], crate::domain::limits::CONTROL_CHARACTERS);
+        assert_eq!(e["lines.1.description"], crate::limits::CONTROL_CHARACTERS);
         let v = validate(&draft(OrderType::Invoice, vec![sheet_tax])).unwrap();
         assert_eq!(v[0].tax_type, 3, "0 takes the sheet's tax type");
         let mut adj = line(1, "", "");
         adj.in_warehouse_qty = "5".into();
         adj.in_system_qty = "-9223372036854775808".into();
-        assert_eq!(validate(&draft(OrderType::Adjustment, vec![adj])).unwrap_err()["lines.0.inSystemQty"], crate::domain::limits::QTY_OUT_OF_RANGE);
+        assert_eq!(validate(&draft(OrderType::Adjustment, vec![adj])).unwrap_err()["lines.0.inSystemQty"], crate::limits::QTY_OUT_OF_RANGE);
     }
 
     #[test]
@@ -379,10 +379,10 @@ mod tests {
             assert_eq!(e[field], NOT_LISTED, "{field}");
         }
         for field in ["date", "due_date", "delivery_date"] {
-            assert_eq!(e[field], crate::domain::limits::DATE_OUT_OF_RANGE, "{field}");
+            assert_eq!(e[field], crate::limits::DATE_OUT_OF_RANGE, "{field}");
         }
         assert_eq!(e["comments"], "At most 2,000 characters.");
-        assert_eq!(e["phone"], crate::domain::limits::CONTROL_CHARACTERS);
+        assert_eq!(e["phone"], crate::limits::CONTROL_CHARACTERS);
         let outsourcing_on_invoice = HeaderDraft { tag_id: Tag::Outsourcing.as_i32(), ..ok.clone() };
         assert_eq!(check_header(OrderType::Invoice, &outsourcing_on_invoice)["tag_id"], NOT_LISTED, "a tag hidden for the kind is refused too");
         let negative_tag = HeaderDraft { tag_id: -5, ..ok };

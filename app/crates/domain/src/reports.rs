@@ -1,6 +1,6 @@
 //! Reports (spec §2.9, §3 Report job and Report parameters, §7): the nine kinds, the
 //! parameters a request may carry, read field by field so a bad one is named, and the states
-//! of a report job. What each file holds is in `crate::reports`.
+//! of a report job. What each file holds is in the reports module (`reports/`).
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};

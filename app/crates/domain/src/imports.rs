@@ -142,7 +142,7 @@ pub fn group<K: Eq + std::hash::Hash + Clone, R>(rows: impl IntoIterator<Item = 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::enums::Material;
+    use crate::enums::Material;
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
@@ -155,7 +155,7 @@ mod tests {
         assert_eq!(parse_date("23/11/2026"), Ok(d(2026, 11, 23)));
         assert_eq!(parse_date("46349"), Ok(d(2026, 11, 23)), "Excel's day number");
         assert_eq!(parse_date("11/23/2026"), Err(BAD_DATE), "American order is refused, not guessed");
-        assert_eq!(parse_date("1999-12-31"), Err(crate::domain::limits::DATE_OUT_OF_RANGE));
+        assert_eq!(parse_date("1999-12-31"), Err(crate::limits::DATE_OUT_OF_RANGE));
     }
 
     #[test]

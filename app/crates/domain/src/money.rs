@@ -192,7 +192,7 @@ fn grouped_digits(whole: &str) -> Option<String> {
 }
 
 /// `numer / denom` rounded half away from zero; `denom` must be positive (a zero divisor gives 0).
-pub(crate) fn div_round_half_away(numer: i128, denom: i128) -> i128 {
+pub fn div_round_half_away(numer: i128, denom: i128) -> i128 {
     let (Some(quotient), Some(remainder)) = (numer.checked_div(denom), numer.checked_rem(denom))
     else {
         return 0;

@@ -2,7 +2,7 @@
 
 use chrono::{Datelike, Days, Months, NaiveDate};
 
-use crate::domain::enums::{DrafterType, OrderType, PaymentType};
+use crate::enums::{DrafterType, OrderType, PaymentType};
 
 /// The organisations from this id on put 'month' terms at the end of the next month (DESIGN §5).
 pub const NEXT_MONTH_END_FROM_ORG: i64 = 9;
