@@ -5,8 +5,6 @@ pub mod assets;
 pub mod auth;
 pub mod bench;
 pub mod config;
-pub mod db;
-pub mod error;
 pub mod ops;
 pub mod print;
 pub mod reports;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use tyredesk::config::Config;
-use tyredesk::db::accounts::{self, NewMembership, NewUser};
+use db::accounts::{self, NewMembership, NewUser};
 use tyredesk::{auth, seed, server};
 
 /// mimalloc returns freed memory to the OS, so a large export's buffers do not stay with the
@@ -192,7 +192,7 @@ fn run(cli: Cli) -> Result<(), String> {
             // A throwaway folder unless DATABASE_URL names a (fresh) PostgreSQL database.
             let config = match &config.database {
                 _ if b.existing => config,
-                tyredesk::config::DatabaseUrl::Postgres(_) => config,
+                db::DatabaseUrl::Postgres(_) => config,
                 _ => {
                     let dir = std::env::temp_dir().join(format!("tyredesk-bench-{}", std::process::id()));
                     Config::new(Some(dir.join("bench.sqlite3").to_string_lossy().as_ref()), None, Some(&dir))?
@@ -228,16 +228,16 @@ fn add_user(config: &Config, u: UserAdd) -> Result<(), String> {
     let db = server::open(config)?;
     let mut conn = db.get().map_err(|e| e.to_string())?;
     let generated = u.password.is_none();
-    let password = u.password.unwrap_or_else(|| auth::token::random_token()[..16].to_string());
+    let password = u.password.unwrap_or_else(|| db::token::random_token()[..16].to_string());
     let hash = auth::password::hash(&password).map_err(|e| e.to_string())?;
     let email = u.email.trim().to_lowercase();
-    let now = tyredesk::db::now();
+    let now = db::now();
     use diesel::Connection;
     conn.transaction(|c| {
         if accounts::user_by_email(c, &email)?.is_some() {
-            return Err(tyredesk::error::AppError::bad_request(format!("a user with e-mail {email} already exists")));
+            return Err(db::error::AppError::bad_request(format!("a user with e-mail {email} already exists")));
         }
-        accounts::organisation(c, u.org).map_err(|_| tyredesk::error::AppError::bad_request(format!("company {} does not exist", u.org)))?;
+        accounts::organisation(c, u.org).map_err(|_| db::error::AppError::bad_request(format!("company {} does not exist", u.org)))?;
         let id = accounts::insert_user(
             c,
             &NewUser { email: &email, name: &u.name, phone: "", password_hash: &hash, status: 1, able_login: true, is_active: true, created_at: now, updated_at: now },

@@ -22,9 +22,9 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutBody;
 use tower_http::trace::TraceLayer;
 
-use crate::config::{Config, DatabaseUrl};
-use crate::db::{self, Db};
-use crate::error::AppError;
+use {crate::config::Config, db::DatabaseUrl};
+use db::{self, Db};
+use db::error::AppError;
 use crate::state::AppState;
 use crate::{api, assets, auth, seed, web};
 
@@ -111,7 +111,7 @@ pub fn seed_demo_if_empty(db: &Db) -> Result<bool, String> {
     let mut conn = db.get().map_err(|e| e.to_string())?;
     // Under the start-up lock: of several processes started on one empty database, one seeds.
     db::under_start_lock(&mut conn, |conn| {
-        if !crate::db::masters::is_empty(conn).map_err(|e| e.to_string())? {
+        if !db::masters::is_empty(conn).map_err(|e| e.to_string())? {
             return Ok(false);
         }
         let today = chrono::Utc::now().with_timezone(&chrono_tz::Australia::Sydney).date_naive();

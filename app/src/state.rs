@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::assets::Assets;
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Config;
-use crate::db::Db;
+use db::Db;
 
 /// Everything a request may need.
 pub struct App {

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
-use crate::db::{accounts, masters, orders};
+use db::{accounts, masters, orders};
 use domain::{enums::Role, validate};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::print::Company;
 use crate::services::print as print_service;
 use crate::state::AppState;

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::auth::Auth;
 use domain::imports::{ImportKind, QUEUED, SUCCESS};
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::services::imports::{self, Outcome};
 use crate::state::AppState;
 

@@ -10,12 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
-use crate::db::customers::{self, Customer, CustomerFilter};
-use crate::db::masters::{self as master_db, SupplierRef};
-use crate::db::products::{self, Product, ProductFilter, ProductJson};
+use db::customers::{self, Customer, CustomerFilter};
+use db::masters::{self as master_db, SupplierRef};
+use db::products::{self, Product, ProductFilter, ProductJson};
 use domain::permissions::Sight;
 use domain::masters::{CustomerInput, ProductInput};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::pricing::{self, LabelledPrice};
 use crate::services::masters as service;
 use crate::state::AppState;
@@ -88,11 +88,11 @@ pub struct ProductHit {
     prices: Vec<LabelledPrice>,
 }
 
-fn hits(c: &mut crate::db::DbConn, org: i64, rows: Vec<Product>, customer: Option<i64>, warehouse: Option<i64>, sight: Sight) -> AppResult<Vec<ProductHit>> {
+fn hits(c: &mut db::DbConn, org: i64, rows: Vec<Product>, customer: Option<i64>, warehouse: Option<i64>, sight: Sight) -> AppResult<Vec<ProductHit>> {
     let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
     let quotes = pricing::quotes(c, org, &ids, customer)?;
     let stock = match warehouse {
-        Some(w) => crate::db::stock::of_products(c, org, &ids)?.into_iter().filter(|r| r.1 == w).map(|r| (r.0, r.2)).collect(),
+        Some(w) => db::stock::of_products(c, org, &ids)?.into_iter().filter(|r| r.1 == w).map(|r| (r.0, r.2)).collect(),
         None => products::stock_totals(c, org, &ids)?,
     };
     Ok(rows

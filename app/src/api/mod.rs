@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use domain::uploads::MAX_UPLOAD_BODY_BYTES;
-use crate::error::AppError;
+use db::error::AppError;
 use crate::state::AppState;
 
 /// The line import (spreadsheet upload).

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
-use crate::db::ocops::ProductPrice;
-use crate::error::{AppError, AppResult};
+use db::ocops::ProductPrice;
+use db::error::{AppError, AppResult};
 use crate::services::ocop_import;
 use crate::services::prices::{self, OcopOfProduct, PriceChange, PriceInput};
 use crate::services::quoting::{self, QuoteFilter};

@@ -12,7 +12,7 @@ use tokio_util::io::ReaderStream;
 
 use super::{ApiJson, ListAnswer};
 use crate::auth::Auth;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::reports::{self, JobView, PREPARING};
 use crate::state::AppState;
 use crate::xlsx::export;
@@ -42,7 +42,7 @@ pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<St
     let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
     reports::cancel(&state, &auth, id).await?;
     let org = auth.org_id;
-    let job = state.db.run(move |c| crate::db::reports::get(c, org, id)).await?;
+    let job = state.db.run(move |c| db::reports::get(c, org, id)).await?;
     Ok(Json(super::DataAnswer { data: JobView::new(&job, auth.user_id) }))
 }
 

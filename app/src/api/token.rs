@@ -6,8 +6,8 @@ use axum::http::{HeaderMap, header};
 use serde::{Deserialize, Serialize};
 
 use crate::auth::password;
-use crate::db::accounts;
-use crate::error::{AppError, AppResult};
+use db::accounts;
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::web::ClientIp;
 use crate::web::login::authenticate;
@@ -100,6 +100,6 @@ async fn customer_token(state: &AppState, req: &TokenRequest, ip: Option<std::ne
         return Err(AppError::forbidden(crate::shop::SHOP_PASSWORD_CHANGE));
     }
     let (org, customer) = (chosen.org_id, chosen.customer_id);
-    let access_token = state.db.write(move |c| crate::db::shop::create_token(c, org, customer)).await?;
-    Ok(Json(TokenAnswer { token_type: "Bearer", access_token, expires_in: crate::db::shop::TOKEN_LIFETIME.num_seconds() }))
+    let access_token = state.db.write(move |c| db::shop::create_token(c, org, customer)).await?;
+    Ok(Json(TokenAnswer { token_type: "Bearer", access_token, expires_in: db::shop::TOKEN_LIFETIME.num_seconds() }))
 }

@@ -9,7 +9,7 @@ use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::StatusCode;
 
 use domain::uploads::{FIELD_TOO_LONG, FILE_FIELD, FILE_TOO_LARGE, MAX_FILE_BYTES, NOT_AN_UPLOAD, UPLOAD_BROKEN};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 
 /// A form upload whose refusal is the app's own (axum's answers a plain-text 400 for a
 /// missing boundary): every upload route reads its body through this or [`Upload`].

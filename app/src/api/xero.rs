@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::{ApiJson, DataAnswer};
 use crate::auth::Auth;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::orders::Actor;
 use crate::services::xero::{self as svc, ConnectionInput, Status};
 use crate::state::AppState;

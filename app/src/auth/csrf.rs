@@ -11,8 +11,8 @@ use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::token;
-use crate::error::AppError;
+use db::token;
+use db::error::AppError;
 
 /// Cookie set on the sign-in page before any session exists.
 pub const PRE_COOKIE: &str = "td_pre";

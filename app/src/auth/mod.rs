@@ -4,15 +4,15 @@
 pub mod csrf;
 pub mod password;
 pub mod throttle;
-pub mod token;
 
 use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 
-use crate::db::accounts::{self, Membership};
+use db::accounts::{self, Membership};
+use db::token;
 use domain::enums::Role;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 
 /// Name of the session cookie.
@@ -234,7 +234,7 @@ pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Aut
                 if requested_org.is_some_and(|o| o != m.org_id) {
                     return Err(AppError::org_changed());
                 }
-                if crate::db::now() - s.last_seen_at > chrono::Duration::minutes(5) {
+                if db::now() - s.last_seen_at > chrono::Duration::minutes(5) {
                     accounts::touch_session(conn, &s.id)?;
                 }
                 let csrf = csrf::token_for(&token);

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::client::Client;
 use super::report::Timings;
-use crate::db::{Db, DbConn};
-use crate::error::AppResult;
+use db::{Db, DbConn};
+use db::error::AppResult;
 
 /// The database call behind the `i`-th request, timed beside it.
 pub type SqlFn = Arc<dyn Fn(&mut DbConn, usize) -> AppResult<()> + Send + Sync>;

@@ -8,8 +8,8 @@ use diesel::prelude::*;
 
 use super::client::Client;
 use super::report::{Budget, MemoryRow, Timings};
-use crate::db::Db;
-use crate::db::schema::{customers, products};
+use db::Db;
+use db::schema::{customers, products};
 
 /// A field of `/proc/self/status` in MB (Linux only; 0 elsewhere).
 fn proc_status_mb(field: &str) -> f64 {
@@ -246,7 +246,7 @@ fn basic_products_file(brand: &str, rows: usize) -> anyhow::Result<Vec<u8>> {
 /// memory, and the saves' latency meanwhile (issue 13: a large import never blocks other
 /// users' saves).
 pub async fn basic_import(name: &str, db: &Db, importer: &Client, saver: &Client, save_body: &str) -> anyhow::Result<(MemoryRow, Timings)> {
-    let brand: String = db.run(|c| Ok(crate::db::schema::brands::table.filter(crate::db::schema::brands::org_id.eq(4)).order(crate::db::schema::brands::id.asc()).select(crate::db::schema::brands::name).first(c)?)).await?;
+    let brand: String = db.run(|c| Ok(db::schema::brands::table.filter(db::schema::brands::org_id.eq(4)).order(db::schema::brands::id.asc()).select(db::schema::brands::name).first(c)?)).await?;
     let file = tokio::task::spawn_blocking(move || basic_products_file(&brand, domain::uploads::MAX_ROWS - 1)).await??;
     let size = file.len() as u64;
     let body = multipart(&file);

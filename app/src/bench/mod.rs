@@ -17,12 +17,12 @@ use std::time::Instant;
 use chrono::{Duration as Days, NaiveDate};
 use diesel::prelude::*;
 
-use crate::config::{Config, DatabaseUrl};
-use crate::db::accounts;
-use crate::db::customers::{self as customer_db, CustomerFilter};
-use crate::db::orders::{self as order_db, OrderFilter};
-use crate::db::products::{self as product_db, ProductFilter};
-use crate::db::schema::{customers, orders, products, warehouses};
+use {crate::config::Config, db::DatabaseUrl};
+use db::accounts;
+use db::customers::{self as customer_db, CustomerFilter};
+use db::orders::{self as order_db, OrderFilter};
+use db::products::{self as product_db, ProductFilter};
+use db::schema::{customers, orders, products, warehouses};
 use domain::enums::OrderType;
 use crate::seed::{self, Scale};
 use crate::services::quoting::{self, QuoteFilter};
@@ -89,7 +89,7 @@ struct Fixture {
     year_sheets: i64,
 }
 
-fn load_fixture(c: &mut crate::db::DbConn, today: NaiveDate) -> crate::error::AppResult<Fixture> {
+fn load_fixture(c: &mut db::DbConn, today: NaiveDate) -> db::error::AppResult<Fixture> {
     let (user, email) = accounts::user_by_email(c, "approver@demo.test")?.map(|u| (u.id, u.email)).unwrap_or_default();
     let customer: i64 = customers::table.filter(customers::org_id.eq(ORG)).filter(customers::payment_type.ne(10)).filter(customers::credit_limit.eq(0)).select(customers::id).first(c)?;
     let lines = products::table.filter(products::org_id.eq(ORG)).filter(products::category.eq(1)).select((products::id, products::class_a_price)).limit(20).load(c)?;
@@ -192,10 +192,10 @@ fn reads(fx: &Fixture) -> Vec<Read> {
 }
 
 /// The first demo shop customer of the measured company (the seed gives every scale one).
-fn shop_customer(c: &mut crate::db::DbConn) -> crate::error::AppResult<crate::db::shop::ShopPrincipal> {
+fn shop_customer(c: &mut db::DbConn) -> db::error::AppResult<db::shop::ShopPrincipal> {
     let email = seed::DEMO_SHOP_CUSTOMERS[0].email;
-    let a = crate::db::shop::accounts_by_email(c, email)?.into_iter().find(|a| a.org_id == ORG).ok_or(crate::error::AppError::NotFound)?;
-    Ok(crate::db::shop::ShopPrincipal { customer_id: a.customer_id, org_id: a.org_id, org_name: a.org_name, name: a.name, must_change: false, time_zone: "Australia/Sydney".into() })
+    let a = db::shop::accounts_by_email(c, email)?.into_iter().find(|a| a.org_id == ORG).ok_or(db::error::AppError::NotFound)?;
+    Ok(db::shop::ShopPrincipal { customer_id: a.customer_id, org_id: a.org_id, org_name: a.org_name, name: a.name, must_change: false, time_zone: "Australia/Sydney".into() })
 }
 
 /// Starts the production server loop on a loopback port; dropping the sender stops it.
@@ -323,7 +323,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         let shop = db.run(shop_customer).await?;
         let token = db.write({
             let (org, customer) = (shop.org_id, shop.customer_id);
-            move |c| crate::db::shop::create_session(c, org, customer)
+            move |c| db::shop::create_session(c, org, customer)
         })
         .await?;
         let shop_client = Client::new(addr, Session { cookie: format!("{}={token}", crate::shop::SHOP_COOKIE), csrf: crate::auth::csrf::token_for(&token) });
@@ -376,7 +376,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         // The approver of company 4 fills the queue; someone of company 9 asks next.
         let (token9, _) = db
             .run(|c| {
-                let other = accounts::user_by_email(c, "multi@demo.test")?.ok_or(crate::error::AppError::NotFound)?;
+                let other = accounts::user_by_email(c, "multi@demo.test")?.ok_or(db::error::AppError::NotFound)?;
                 accounts::create_session(c, other.id, 9)
             })
             .await?;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use diesel::connection::SimpleConnection;
 
-use crate::config::{Config, DatabaseUrl};
+use {crate::config::Config, db::DatabaseUrl};
 
 /// The database's name inside the archive.
 pub const DATABASE_ENTRY: &str = "tyredesk.sqlite3";
@@ -69,7 +69,7 @@ pub fn run(config: &Config, to: Option<&Path>) -> Result<Backup, String> {
 /// writers go on meanwhile (WAL) and the copy holds every transaction committed before it.
 fn snapshot_db(db: &Path, to: &Path) -> Result<(), String> {
     let _ = std::fs::remove_file(to);
-    let mut conn = crate::db::connect(&DatabaseUrl::Sqlite(db.to_path_buf()))?;
+    let mut conn = db::connect(&DatabaseUrl::Sqlite(db.to_path_buf()))?;
     let quoted = to.to_str().ok_or_else(|| format!("the path {} is not UTF-8", to.display()))?.replace('\'', "''");
     conn.batch_execute(&format!("VACUUM INTO '{quoted}'")).map_err(|e| format!("the database could not be copied: {e}"))
 }

@@ -6,8 +6,8 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Text};
 
-use crate::config::{Config, DatabaseUrl};
-use crate::db::{self, DbConn};
+use {crate::config::Config, db::DatabaseUrl};
+use db::{self, DbConn};
 
 /// Rows read and inserted per statement.
 const BATCH: i64 = 2_000;
@@ -117,8 +117,8 @@ pub fn run(config: &Config, to: &str, mut report: impl FnMut(&str, i64)) -> Resu
         }
     }
     let mut copied = Copied::default();
-    let fail = crate::error::AppError::bad_request;
-    pg.transaction::<_, crate::error::AppError, _>(|pg| {
+    let fail = db::error::AppError::bad_request;
+    pg.transaction::<_, db::error::AppError, _>(|pg| {
         for t in &tables {
             let cols = sqlite_columns(&mut src, t).map_err(fail)?;
             if cols.is_empty() {

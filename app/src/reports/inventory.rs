@@ -29,11 +29,11 @@ use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text, Timestamp};
 use super::Ctx;
 use super::rows::total_row;
 use super::sql::{Bind, Sql};
-use crate::db::DbConn;
+use db::DbConn;
 use domain::dates::{DEFAULT_ZONE, day_start_utc};
 use domain::enums::{CodeEnum, OrderType};
 use domain::reports::Params;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
 /// Rows handed to the writer at once.
@@ -41,7 +41,7 @@ const ROWS_PER_CHUNK: usize = 2_000;
 /// Moves the trace reads at once (whole products; one product with more is read alone).
 const MOVES_PER_BATCH: i64 = 2_000;
 /// Products the trace reads at once: their ids are listed in the statement.
-const PRODUCTS_PER_BATCH: usize = crate::db::CHUNK;
+const PRODUCTS_PER_BATCH: usize = db::CHUNK;
 
 /// Words of the trace's opening and closing rows.
 pub const OPENING: &str = "Opening balance";

@@ -19,14 +19,14 @@ use diesel::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::auth::Auth;
-use crate::db::reports::{self as queue, Job, NewJob};
-use crate::db::schema::{brands, customers, products, suppliers, warehouses};
-use crate::db::{self, DbConn};
+use db::reports::{self as queue, Job, NewJob};
+use db::schema::{brands, customers, products, suppliers, warehouses};
+use db::{self, DbConn};
 use domain::dates::DEFAULT_ZONE;
 use domain::enums::{AreaType, CodeEnum, PaymentType, ProductCategory, Tag};
 use domain::permissions::may_see_cost;
 use domain::reports::{FieldError, JobState, Kind, Params, download_name};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::xlsx::export::SheetWriter;
 

@@ -15,12 +15,12 @@ use diesel::sql_types::{BigInt, Nullable, Text};
 use super::Ctx;
 use super::rows::{SHEET_HEAD, SheetHead, total_row, type_label};
 use super::sql::{Bind, Id, Sql, date_column, has_product_filter, overflow};
-use crate::db::schema::warehouses;
-use crate::db::{CHUNK, DbConn};
+use db::schema::warehouses;
+use db::{CHUNK, DbConn};
 use domain::enums::{OrderStatus, OrderType, TaxType};
 use domain::money::{Cents, div_round_half_away, gst_of_inclusive};
 use domain::reports::Source;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
 /// Rows handed to the writer at once: its unit of constant memory.

@@ -22,11 +22,11 @@ use domain::dates::{DEFAULT_ZONE, day_start_utc};
 use domain::enums::{CodeEnum, OrderStatus, OrderType, TaxType};
 use domain::money::{Cents, gst_of_inclusive};
 use domain::reports::{Params, margin};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::xlsx::export::{Col, Kind as Cell, SheetWriter, Val};
 
 /// Ids per `IN (…)` list.
-const CHUNK: usize = crate::db::CHUNK;
+const CHUNK: usize = db::CHUNK;
 
 /// Most rows handed to the writer at once (it streams each batch to disk).
 const APPEND_MAX: usize = 2_000;
@@ -271,8 +271,8 @@ mod tests {
             #[diesel(sql_type = BigInt)]
             gst: i64,
         }
-        let url = crate::config::DatabaseUrl::Sqlite(":memory:".into());
-        let mut conn = crate::db::connect(&url).expect("in-memory SQLite");
+        let url = db::DatabaseUrl::Sqlite(":memory:".into());
+        let mut conn = db::connect(&url).expect("in-memory SQLite");
         for amount in [0i64, 5, 6, 55, 100, 165, 1_000, 11_000, -6, -100, -1_000, 123_456_789] {
             for tax in TaxType::ALL {
                 let sql = format!("SELECT CAST({} AS BIGINT) AS gst FROM (SELECT $1 AS tax_type, $2 AS amount) o", gst_sql("o.amount"));

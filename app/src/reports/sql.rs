@@ -7,11 +7,11 @@ use diesel::QueryableByName;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::sql_types::{BigInt, Date, Integer, Text, Timestamp};
 
-use crate::db::masters::like_escape;
-use crate::db::{DbConn, MultiBackend};
+use db::masters::like_escape;
+use db::{DbConn, MultiBackend};
 use domain::enums::ProductCategory;
 use domain::reports::{DateType, Params};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 
 /// A value bound to a placeholder.
 pub enum Bind {

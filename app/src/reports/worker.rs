@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::{Ctx, Progress, Stored, files, write};
-use crate::db::reports::{self as queue, Job, Lease};
-use crate::db::{self, DbConn};
-use crate::error::{AppError, AppResult};
+use db::reports::{self as queue, Job, Lease};
+use db::{self, DbConn};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::xlsx::export::{self, SheetWriter};
 

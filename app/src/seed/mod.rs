@@ -12,15 +12,15 @@ use diesel::Connection;
 use diesel::connection::TransactionManager;
 
 use crate::auth::password;
-use crate::db::accounts::{self, NewMembership, NewUser, Organisation};
-use crate::db::masters::{self, NewBrand, NewCodeName, NewCustomer, NewOcopPrice, NewPaymentType, NewProduct, NewStock, NewStockMove, NewSupplier, NewWarehouse};
-use crate::db::orders::{self, NewEvent, NewLine, NewOrder, NewSequence};
-use crate::db::{DbConn, sync_sequences};
+use db::accounts::{self, NewMembership, NewUser, Organisation};
+use db::masters::{self, NewBrand, NewCodeName, NewCustomer, NewOcopPrice, NewPaymentType, NewProduct, NewStock, NewStockMove, NewSupplier, NewWarehouse};
+use db::orders::{self, NewEvent, NewLine, NewOrder, NewSequence};
+use db::{DbConn, sync_sequences};
 use domain::dates::{DEFAULT_ZONE, day_start_utc};
 use domain::enums::{AreaType, OrderType, PaymentType, TaxType};
 use domain::masters::{customer_search_text, product_search_keys};
 use domain::money;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use catalogue::Rng;
 
 /// How much data to generate.
@@ -115,7 +115,7 @@ pub const DEMO_SHOP_CUSTOMERS: &[DemoShopCustomer] = &[
 /// Gives the demo shop customers their sign-in: the first customer of the company that
 /// is not on OCOP, and the first with OCOP prices.
 fn shop_customers(conn: &mut DbConn, hash: &str) -> AppResult<()> {
-    use crate::db::schema::{customers, ocop_prices};
+    use db::schema::{customers, ocop_prices};
     use diesel::prelude::*;
     for c in DEMO_SHOP_CUSTOMERS {
         let id: Option<i64> = if c.ocop {
@@ -183,8 +183,8 @@ fn seed_committing(conn: &mut DbConn, scale: Scale, today: NaiveDate, every: Opt
     // They also build the sheets' indexes after the load instead of row by row.
     let bulk = every.is_some();
     let mut deferred = None;
-    let written = crate::db::bulk_load(conn, bulk)
-        .and_then(|()| if bulk { crate::db::defer_indexes(conn, &SHEET_TABLES).map(|d| deferred = Some(d)) } else { Ok(()) })
+    let written = db::bulk_load(conn, bulk)
+        .and_then(|()| if bulk { db::defer_indexes(conn, &SHEET_TABLES).map(|d| deferred = Some(d)) } else { Ok(()) })
         .and_then(|()| commits.begin(conn))
         .and_then(|()| write_all(conn, scale, today, &mut commits))
         .and_then(|()| commits.commit(conn));
@@ -196,17 +196,17 @@ fn seed_committing(conn: &mut DbConn, scale: Scale, today: NaiveDate, every: Opt
         if let Some(Err(e)) = deferred.map(|d| d.restore(conn)) {
             cause = format!("{cause}; rebuilding the indexes failed too: {}", self::cause(&e));
         }
-        let _ = crate::db::bulk_load(conn, false);
+        let _ = db::bulk_load(conn, false);
         return Err(if commits.committed == 0 { SeedError::RolledBack(cause) } else { SeedError::Partial { cause, sheets: commits.committed } });
     }
     if let Some(Err(e)) = deferred.map(|d| d.restore(conn)) {
-        let _ = crate::db::bulk_load(conn, false);
+        let _ = db::bulk_load(conn, false);
         let cause = format!("building the indexes after the load failed: {}", cause(&e));
         return Err(SeedError::Partial { cause, sheets: commits.committed });
     }
-    let finished = crate::db::bulk_load(conn, false)
-        .and_then(|()| crate::db::analyze_all(conn))
-        .and_then(|()| crate::db::checkpoint(conn));
+    let finished = db::bulk_load(conn, false)
+        .and_then(|()| db::analyze_all(conn))
+        .and_then(|()| db::checkpoint(conn));
     finished.map_err(|e| SeedError::Statistics(cause(&e)))?;
     tracing::info!(?scale, elapsed_ms = started.elapsed().as_millis() as u64, "seeded");
     Ok(())
@@ -238,7 +238,7 @@ impl Commits {
         match self.every {
             Some(every) if self.pending >= every => {
                 self.commit(conn)?;
-                crate::db::checkpoint(conn)?;
+                db::checkpoint(conn)?;
                 self.begin(conn)
             }
             _ => Ok(()),
@@ -247,7 +247,7 @@ impl Commits {
 }
 
 fn write_all(conn: &mut DbConn, scale: Scale, today: NaiveDate, commits: &mut Commits) -> AppResult<()> {
-    let now = crate::db::now();
+    let now = db::now();
     let hash = password::hash(DEMO_PASSWORD)?;
     insert_orgs(conn, now)?;
     let mut ids = IdGen::default();
@@ -265,7 +265,7 @@ fn hash_client_secret() -> AppResult<String> {
 }
 
 fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
-    use crate::db::schema::organisations;
+    use db::schema::organisations;
     use diesel::prelude::*;
     let orgs = [
         Organisation {
@@ -815,8 +815,8 @@ fn tier_price(p: &NewProduct, strategy: i32) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::DatabaseUrl;
-    use crate::db::schema::{order_events, order_lines, orders};
+    use db::DatabaseUrl;
+    use db::schema::{order_events, order_lines, orders};
     use diesel::prelude::*;
 
     /// Rows and a digest of the sheets, enough to tell two data sets apart.
@@ -830,8 +830,8 @@ mod tests {
     }
 
     fn fresh(dir: &std::path::Path, name: &str) -> DbConn {
-        let mut conn = crate::db::connect(&DatabaseUrl::Sqlite(dir.join(name))).unwrap();
-        crate::db::migrate(&mut conn).unwrap();
+        let mut conn = db::connect(&DatabaseUrl::Sqlite(dir.join(name))).unwrap();
+        db::migrate(&mut conn).unwrap();
         conn
     }
 
@@ -857,7 +857,7 @@ mod tests {
 
     fn schema(conn: &mut DbConn) -> Vec<(String, String)> {
         diesel::sql_query("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
-            .load::<crate::db::SchemaObject>(conn)
+            .load::<db::SchemaObject>(conn)
             .unwrap()
             .into_iter()
             .map(|o| (o.name, o.sql))
@@ -865,6 +865,6 @@ mod tests {
     }
 
     fn number_matches(conn: &mut DbConn, word: &str) -> usize {
-        crate::db::search::few(conn, crate::db::search::Searchable::SheetNumbers, word, 1_000_000).unwrap().unwrap_or_default().len()
+        db::search::few(conn, db::search::Searchable::SheetNumbers, word, 1_000_000).unwrap().unwrap_or_default().len()
     }
 }

@@ -4,15 +4,16 @@
 
 use base64::Engine;
 
-use crate::auth::{Auth, password, token};
-use crate::db::accounts::{self, StaffMember};
-use crate::db::reference_data::{AuditEntry, audit};
-use crate::db::{self, DbConn};
+use crate::auth::{Auth, password};
+use db::token;
+use db::accounts::{self, StaffMember};
+use db::reference_data::{AuditEntry, audit};
+use db::{self, DbConn};
 use domain::admin::{self as rules, Settings, SettingsInput, StaffInput};
 use domain::masters::require_version;
 use domain::reference_data::changes;
 use domain::validate::FieldError;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::masters::{invalid, version_conflict};
 use crate::services::reference_data::Admin;
 use crate::state::AppState;

@@ -5,12 +5,12 @@
 use diesel::prelude::*;
 
 use super::orders::{Actor, ensure};
-use crate::db::orders as order_db;
-use crate::db::schema::orders;
-use crate::db::{DbConn, now};
+use db::orders as order_db;
+use db::schema::orders;
+use db::{DbConn, now};
 use domain::enums::{ActualPayType, DeliveryStatus, ShipType};
 use domain::status::Action;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 
 /// The longest driver comment kept (a note for the run sheet, not a letter).
 pub const MAX_COMMENT: usize = 200;

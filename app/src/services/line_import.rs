@@ -7,14 +7,14 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::pricing;
-use crate::db::refs::{self, Customer, Kind, Ref, Unchecked, Warehouse};
-use crate::db::{self, Db, DbConn};
+use db::refs::{self, Customer, Kind, Ref, Unchecked, Warehouse};
+use db::{self, Db, DbConn};
 use domain::enums::OrderType;
 use domain::money::Cents;
 use domain::limits;
 use domain::permissions::Sight;
 use domain::validate::{parse_line_price, parse_line_qty};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::xlsx::import::{Table, read_sheet, row_errors};
 
 const CODE: usize = 0;

@@ -5,16 +5,16 @@
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use crate::auth::Auth;
-use crate::db::customers::Staff;
-use crate::db::refs::{Brand, BusinessStaff, Ref, ServiceStaff, Unchecked};
-use crate::db::customers::{self as customer_db, Customer, CustomerChanges};
-use crate::db::products::{self as product_db, Product, ProductChanges};
-use crate::db::{self, DbConn};
+use db::customers::Staff;
+use db::refs::{Brand, BusinessStaff, Ref, ServiceStaff, Unchecked};
+use db::customers::{self as customer_db, Customer, CustomerChanges};
+use db::products::{self as product_db, Product, ProductChanges};
+use db::{self, DbConn};
 use domain::masters::{self as rules, Actor, CreditTerms, CustomerFields, CustomerInput, LockedProduct, ProductInput, Refusal, StoredCustomer};
 use domain::lenient::Amount;
 use domain::money::Cents;
 use domain::validate::FieldError;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 
 /// Field messages as the one validation error both front ends render (422).
@@ -163,7 +163,7 @@ pub fn update_customer_in(c: &mut DbConn, actor: Actor, id: i64, input: &Custome
     }
     if !f.login_shop {
         // Shop access off: the customer's shop sessions and tokens end with this save.
-        crate::db::shop::end_access(c, org, id, None)?;
+        db::shop::end_access(c, org, id, None)?;
     }
     Ok(())
 }

@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::db::{self, Db, DbConn};
+use db::{self, Db, DbConn};
 use domain::validate::parse_line_price;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::xlsx::import::{Table, read_sheet, row_errors};
 
 /// The columns read, each with the header names it may have.

@@ -5,11 +5,11 @@
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
-use crate::db::masters::NewStockMove;
-use crate::db::orders::{self as order_db, NewLine, NewOrder, Order};
-use crate::db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
-use crate::db::schema::{customers, order_lines, orders, products, warehouses};
-use crate::db::{DbConn, now, products as product_db, stock};
+use db::masters::NewStockMove;
+use db::orders::{self as order_db, NewLine, NewOrder, Order};
+use db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, Supplier, Unchecked, Warehouse};
+use db::schema::{customers, order_lines, orders, products, warehouses};
+use db::{DbConn, now, products as product_db, stock};
 use domain::due_date::{due_date, due_date_for_new_sheet, payment_term};
 use domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, Role, ShipType, XeroState, format_number};
 use domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
@@ -19,7 +19,7 @@ use domain::permissions::Cost;
 use domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
 use domain::status::{Action, SheetState, allowed};
 use domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 
 /// Who acts, as the rules need it.
 #[derive(Clone, Debug)]
@@ -139,7 +139,7 @@ struct CustomerInfo {
 /// The due date of customer `customer`'s payment terms counted from `from` (spec §9,
 /// DESIGN §5); 404 for another company's customer.
 pub fn customer_due_date(conn: &mut DbConn, org: i64, customer: i64, from: NaiveDate) -> AppResult<NaiveDate> {
-    let c = crate::db::order_views::sheet_customer(conn, org, customer)?.ok_or(AppError::NotFound)?;
+    let c = db::order_views::sheet_customer(conn, org, customer)?.ok_or(AppError::NotFound)?;
     limits::check_date(from).map_err(|m| AppError::field("date", m))?;
     Ok(due_date(payment_term(c.payment_type), from, org))
 }
@@ -175,7 +175,7 @@ type LineProduct = (i64, String, String, Cost);
 fn check_products(conn: &mut DbConn, org: i64, t: OrderType, lines: &mut [ValidLine]) -> AppResult<Vec<LineProduct>> {
     let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
     let mut found: Vec<LineProduct> = Vec::with_capacity(ids.len());
-    for chunk in ids.chunks(crate::db::CHUNK) {
+    for chunk in ids.chunks(db::CHUNK) {
         let rows: Vec<(i64, String, String, i64)> = products::table
             .filter(products::org_id.eq(org))
             .filter(products::id.eq_any(chunk))
@@ -316,7 +316,7 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
         org_id: actor.org_id,
         no: format_number(t.number_prefix(), seq),
         order_type: t.as_i32(),
-        uuid: crate::auth::token::random_token()[..32].to_string(),
+        uuid: db::token::random_token()[..32].to_string(),
         tag_id: h.tag_id,
         customer_id: id_of(r.customer),
         supplier_id: id_of(r.supplier),
@@ -803,7 +803,7 @@ pub fn assign_driver(conn: &mut DbConn, actor: &Actor, id: i64, driver: Option<U
     diesel::update(orders::table.find(id)).set((orders::driver_id.eq(id_of(driver)), orders::updated_at.eq(now()))).execute(conn)?;
     let action = match driver {
         Some(d) => {
-            let name: String = crate::db::schema::users::table.find(d.id()).select(crate::db::schema::users::name).first(conn)?;
+            let name: String = db::schema::users::table.find(d.id()).select(db::schema::users::name).first(conn)?;
             format!("Driver assigned: {name}")
         }
         None => "Driver removed".to_string(),

@@ -4,14 +4,14 @@
 
 use diesel::prelude::*;
 
-use crate::db::masters::Paged;
-use crate::db::ocops::{self, CustomerPrice, ProductPrice};
-use crate::db::price_views::{self, ProductHead};
-use crate::db::schema::{price_changes, products};
-use crate::db::{DbConn, now};
+use db::masters::Paged;
+use db::ocops::{self, CustomerPrice, ProductPrice};
+use db::price_views::{self, ProductHead};
+use db::schema::{price_changes, products};
+use db::{DbConn, now};
 use domain::money::Cents;
 use domain::price_tiers::{PRICE_NOT_NEGATIVE, PriceDialog, check_price_permission, validate_price_dialog};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 
 /// The prices as submitted (cents; tier overrides `None` = derived from class A).
 #[derive(Clone, Debug, Default, serde::Deserialize)]
@@ -48,7 +48,7 @@ pub fn set_prices(conn: &mut DbConn, org: i64, user_id: i64, mod_prc: bool, prod
     let (ref_pur, shown) = match (p.ref_pur, p.is_customer_show) {
         (Some(r), Some(s)) => (r, s),
         (r, s) => {
-            let stored = crate::db::products::product(conn, org, product_id)?;
+            let stored = db::products::product(conn, org, product_id)?;
             (r.unwrap_or(stored.ref_pur.for_books().0), s.unwrap_or(stored.show_for_shop))
         }
     };
@@ -125,8 +125,8 @@ pub struct PriceChange {
 /// The price changes of a product of company `org`, newest first (404 for another
 /// company's product).
 pub fn changes(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<Vec<PriceChange>> {
-    use crate::db::schema::users;
-    crate::db::products::product(conn, org, product_id)?;
+    use db::schema::users;
+    db::products::product(conn, org, product_id)?;
     Ok(price_changes::table
         .left_join(users::table)
         .filter(price_changes::org_id.eq(org))
@@ -150,7 +150,7 @@ pub fn ocop_of_product(conn: &mut DbConn, org: i64, id: i64) -> AppResult<OcopOf
 
 /// A page of customer `customer`'s OCOP prices (404 for another company's customer).
 pub fn ocops_of_customer(conn: &mut DbConn, org: i64, customer: i64, offset: i64, limit: i64) -> AppResult<Paged<ProductPrice>> {
-    crate::db::customers::customer(conn, org, customer)?;
+    db::customers::customer(conn, org, customer)?;
     ocops::for_customer(conn, org, customer, offset, limit)
 }
 
@@ -160,7 +160,7 @@ pub fn replace_ocops(conn: &mut DbConn, org: i64, user: i64, id: i64, prices: &[
     if prices.iter().any(|p| p.1 < 0) {
         return Err(AppError::field("prices", PRICE_NOT_NEGATIVE));
     }
-    crate::db::products::product(conn, org, id)?;
+    db::products::product(conn, org, id)?;
     let ids: Vec<i64> = prices.iter().map(|p| p.0).collect();
     if price_views::known_customers(conn, org, &ids)?.len() != ids.len() {
         return Err(AppError::field("prices", "A customer in the list does not exist in this company."));

@@ -6,12 +6,12 @@ use std::collections::HashMap;
 
 use diesel::prelude::*;
 
-use crate::db::DbConn;
-use crate::db::schema::{customers, ocop_prices, organisations, products};
+use db::DbConn;
+use db::schema::{customers, ocop_prices, organisations, products};
 use domain::enums::PriceStrategy;
 use domain::money::Cents;
 use domain::price_tiers::{ProductPrices, TierOverrides, TierUplifts, price_for_strategy, tier_prices};
-use crate::error::AppResult;
+use db::error::AppResult;
 
 /// A labelled price of the prices dropdown.
 #[derive(Clone, Debug, serde::Serialize, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub struct CustomerQuotes {
 }
 
 /// Quotes for `product_ids` of company `org` and the customer's name, in a fixed number of
-/// statements per [`crate::db::CHUNK`] products; the customer is read even without products.
+/// statements per [`db::CHUNK`] products; the customer is read even without products.
 pub fn quotes_for_customer(conn: &mut DbConn, org: i64, product_ids: &[i64], customer: Option<i64>) -> AppResult<CustomerQuotes> {
     let found: Option<(i64, String, i32)> = match customer {
         Some(c) => customers::table.filter(customers::org_id.eq(org)).find(c).select((customers::id, customers::name, customers::price_strategy)).first(conn).optional()?,
@@ -68,7 +68,7 @@ pub fn quotes_for_customer(conn: &mut DbConn, org: i64, product_ids: &[i64], cus
     let strategy = found.as_ref().and_then(|f| PriceStrategy::from_i32(f.2));
     let mut rows: Vec<PriceRow> = Vec::with_capacity(product_ids.len());
     let mut ocops: HashMap<i64, i64> = HashMap::new();
-    for chunk in product_ids.chunks(crate::db::CHUNK) {
+    for chunk in product_ids.chunks(db::CHUNK) {
         rows.extend(
             products::table
                 .filter(products::org_id.eq(org))

@@ -6,15 +6,15 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 
 use super::orders::{Actor, ensure, mark_printed};
-use crate::db::DbConn;
-use crate::db::accounts;
-use crate::db::masters as master_db;
-use crate::db::orders::{self as order_db, Order};
-use crate::db::schema::{customers, products, warehouses};
+use db::DbConn;
+use db::accounts;
+use db::masters as master_db;
+use db::orders::{self as order_db, Order};
+use db::schema::{customers, products, warehouses};
 use domain::enums::{AreaType, OrderStatus, OrderType, PaymentType, ShipType, TaxType};
 use domain::money::Cents;
 use domain::status::Action;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::print::rules::WarehouseRole;
 use crate::print::{Company, DocKind, Document, Sheet, SheetLine, SheetWarehouse, Variant, build};
 

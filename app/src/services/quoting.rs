@@ -7,15 +7,15 @@ use std::collections::HashMap;
 
 use chrono::NaiveDate;
 
-use crate::db::DbConn;
-use crate::db::masters::{self, Paged};
-use crate::db::orders::{self as order_db, PriceHistoryRow};
-use crate::db::price_views::{self, ProductHead};
-use crate::db::products::{self, Product, ProductFilter};
-use crate::db::stock;
+use db::DbConn;
+use db::masters::{self, Paged};
+use db::orders::{self as order_db, PriceHistoryRow};
+use db::price_views::{self, ProductHead};
+use db::products::{self, Product, ProductFilter};
+use db::stock;
 use domain::enums::StockAvailability;
 use domain::price_tiers::TierUplifts;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::services::pricing::{self, Quote};
 
 /// The lookup's filters (spec §3 Product search filter).

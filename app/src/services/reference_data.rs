@@ -4,14 +4,14 @@
 //! in one; the async wrappers are what the forms call.
 
 use crate::auth::Auth;
-use crate::db::masters::{Brand, Supplier, Warehouse};
-use crate::db::reference_data::{self as store, AuditEntry};
-use crate::db::{self, DbConn};
+use db::masters::{Brand, Supplier, Warehouse};
+use db::reference_data::{self as store, AuditEntry};
+use db::{self, DbConn};
 use domain::enums::Role;
 use domain::masters::require_version;
 use domain::reference_data::{self as rules, BrandInput, SupplierInput, WarehouseInput, changes};
 use domain::validate::FieldError;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::masters::{invalid, version_conflict};
 use crate::state::AppState;
 

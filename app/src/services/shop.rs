@@ -7,16 +7,16 @@ use std::collections::HashMap;
 
 use chrono_tz::Tz;
 
-use crate::db::DbConn;
-use crate::db::masters::Paged;
-use crate::db::products::{self, ProductFilter};
-use crate::db::refs::Unchecked;
-use crate::db::shop::{self as shop_db, CartLine, MyLine, MyOrder, ShopPrincipal, ShopProduct};
+use db::DbConn;
+use db::masters::Paged;
+use db::products::{self, ProductFilter};
+use db::refs::Unchecked;
+use db::shop::{self as shop_db, CartLine, MyLine, MyOrder, ShopPrincipal, ShopProduct};
 use domain::enums::{DrafterType, OrderType, ProductCategory, TaxType};
 use domain::money::Cents;
 use domain::sheet::LineDraft;
 use domain::shop::{self as rules, Availability, Checkout, CustomerStatus};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::orders::{self as order_service, Drafter, Header};
 use crate::services::pricing;
 
@@ -129,7 +129,7 @@ pub struct CartView {
 
 fn fingerprint(lines: &[(i64, i64, Cents)]) -> String {
     let text: String = lines.iter().map(|(p, q, c)| format!("{p}:{q}:{};", c.0)).collect();
-    crate::auth::token::digest(&text)[..24].to_string()
+    db::token::digest(&text)[..24].to_string()
 }
 
 fn view_of(conn: &mut DbConn, who: &ShopPrincipal, cart: &[CartLine]) -> AppResult<CartView> {
@@ -263,7 +263,7 @@ fn self_order(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, lines: &[(i6
     let name = format!("{} (shop)", who.name);
     let drafter = Drafter { org_id: who.org_id, user_id: None, name: &name, kind: DrafterType::Customer };
     let id = order_service::create_by(conn, &drafter, OrderType::Invoice, &header, &drafts)?;
-    let no = crate::db::orders::get(conn, who.org_id, id)?.no;
+    let no = db::orders::get(conn, who.org_id, id)?.no;
     Ok(Placed { id, no })
 }
 
@@ -281,13 +281,13 @@ pub fn place_cart(conn: &mut DbConn, who: &ShopPrincipal, c: &Checkout, confirme
     // fingerprint covers only the lines that are ordered.
     let view = cart(conn, who)?;
     if view.lines.is_empty() {
-        let since = crate::db::now() - CHECKOUT_REPLAY;
+        let since = db::now() - CHECKOUT_REPLAY;
         if let Some((id, no)) = shop_db::checkout_placed(conn, who.org_id, who.customer_id, confirmed, since)? {
             return Ok(Placed { id, no });
         }
         return Err(AppError::bad_request(rules::CART_EMPTY));
     }
-    if !crate::auth::token::same(confirmed, &view.fingerprint) {
+    if !db::token::same(confirmed, &view.fingerprint) {
         return Err(AppError::Conflict { message: rules::PRICES_CHANGED.into(), code: Some("prices_changed"), reasons: vec![] });
     }
     let lines: Vec<(i64, i64, Cents)> = view.lines.iter().map(|l| (l.item.product.id, l.qty, l.item.price)).collect();
@@ -428,7 +428,7 @@ pub fn invite(conn: &mut DbConn, actor: domain::masters::Actor, customer: i64) -
     if domain::validate::sign_in_email(&c.email).is_err() {
         return Err(AppError::bad_request("The customer needs a valid e-mail address to sign in to the shop."));
     }
-    let password = crate::auth::token::one_time_password();
+    let password = db::token::one_time_password();
     let hash = crate::auth::password::hash(&password)?;
     shop_db::set_password(conn, org, customer, &hash, true)?;
     shop_db::end_access(conn, org, customer, None)?;

@@ -8,14 +8,14 @@ use diesel::prelude::*;
 use serde_json::Value;
 
 use super::orders::{Actor, ensure};
-use crate::db::orders::{self as order_db};
-use crate::db::schema::{customers, orders};
-use crate::db::xero::{self as q, JobKind, NewConnection, NewJob};
-use crate::db::DbConn;
+use db::orders::{self as order_db};
+use db::schema::{customers, orders};
+use db::xero::{self as q, JobKind, NewConnection, NewJob};
+use db::DbConn;
 use domain::enums::{OrderStatus, OrderType, XeroState};
 use domain::permissions;
 use domain::status::Action;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::xero::client::{CallError, Client, Endpoint};
 use crate::xero::secret::SecretKey;
 
@@ -381,7 +381,7 @@ pub const BALANCES_PER_HOUR: i64 = 50;
 /// The hourly refresh: per connected company, the [`BALANCES_PER_HOUR`] customers in Xero
 /// whose balance was read longest ago (never read first), when stale.
 pub fn refresh_all_balances(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<usize> {
-    use crate::db::schema::xero_connections;
+    use db::schema::xero_connections;
     let orgs: Vec<i64> = xero_connections::table.select(xero_connections::org_id).load(conn)?;
     let mut n = 0;
     for org in orgs {

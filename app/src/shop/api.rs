@@ -11,7 +11,7 @@ use super::{ShopQuery, Shopper};
 use crate::api::{ApiJson, ListAnswer, Meta};
 use domain::money::Cents;
 use domain::shop as rules;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::shop::{self as svc, CheckedLine, Item, WantedLine};
 use crate::web::list::PageReq;
 use crate::state::AppState;
@@ -177,7 +177,7 @@ pub async fn place(State(state): State<AppState>, s: Shopper, ApiJson(body): Api
             let ship = match body.ship_type {
                 Some(t) => t.to_string(),
                 None => {
-                    let customer = crate::db::shop::customer(c, who.org_id, who.customer_id)?.ok_or(AppError::Unauthorized)?;
+                    let customer = db::shop::customer(c, who.org_id, who.customer_id)?.ok_or(AppError::Unauthorized)?;
                     rules::Shipping::default_for(customer.default_ship_type).value().to_string()
                 }
             };
@@ -224,7 +224,7 @@ pub struct OrderLineJson {
     amount: f64,
 }
 
-fn order_json(o: &crate::db::shop::MyOrder, status: rules::CustomerStatus) -> OrderJson {
+fn order_json(o: &db::shop::MyOrder, status: rules::CustomerStatus) -> OrderJson {
     OrderJson {
         id: o.id,
         no: o.no.clone(),
@@ -244,7 +244,7 @@ fn order_json(o: &crate::db::shop::MyOrder, status: rules::CustomerStatus) -> Or
 pub async fn orders(State(state): State<AppState>, s: Shopper, Query(q): Query<ShopQuery>) -> AppResult<Json<ListAnswer<OrderJson>>> {
     let req = PageReq { page: q.page()?, per_page: svc::PAGE_SIZE };
     let who = s.who.clone();
-    let (rows, total) = state.db.run(move |c| Ok((svc::my_orders(c, &who, req.page)?, crate::db::shop::my_order_count(c, who.org_id, who.customer_id)?))).await?;
+    let (rows, total) = state.db.run(move |c| Ok((svc::my_orders(c, &who, req.page)?, db::shop::my_order_count(c, who.org_id, who.customer_id)?))).await?;
     let data: Vec<OrderJson> = rows.iter().map(|(o, st)| order_json(o, *st)).collect();
     Ok(Json(ListAnswer { data, meta: Meta::page(total, &req) }))
 }

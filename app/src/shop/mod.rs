@@ -14,8 +14,8 @@ use axum::http::request::Parts;
 use axum::routing::{get, post};
 
 use crate::auth::{self, csrf};
-use crate::db::shop::{self as shop_db, ShopPrincipal};
-use crate::error::{AppError, AppResult};
+use db::shop::{self as shop_db, ShopPrincipal};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 
 /// The shop's session cookie (never the staff one).
@@ -57,7 +57,7 @@ pub async fn load(state: &AppState, parts: &Parts) -> AppResult<Option<Shopper>>
             .db
             .run(move |c| {
                 let Some((id, last_seen, who)) = shop_db::session(c, &token)? else { return Ok(None) };
-                if crate::db::now() - last_seen > chrono::Duration::minutes(5) {
+                if db::now() - last_seen > chrono::Duration::minutes(5) {
                     shop_db::touch_session(c, &id)?;
                 }
                 Ok(Some(Shopper { who, session: Some(id), csrf: csrf::token_for(&token) }))

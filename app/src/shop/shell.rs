@@ -13,7 +13,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 
 use super::Shopper;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::shop as svc;
 use crate::state::AppState;
 use crate::web::stream::{self, Layout};

@@ -27,11 +27,11 @@ use self::form::{FormView, Kind};
 use super::shell::{Flash, Shell};
 use super::stream;
 use crate::auth::Auth;
-use crate::db::{accounts, customers as customer_db, masters as master_db, products as product_db};
+use db::{accounts, customers as customer_db, masters as master_db, products as product_db};
 use domain::masters::{CustomerInput, NO_CREATE_CUSTOMER, ProductInput, may_create_customer, may_edit_credit_terms};
 use domain::price_tiers::TierUplifts;
 use domain::validate::REQUIRED;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::masters::{self as service, VERSION_CONFLICT_CODE};
 use crate::state::AppState;
 

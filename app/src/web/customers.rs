@@ -8,10 +8,10 @@ use super::list::{Cell, Column, Filter, FilterKind, Filters, ListView, NewButton
 use super::masters::respond;
 use super::products::{xero_options, xero_tag};
 use crate::auth::Auth;
-use crate::db::customers::{self, Customer, CustomerFilter};
+use db::customers::{self, Customer, CustomerFilter};
 use domain::enums::{AreaType, BusinessType, PaymentType, PriceStrategy, XeroState};
 use domain::money::Cents;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::state::AppState;
 use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
 

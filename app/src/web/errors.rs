@@ -1,4 +1,4 @@
-//! Renders [`AppError`](crate::error::AppError)s for the caller: JSON for the API, a redirect
+//! Renders [`AppError`](db::error::AppError)s for the caller: JSON for the API, a redirect
 //! to sign-in, an htmx toast, or an error page (spec §8).
 
 use askama::Template;
@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::auth::{self, SESSION_COOKIE, WAREHOUSE_REFUSED};
 use domain::uploads::FILE_TOO_LARGE;
-use crate::error::{AppError, ErrorInfo};
+use db::error::{AppError, ErrorInfo};
 
 /// A request body beyond the server-wide limit that is not an upload.
 pub const REQUEST_TOO_LARGE: &str = "The request is larger than 20 MB.";

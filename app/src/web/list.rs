@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use domain::limits::{PAGE_MAX, counted};
-use crate::error::AppError;
+use db::error::AppError;
 
 /// Page sizes offered (spec §9).
 pub const PAGE_SIZES: [i64; 4] = [20, 50, 100, 150];

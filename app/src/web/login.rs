@@ -13,9 +13,9 @@ use serde::Deserialize;
 
 use super::ClientIp;
 use crate::auth::{self, Auth, SESSION_COOKIE, WAREHOUSE_REFUSED, csrf, password};
-use crate::db::accounts;
+use db::accounts;
 use domain::validate;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 
 /// Message for a failed sign-in (spec §8).
@@ -106,7 +106,7 @@ pub async fn throttled<T: Send + 'static>(
     meter: &str,
     ip: Option<std::net::IpAddr>,
     refused: &'static str,
-    check: impl FnOnce(&mut crate::db::DbConn) -> AppResult<Option<T>> + Send + 'static,
+    check: impl FnOnce(&mut db::DbConn) -> AppResult<Option<T>> + Send + 'static,
 ) -> AppResult<T> {
     let keys = state.throttle.shared_keys(meter, ip);
     let both = keys.both();
@@ -201,7 +201,7 @@ pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, heade
 /// `POST /logout`: ends the session (the page script clears the cart).
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
     if let Some(token) = auth::cookie(&headers, SESSION_COOKIE) {
-        let id = auth::token::digest(&token);
+        let id = db::token::digest(&token);
         if let Err(e) = state.db.write(move |conn| accounts::delete_session(conn, &id)).await {
             return e.into_response();
         }

@@ -12,10 +12,10 @@ use super::list::{Cell, Column, EMPTY_NO_DATA, FilterKind, ListView, NewButton, 
 use super::shell::Shell;
 use super::stream;
 use crate::auth::Auth;
-use crate::db::masters::{self, Paged};
+use db::masters::{self, Paged};
 use domain::enums::Role;
 use domain::reference_data::may_administer;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::state::AppState;
 
 #[derive(Template, WebTemplate)]

@@ -24,7 +24,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::routing::{get, post};
 
-use crate::db::masters::{Brand, Supplier, Warehouse};
+use db::masters::{Brand, Supplier, Warehouse};
 use crate::state::AppState;
 
 /// Routes of the HTML screens (spec §2.1).
@@ -92,19 +92,19 @@ pub fn router() -> Router<AppState> {
 /// Post/redirect/get (issue 29): keeps what a post has to say once for the browser session
 /// and answers the 303 to `to`, which gets `notice=1` so its page knows to take it. A
 /// reload of that page shows nothing and posts nothing again.
-pub async fn redirect_with_notice(state: &AppState, auth: &crate::auth::Auth, to: &str, level: &'static str, text: String) -> crate::error::AppResult<axum::response::Response> {
+pub async fn redirect_with_notice(state: &AppState, auth: &crate::auth::Auth, to: &str, level: &'static str, text: String) -> db::error::AppResult<axum::response::Response> {
     use axum::response::IntoResponse;
     if let Some(session) = auth.session.as_ref().map(|s| s.id.clone()) {
-        state.db.write(move |c| crate::db::notices::put(c, &session, level, &text)).await?;
+        state.db.write(move |c| db::notices::put(c, &session, level, &text)).await?;
     }
     let joiner = if to.contains('?') { '&' } else { '?' };
     Ok(axum::response::Redirect::to(&format!("{to}{joiner}notice=1")).into_response())
 }
 
 /// The notice a post kept for this page (level, text), taken: it shows once.
-pub async fn take_notice(state: &AppState, auth: &crate::auth::Auth) -> crate::error::AppResult<Option<(String, String)>> {
+pub async fn take_notice(state: &AppState, auth: &crate::auth::Auth) -> db::error::AppResult<Option<(String, String)>> {
     let Some(session) = auth.session.as_ref().map(|s| s.id.clone()) else { return Ok(None) };
-    state.db.write(move |c| crate::db::notices::take(c, &session)).await
+    state.db.write(move |c| db::notices::take(c, &session)).await
 }
 
 /// `?notice=1`: the page was reached by [`redirect_with_notice`].
@@ -116,7 +116,7 @@ pub struct NoticeFlag {
 
 impl NoticeFlag {
     /// Takes the kept notice when the address says there is one.
-    pub async fn take(&self, state: &AppState, auth: &crate::auth::Auth) -> crate::error::AppResult<Option<(String, String)>> {
+    pub async fn take(&self, state: &AppState, auth: &crate::auth::Auth) -> db::error::AppResult<Option<(String, String)>> {
         if self.notice.as_deref() == Some("1") { take_notice(state, auth).await } else { Ok(None) }
     }
 }

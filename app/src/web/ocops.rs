@@ -12,11 +12,11 @@ use super::island::Island;
 use super::shell::Shell;
 use super::stream;
 use crate::auth::Auth;
-use crate::db::masters as master_db;
-use crate::db::ocops;
-use crate::db::products::{self, ProductFilter};
+use db::masters as master_db;
+use db::ocops;
+use db::products::{self, ProductFilter};
 use domain::money::Cents;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::services::pricing;
 use crate::state::AppState;
 

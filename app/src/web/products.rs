@@ -8,12 +8,12 @@ use axum::response::Response;
 use super::list::{Cell, Column, Filter, FilterKind, Filters, ListView, NewButton, Results, current, options_with_all};
 use super::masters::respond;
 use crate::auth::Auth;
-use crate::db::masters::{self as master_db, Brand};
-use crate::db::products::{self, Product, ProductFilter};
+use db::masters::{self as master_db, Brand};
+use db::products::{self, Product, ProductFilter};
 use domain::enums::{ProductCategory, ProductSort, XeroState};
 use domain::money::Cents;
 use domain::tyre_size::COMMON_SIZES;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::state::AppState;
 use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
 

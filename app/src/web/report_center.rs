@@ -12,7 +12,7 @@ use chrono::Datelike;
 use super::shell::Shell;
 use super::stream;
 use crate::auth::Auth;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use domain::imports::ImportKind;
 use crate::reports::{self, JobView};
 use crate::services::imports::{self, Outcome};

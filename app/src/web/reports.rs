@@ -14,12 +14,12 @@ use super::island::Island;
 use super::shell::Shell;
 use super::stream;
 use crate::auth::Auth;
-use crate::db::masters as master_db;
+use db::masters as master_db;
 use domain::dates::today;
 use domain::enums::{AreaType, OrderType, PaymentType, ProductCategory, Tag};
 use domain::permissions::may_see_cost;
 use domain::reports::Kind;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::state::AppState;
 
 /// The island every report screen mounts.

@@ -2,7 +2,7 @@
 
 use crate::assets::IslandScripts;
 use crate::auth::{Auth, OrgChoice};
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::state::AppState;
 use crate::web::island::Island;
 
@@ -117,7 +117,7 @@ impl Shell {
     /// Builds the shell for `auth`; `active` is the menu path to highlight.
     pub async fn new(state: &AppState, auth: &Auth, title: &str, active: &str, islands: &[&str]) -> AppResult<Self> {
         let org_id = auth.org_id;
-        let self_orders = state.db.run(move |c| crate::db::orders::self_order_count(c, org_id)).await?;
+        let self_orders = state.db.run(move |c| db::orders::self_order_count(c, org_id)).await?;
         let change_password = Island::new(state, "change-password", &ChangePasswordProps { user_name: &auth.user_name }).await.lazy();
         Ok(Self {
             title: format!("{title}{TITLE_SUFFIX}"),

@@ -36,7 +36,7 @@ use flate2::write::GzEncoder;
 use hyper::body::Frame;
 
 use crate::auth::Auth;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::web::shell::{Flash, Shell};
 

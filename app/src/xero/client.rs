@@ -69,7 +69,7 @@ impl TokenKey {
         Self {
             org_id: ep.org_id,
             client_id: ep.client_id.clone(),
-            secret_digest: crate::auth::token::digest(&ep.secret),
+            secret_digest: db::token::digest(&ep.secret),
             identity_url: ep.identity_url.clone(),
             api_url: ep.api_url.clone(),
         }

@@ -34,7 +34,7 @@ impl Clock {
     /// Now, in UTC as stored.
     pub fn now(&self) -> NaiveDateTime {
         match self {
-            Self::System => crate::db::now(),
+            Self::System => db::now(),
             Self::Manual(t) => *t.lock().unwrap_or_else(|e| e.into_inner()),
         }
     }
@@ -43,7 +43,7 @@ impl Clock {
     pub async fn sleep_until(&self, t: NaiveDateTime) {
         match self {
             Self::System => {
-                let wait = (t - crate::db::now()).to_std().unwrap_or_default();
+                let wait = (t - db::now()).to_std().unwrap_or_default();
                 tokio::time::sleep(wait).await;
             }
             Self::Manual(m) => {

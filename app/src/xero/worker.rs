@@ -13,13 +13,13 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::client::{CallError, Endpoint};
-use crate::db::orders::{self as order_db, Order};
-use crate::db::schema::{customers, orders, products, suppliers};
-use crate::db::xero::{self as q, Job, JobKind};
+use db::orders::{self as order_db, Order};
+use db::schema::{customers, orders, products, suppliers};
+use db::xero::{self as q, Job, JobKind};
 use domain::enums::{OrderType, ProductKind, TaxType, XeroState};
 use domain::money::Cents;
 use domain::xero::{self as rules, ContactDraft, DocDraft, DocKind, DocLine, ItemDraft, RecallStep};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 
 /// The name on history rows the link writes.
@@ -135,7 +135,7 @@ impl Work {
         self.state.xero.clock.now()
     }
 
-    async fn db<T: Send + 'static>(&self, f: impl FnMut(&mut crate::db::DbConn) -> AppResult<T> + Send + 'static) -> Result<T, Stop> {
+    async fn db<T: Send + 'static>(&self, f: impl FnMut(&mut db::DbConn) -> AppResult<T> + Send + 'static) -> Result<T, Stop> {
         Ok(self.state.db.write(f).await?)
     }
 
@@ -453,7 +453,7 @@ impl Work {
             .state
             .db
             .write(move |c| {
-                let sheet = |c: &mut crate::db::DbConn, from: XeroState, to: XeroState, xero_id: Option<&str>, error: &str, event: &str| -> AppResult<bool> {
+                let sheet = |c: &mut db::DbConn, from: XeroState, to: XeroState, xero_id: Option<&str>, error: &str, event: &str| -> AppResult<bool> {
                     let Some(oid) = job.order_id else { return Ok(false) };
                     let t = orders::table.filter(orders::id.eq(oid)).filter(orders::org_id.eq(job.org_id)).filter(orders::xero_sent.eq(from.as_i32()));
                     let n = match xero_id {

@@ -17,8 +17,8 @@ use chrono::NaiveDate;
 use rust_xlsxwriter::{Color, Format, FormatBorder, Workbook, XlsxError};
 use tokio_util::io::ReaderStream;
 
-use crate::db::{self, DbConn};
-use crate::error::{AppError, AppResult};
+use db::{self, DbConn};
+use db::error::{AppError, AppResult};
 use crate::state::AppState;
 
 /// How a column's cells are written.

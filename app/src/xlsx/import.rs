@@ -12,7 +12,7 @@ use std::io::Cursor;
 use calamine::{Data, DataRef, Reader, Xlsx};
 use zip::ZipArchive;
 
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use domain::uploads::{self, EntrySize, FILE_TOO_LARGE, MAX_COLUMNS, MAX_ENTRIES, MAX_FILE_BYTES, MAX_ROWS};
 
 /// The start of an OLE compound file, the container of the older .xls format.

@@ -12,7 +12,7 @@ const CONFLICT: &str = "This record was changed by someone else since you opened
 const APPROVER_ONLY: &str = "Only an approver (role 4) may change suppliers, warehouses, brands, staff and settings.";
 
 async fn user_id(app: &TestApp, email: &'static str) -> i64 {
-    app.state.db.run(move |c| tyredesk::db::accounts::user_by_email(c, email)).await.unwrap().unwrap().id
+    app.state.db.run(move |c| db::accounts::user_by_email(c, email)).await.unwrap().unwrap().id
 }
 
 /// The message under a field.
@@ -29,7 +29,7 @@ fn id_from(location: &str) -> i64 {
 async fn audit_rows(app: &TestApp, org: i64) -> Vec<(String, String, String)> {
     app.state
         .db
-        .run(move |c| tyredesk::db::reference_data::recent_audit(c, org, 100))
+        .run(move |c| db::reference_data::recent_audit(c, org, 100))
         .await
         .unwrap()
         .into_iter()
@@ -68,7 +68,7 @@ async fn an_approver_adds_and_edits_a_supplier_and_raises_a_po_for_it() {
         .db
         .run(|c| {
             use diesel::prelude::*;
-            use tyredesk::db::schema::{products, warehouses};
+            use db::schema::{products, warehouses};
             let p: i64 = products::table.filter(products::org_id.eq(4)).filter(products::category.eq(1)).select(products::id).order(products::id).first(c)?;
             let w: i64 = warehouses::table.filter(warehouses::org_id.eq(4)).select(warehouses::id).order(warehouses::id).first(c)?;
             Ok((p, w))
@@ -214,7 +214,7 @@ async fn settings_change_print_details_tiers_and_zone_with_an_audit_row() {
     assert_eq!(stale.status, StatusCode::CONFLICT);
 
     // The print details reach the documents; the uplift reaches the derived prices.
-    let org = app.state.db.run(|c| tyredesk::db::accounts::organisation(c, 4)).await.unwrap();
+    let org = app.state.db.run(|c| db::accounts::organisation(c, 4)).await.unwrap();
     assert_eq!((org.name.as_str(), org.tier_b_bp, org.department_id, org.time_zone.as_str()), ("Southern Cross Tyres (NSW) Pty Ltd", 750, 7, "Australia/Perth"));
     let info = app.get("/api/printInfo", Some(&s)).await;
     if info.status == StatusCode::OK {
@@ -273,7 +273,7 @@ async fn staff_are_added_with_a_one_time_password_that_must_be_changed() {
     let list = app.get("/employees", Some(&s)).await;
     assert!(list.body.contains("Nina New"));
     let nina = user_id(&app, "nina@demo.test").await;
-    let ms = app.state.db.run(move |c| tyredesk::db::accounts::memberships_of(c, nina)).await.unwrap();
+    let ms = app.state.db.run(move |c| db::accounts::memberships_of(c, nina)).await.unwrap();
     assert_eq!(ms.iter().map(|m| (m.org_id, m.role, m.mod_prc)).collect::<Vec<_>>(), vec![(4, 2, true), (9, 2, true)]);
 
     // Signing in with it leads to the change page, and nothing else opens until changed.
@@ -351,7 +351,7 @@ async fn the_last_approver_of_a_company_stays() {
     assert!(last.body.contains("The company needs at least one active approver"));
     let last = app.post_form(&format!("/baseinfo/employees/{me}"), &owner, &[("name", "Alex Approver"), ("role", "3"), ("active", "1")]).await;
     assert_eq!(last.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let ms = app.state.db.run(move |c| tyredesk::db::accounts::memberships_of(c, me)).await.unwrap();
+    let ms = app.state.db.run(move |c| db::accounts::memberships_of(c, me)).await.unwrap();
     assert!(ms.iter().any(|m| m.org_id == 4 && m.role == 4), "nothing changed");
 }
 

@@ -9,8 +9,8 @@ use diesel::prelude::*;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use serde_json::json;
-use tyredesk::config::DatabaseUrl;
-use tyredesk::db::schema::{customers, orders, products, warehouses};
+use db::DatabaseUrl;
+use db::schema::{customers, orders, products, warehouses};
 
 use crate::scale_out::{Http, send, wait_until_up};
 use crate::shop::{SHOP, add_to_cart, shown_and_hidden, signed_in};

@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use diesel::prelude::*;
 use serde_json::json;
-use tyredesk::db::schema::{customers, orders, products, stocks, warehouses};
+use db::schema::{customers, orders, products, stocks, warehouses};
 
 use crate::support::{Session, TestApp, TestResponse};
 
@@ -91,9 +91,9 @@ async fn fixture(app: &TestApp, approver: &Session) -> Fixture {
                 .first(c)?;
             diesel::update(products::table.find(p)).set((products::cost_price.eq(COST), products::ref_pur.eq(REF_PUR))).execute(c)?;
             let cu: i64 = customers::table.filter(customers::org_id.eq(4)).order(customers::id).select(customers::id).first(c)?;
-            let su: i64 = tyredesk::db::schema::suppliers::table.filter(tyredesk::db::schema::suppliers::org_id.eq(4)).order(tyredesk::db::schema::suppliers::id).select(tyredesk::db::schema::suppliers::id).first(c)?;
+            let su: i64 = db::schema::suppliers::table.filter(db::schema::suppliers::org_id.eq(4)).order(db::schema::suppliers::id).select(db::schema::suppliers::id).first(c)?;
             let b: i64 = products::table.find(p).select(products::brand_id).first::<Option<i64>>(c)?.expect("a brand");
-            let e: i64 = tyredesk::db::schema::memberships::table.filter(tyredesk::db::schema::memberships::org_id.eq(4)).order(tyredesk::db::schema::memberships::user_id).select(tyredesk::db::schema::memberships::user_id).first(c)?;
+            let e: i64 = db::schema::memberships::table.filter(db::schema::memberships::org_id.eq(4)).order(db::schema::memberships::user_id).select(db::schema::memberships::user_id).first(c)?;
             Ok((p, w, n, cu, su, b, e))
         })
         .await

@@ -9,8 +9,8 @@ use axum::http::{Request, StatusCode};
 use calamine::{Data, Reader, Xlsx};
 use diesel::prelude::*;
 use tower::ServiceExt;
-use tyredesk::db::schema::{customers, orders, products};
-use tyredesk::db::products as product_db;
+use db::schema::{customers, orders, products};
+use db::products as product_db;
 
 use crate::support::{Session, TestApp};
 
@@ -158,7 +158,7 @@ async fn api_customers_xlsx_equals_the_json_list() {
     make_ties(&app).await;
     let s = app.session_in("sales@demo.test", 4).await;
     let first = json_all(&app, &s, "/api/customers").await[0]["code"].as_str().unwrap().to_string();
-    let some = app.state.db.run(|c| Ok(tyredesk::db::customers::list(c, 4, &Default::default(), 0, 3)?.rows)).await.unwrap();
+    let some = app.state.db.run(|c| Ok(db::customers::list(c, 4, &Default::default(), 0, 3)?.rows)).await.unwrap();
     let ids = some.iter().map(|c| c.id.to_string()).collect::<Vec<_>>().join(",");
     for query in ["/api/customers".to_string(), format!("/api/customers?name={first}"), format!("/api/customers?ids={ids}")] {
         let json = json_all(&app, &s, &query).await;

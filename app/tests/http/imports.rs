@@ -3,7 +3,7 @@
 
 use axum::http::{Method, StatusCode};
 use diesel::prelude::*;
-use tyredesk::db::schema::{brands, customers, order_lines, orders, products, suppliers, warehouses};
+use db::schema::{brands, customers, order_lines, orders, products, suppliers, warehouses};
 
 use crate::support::{Session, TestApp, TestResponse};
 
@@ -104,7 +104,7 @@ async fn count_orders(app: &TestApp) -> i64 {
     app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(4)).count().get_result::<i64>(c)?)).await.unwrap()
 }
 
-fn first_product(c: &mut tyredesk::db::DbConn) -> tyredesk::error::AppResult<i64> {
+fn first_product(c: &mut db::DbConn) -> db::error::AppResult<i64> {
     Ok(products::table.filter(products::org_id.eq(4)).filter(products::category.eq(1)).order(products::id).select(products::id).first(c)?)
 }
 

@@ -6,8 +6,9 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 use serde_json::json;
-use tyredesk::config::{Config, DatabaseUrl};
-use tyredesk::db::schema::{orders, products, warehouses};
+use db::DatabaseUrl;
+use tyredesk::config::Config;
+use db::schema::{orders, products, warehouses};
 use tyredesk::ops::backup::{self, Backup, DATABASE_ENTRY};
 use tyredesk::ops::copy;
 
@@ -44,7 +45,7 @@ async fn a_backup_taken_during_writes_is_consistent_and_complete() {
         .run(|c| {
             let p: i64 = products::table.filter(products::org_id.eq(4)).filter(products::category.eq(1)).order(products::id).select(products::id).first(c)?;
             let w: i64 = warehouses::table.filter(warehouses::org_id.eq(4)).order(warehouses::id).select(warehouses::id).first(c)?;
-            let cu: i64 = tyredesk::db::schema::customers::table.filter(tyredesk::db::schema::customers::org_id.eq(4)).order(tyredesk::db::schema::customers::id).select(tyredesk::db::schema::customers::id).first(c)?;
+            let cu: i64 = db::schema::customers::table.filter(db::schema::customers::org_id.eq(4)).order(db::schema::customers::id).select(db::schema::customers::id).first(c)?;
             Ok((p, w, cu))
         })
         .await
@@ -118,8 +119,8 @@ async fn an_sqlite_database_moves_into_an_empty_postgresql_one() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite = dir.path().join("tyredesk.sqlite3");
     {
-        let mut c = tyredesk::db::connect(&DatabaseUrl::Sqlite(sqlite.clone())).unwrap();
-        tyredesk::db::migrate(&mut c).unwrap();
+        let mut c = db::connect(&DatabaseUrl::Sqlite(sqlite.clone())).unwrap();
+        db::migrate(&mut c).unwrap();
         tyredesk::seed::seed(&mut c, tyredesk::seed::Scale::Demo, chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap()).unwrap();
     }
     let name = format!("td_copy_{}", std::process::id());

@@ -5,7 +5,7 @@
 use axum::http::{Method, StatusCode};
 use diesel::prelude::*;
 use serde_json::json;
-use tyredesk::db::schema::{customers, products, warehouses};
+use db::schema::{customers, products, warehouses};
 
 use crate::support::{Session, TestApp, TestResponse};
 

@@ -13,8 +13,8 @@ use axum::http::StatusCode;
 use diesel::connection::{Instrumentation, InstrumentationEvent, set_default_instrumentation};
 use diesel::prelude::*;
 use serde_json::json;
-use tyredesk::config::DatabaseUrl;
-use tyredesk::db::schema::{customers, products, warehouses};
+use db::DatabaseUrl;
+use db::schema::{customers, products, warehouses};
 
 use crate::support::{Session, TestApp};
 
@@ -248,7 +248,7 @@ async fn every_full_page_sends_its_head_and_shell_before_its_queries_run() {
     let shell_only = streamed(&app, &tally, "/suppliers", &s, false).await.at_first;
     // One head query as the pages run it: the pool's check of the connection and the query.
     let before = tally.load(Ordering::SeqCst);
-    app.state.db.run(move |c| tyredesk::db::order_views::head_of(c, 4, invoice)).await.unwrap();
+    app.state.db.run(move |c| db::order_views::head_of(c, 4, invoice)).await.unwrap();
     let head_query = tally.load(Ordering::SeqCst) - before;
     let pages = [
         ("/quotings".to_string(), 0, "Quoting"),
@@ -274,7 +274,7 @@ async fn every_full_page_sends_its_head_and_shell_before_its_queries_run() {
 async fn read_alone<T, F>(app: &TestApp, tally: &AtomicUsize, read: F) -> (usize, T)
 where
     T: Send + 'static,
-    F: FnOnce(&mut tyredesk::db::DbConn) -> tyredesk::error::AppResult<T> + Send + 'static,
+    F: FnOnce(&mut db::DbConn) -> db::error::AppResult<T> + Send + 'static,
 {
     let before = tally.load(Ordering::SeqCst);
     let answer = app.state.db.run(read).await.unwrap();
@@ -291,7 +291,7 @@ const SHOP_CONTENT_START: &str = "<main>";
 /// page's own queries run after.
 #[tokio::test]
 async fn every_shop_page_sends_its_head_and_header_before_its_queries_run() {
-    use tyredesk::db::shop as shop_db;
+    use db::shop as shop_db;
 
     let (app, tally) = counted_app().await;
     let s = crate::shop::signed_in(&app, crate::shop::SHOP, "tyredesk").await;

@@ -3,7 +3,7 @@
 use axum::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::json;
-use tyredesk::db::schema::{customers, ocop_prices, products};
+use db::schema::{customers, ocop_prices, products};
 
 use crate::support::{Session, TestApp};
 

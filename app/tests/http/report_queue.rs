@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use tyredesk::db::schema::report_jobs;
+use db::schema::report_jobs;
 
 use crate::support::TestApp;
 
@@ -19,8 +19,8 @@ fn sales_detail() -> Value {
 }
 
 /// The job's row, read directly.
-async fn row(app: &TestApp, id: i64) -> tyredesk::db::reports::Job {
-    app.state.db.run(move |c| Ok(report_jobs::table.find(id).select(tyredesk::db::reports::Job::as_select()).first(c)?)).await.unwrap()
+async fn row(app: &TestApp, id: i64) -> db::reports::Job {
+    app.state.db.run(move |c| Ok(report_jobs::table.find(id).select(db::reports::Job::as_select()).first(c)?)).await.unwrap()
 }
 
 fn files_of(app: &TestApp, org: i64) -> Vec<String> {
@@ -114,7 +114,7 @@ async fn a_job_whose_worker_died_runs_again_and_fails_after_too_many_attempts() 
         .as_i64()
         .unwrap();
     // Both were claimed by a worker that was killed a while ago: a on its first run, b on its last.
-    let long_ago = tyredesk::db::now() - chrono::Duration::minutes(10);
+    let long_ago = db::now() - chrono::Duration::minutes(10);
     app.state
         .db
         .write(move |c| {
@@ -131,7 +131,7 @@ async fn a_job_whose_worker_died_runs_again_and_fails_after_too_many_attempts() 
     let (ra, rb) = (row(&app, a).await, row(&app, b).await);
     assert_eq!((ra.state, ra.attempts), (2, 2), "run again to the end: {ra:?}");
     assert_eq!(rb.state, 3, "failed: {rb:?}");
-    assert_eq!(rb.error, tyredesk::db::reports::GAVE_UP);
+    assert_eq!(rb.error, db::reports::GAVE_UP);
     assert_eq!(files_of(&app, 4), vec![ra.file_name.clone()], "no half-written file is left");
     let listed = app.get("/api/reports", Some(&s)).await.json();
     let failed = listed["data"].as_array().unwrap().iter().find(|j| j["id"] == b).unwrap().clone();

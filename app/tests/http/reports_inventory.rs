@@ -10,7 +10,7 @@ use calamine::{Data, DataType, Reader, Xlsx};
 use chrono::{Duration, NaiveDate, NaiveDateTime, TimeZone};
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use tyredesk::db::schema::{brands, customers, orders, products, stock_moves, stocks, warehouses};
+use db::schema::{brands, customers, orders, products, stock_moves, stocks, warehouses};
 use domain::dates::{DEFAULT_ZONE, today};
 
 use crate::support::{Session, TestApp};

@@ -8,7 +8,7 @@ use calamine::{Data, Reader, Xlsx};
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use tyredesk::db::schema::{order_lines, orders, suppliers, warehouses};
+use db::schema::{order_lines, orders, suppliers, warehouses};
 
 use crate::support::{Session, TestApp};
 
@@ -260,7 +260,7 @@ async fn the_purchase_filters_narrow_the_sheets_and_lines() {
         .state
         .db
         .run(move |c| {
-            use tyredesk::db::schema::{brands, products};
+            use db::schema::{brands, products};
             Ok(products::table.inner_join(brands::table).filter(products::id.eq(product)).select((brands::id, brands::name, products::tag1)).first::<(i64, String, String)>(c)?)
         })
         .await

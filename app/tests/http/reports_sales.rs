@@ -11,7 +11,7 @@ use calamine::{Data, Reader, Xlsx};
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use tyredesk::db::schema::{order_lines, orders, products, stocks};
+use db::schema::{order_lines, orders, products, stocks};
 
 use crate::support::{Session, TestApp};
 
@@ -456,7 +456,7 @@ fn net_of(counted: &[Counted], keep: impl Fn(i64) -> bool) -> i64 {
 
 #[tokio::test]
 async fn category_warehouse_and_customer_filters_narrow_as_their_lists_say() {
-    use tyredesk::db::schema::customers;
+    use db::schema::customers;
     let app = TestApp::new().await;
     let s = app.session_in("approver@demo.test", ORG).await;
     let counted = counted_sheets(&app).await;

@@ -12,7 +12,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::json;
-use tyredesk::config::DatabaseUrl;
+use db::DatabaseUrl;
 
 use crate::support::{ServerProcess as Server, TestApp, extract_input};
 
@@ -141,7 +141,7 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
         let ids = ids.clone();
         app.state.db.run(move |c| {
             use diesel::prelude::*;
-            use tyredesk::db::schema::report_jobs;
+            use db::schema::report_jobs;
             Ok(report_jobs::table.filter(report_jobs::id.eq_any(ids)).select((report_jobs::attempts, report_jobs::locked_by)).load::<(i32, String)>(c)?)
         })
         .await
@@ -167,7 +167,7 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
 fn second_process(app: &TestApp) -> axum::Router {
     use std::sync::Arc;
     use tyredesk::auth::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
-    let db = tyredesk::db::Db::open(&app.state.config.database).unwrap();
+    let db = db::Db::open(&app.state.config.database).unwrap();
     let throttle = LoginThrottle::new(ThrottleLimits::default(), Arc::new(ManualClock::default()));
     tyredesk::router(tyredesk::state::AppState::with_throttle(app.state.config.clone(), db, throttle).unwrap())
 }
@@ -203,9 +203,9 @@ async fn sign_in_failures_counted_by_one_process_slow_the_guesser_on_another() {
 
     // Once the pause is over (both clocks), the owner gets in and the slate is clean for all.
     app.clock.advance(Duration::from_secs(31));
-    let keys = app.state.db.run(|c| tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])).await.unwrap();
+    let keys = app.state.db.run(|c| db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])).await.unwrap();
     assert_eq!(keys.len(), 1, "the account-and-address meter is stored: {keys:?}");
     assert_eq!(sign_in(&a, "sales@demo.test", "tyredesk").await, StatusCode::SEE_OTHER);
-    let keys = app.state.db.run(|c| tyredesk::db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])).await.unwrap();
+    let keys = app.state.db.run(|c| db::accounts::failure_tats(c, &["p:sales@demo.test|0.0.0.0".to_string()])).await.unwrap();
     assert!(keys.is_empty(), "a right password forgives that address everywhere");
 }

@@ -23,7 +23,7 @@ async fn every_table_of_the_schema_exists_on_this_backend() {
     app.state
         .db
         .run(|c| {
-            use tyredesk::db::schema::*;
+            use db::schema::*;
             macro_rules! probe {
                 ($($t:ident),*) => {$(
                     $t::table.select(diesel::dsl::count_star()).limit(1).load::<i64>(c)?;

@@ -7,11 +7,11 @@ use std::collections::{BTreeSet, HashMap};
 use axum::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::json;
-use tyredesk::db::customers::{self as customer_db, CustomerFilter};
-use tyredesk::db::orders::{self as order_db, OrderFilter};
-use tyredesk::db::products::{self as product_db, ItemKey, ProductFilter};
-use tyredesk::db::schema::{customers, orders, products, suppliers};
-use tyredesk::db::{Backend, DbConn};
+use db::customers::{self as customer_db, CustomerFilter};
+use db::orders::{self as order_db, OrderFilter};
+use db::products::{self as product_db, ItemKey, ProductFilter};
+use db::schema::{customers, orders, products, suppliers};
+use db::{Backend, DbConn};
 
 use crate::support::TestApp;
 
@@ -91,7 +91,7 @@ async fn word_search_answers_what_like_answered_on_the_demo_data() {
 
             let supplier_texts = texts(c, "suppliers");
             for w in words(&supplier_texts) {
-                let got: BTreeSet<i64> = tyredesk::db::masters::suppliers_by_name(c, ORG, &w, 0, 100_000)?.rows.iter().map(|s| s.id).collect();
+                let got: BTreeSet<i64> = db::masters::suppliers_by_name(c, ORG, &w, 0, 100_000)?.rows.iter().map(|s| s.id).collect();
                 let want: BTreeSet<i64> = w.split_whitespace().map(|x| old_matches(&supplier_texts, x)).reduce(|a, b| a.intersection(&b).copied().collect()).unwrap();
                 assert_eq!(got, want, "suppliers matching {w:?}");
             }
@@ -182,11 +182,11 @@ async fn sheet_lists_by_customer_and_product_text_answer_what_like_answered() {
 
             // 'Product Inside': sheets with a line whose product's text contains the phrase.
             let product_texts: HashMap<i64, String> = texts(c, "products").into_iter().collect();
-            let lines: Vec<(i64, Option<i64>)> = tyredesk::db::schema::order_lines::table
+            let lines: Vec<(i64, Option<i64>)> = db::schema::order_lines::table
                 .inner_join(orders::table)
                 .filter(orders::org_id.eq(ORG))
                 .filter(orders::order_type.eq_any([1, 2]))
-                .select((tyredesk::db::schema::order_lines::order_id, tyredesk::db::schema::order_lines::product_id))
+                .select((db::schema::order_lines::order_id, db::schema::order_lines::product_id))
                 .load(c)?;
             for p in ["michelin", "r16", "bat", "zzzqqq"] {
                 let f = OrderFilter { product: Some(p.into()), ..Default::default() };
@@ -264,11 +264,11 @@ async fn the_index_follows_creating_and_editing_a_customer() {
 /// Adds `n` draft invoices to company 4 (plain rows; enough to pass the count cap).
 fn add_invoices(c: &mut DbConn, n: i64) -> diesel::QueryResult<()> {
     let first: i64 = orders::table.select(diesel::dsl::max(orders::id)).first::<Option<i64>>(c)?.unwrap_or(0) + 1;
-    let template: tyredesk::db::orders::Order =
-        orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).select(tyredesk::db::orders::Order::as_select()).first(c)?;
+    let template: db::orders::Order =
+        orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).select(db::orders::Order::as_select()).first(c)?;
     let now = chrono::Utc::now().naive_utc();
-    let rows: Vec<tyredesk::db::orders::NewOrder> = (0..n)
-        .map(|i| tyredesk::db::orders::NewOrder {
+    let rows: Vec<db::orders::NewOrder> = (0..n)
+        .map(|i| db::orders::NewOrder {
             id: first + i,
             org_id: ORG,
             no: format!("CAP{:06}", i),
@@ -314,8 +314,8 @@ fn add_invoices(c: &mut DbConn, n: i64) -> diesel::QueryResult<()> {
             updated_at: now,
         })
         .collect();
-    tyredesk::db::orders::insert_orders(c, &rows).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))?;
-    tyredesk::db::sync_sequences(c, &["orders"]).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))
+    db::orders::insert_orders(c, &rows).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))?;
+    db::sync_sequences(c, &["orders"]).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))
 }
 
 #[tokio::test]
@@ -423,7 +423,7 @@ async fn a_request_waits_for_a_busy_pool_and_only_then_answers_503_with_retry_af
     assert!(started.elapsed() >= std::time::Duration::from_millis(300), "it queued before refusing");
     assert_eq!(res.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(res.headers.get("retry-after").and_then(|v| v.to_str().ok()), Some("2"));
-    assert_eq!(res.json()["message"], tyredesk::db::BUSY);
+    assert_eq!(res.json()["message"], db::BUSY);
     // A connection freed while a request waits serves it.
     let mut held = held;
     let waiting = {

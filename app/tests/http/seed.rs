@@ -3,8 +3,8 @@
 
 use diesel::prelude::*;
 use diesel::sql_types::{Nullable, Timestamp};
-use tyredesk::config::DatabaseUrl;
-use tyredesk::db::Db;
+use db::DatabaseUrl;
+use db::Db;
 
 #[derive(QueryableByName)]
 struct Latest {
@@ -51,7 +51,7 @@ async fn the_first_start_seeds_no_date_after_now() {
         None => DatabaseUrl::Sqlite(dir.path().join("first-start.sqlite3")),
     };
     let db = Db::open(&url).unwrap();
-    tyredesk::db::migrate(&mut db.get().unwrap()).unwrap();
+    db::migrate(&mut db.get().unwrap()).unwrap();
     // The server's own first-start path, with today's date in the company's zone.
     assert!(tyredesk::server::seed_demo_if_empty(&db).unwrap(), "an empty database is seeded");
     let seeded = chrono::Utc::now().naive_utc();

@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::json;
-use tyredesk::db::schema::{customers, order_lines, products, stock_moves, stocks, suppliers, warehouses};
+use db::schema::{customers, order_lines, products, stock_moves, stocks, suppliers, warehouses};
 
 use crate::support::{Session, TestApp};
 
@@ -518,7 +518,7 @@ async fn api_sheets_without_a_due_date_take_the_customers_terms_as_the_form_does
 }
 
 async fn warehouse_name(app: &TestApp, id: i64) -> String {
-    use tyredesk::db::schema::warehouses;
+    use db::schema::warehouses;
     app.state.db.run(move |c| Ok(warehouses::table.find(id).select(warehouses::name).first::<String>(c)?)).await.unwrap()
 }
 

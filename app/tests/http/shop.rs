@@ -5,7 +5,7 @@
 use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use diesel::prelude::*;
-use tyredesk::db::schema::{brands, customers, ocop_prices, orders, products};
+use db::schema::{brands, customers, ocop_prices, orders, products};
 
 use crate::support::{Session, TestApp, extract_input};
 
@@ -205,7 +205,7 @@ async fn checking_out_places_a_self_order_draft_without_due_date_and_raises_the_
         .unwrap();
     assert_eq!((drafter, due, customer, status), (3, None, Some(me), 1), "a customer draft with no due date");
     assert_eq!((reference.as_str(), note.as_str(), ship), ("PO-7781", "Back door please", 1));
-    let line_price: i64 = app.state.db.run(move |c| Ok(tyredesk::db::schema::order_lines::table.filter(tyredesk::db::schema::order_lines::order_id.eq(id)).select(tyredesk::db::schema::order_lines::price).first(c)?)).await.unwrap();
+    let line_price: i64 = app.state.db.run(move |c| Ok(db::schema::order_lines::table.filter(db::schema::order_lines::order_id.eq(id)).select(db::schema::order_lines::price).first(c)?)).await.unwrap();
     assert_eq!(line_price, unit_price(&app, me, product).await, "priced as shown");
     assert!(app.get("/shop/cart", Some(&s)).await.body.contains("Your cart is empty"));
     let after = app.get("/api/csr-self-order", Some(&staff)).await.json()["cnt"].as_i64().unwrap();
@@ -306,11 +306,11 @@ async fn approval_shows_confirmed_and_opens_the_tax_invoice() {
     assert_eq!(app.get(&format!("/shop/orders/{id}/invoice"), Some(&s)).await.status, StatusCode::NOT_FOUND);
     let staff = app.session("approver@demo.test").await;
     let awaiting = badge(&app, &staff).await;
-    let approver: i64 = app.state.db.run(|c| Ok(tyredesk::db::accounts::user_by_email(c, "approver@demo.test")?.unwrap().id)).await.unwrap();
+    let approver: i64 = app.state.db.run(|c| Ok(db::accounts::user_by_email(c, "approver@demo.test")?.unwrap().id)).await.unwrap();
     let approved = app.state.db.write(move |c| {
         let actor = tyredesk::services::orders::Actor { user_id: approver, name: "Alex Approver".into(), org_id: 4, role: domain::enums::Role::Approver, is_acct: true };
         let d = chrono::NaiveDate::from_ymd_opt(2026, 12, 20);
-        let o = tyredesk::db::orders::get(c, 4, id)?;
+        let o = db::orders::get(c, 4, id)?;
         tyredesk::services::orders::set_dates(c, &actor, id, &tyredesk::services::orders::Dates { date: Some(o.order_date), due_date: d, delivery_date: o.delivery_date })?;
         let input = tyredesk::services::orders::ApproveInput { warehouse_id: None, ship_type: None, driver_id: None, confirmed: true };
         tyredesk::services::orders::approve(c, &actor, id, &input).map(|_| ())
@@ -339,7 +339,7 @@ async fn turning_shop_access_off_ends_the_customers_sessions() {
     app.state
         .db
         .write(move |c| {
-            let stored = tyredesk::db::customers::customer(c, 4, id)?;
+            let stored = db::customers::customer(c, 4, id)?;
             let mut input = tyredesk::services::masters::customer_input(&stored);
             input.login_shop = false;
             let actor = domain::masters::Actor { org_id: 4, role: domain::enums::Role::Approver, crt_csr: true };
@@ -505,7 +505,7 @@ async fn a_product_hidden_after_it_was_added_is_left_out_and_the_rest_is_ordered
         .state
         .db
         .run(move |c| {
-            use tyredesk::db::schema::order_lines;
+            use db::schema::order_lines;
             Ok(order_lines::table.filter(order_lines::order_id.eq(id)).select((order_lines::product_id, order_lines::quantity)).load(c)?)
         })
         .await
@@ -581,7 +581,7 @@ async fn the_shop_never_sells_a_hidden_or_unpriced_product_and_a_zero_line_asks_
         .db
         .run(|c| {
             let cu = customers::table.filter(customers::org_id.eq(4)).filter(customers::payment_type.ne(1)).filter(customers::credit_limit.eq(0)).order(customers::id).select(customers::id).first(c)?;
-            let w = tyredesk::db::schema::warehouses::table.filter(tyredesk::db::schema::warehouses::org_id.eq(4)).order(tyredesk::db::schema::warehouses::id).select(tyredesk::db::schema::warehouses::id).first(c)?;
+            let w = db::schema::warehouses::table.filter(db::schema::warehouses::org_id.eq(4)).order(db::schema::warehouses::id).select(db::schema::warehouses::id).first(c)?;
             Ok((cu, w))
         })
         .await

@@ -8,7 +8,7 @@ use diesel::prelude::*;
 use http_body_util::BodyExt;
 use serde_json::json;
 use tower::ServiceExt;
-use tyredesk::db::schema::{customers, products, warehouses};
+use db::schema::{customers, products, warehouses};
 
 use crate::support::{Session, TestApp};
 
@@ -101,7 +101,7 @@ async fn htmx_requests_to_streamed_pages_get_their_fragment_or_the_page_whole() 
 /// the cart, also before anything is sent.
 #[tokio::test]
 async fn a_shop_page_of_a_record_not_the_customers_is_not_found_before_anything_is_sent() {
-    use tyredesk::db::schema::orders;
+    use db::schema::orders;
 
     let app = TestApp::new().await;
     let a = crate::shop::signed_in(&app, crate::shop::SHOP, "tyredesk").await;

@@ -12,8 +12,9 @@ use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 use tyredesk::auth::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
-use tyredesk::config::{Config, DatabaseUrl};
-use tyredesk::db::{Db, accounts};
+use db::DatabaseUrl;
+use tyredesk::config::Config;
+use db::{Db, accounts};
 use tyredesk::state::AppState;
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -37,7 +38,7 @@ fn template() -> &'static Template {
                 let url = DatabaseUrl::Postgres(with_db(&admin, &name));
                 let db = Db::open(&url).expect("open template db");
                 let mut conn = db.get().expect("conn");
-                tyredesk::db::migrate(&mut conn).expect("migrate");
+                db::migrate(&mut conn).expect("migrate");
                 tyredesk::seed::seed(&mut conn, tyredesk::seed::Scale::Demo, today).expect("seed");
                 drop(conn);
                 drop(db);
@@ -49,8 +50,8 @@ fn template() -> &'static Template {
                 let path = dir.join("template.sqlite3");
                 let _ = std::fs::remove_file(&path);
                 let url = DatabaseUrl::Sqlite(path.clone());
-                let mut conn = tyredesk::db::connect(&url).expect("open template");
-                tyredesk::db::migrate(&mut conn).expect("migrate");
+                let mut conn = db::connect(&url).expect("open template");
+                db::migrate(&mut conn).expect("migrate");
                 tyredesk::seed::seed(&mut conn, tyredesk::seed::Scale::Demo, today).expect("seed");
                 use diesel::connection::SimpleConnection;
                 conn.batch_execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;").unwrap();

@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use diesel::dsl::count_star;
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use tyredesk::db::schema::{brands, customers, memberships, ocop_prices, order_events, order_lines, orders, products, stock_moves, stocks, suppliers, warehouses};
+use db::schema::{brands, customers, memberships, ocop_prices, order_events, order_lines, orders, products, stock_moves, stocks, suppliers, warehouses};
 
 use crate::support::{Session, TestApp, TestResponse};
 
@@ -25,7 +25,7 @@ struct Ids {
 }
 
 /// A staff member of `org` in `role` who is not a member of any other company.
-fn staff_only_in(c: &mut tyredesk::db::DbConn, org: i64, role: i32) -> QueryResult<i64> {
+fn staff_only_in(c: &mut db::DbConn, org: i64, role: i32) -> QueryResult<i64> {
     let elsewhere: Vec<i64> = memberships::table.filter(memberships::org_id.ne(org)).select(memberships::user_id).load(c)?;
     memberships::table
         .filter(memberships::org_id.eq(org))

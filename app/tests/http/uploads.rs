@@ -8,7 +8,7 @@ use std::io::Read;
 use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use diesel::prelude::*;
-use tyredesk::db::schema::{customers, ocop_prices, products};
+use db::schema::{customers, ocop_prices, products};
 
 use crate::support::{Session, TestApp, TestResponse};
 
@@ -370,7 +370,7 @@ async fn a_large_ocop_import_applies_every_row_and_the_last_one_wins() {
         .state
         .db
         .run(|c| {
-            let n = |p: i64, c: &mut tyredesk::db::DbConn| ocop_prices::table.filter(ocop_prices::org_id.eq(4)).filter(ocop_prices::price.eq(p)).count().get_result::<i64>(c);
+            let n = |p: i64, c: &mut db::DbConn| ocop_prices::table.filter(ocop_prices::org_id.eq(4)).filter(ocop_prices::price.eq(p)).count().get_result::<i64>(c);
             Ok((n(700, c)?, n(800, c)?))
         })
         .await

@@ -7,7 +7,7 @@ use std::time::Duration;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use tyredesk::db::schema::{customers, order_events, orders, products};
+use db::schema::{customers, order_events, orders, products};
 use tyredesk::xero::fake::FakeXero;
 use tyredesk::xero::secret::SecretKey;
 use tyredesk::xero::{Clock, Link, Settings};
@@ -55,7 +55,7 @@ impl Rig {
         tyredesk::xero::worker::drain(&self.app.state).await.expect("worker")
     }
 
-    async fn sql<T: Send + 'static>(&self, f: impl FnOnce(&mut tyredesk::db::DbConn) -> QueryResult<T> + Send + 'static) -> T {
+    async fn sql<T: Send + 'static>(&self, f: impl FnOnce(&mut db::DbConn) -> QueryResult<T> + Send + 'static) -> T {
         self.app.state.db.run(move |c| Ok(f(c)?)).await.unwrap()
     }
 
@@ -112,7 +112,7 @@ async fn only_an_approver_connects_the_secret_is_sealed_and_never_shown_and_disc
     assert_eq!((data["connected"].as_bool(), data["organisationName"].as_str()), (Some(true), Some("Demo Company (AU)")));
     assert!(data["taxTypes"].as_array().unwrap().iter().any(|t| t == "OUTPUT"));
     assert!(!got.body.contains("csecret"), "the secret is never answered");
-    let sealed: String = r.sql(|c| tyredesk::db::schema::xero_connections::table.find(ORG).select(tyredesk::db::schema::xero_connections::secret_sealed).first(c)).await;
+    let sealed: String = r.sql(|c| db::schema::xero_connections::table.find(ORG).select(db::schema::xero_connections::secret_sealed).first(c)).await;
     assert!(!sealed.contains("csecret"));
     // Another company is not connected by this one's settings.
     let other = r.app.session_in("approver@demo.test", 9).await;
@@ -179,9 +179,9 @@ async fn an_invoice_becomes_one_authorised_accrec_with_its_contact_items_lines_a
     assert_eq!(d["Contact"]["ContactID"], contact.as_str());
     let line_products: Vec<(String, i32)> = r
         .sql(move |c| {
-            tyredesk::db::schema::order_lines::table
+            db::schema::order_lines::table
                 .inner_join(products::table)
-                .filter(tyredesk::db::schema::order_lines::order_id.eq(id))
+                .filter(db::schema::order_lines::order_id.eq(id))
                 .select((products::code, products::xero_sent))
                 .load(c)
         })
@@ -222,11 +222,11 @@ async fn credit_notes_bills_and_bill_credit_notes_map_to_their_xero_types_accoun
         assert_eq!(d["LineAmountTypes"], if no_tax { "NoTax" } else { "Inclusive" });
         let kinds: Vec<(Option<i64>, i32)> = r
             .sql(move |c| {
-                tyredesk::db::schema::order_lines::table
+                db::schema::order_lines::table
                     .left_join(products::table)
-                    .filter(tyredesk::db::schema::order_lines::order_id.eq(id))
-                    .order(tyredesk::db::schema::order_lines::seq.asc())
-                    .select((tyredesk::db::schema::order_lines::product_id, products::category.nullable().assume_not_null()))
+                    .filter(db::schema::order_lines::order_id.eq(id))
+                    .order(db::schema::order_lines::seq.asc())
+                    .select((db::schema::order_lines::product_id, products::category.nullable().assume_not_null()))
                     .load::<(Option<i64>, i32)>(c)
             })
             .await;
@@ -433,8 +433,8 @@ async fn opening_a_sheet_reads_the_customers_balance_from_xero_and_shows_when() 
 /// A `tyredesk serve` process on the test's database, killed with SIGKILL when dropped.
 fn server(app: &TestApp, key_hex: &str) -> ServerProcess {
     let url = match &app.state.config.database {
-        tyredesk::config::DatabaseUrl::Sqlite(p) => p.to_string_lossy().into_owned(),
-        tyredesk::config::DatabaseUrl::Postgres(u) => u.clone(),
+        db::DatabaseUrl::Sqlite(p) => p.to_string_lossy().into_owned(),
+        db::DatabaseUrl::Postgres(u) => u.clone(),
     };
     ServerProcess::start(&url, &app.state.config.data_dir, &[("TYREDESK_SECRET_KEY", key_hex), ("TYREDESK_XERO_STALE_SECS", "2"), ("TYREDESK_XERO_STANDIN", "1")])
 }
@@ -550,7 +550,7 @@ async fn customers_and_products_edited_after_they_were_sent_are_updated_on_the_n
     let contacts_before = r.fake.contacts().len();
     // An edit as the customer and product forms make it: the version moves on.
     let pid: i64 = r
-        .sql(move |c| tyredesk::db::schema::order_lines::table.filter(tyredesk::db::schema::order_lines::order_id.eq(first)).select(tyredesk::db::schema::order_lines::product_id.assume_not_null()).first(c))
+        .sql(move |c| db::schema::order_lines::table.filter(db::schema::order_lines::order_id.eq(first)).select(db::schema::order_lines::product_id.assume_not_null()).first(c))
         .await;
     r.sql(move |c| diesel::update(customers::table.find(cid)).set((customers::name.eq("Renamed Motors"), customers::version.eq(customers::version + 1))).execute(c)).await;
     r.sql(move |c| diesel::update(products::table.find(pid)).set((products::name.eq("Renamed tyre"), products::version.eq(products::version + 1))).execute(c)).await;
@@ -568,8 +568,8 @@ async fn customers_and_products_edited_after_they_were_sent_are_updated_on_the_n
         })
         .await;
     r.sql(move |c| {
-        diesel::update(tyredesk::db::schema::order_lines::table.filter(tyredesk::db::schema::order_lines::order_id.eq(second)))
-            .set(tyredesk::db::schema::order_lines::product_id.eq(pid))
+        diesel::update(db::schema::order_lines::table.filter(db::schema::order_lines::order_id.eq(second)))
+            .set(db::schema::order_lines::product_id.eq(pid))
             .execute(c)
     })
     .await;
@@ -599,7 +599,7 @@ async fn a_5xx_is_retried_after_a_back_off_and_sends_once() {
     let failed = log.iter().position(|l| l.status == 503).expect("the 503");
     let next = log[failed + 1..].iter().find(|l| l.path.contains("api.xro")).expect("a later call");
     assert!(next.at - log[failed].at >= chrono::Duration::seconds(30), "backed off {:?}", next.at - log[failed].at);
-    let attempts: i32 = r.sql(move |c| tyredesk::db::schema::xero_jobs::table.filter(tyredesk::db::schema::xero_jobs::order_id.eq(id)).select(tyredesk::db::schema::xero_jobs::attempts).first(c)).await;
+    let attempts: i32 = r.sql(move |c| db::schema::xero_jobs::table.filter(db::schema::xero_jobs::order_id.eq(id)).select(db::schema::xero_jobs::attempts).first(c)).await;
     assert_eq!(attempts, 1, "the failed attempt is counted");
 }
 
@@ -620,7 +620,7 @@ async fn the_hourly_refresh_reads_the_stalest_balances_first_and_at_most_50() {
     let now = r.clock.now();
     let queued = r.app.state.db.write(move |c| tyredesk::services::xero::refresh_all_balances(c, now)).await.unwrap();
     assert_eq!(queued, 50, "at most 50 an hour");
-    let targets: Vec<String> = r.sql(|c| tyredesk::db::schema::xero_jobs::table.select(tyredesk::db::schema::xero_jobs::target).load(c)).await;
+    let targets: Vec<String> = r.sql(|c| db::schema::xero_jobs::table.select(db::schema::xero_jobs::target).load(c)).await;
     let fresh: i64 = r.sql(|c| customers::table.filter(customers::org_id.eq(ORG)).order(customers::id.asc()).select(customers::id).first(c)).await;
     assert!(!targets.contains(&format!("balance:{fresh}")), "the balance read a minute ago waits");
     let again = r.app.state.db.write(move |c| tyredesk::services::xero::refresh_all_balances(c, now)).await.unwrap();
@@ -676,7 +676,7 @@ async fn a_wrong_secret_never_sends_the_companys_token_to_a_new_address_nor_pass
     // Same addresses, wrong secret: the test signs in with what was entered, not the cache.
     let same = r.app.put_json("/api/xero/connection", &r.s, json!({"clientId": "cid", "clientSecret": "guessed", "identityUrl": r.identity_url, "apiUrl": r.api_url})).await;
     assert_eq!(same.status, 422, "{}", same.body);
-    let kept: String = r.sql(|c| tyredesk::db::schema::xero_connections::table.find(ORG).select(tyredesk::db::schema::xero_connections::api_url).first(c)).await;
+    let kept: String = r.sql(|c| db::schema::xero_connections::table.find(ORG).select(db::schema::xero_connections::api_url).first(c)).await;
     assert_eq!(kept, r.api_url, "the stored connection is untouched");
 }
 

@@ -15,11 +15,11 @@ use super::{
     Bind, CHUNK, CostFigures, Dates, Id, LINES_JOIN, Rows, SHEETS_FROM, SheetFigures, Sql, add, has_product_filter, ids,
     overflow, push_product_filter, push_sheet_filter, signed, times, with_cost,
 };
-use crate::db::DbConn;
+use db::DbConn;
 use domain::enums::{CodeEnum, Tag, TaxType};
 use domain::money::{Cents, gst_of_inclusive};
 use domain::reports::Group;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::reports::Ctx;
 use crate::reports::rows::{SHEET_HEAD, SheetHead, total_row, type_label};
 use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};

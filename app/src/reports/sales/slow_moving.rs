@@ -8,8 +8,8 @@ use diesel::sql_types::{BigInt, Date, Nullable, Text};
 use super::{
     Bind, Dates, LINES_OF, Rows, SHEETS_FROM, Sql, add, push_product_filter, push_sheet_filter, signed_sql, times,
 };
-use crate::db::DbConn;
-use crate::error::{AppError, AppResult};
+use db::DbConn;
+use db::error::{AppError, AppResult};
 use crate::reports::Ctx;
 use crate::reports::rows::total_row;
 use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};

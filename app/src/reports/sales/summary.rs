@@ -8,11 +8,11 @@ use super::{
     CostFigures, Dates, LINES_JOIN, Rows, SHEETS_FROM, Sql, add, gst_sql, has_product_filter, overflow, push_product_filter,
     push_sheet_filter, signed_sql, with_cost,
 };
-use crate::db::DbConn;
+use db::DbConn;
 use domain::enums::{AreaType, CodeEnum, PaymentType, TaxType};
 use domain::money::{Cents, gst_of_inclusive};
 use domain::reports::Group;
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::reports::Ctx;
 use crate::reports::rows::total_row;
 use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};

@@ -8,17 +8,17 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::db::customers::{self as customer_db};
-use crate::db::masters::Brand;
-use crate::db::products::{self as product_db};
-use crate::db::{self, DbConn, reference_data as ref_db};
+use db::customers::{self as customer_db};
+use db::masters::Brand;
+use db::products::{self as product_db};
+use db::{self, DbConn, reference_data as ref_db};
 use domain::enums::{AreaType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductKind};
 use domain::imports::{parse_choice, parse_yes_no, row_message};
 use domain::masters::{self as rules, Actor, CreditTerms, CustomerInput, DEFAULT_COUNTRY, LockedProduct, ProductInput, Refusal, StoredCustomer};
 use domain::money::Cents;
 use domain::reference_data::{self as ref_rules, BrandInput, SupplierInput, WarehouseInput};
 use domain::validate::{FieldError, REQUIRED};
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::masters::{self as masters, customer_input, product_input};
 use crate::services::reference_data::{Admin, save_brand, save_supplier, save_warehouse};
 use crate::xlsx::import::Table;
@@ -482,7 +482,7 @@ impl ImportPlan {
     /// saves wait for one chunk at most. A row that fails now (someone changed the record
     /// since the check) stops the import with a message saying which rows were saved;
     /// writing the same file again finishes it, as every row creates or updates by code.
-    pub async fn apply(self, db: &crate::db::Db, admin: Admin, actor: Actor, chunk: usize, progress: impl Fn(usize, usize)) -> AppResult<Counts> {
+    pub async fn apply(self, db: &db::Db, admin: Admin, actor: Actor, chunk: usize, progress: impl Fn(usize, usize)) -> AppResult<Counts> {
         let total = self.rows();
         let mut done = 0;
         let mut counts = Counts::default();

@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::NaiveDate;
 
-use crate::db::refs::Unchecked;
-use crate::db::{self, DbConn};
+use db::refs::Unchecked;
+use db::{self, DbConn};
 use domain::due_date::due_date;
 use domain::enums::{OrderType, PaymentType};
 use domain::imports::{SheetKey, group, parse_date, row_message};
@@ -15,7 +15,7 @@ use domain::limits::{COMMENT_MAX, DESCRIPTION_MAX, LINES_MAX, SHORT_MAX, Text, c
 use domain::money::Cents;
 use domain::sheet::LineDraft;
 use domain::validate::{REQUIRED, parse_line_price, parse_line_qty};
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::services::orders::Header;
 use crate::xlsx::import::Table;
 

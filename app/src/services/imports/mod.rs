@@ -12,13 +12,13 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use crate::auth::Auth;
-use crate::db::reference_data::{AuditEntry, audit};
-use crate::db::reports::{self as queue, Job, NewJob};
-use crate::db::{self, Db};
+use db::reference_data::{AuditEntry, audit};
+use db::reports::{self as queue, Job, NewJob};
+use db::{self, Db};
 use domain::enums::Role;
 use domain::imports::{INLINE_ROWS, ImportKind, NO_ROWS, SUCCESS, WRITE_CHUNK, row_message};
 use domain::masters::Actor as MasterActor;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::reports::Progress;
 use crate::services::orders::{self as orders, Actor as SheetActor};
 use crate::services::reference_data::Admin;
@@ -190,7 +190,7 @@ async fn write_drafts(db: &Db, actor: SheetActor, planned: Vec<draft_invoices::P
                         };
                         AppError::bad_request(row_message("Draft Inv", p.first_row, "", &reason))
                     })?;
-                    out.push(crate::db::orders::get(c, actor.org_id, id)?.no);
+                    out.push(db::orders::get(c, actor.org_id, id)?.no);
                 }
                 Ok(out)
             })

@@ -2,8 +2,8 @@
 //! the Xero tag and balance. Attention and credit limit are inputs for approvers only.
 
 use super::form::{Badge, CHOOSE, Field, FormView, Group, NONE, SideAction, code_options, selected};
-use crate::db::customers::Customer;
-use crate::db::masters::Employee;
+use db::customers::Customer;
+use db::masters::Employee;
 use domain::enums::{AreaType, BusinessType, DefaultShipType, PaymentType, PriceStrategy, Role};
 use domain::lenient::Amount;
 use domain::masters::{CustomerInput, DEFAULT_COUNTRY, fits_business_staff, fits_service_staff};

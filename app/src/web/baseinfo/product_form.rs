@@ -2,8 +2,8 @@
 //! the general layout; on edit also the Xero tag and the prices, read-only.
 
 use super::form::{Badge, CHOOSE, Field, FormView, Group, NONE, code_options, selected};
-use crate::db::masters::Brand;
-use crate::db::products::Product;
+use db::masters::Brand;
+use db::products::Product;
 use domain::enums::{AutoPartsType, Material, ProductCategory, ProductKind};
 use domain::masters::ProductInput;
 use domain::money::Cents;

@@ -5,11 +5,11 @@ use std::future::Future;
 
 use super::form::{Field, FormView, Group};
 use crate::auth::Auth;
-use crate::db::masters::{Brand, Supplier, Warehouse};
-use crate::db::{DbConn, reference_data as store};
+use db::masters::{Brand, Supplier, Warehouse};
+use db::{DbConn, reference_data as store};
 use domain::limits::{ADDRESS_MAX, NAME_MAX, SHORT_MAX, too_long};
 use domain::reference_data::{BrandInput, SupplierInput, WarehouseInput};
-use crate::error::AppResult;
+use db::error::AppResult;
 use crate::services::reference_data as service;
 use crate::state::AppState;
 use crate::web::fmt_datetime_date;

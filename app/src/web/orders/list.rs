@@ -9,13 +9,13 @@ use axum::response::Response;
 
 use super::{SheetRoute, sheet_route};
 use crate::auth::Auth;
-use crate::db::order_views::{self, ListNames, ListPage};
-use crate::db::orders::{self, OrderFilter, OrderRow};
+use db::order_views::{self, ListNames, ListPage};
+use db::orders::{self, OrderFilter, OrderRow};
 use domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
 use domain::money::Cents;
 use domain::permissions::Sight;
 use domain::status::Action;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::services::orders::ensure;
 use crate::state::AppState;
 use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, Selection, current, export_url, options_with_all};

@@ -59,9 +59,9 @@ pub fn route_of(t: OrderType) -> &'static str {
 /// Where a sheet page addressed as `/{page}/{route}/{id}` belongs (issue 29): an unknown
 /// route name is not found (never a page under a name that does not exist); a known one
 /// other than the sheet's own type redirects to the sheet's own address, keeping `query`.
-pub fn canonical(page: &str, route: &str, t: OrderType, id: i64, query: Option<&str>) -> crate::error::AppResult<Option<axum::response::Redirect>> {
+pub fn canonical(page: &str, route: &str, t: OrderType, id: i64, query: Option<&str>) -> db::error::AppResult<Option<axum::response::Redirect>> {
     if OrderType::from_route_name(route).is_none() {
-        return Err(crate::error::AppError::NotFound);
+        return Err(db::error::AppError::NotFound);
     }
     if route == t.route_name() {
         return Ok(None);

@@ -8,7 +8,7 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::auth::Auth;
-use crate::error::{AppError, AppResult};
+use db::error::{AppError, AppResult};
 use crate::print::Variant;
 use crate::print::html::PrintPage;
 use crate::services::print as print_svc;

@@ -64,11 +64,11 @@ fn principal_columns() -> (customers::id, customers::org_id, organisations::name
 
 /// Starts a session; returns the cookie token (only its digest is stored).
 pub fn create_session(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<String> {
-    let token = crate::auth::token::random_token();
+    let token = crate::token::random_token();
     let t = now();
     diesel::insert_into(shop_sessions::table)
         .values((
-            shop_sessions::id.eq(crate::auth::token::digest(&token)),
+            shop_sessions::id.eq(crate::token::digest(&token)),
             shop_sessions::org_id.eq(org),
             shop_sessions::customer_id.eq(customer),
             shop_sessions::created_at.eq(t),
@@ -84,7 +84,7 @@ pub fn create_session(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<S
 pub fn session(conn: &mut DbConn, token: &str) -> AppResult<Option<(String, NaiveDateTime, ShopPrincipal)>> {
     Ok(shop_sessions::table
         .inner_join(customers::table.inner_join(organisations::table))
-        .filter(shop_sessions::id.eq(crate::auth::token::digest(token)))
+        .filter(shop_sessions::id.eq(crate::token::digest(token)))
         .filter(shop_sessions::expires_at.gt(now()))
         .filter(customers::login_shop.eq(true))
         .filter(shop_sessions::org_id.eq(customers::org_id))
@@ -118,11 +118,11 @@ pub fn end_access(conn: &mut DbConn, org: i64, customer: i64, keep: Option<&str>
 
 /// Issues an API token for a customer; returns it (only its digest is stored).
 pub fn create_token(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<String> {
-    let token = crate::auth::token::random_token();
+    let token = crate::token::random_token();
     let t = now();
     diesel::insert_into(shop_tokens::table)
         .values((
-            shop_tokens::id.eq(crate::auth::token::digest(&token)),
+            shop_tokens::id.eq(crate::token::digest(&token)),
             shop_tokens::org_id.eq(org),
             shop_tokens::customer_id.eq(customer),
             shop_tokens::created_at.eq(t),
@@ -136,7 +136,7 @@ pub fn create_token(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<Str
 pub fn token(conn: &mut DbConn, token: &str) -> AppResult<Option<ShopPrincipal>> {
     Ok(shop_tokens::table
         .inner_join(customers::table.inner_join(organisations::table))
-        .filter(shop_tokens::id.eq(crate::auth::token::digest(token)))
+        .filter(shop_tokens::id.eq(crate::token::digest(token)))
         .filter(shop_tokens::expires_at.gt(now()))
         .filter(customers::login_shop.eq(true))
         .filter(shop_tokens::org_id.eq(customers::org_id))

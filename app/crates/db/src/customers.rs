@@ -94,7 +94,7 @@ impl domain::validate::ListedValues for CustomerFilter {
         let mut e = std::collections::BTreeMap::new();
         listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
         // Checked by the reader the list query uses, so the two cannot differ.
-        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
+        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::products::xero_state(Some(v)).is_some());
         listed_code(&mut e, "price_type", self.price_type, PriceStrategy::from_i32);
         listed_code(&mut e, "business_type", self.business_type, BusinessType::from_i32);
         listed_code(&mut e, "payment_type", self.payment_type, PaymentType::from_i32);
@@ -103,7 +103,7 @@ impl domain::validate::ListedValues for CustomerFilter {
     }
 }
 
-type BoxedCustomers<'a> = customers::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
+type BoxedCustomers<'a> = customers::BoxedQuery<'a, crate::multi_connection_impl::MultiBackend>;
 
 fn filtered(backend: Backend, org: i64, f: &CustomerFilter) -> BoxedCustomers<'static> {
     let mut q = customers::table.filter(customers::org_id.eq(org)).into_boxed();

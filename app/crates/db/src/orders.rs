@@ -443,7 +443,7 @@ use super::search::{self, Searchable};
 use super::Backend;
 use domain::limits::count_limit;
 use super::schema::{customers, products, suppliers};
-use crate::db::multi_connection_impl::MultiBackend;
+use crate::multi_connection_impl::MultiBackend;
 use domain::enums::{OrderSort, OrderSortKey, SortDirection};
 
 /// Filters of the sheet lists (spec §2.4, §3 Order list filter), cleaned of dropped values.
@@ -498,7 +498,7 @@ impl domain::validate::ListedValues for OrderFilter {
         listed_code(&mut e, "sort", self.sort, OrderSort::from_i32);
         listed_word(&mut e, "print", self.print.as_deref(), &["printed", "unprinted"]);
         // Checked by the reader the list query uses, so the two cannot differ.
-        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
+        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::products::xero_state(Some(v)).is_some());
         listed_word(&mut e, "closure", self.closure.as_deref(), &["closed", "unclosed"]);
         listed_word(&mut e, "csr_status", self.csr_status.as_deref(), &["awaiting", "taken", "done", "handled"]);
         e

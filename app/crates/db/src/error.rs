@@ -1,10 +1,15 @@
-//! One error type for every handler. The response carries the error as an extension and a
-//! middleware renders it for the caller: JSON under `/api`, a page, a toast or a redirect.
+//! One error type for every layer above storage: services, jobs and handlers return it, and
+//! it lives here because it is what a failed query becomes (`From<diesel::result::Error>`).
+//! With the `http` feature (the web crate turns it on) it also knows its HTTP status and
+//! answers a request: the response carries the error as an extension and a middleware
+//! renders it for the caller (JSON under `/api`, a page, a toast or a redirect).
 
 use std::collections::BTreeMap;
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+#[cfg(feature = "http")]
+use axum_core::response::{IntoResponse, Response};
+#[cfg(feature = "http")]
+use http::StatusCode;
 
 pub type AppResult<T> = Result<T, AppError>;
 
@@ -46,6 +51,7 @@ pub enum AppError {
 }
 
 /// The error as seen by the renderer (cloned into the response extensions).
+#[cfg(feature = "http")]
 #[derive(Clone, Debug)]
 pub struct ErrorInfo {
     pub status: StatusCode,
@@ -74,7 +80,10 @@ impl AppError {
     pub fn org_changed() -> Self {
         Self::Conflict { message: ORG_CHANGED.into(), code: Some("org_changed"), reasons: vec![] }
     }
+}
 
+#[cfg(feature = "http")]
+impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::NotFound => StatusCode::NOT_FOUND,
@@ -122,6 +131,7 @@ impl AppError {
     }
 }
 
+#[cfg(feature = "http")]
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();

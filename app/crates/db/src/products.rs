@@ -173,12 +173,12 @@ impl domain::validate::ListedValues for ProductFilter {
         listed_code(&mut e, "sort", self.sort, ProductSort::from_i32);
         listed_word(&mut e, "date_type", self.date_type.as_deref(), &["created", "modified"]);
         // Checked by the reader the list query uses, so the two cannot differ.
-        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::db::products::xero_state(Some(v)).is_some());
+        domain::validate::listed_if(&mut e, "xero", self.xero.as_deref(), |v| crate::products::xero_state(Some(v)).is_some());
         e
     }
 }
 
-type BoxedProducts<'a> = products::BoxedQuery<'a, crate::db::multi_connection_impl::MultiBackend>;
+type BoxedProducts<'a> = products::BoxedQuery<'a, crate::multi_connection_impl::MultiBackend>;
 
 /// The words of an Item Key with what the text index found for each, looked up before the
 /// list query: a word matching few products drives the query by their ids; a word matching

@@ -172,12 +172,12 @@ pub struct SessionRow {
 
 /// Creates a session; returns the cookie token (only its digest is stored) and the CSRF token.
 pub fn create_session(conn: &mut DbConn, user_id: i64, org_id: i64) -> AppResult<(String, String)> {
-    let token = crate::auth::token::random_token();
-    let csrf = crate::auth::token::random_token();
+    let token = crate::token::random_token();
+    let csrf = crate::token::random_token();
     let t = now();
     diesel::insert_into(sessions::table)
         .values((
-            sessions::id.eq(crate::auth::token::digest(&token)),
+            sessions::id.eq(crate::token::digest(&token)),
             sessions::user_id.eq(user_id),
             sessions::org_id.eq(org_id),
             sessions::csrf_token.eq(&csrf),
@@ -193,7 +193,7 @@ pub fn create_session(conn: &mut DbConn, user_id: i64, org_id: i64) -> AppResult
 pub fn session_by_token(conn: &mut DbConn, token: &str) -> AppResult<Option<SessionRow>> {
     Ok(sessions::table
         .inner_join(users::table)
-        .filter(sessions::id.eq(crate::auth::token::digest(token)))
+        .filter(sessions::id.eq(crate::token::digest(token)))
         .filter(sessions::expires_at.gt(now()))
         .filter(users::is_active.eq(true))
         .filter(users::able_login.eq(true))
@@ -260,11 +260,11 @@ pub fn insert_client(conn: &mut DbConn, id: &str, secret_hash: &str, name: &str)
 
 /// Issues a bearer token; returns the token (only its digest is stored).
 pub fn create_api_token(conn: &mut DbConn, user_id: i64, client_id: &str, org_id: i64, scope: &str) -> AppResult<String> {
-    let token = crate::auth::token::random_token();
+    let token = crate::token::random_token();
     let t = now();
     diesel::insert_into(api_tokens::table)
         .values((
-            api_tokens::id.eq(crate::auth::token::digest(&token)),
+            api_tokens::id.eq(crate::token::digest(&token)),
             api_tokens::user_id.eq(user_id),
             api_tokens::client_id.eq(client_id),
             api_tokens::org_id.eq(org_id),
@@ -280,7 +280,7 @@ pub fn create_api_token(conn: &mut DbConn, user_id: i64, client_id: &str, org_id
 pub fn api_token(conn: &mut DbConn, token: &str) -> AppResult<Option<(i64, i64, String, String)>> {
     Ok(api_tokens::table
         .inner_join(users::table)
-        .filter(api_tokens::id.eq(crate::auth::token::digest(token)))
+        .filter(api_tokens::id.eq(crate::token::digest(token)))
         .filter(api_tokens::expires_at.gt(now()))
         .filter(users::is_active.eq(true))
         .select((api_tokens::user_id, api_tokens::org_id, users::name, users::email))

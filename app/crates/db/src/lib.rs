@@ -19,6 +19,11 @@ pub mod shop;
 pub mod imports;
 pub mod notices;
 pub mod xero;
+pub mod error;
+pub mod token;
+mod url;
+
+pub use url::DatabaseUrl;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,7 +33,6 @@ use diesel::prelude::*;
 use diesel::r2d2::{ManageConnection, Pool, PooledConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
-use crate::config::DatabaseUrl;
 use crate::error::{AppError, AppResult};
 
 /// One connection to whichever backend the URL selected.
@@ -65,8 +69,8 @@ impl DbConn {
     }
 }
 
-const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
-const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../../migrations/sqlite");
+const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../../migrations/postgres");
 
 /// SQLite page cache per connection, in KiB.
 const CACHE_KIB: u32 = 32_000;
@@ -297,8 +301,8 @@ pub const WRITE_ATTEMPTS: u32 = 4;
 macro_rules! per_backend {
     ($conn:expr, |$c:ident| $body:expr) => {
         match $conn {
-            $crate::db::DbConn::Sqlite($c) => $body,
-            $crate::db::DbConn::Pg($c) => $body,
+            $crate::DbConn::Sqlite($c) => $body,
+            $crate::DbConn::Pg($c) => $body,
         }
     };
 }
@@ -316,7 +320,7 @@ pub fn now() -> chrono::NaiveDateTime {
 macro_rules! batch_insert_fn {
     ($(#[$doc:meta])* $name:ident, $table:path, $ty:ty) => {
         $(#[$doc])*
-        pub fn $name(conn: &mut $crate::db::DbConn, rows: &[$ty]) -> $crate::error::AppResult<()> {
+        pub fn $name(conn: &mut $crate::DbConn, rows: &[$ty]) -> $crate::error::AppResult<()> {
             // 400 rows × ≤ 60 columns stays under both backends' bind-parameter limits.
             for chunk in rows.chunks(400) {
                 $crate::per_backend!(&mut *conn, |c| diesel::insert_into($table).values(chunk).execute(c))?;
@@ -560,7 +564,7 @@ pub struct DeferredIndexes {
 
 /// A row of the schema catalogue: an object's name and the statement that creates it.
 #[derive(diesel::QueryableByName)]
-pub(crate) struct SchemaObject {
+pub struct SchemaObject {
     #[diesel(sql_type = diesel::sql_types::Text)]
     pub name: String,
     #[diesel(sql_type = diesel::sql_types::Text)]
@@ -650,7 +654,7 @@ mod keyset_tests {
 
     /// Pages over `data` (sorted) the way a keyset query does.
     fn pages(data: &[i64], chunk: usize) -> (Vec<i64>, Vec<usize>) {
-        let url = crate::config::DatabaseUrl::Sqlite(":memory:".into());
+        let url = crate::DatabaseUrl::Sqlite(":memory:".into());
         let mut conn = connect(&url).expect("in-memory SQLite");
         let mut seen = vec![];
         let mut sizes = vec![];
