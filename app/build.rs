@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 fn main() {
-    for p in ["../islands/src", "../islands/package.json", "../islands/package-lock.json", "../islands/vite.config.ts", "../islands/vite.ssr.config.ts", "../migrations"] {
+    for p in ["../islands/src", "../islands/package.json", "../islands/package-lock.json", "../islands/vite.config.ts", "../islands/vite.ssr.config.ts"] {
         println!("cargo:rerun-if-changed={p}");
     }
     println!("cargo:rerun-if-env-changed=TYREDESK_SKIP_ISLANDS");
