@@ -5,6 +5,7 @@ pub mod assets;
 pub mod auth;
 pub mod bench;
 pub mod config;
+pub mod http;
 pub mod ops;
 pub mod print;
 pub mod reports;

@@ -53,6 +53,9 @@ async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Res
 /// Largest accepted request body; the upload routes set their own, smaller limit.
 const BODY_LIMIT: usize = 20 * 1024 * 1024;
 
+/// The sign-ins whose cookies vouch for forms, most specific path first (the CSRF guard).
+const SIGN_IN_SIDES: &[auth::SignInCookies] = &[crate::shop::SHOP_COOKIES, auth::STAFF_COOKIES];
+
 /// The whole application; tests call it in-process.
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -63,7 +66,7 @@ pub fn router(state: AppState) -> Router {
         .route("/favicon.ico", get(|| async { axum::response::Redirect::permanent("/static/favicon.svg") }))
         .route("/healthz", get(|| async { "ok" }))
         .fallback(|| async { AppError::NotFound })
-        .layer(middleware::from_fn(auth::csrf::guard))
+        .layer(middleware::from_fn_with_state(SIGN_IN_SIDES, auth::csrf::guard))
         // Inside the error renderer, so its bare 413 is answered in the app's words.
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(middleware::from_fn(web::errors::render))

@@ -36,6 +36,11 @@ impl Deref for AppState {
 }
 
 impl AppState {
+    /// Where this server writes its exports.
+    pub fn export_to(&self) -> crate::services::exports::To<'_> {
+        crate::services::exports::To { db: &self.db, dir: &self.config.data_dir, chunk: self.config.export_chunk }
+    }
+
     /// Builds the state around an open database.
     pub fn new(config: Config, db: Db) -> anyhow::Result<Self> {
         Self::with_throttle(config, db, LoginThrottle::default())

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Query, State};
 use serde::{Deserialize, Serialize};
 
-use super::{ApiJson, DataAnswer, ListAnswer, Meta};
+use crate::http::json::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use db::{accounts, masters, orders};
 use domain::{enums::Role, validate};
@@ -13,7 +13,7 @@ use db::error::{AppError, AppResult};
 use crate::print::Company;
 use crate::services::print as print_service;
 use crate::state::AppState;
-use crate::web::list::Paging;
+use crate::http::query::Paging;
 
 /// One company of the signed-in user (spec §3 Account record).
 #[derive(Serialize)]

@@ -5,7 +5,7 @@
 use axum::Json;
 use axum::extract::State;
 
-use super::upload::Upload;
+use crate::http::upload::Upload;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use super::{ApiJson, DataAnswer, ListAnswer, Meta};
+use crate::http::json::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use db::customers::{self, Customer, CustomerFilter};
 use db::masters::{self as master_db, SupplierRef};
@@ -19,8 +19,9 @@ use db::error::{AppError, AppResult};
 use crate::services::pricing::{self, LabelledPrice};
 use crate::services::masters as service;
 use crate::state::AppState;
-use crate::web;
-use crate::web::list::{Paging, wants_xlsx};
+use crate::http::download;
+use crate::services::exports;
+use crate::http::query::{Paging, wants_xlsx};
 
 /// The most ids one `ids=` list may name: a sheet's lines.
 const IDS_MAX: usize = domain::limits::LINES_MAX;
@@ -65,7 +66,7 @@ pub async fn customers(State(state): State<AppState>, auth: Auth, Query(q): Quer
     let org = auth.org_id;
     let filter = CustomerFilter { key: q.name.clone(), ids: q.ids.clone(), ..Default::default() };
     if wants_xlsx(q.format.as_deref())? {
-        return web::customers::export(&state, org, filter).await;
+        return download::xlsx("csr.xlsx", exports::customers(state.export_to(), org, filter).await?).await;
     }
     let page = state.db.run(move |c| customers::list(c, org, &filter, req.offset(), req.per_page)).await?;
     Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }).into_response())
@@ -118,14 +119,14 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
     let xlsx = wants_xlsx(q.format.as_deref())?;
     if let Some(ids) = q.ids()? {
         if xlsx {
-            return web::products::export_ids(&state, org, ids).await;
+            return download::xlsx("products.xlsx", exports::products_by_id(state.export_to(), org, ids).await?).await;
         }
         let rows = state.db.run(move |c| { let rows = products::by_ids(c, org, &ids)?; hits(c, org, rows, customer, warehouse, sight) }).await?;
         return Ok(Json(ListAnswer::all(rows)).into_response());
     }
     let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() };
     if xlsx {
-        return web::products::export(&state, org, filter).await;
+        return download::xlsx("products.xlsx", exports::products(state.export_to(), org, filter).await?).await;
     }
     let req = q.paging().resolve(20);
     let (rows, total) = state

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::{ApiJson, DataAnswer, ListAnswer, Meta};
+use crate::http::json::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use db::refs::Unchecked;
 use db::order_views::{self, SheetCustomer, SheetWithLines};
@@ -25,8 +25,9 @@ use crate::services::print::{self as print_svc, PRINT_SUCCESSFUL};
 use crate::services::line_import::{self, ImportedLine, Target};
 use crate::services::quoting::{self, PriceHistory};
 use crate::state::AppState;
-use crate::web::list::{Filters, wants_xlsx};
-use crate::web::orders::list as order_list;
+use crate::http::query::{Filters, wants_xlsx};
+use crate::http::download;
+use crate::services::exports;
 
 /// A list row: the sheet with its counterparty's name.
 #[derive(Serialize)]
@@ -49,7 +50,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFil
     let org = auth.org_id;
     let filter = f.value;
     if wants_xlsx(f.format.as_deref())? {
-        return order_list::export(&state, org, auth.sight(), ALL_TYPES.to_vec(), filter).await;
+        return download::xlsx("orders.xlsx", exports::orders(state.export_to(), org, auth.sight(), ALL_TYPES.to_vec(), filter).await?).await;
     }
     let req = f.paging.resolve(20);
     let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;
@@ -510,7 +511,7 @@ pub async fn due(State(state): State<AppState>, auth: Auth, Query(q): Query<DueQ
 
 /// `POST /api/ag/lines` (multipart: `file`, optional `orderType`, `warehouseId`, `customerId`):
 /// the file's lines priced for the sheet; any bad row refuses the whole file.
-pub async fn import_lines(State(state): State<AppState>, auth: Auth, mut upload: super::upload::Upload) -> AppResult<Json<DataAnswer<Vec<ImportedLine>>>> {
+pub async fn import_lines(State(state): State<AppState>, auth: Auth, mut upload: crate::http::upload::Upload) -> AppResult<Json<DataAnswer<Vec<ImportedLine>>>> {
     let file = std::mem::take(&mut upload.file);
     let target = Target { order_type: upload.field("orderType"), warehouse: upload.field("warehouseId"), customer: upload.field("customerId") };
     let data = line_import::import(&state.db, auth.org_id, auth.sight(), target, file).await?;

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use serde::{Deserialize, Serialize};
 
-use super::{ApiJson, DataAnswer, ListAnswer, Meta};
+use crate::http::json::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use db::ocops::ProductPrice;
 use db::error::{AppError, AppResult};
@@ -13,7 +13,7 @@ use crate::services::ocop_import;
 use crate::services::prices::{self, OcopOfProduct, PriceChange, PriceInput};
 use crate::services::quoting::{self, QuoteFilter};
 use crate::state::AppState;
-use crate::web::list::Filters;
+use crate::http::query::Filters;
 
 /// A lookup row; cost and reference purchase price only for those who may see cost.
 #[derive(Serialize)]
@@ -83,7 +83,7 @@ pub struct OcopQuery {
 pub async fn by_customer(State(state): State<AppState>, auth: Auth, Query(q): Query<OcopQuery>) -> AppResult<Json<ListAnswer<ProductPrice>>> {
     let org = auth.org_id;
     let customer = q.customer_id.ok_or_else(|| AppError::field("customerId", "Give the customer."))?;
-    let req = crate::web::list::Paging { page: q.page, per_page: q.per_page }.resolve(20);
+    let req = crate::http::query::Paging { page: q.page, per_page: q.per_page }.resolve(20);
     let page = state.db.run(move |c| prices::ocops_of_customer(c, org, customer, req.offset(), req.per_page)).await?;
     Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }))
 }
@@ -121,7 +121,7 @@ pub async fn put(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>,
 
 /// `POST /api/ag/ocops` (multipart `file`, one xlsx): columns Item Code, Customer Code
 /// (or Customer), Price; every row is checked and either all apply or none.
-pub async fn import(State(state): State<AppState>, auth: Auth, upload: super::upload::Upload) -> AppResult<Json<Done>> {
+pub async fn import(State(state): State<AppState>, auth: Auth, upload: crate::http::upload::Upload) -> AppResult<Json<Done>> {
     let applied = ocop_import::import(&state.db, auth.org_id, auth.user_id, upload.file).await?;
     tracing::info!(rows = applied, "OCOP prices imported");
     Ok(Json(Done { message: "Operation Success" }))

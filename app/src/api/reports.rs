@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio_util::io::ReaderStream;
 
-use super::{ApiJson, ListAnswer};
+use crate::http::json::{ApiJson, ListAnswer};
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
 use crate::reports::{self, JobView, PREPARING};
@@ -38,12 +38,12 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> AppResult<Json<L
 }
 
 /// `POST /api/reports/{id}/cancel`.
-pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Json<super::DataAnswer<JobView>>> {
+pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Json<crate::http::json::DataAnswer<JobView>>> {
     let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
     reports::cancel(&state, &auth, id).await?;
     let org = auth.org_id;
     let job = state.db.run(move |c| db::reports::get(c, org, id)).await?;
-    Ok(Json(super::DataAnswer { data: JobView::new(&job, auth.user_id) }))
+    Ok(Json(crate::http::json::DataAnswer { data: JobView::new(&job, auth.user_id) }))
 }
 
 /// `GET /api/download/{name}`: the file as `type-dateRange.xlsx`.
@@ -62,7 +62,7 @@ pub async fn file(state: &AppState, auth: &Auth, name: &str) -> AppResult<Respon
         Err(e) => return Err(export::write_failed(e.into())),
     };
     let len = file.metadata().await.map_err(|e| export::write_failed(e.into()))?.len();
-    let mut res = export::download(&download_as, Body::from_stream(ReaderStream::with_capacity(file, 64 * 1024)));
+    let mut res = crate::http::download::attachment(&download_as, Body::from_stream(ReaderStream::with_capacity(file, 64 * 1024)));
     res.headers_mut().insert(header::CONTENT_LENGTH, len.into());
     Ok(res)
 }

@@ -9,7 +9,7 @@ use crate::auth::password;
 use db::accounts;
 use db::error::{AppError, AppResult};
 use crate::state::AppState;
-use crate::web::ClientIp;
+use crate::http::ClientIp;
 use crate::web::login::authenticate;
 
 #[derive(Deserialize, Default)]

@@ -6,7 +6,7 @@ use axum::extract::State;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ApiJson, DataAnswer};
+use crate::http::json::{ApiJson, DataAnswer};
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
 use crate::services::orders::Actor;

@@ -6,7 +6,7 @@
 //! `_csrf`; bearer-token calls carry no ambient credentials and are exempt.
 
 use axum::body::{Body, to_bytes};
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -29,16 +29,17 @@ fn refused() -> Response {
     AppError::forbidden("Invalid or missing CSRF token, reload the page and try again.").into_response()
 }
 
-/// Middleware enforcing the token on POST/PUT/PATCH/DELETE.
-pub async fn guard(req: Request, next: Next) -> Response {
+/// Middleware enforcing the token on POST/PUT/PATCH/DELETE. `sides` are the sign-ins whose
+/// cookies vouch for forms, most specific path first: a request is checked against the first
+/// side that covers its path, so a staff cookie never vouches for a shop form, nor a shop
+/// cookie for a staff one.
+pub async fn guard(State(sides): State<&'static [super::SignInCookies]>, req: Request, next: Next) -> Response {
     if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         return next.run(req).await;
     }
     let headers = req.headers();
-    // The shop has its own cookies: a staff cookie never vouches for a shop form, nor a
-    // shop cookie for a staff one.
-    let side = if crate::shop::is_shop_path(req.uri().path()) { &crate::shop::SHOP_COOKIES } else { &super::STAFF_COOKIES };
-    let secret = side.secret(headers);
+    let path = req.uri().path();
+    let secret = sides.iter().find(|side| side.covers(path)).and_then(|side| side.secret(headers));
     let Some(secret) = secret else {
         // No cookie: either a bearer call or an anonymous one that the handler refuses
         // (the sign-in form refuses to go on without its pre-session cookie).

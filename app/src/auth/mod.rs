@@ -125,6 +125,11 @@ pub struct SignInCookies {
 pub const STAFF_COOKIES: SignInCookies = SignInCookies { session: SESSION_COOKIE, pre: csrf::PRE_COOKIE, path: "/" };
 
 impl SignInCookies {
+    /// Whether a request to `path` belongs to this side (its cookies vouch for its forms).
+    pub fn covers(&self, path: &str) -> bool {
+        self.path == "/" || path == self.path || path.strip_prefix(self.path).is_some_and(|rest| rest.starts_with('/'))
+    }
+
     /// The secret the CSRF guard checks a form against: the session cookie, else the
     /// pre-sign-in cookie.
     pub fn secret(&self, headers: &HeaderMap) -> Option<String> {
@@ -333,5 +338,13 @@ mod tests {
         assert_eq!(cookie(&h, SESSION_COOKIE).as_deref(), Some("abc"));
         assert_eq!(cookie(&h, "b"), None);
         assert_eq!(cookie(&h, "zz"), None);
+    }
+
+    #[test]
+    fn a_side_covers_its_own_pages_only() {
+        let shop = SignInCookies { session: "s", pre: "p", path: "/shop" };
+        assert!(shop.covers("/shop") && shop.covers("/shop/cart"));
+        assert!(!shop.covers("/shopping") && !shop.covers("/invoices") && !shop.covers("/"));
+        assert!(STAFF_COOKIES.covers("/invoices") && STAFF_COOKIES.covers("/"));
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod delivery;
+pub mod exports;
 pub mod imports;
 pub mod line_import;
 pub mod masters;

@@ -8,12 +8,12 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 use super::{ShopQuery, Shopper};
-use crate::api::{ApiJson, ListAnswer, Meta};
+use crate::http::json::{ApiJson, ListAnswer, Meta};
 use domain::money::Cents;
 use domain::shop as rules;
 use db::error::{AppError, AppResult};
 use crate::services::shop::{self as svc, CheckedLine, Item, WantedLine};
-use crate::web::list::PageReq;
+use crate::http::query::PageReq;
 use crate::state::AppState;
 
 fn dollars(c: Cents) -> f64 {

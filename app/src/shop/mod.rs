@@ -29,7 +29,7 @@ pub const SHOP_PASSWORD_CHANGE: &str = "Please choose your own password before y
 
 /// Whether a path belongs to the shop's pages (its CSRF cookie and sign-in page).
 pub fn is_shop_path(path: &str) -> bool {
-    path == "/shop" || path.starts_with("/shop/")
+    SHOP_COOKIES.covers(path)
 }
 
 /// Pages a customer who must change their password may still open.

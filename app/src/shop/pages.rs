@@ -22,7 +22,7 @@ use domain::validate;
 use db::error::{AppError, AppResult};
 use crate::services::shop::{self as svc, Browse, CartView, Item};
 use crate::state::AppState;
-use crate::web::ClientIp;
+use crate::http::ClientIp;
 
 /// Money as the shop shows it.
 pub fn money(c: Cents) -> String {

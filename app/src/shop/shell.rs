@@ -1,7 +1,7 @@
 //! What every full shop page shows around its content, and how it is sent (issue 16).
 //! `shop/base.html` is `shop/head.html`, the content and `shop/tail.html`; the head and the
 //! header go out before the page's own queries run, then the content and the footer, as the
-//! staff pages do (`web::stream`). The header's cart badge is read before the head, like the
+//! staff pages do (`http::stream`). The header's cart badge is read before the head, like the
 //! staff shell's queries; a page whose title names a record (a product, an order) reads that
 //! one thing before too, inside the customer's company, so a missing or foreign id is still
 //! a 404.
@@ -16,7 +16,7 @@ use super::Shopper;
 use db::error::{AppError, AppResult};
 use crate::services::shop as svc;
 use crate::state::AppState;
-use crate::web::stream::{self, Layout};
+use crate::http::stream::{self, Layout};
 
 /// What every shop page shows around its content.
 pub struct Shell {

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::ClientIp;
+use crate::http::ClientIp;
 use crate::auth::{self, Auth, SESSION_COOKIE, WAREHOUSE_REFUSED, csrf, password};
 use db::accounts;
 use domain::validate;

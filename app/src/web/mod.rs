@@ -17,11 +17,8 @@ pub mod settings;
 pub mod shell;
 pub mod stream;
 
-use std::net::{IpAddr, SocketAddr};
 
 use axum::Router;
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
 use axum::routing::{get, post};
 
 use db::masters::{Brand, Supplier, Warehouse};
@@ -121,17 +118,6 @@ impl NoticeFlag {
     }
 }
 
-/// The client's address when the server runs with connection info (not in in-process tests).
-pub struct ClientIp(pub Option<IpAddr>);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Self(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
-    }
-}
-
 /// Formats a timestamp for lists: `dd MMM yyyy` (en-AU).
 pub fn fmt_date(d: chrono::NaiveDate) -> String {
     d.format("%d %b %Y").to_string()
@@ -187,3 +173,4 @@ mod tests {
         assert_eq!(super::date_text("2026-02-31"), "2026-02-31");
     }
 }
+

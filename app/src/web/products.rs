@@ -15,7 +15,8 @@ use domain::money::Cents;
 use domain::tyre_size::COMMON_SIZES;
 use db::error::AppResult;
 use crate::state::AppState;
-use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
+use crate::http::download;
+use crate::services::exports::{self, brand_name, category_label};
 
 const PATH: &str = "/products";
 
@@ -82,19 +83,11 @@ fn filters(pairs: &[(String, String)], brands: &[Brand], tags: &(Vec<String>, Ve
     ]
 }
 
-fn brand_name(brands: &[Brand], id: Option<i64>) -> String {
-    id.and_then(|id| brands.iter().find(|b| b.id == id)).map(|b| b.name.clone()).unwrap_or_default()
-}
-
-fn category_label(tag1: &str) -> String {
-    ProductCategory::from_path(tag1).map(|c| c.path()).unwrap_or_else(|| tag1.to_string())
-}
-
 /// `GET /products` (and `?format=xlsx`).
 pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<ProductFilter>) -> AppResult<Response> {
     let org = auth.org_id;
     if f.export {
-        return export(&state, org, f.value).await;
+        return download::xlsx("products.xlsx", exports::products(state.export_to(), org, f.value).await?).await;
     }
     let st = state.clone();
     respond(&state, &auth, &headers, "Products", PATH, &[], async move {
@@ -155,72 +148,3 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     .await
 }
 
-const EXPORT_COLUMNS: [Col; 16] = [
-    Col::new("Item Code", 22.0, Kind::Text),
-    Col::new("Helper Code", 12.0, Kind::Text),
-    Col::new("Item Name", 44.0, Kind::Text),
-    Col::new("Brand", 14.0, Kind::Text),
-    Col::new("Category", 18.0, Kind::Text),
-    Col::new("Tag L2", 10.0, Kind::Text),
-    Col::new("Tag L3", 10.0, Kind::Text),
-    Col::new("Location", 12.0, Kind::Text),
-    Col::new("Unit", 6.0, Kind::Text),
-    Col::new("Stock", 8.0, Kind::Int),
-    Col::new("Standard", 11.0, Kind::Money),
-    Col::new("Class A", 11.0, Kind::Money),
-    Col::new("Special", 11.0, Kind::Money),
-    Col::new("Xero", 8.0, Kind::Text),
-    Col::new("Created", 12.0, Kind::Date),
-    Col::new("Modified", 12.0, Kind::Date),
-];
-
-/// The products of a search as `products.xlsx` (the screen's export and the API's).
-pub async fn export(state: &AppState, org: i64, filter: ProductFilter) -> AppResult<Response> {
-    let chunk = state.config.export_chunk;
-    export::stream(state, "products.xlsx", Sheet { name: "Products", cols: &EXPORT_COLUMNS }, move |c, out| {
-        let brands = master_db::all_brands(c, org)?;
-        products::for_each_chunk(c, org, &filter, chunk, |c, rows| {
-            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
-            let stock = products::stock_totals(c, org, &ids)?;
-            out.append(rows.into_iter().map(|p| export_row(p, &brands, &stock)))
-        })
-    })
-    .await
-}
-
-/// The products given by id (API `ids=`), in the order the JSON list has them, as `products.xlsx`.
-pub async fn export_ids(state: &AppState, org: i64, ids: Vec<i64>) -> AppResult<Response> {
-    export::stream(state, "products.xlsx", Sheet { name: "Products", cols: &EXPORT_COLUMNS }, move |c, out| {
-        let brands = master_db::all_brands(c, org)?;
-        let rows = products::by_ids(c, org, &ids)?;
-        let stock = products::stock_totals(c, org, &ids)?;
-        out.append(rows.into_iter().map(|p| export_row(p, &brands, &stock)))
-    })
-    .await
-}
-
-fn export_row(p: Product, brands: &[Brand], stock: &std::collections::HashMap<i64, i64>) -> Vec<Val> {
-    let local = |t: chrono::NaiveDateTime| {
-        use chrono::TimeZone;
-        Some(domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
-    };
-    let (brand, category) = (brand_name(brands, p.brand_id), category_label(&p.tag1));
-    vec![
-        Val::Text(p.code),
-        Val::Text(p.helper_code),
-        Val::Text(p.name),
-        Val::Text(brand),
-        Val::Text(category),
-        Val::Text(p.tag2),
-        Val::Text(p.tag3),
-        Val::Text(p.tag4),
-        Val::Text(p.unit),
-        Val::Int(stock.get(&p.id).copied().unwrap_or(0)),
-        Val::Cents(p.standard_price),
-        Val::Cents(p.class_a_price),
-        Val::Cents(p.special_price),
-        Val::Text(XeroState::from_i32(p.xero_sent).unwrap_or_default().label().to_string()),
-        Val::Date(local(p.created_at)),
-        Val::Date(local(p.updated_at)),
-    ]
-}

@@ -114,7 +114,7 @@ fn import_kind(raw: &str) -> AppResult<ImportKind> {
 /// the CSRF token a field of the form). An import that was accepted redirects to the page
 /// with what it did (post/redirect/get: a reload imports nothing again); a refusal comes back
 /// on the page with its status. 'Import it again' (`again=1`) lets the same file through.
-pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, upload: Result<crate::api::upload::Upload, AppError>) -> AppResult<Response> {
+pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, upload: Result<crate::http::upload::Upload, AppError>) -> AppResult<Response> {
     let kind = import_kind(&kind)?;
     crate::services::reference_data::Admin::from(&auth).check()?;
     let outcome = match upload {
@@ -137,7 +137,7 @@ pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<
 pub async fn template(Path(kind): Path<String>, _auth: Auth) -> AppResult<Response> {
     let kind = import_kind(&kind)?;
     let bytes = tokio::task::spawn_blocking(move || imports::template(kind)).await.map_err(|e| AppError::Internal(e.into()))??;
-    Ok(crate::xlsx::export::download(kind.template_name(), bytes))
+    Ok(crate::http::download::attachment(kind.template_name(), bytes))
 }
 
 fn batch_notice(n: usize) -> String {

@@ -272,16 +272,16 @@ pub async fn save(State(state): State<AppState>, auth: Auth, uri: Uri, body: Byt
 }
 
 /// `POST /settings/logo`: a new logo (multipart field `logo`), or `remove=1` for the default.
-pub async fn upload_logo(State(state): State<AppState>, auth: Auth, uri: Uri, crate::api::upload::Form(mut multipart): crate::api::upload::Form) -> AppResult<Response> {
+pub async fn upload_logo(State(state): State<AppState>, auth: Auth, uri: Uri, crate::http::upload::Form(mut multipart): crate::http::upload::Form) -> AppResult<Response> {
     owner(&auth)?;
     let mut image = None;
     let mut remove = false;
-    while let Some(mut field) = multipart.next_field().await.map_err(crate::api::upload::refusal)? {
+    while let Some(mut field) = multipart.next_field().await.map_err(crate::http::upload::refusal)? {
         match field.name() {
             Some("logo") => {
                 let mut bytes = Vec::new();
                 // Read in chunks so an oversized upload is refused without being held whole.
-                while let Some(chunk) = field.chunk().await.map_err(crate::api::upload::refusal)? {
+                while let Some(chunk) = field.chunk().await.map_err(crate::http::upload::refusal)? {
                     if bytes.len() + chunk.len() > LOGO_MAX_BYTES {
                         return Err(AppError::field("logo", LOGO_TOO_LARGE));
                     }

@@ -1,25 +1,18 @@
 //! Writes exports as formatted xlsx: a bold frozen header row, sensible widths, money as AUD
 //! with cents, dates as real dates. Rows stream from the database in chunks to a file on
-//! disk (constant memory), and the file streams to the client, so memory stays flat for any
+//! disk (constant memory), and the file is then sent (`http::download`), so memory stays flat for any
 //! size (docs/decisions.md, Scale).
 
 use std::path::{Path, PathBuf};
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use rust_xlsxwriter::{Color, Format, FormatBorder, Workbook, XlsxError};
-use tokio_util::io::ReaderStream;
 
-use db::{self, DbConn};
+use db::{self, Db, DbConn};
 use db::error::{AppError, AppResult};
-use crate::state::AppState;
 
 /// How a column's cells are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -426,18 +419,6 @@ impl Drop for TempFile {
     }
 }
 
-/// The open export being sent; the file goes when the body is dropped.
-struct Sending {
-    file: tokio::fs::File,
-    _temp: TempFile,
-}
-
-impl tokio::io::AsyncRead for Sending {
-    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.get_mut().file).poll_read(cx, buf)
-    }
-}
-
 /// Sets the writer's cancel flag when the request is dropped before the file is written
 /// (client gone, request timeout), so the export stops and frees its connection.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -448,21 +429,21 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// The one way every export is answered: `rows(conn, writer)` appends the rows, chunk by
+/// The one way every export is written: `rows(conn, writer)` appends the rows, chunk by
 /// chunk, on the blocking pool with one database connection inside one read snapshot; the
-/// workbook is written to a temporary file in the data folder and streamed to the client as
-/// `file_name`, then removed. Memory stays flat whatever the size; a failed write answers
-/// an error, never a partial file.
-pub async fn stream<F>(state: &AppState, file_name: &str, sheet: Sheet, rows: F) -> AppResult<Response>
+/// workbook is written to a temporary file under `data_dir`, which [`Written`] removes when
+/// dropped (after its download). Memory stays flat whatever the size; a failed write is an
+/// error, never a partial file. A caller that goes away (the request's future is dropped)
+/// stops the writer between chunks.
+pub async fn write<F>(db: &Db, data_dir: &Path, sheet: Sheet, rows: F) -> AppResult<Written>
 where
     F: FnOnce(&mut DbConn, &mut SheetWriter) -> AppResult<()> + Send + 'static,
 {
-    let dir = temp_dir(&state.config.data_dir);
+    let dir = temp_dir(data_dir);
     let path = dir.join(format!("{FILE_PREFIX}{:016x}.xlsx", rand::random::<u64>()));
     let cancel = CancelOnDrop(Arc::default());
     let cancelled = cancel.0.clone();
-    let temp = state
-        .db
+    let temp = db
         .run(move |conn| {
             std::fs::create_dir_all(&dir).map_err(|e| write_failed(XlsxError::IoError(e)))?;
             sweep(&dir, LEFTOVER_AGE);
@@ -475,25 +456,19 @@ where
         })
         .await?;
     drop(cancel);
-    let file = tokio::fs::File::open(&temp.0).await.map_err(|e| write_failed(XlsxError::IoError(e)))?;
-    let len = file.metadata().await.map_err(|e| write_failed(XlsxError::IoError(e)))?.len();
-    let body = Body::from_stream(ReaderStream::with_capacity(Sending { file, _temp: temp }, 64 * 1024));
-    let mut res = download(file_name, body);
-    res.headers_mut().insert(header::CONTENT_LENGTH, len.into());
-    Ok(res)
+    Ok(Written(temp))
 }
 
-/// A download named `file_name`: the xlsx content type and attachment headers.
-pub fn download(file_name: &str, body: impl Into<Body>) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet".to_string()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{file_name}\"")),
-            (header::CACHE_CONTROL, "no-store".to_string()),
-        ],
-        body.into(),
-    )
-        .into_response()
+/// A written export file, removed when this is dropped.
+pub struct Written(TempFile);
+
+impl Written {
+    /// The file, open for reading, and its length.
+    pub async fn open(&self) -> AppResult<(tokio::fs::File, u64)> {
+        let file = tokio::fs::File::open(&self.0.0).await.map_err(|e| write_failed(XlsxError::IoError(e)))?;
+        let len = file.metadata().await.map_err(|e| write_failed(XlsxError::IoError(e)))?.len();
+        Ok((file, len))
+    }
 }
 
 #[cfg(test)]

@@ -203,6 +203,13 @@ pub struct Staff {
     pub service: Option<Ref<ServiceStaff>>,
 }
 
+impl Customer {
+    /// The primary person's name, as lists and exports show it.
+    pub fn contact_name(&self) -> String {
+        format!("{} {}", self.primary_person_first, self.primary_person_last).trim().to_string()
+    }
+}
+
 impl CustomerChanges {
     /// The row values of checked fields with the search text.
     pub fn new(f: &CustomerFields, staff: Staff, search_text: String, now: NaiveDateTime) -> Self {

@@ -266,3 +266,29 @@ pub struct ListPage {
 pub fn list_page(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<ListPage> {
     Ok(ListPage { names: list_names(conn, org)?, page: order_db::list(conn, org, types, f, offset, limit)? })
 }
+
+/// Lookups for names shown in rows.
+pub struct Names {
+    pub staff: std::collections::HashMap<i64, String>,
+    pub warehouses: std::collections::HashMap<i64, String>,
+    pub warehouse_options: Vec<(i64, String)>,
+}
+
+impl Names {
+    pub fn staff(&self, id: Option<i64>) -> String {
+        id.and_then(|i| self.staff.get(&i)).cloned().unwrap_or_default()
+    }
+    pub fn warehouse(&self, id: Option<i64>) -> String {
+        id.and_then(|i| self.warehouses.get(&i)).cloned().unwrap_or_default()
+    }
+}
+
+impl From<ListNames> for Names {
+    fn from(n: ListNames) -> Self {
+        Names {
+            staff: n.staff.into_iter().map(|e| (e.id, e.name)).collect(),
+            warehouses: n.warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
+            warehouse_options: n.warehouses.into_iter().map(|w| (w.id, w.name)).collect(),
+        }
+    }
+}

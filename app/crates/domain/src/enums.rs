@@ -883,6 +883,19 @@ impl OrderSort {
     }
 }
 
+/// 'Delivered · Dan Driver', or 'not assigned' without a driver (spec §4).
+pub fn delivery_text(ship_type: i32, delivery_status: i32, driver: &str) -> String {
+    let ship = ShipType::from_i32(ship_type).unwrap_or(ShipType::Delivery);
+    let status = DeliveryStatus::from_i32(delivery_status).map(|d| d.wording(ship)).unwrap_or("");
+    let driver = if driver.is_empty() { DRIVER_NOT_ASSIGNED } else { driver };
+    format!("{status} · {driver}")
+}
+
+/// The label of a stored code, or nothing for a code the enum does not know.
+pub fn code_label<T: Copy>(code: i32, from: fn(i32) -> Option<T>, label: fn(T) -> &'static str) -> String {
+    from(code).map(label).unwrap_or_default().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

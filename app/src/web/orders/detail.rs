@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::list::delivery_text;
+use domain::enums::delivery_text;
 use crate::auth::Auth;
 use db::masters::{Employee, Warehouse};
 use db::order_views::{self, DetailLine, Sheet, SheetCustomer, SheetDetail};

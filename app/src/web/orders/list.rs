@@ -1,7 +1,6 @@
 //! The sheet lists: filters and columns per kind (spec §2.4), delivery wording (spec §4),
 //! '+ New' buttons, View in a new tab, and the `orders.xlsx` export.
 
-use std::collections::HashMap;
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -9,19 +8,21 @@ use axum::response::Response;
 
 use super::{SheetRoute, sheet_route};
 use crate::auth::Auth;
-use db::order_views::{self, ListNames, ListPage};
+use db::order_views::{self, ListPage, Names};
 use db::orders::{self, OrderFilter, OrderRow};
-use domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, XeroState, print_label, closure_label};
+use domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderSort, OrderStatus, OrderType, ShipType, Tag, closure_label, delivery_text, print_label};
 use domain::money::Cents;
 use domain::permissions::Sight;
 use domain::status::Action;
 use db::error::{AppError, AppResult};
 use crate::services::orders::ensure;
 use crate::state::AppState;
-use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, Filters, ListView, NewButton, Pager, Results, Selection, current, export_url, options_with_all};
+use crate::http::query::Filters;
+use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, ListView, NewButton, Pager, Results, Selection, current, export_url, options_with_all};
 use crate::web::masters::respond;
 use crate::web::products::{xero_options, xero_tag};
-use crate::xlsx::export::{self, Col, Kind, Sheet, Val};
+use crate::http::download;
+use crate::services::exports;
 
 /// Which set of filters and columns a list uses.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -43,22 +44,6 @@ fn family(r: &SheetRoute) -> Family {
     }
 }
 
-/// Lookups for names shown in rows.
-struct Names {
-    staff: HashMap<i64, String>,
-    warehouses: HashMap<i64, String>,
-    warehouse_options: Vec<(i64, String)>,
-}
-
-impl Names {
-    fn staff(&self, id: Option<i64>) -> String {
-        id.and_then(|i| self.staff.get(&i)).cloned().unwrap_or_default()
-    }
-    fn warehouse(&self, id: Option<i64>) -> String {
-        id.and_then(|i| self.warehouses.get(&i)).cloned().unwrap_or_default()
-    }
-}
-
 fn status_tag(o: &orders::Order) -> Cell {
     match OrderStatus::from_i32(o.status) {
         Some(OrderStatus::Draft) => Cell::Tag { label: "Draft".into(), class: "tag-green" },
@@ -67,14 +52,6 @@ fn status_tag(o: &orders::Order) -> Cell {
         Some(OrderStatus::Closed) => Cell::Tag { label: "Closed".into(), class: "tag-grey" },
         None => Cell::Text(String::new()),
     }
-}
-
-/// 'Delivered · Dan Driver', or 'not assigned' without a driver (spec §4).
-pub fn delivery_text(ship_type: i32, delivery_status: i32, driver: &str) -> String {
-    let ship = ShipType::from_i32(ship_type).unwrap_or(ShipType::Delivery);
-    let status = DeliveryStatus::from_i32(delivery_status).map(|d| d.wording(ship)).unwrap_or("");
-    let driver = if driver.is_empty() { domain::enums::DRIVER_NOT_ASSIGNED } else { driver };
-    format!("{status} · {driver}")
 }
 
 /// The list's delivery cell: a compact status tag; its tooltip has the status and driver, then
@@ -367,16 +344,6 @@ fn filters(fam: Family, r: &SheetRoute, pairs: &[(String, String)], names: &Name
     }
 }
 
-impl From<ListNames> for Names {
-    fn from(n: ListNames) -> Self {
-        Names {
-            staff: n.staff.into_iter().map(|e| (e.id, e.name)).collect(),
-            warehouses: n.warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
-            warehouse_options: n.warehouses.into_iter().map(|w| (w.id, w.name)).collect(),
-        }
-    }
-}
-
 /// `GET /{route}` for the seven sheet lists.
 pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path(route): Path<String>, mut f: Filters<OrderFilter>) -> AppResult<Response> {
     let r = sheet_route(&route).ok_or(AppError::NotFound)?;
@@ -403,7 +370,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     }
     let org = auth.org_id;
     if f.export {
-        return export(&state, org, auth.sight(), types, f.value).await;
+        return download::xlsx("orders.xlsx", exports::orders(state.export_to(), org, auth.sight(), types, f.value).await?).await;
     }
     let path: &'static str = match r.route {
         "invoices" => "/invoices",
@@ -439,56 +406,3 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     .await
 }
 
-const EXPORT_COLUMNS: [Col; 17] = [
-    Col::new("No.", 14.0, Kind::Text),
-    Col::new("Type", 16.0, Kind::Text),
-    Col::new("Customer / Supplier", 32.0, Kind::Text),
-    Col::new("Reference", 14.0, Kind::Text),
-    Col::new("Date", 12.0, Kind::Date),
-    Col::new("Due Date", 12.0, Kind::Date),
-    Col::new("Dispatch / ETA", 12.0, Kind::Date),
-    Col::new("Warehouse", 16.0, Kind::Text),
-    Col::new("Qty", 8.0, Kind::Int),
-    Col::new("Amount", 12.0, Kind::Money),
-    Col::new("GST", 11.0, Kind::Money),
-    Col::new("Status", 10.0, Kind::Text),
-    Col::new("Print", 8.0, Kind::Text),
-    Col::new("Xero", 8.0, Kind::Text),
-    Col::new("Delivery", 24.0, Kind::Text),
-    Col::new("Drafter", 16.0, Kind::Text),
-    Col::new("Closure", 9.0, Kind::Text),
-];
-
-/// The sheets of a list as `orders.xlsx` (the screen's export and `GET /api/orders?format=xlsx`).
-/// An adjustment's amount is left empty for a viewer without cost sight.
-pub async fn export(state: &AppState, org: i64, sight: Sight, types: Vec<i32>, filter: OrderFilter) -> AppResult<Response> {
-    let names = Names::from(state.db.run(move |c| order_views::list_names(c, org)).await?);
-    let chunk = state.config.export_chunk;
-    export::stream(state, "orders.xlsx", Sheet { name: "Orders", cols: &EXPORT_COLUMNS }, move |c, out| {
-        orders::for_each_chunk(c, org, &types, &filter, chunk, |rows| {
-            out.append(rows.into_iter().map(|r| {
-                let o = &r.order;
-                vec![
-                    Val::Text(o.no.clone()),
-                    Val::Text(OrderType::from_i32(o.order_type).map(OrderType::label).unwrap_or("").into()),
-                    Val::Text(r.customer.clone().or(r.supplier.clone()).unwrap_or_default()),
-                    Val::Text(o.reference.clone()),
-                    Val::Date(Some(o.order_date)),
-                    Val::Date(o.due_date),
-                    Val::Date(o.delivery_date),
-                    Val::Text(names.warehouse(o.warehouse_id)),
-                    Val::Int(o.total_qty),
-                    orders::amount_for(o.order_type, o.total_amount, sight).map_or(Val::Text(String::new()), Val::Cents),
-                    Val::Cents(o.total_gst),
-                    Val::Text(OrderStatus::from_i32(o.status).map(OrderStatus::label).unwrap_or("").into()),
-                    Val::Text(print_label(o.printed).into()),
-                    Val::Text(XeroState::from_i32(o.xero_sent).unwrap_or_default().label().into()),
-                    Val::Text(delivery_text(o.ship_type, o.delivery_status, &names.staff(o.driver_id))),
-                    Val::Text(DrafterType::label_for_code(o.drafter_type).into()),
-                    Val::Text(closure_label(o.closed).into()),
-                ]
-            }))
-        })
-    })
-    .await
-}

@@ -1,0 +1,211 @@
+//! The spreadsheet exports of the lists (customers, products, sheets): one definition of
+//! each file's columns and rows for the screen's export and the API's `format=xlsx`.
+
+use std::path::Path;
+
+use db::customers::{self, CustomerFilter};
+use db::error::AppResult;
+use db::masters::{self as master_db, Brand};
+use db::order_views::{self, Names};
+use db::orders::{self as order_db, OrderFilter};
+use db::products::{self, Product, ProductFilter};
+use db::Db;
+use domain::enums::{AreaType, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, ProductCategory, XeroState, closure_label, code_label, delivery_text, print_label};
+use domain::permissions::Sight;
+
+use crate::xlsx::export::{self, Col, Kind, Sheet, Val, Written};
+
+/// Where an export is written: the database it reads, the data folder its file goes to,
+/// and how many rows it reads at a time.
+#[derive(Clone, Copy)]
+pub struct To<'a> {
+    pub db: &'a Db,
+    pub dir: &'a Path,
+    pub chunk: usize,
+}
+
+/// The brand's name, or nothing for a product without one.
+pub fn brand_name(brands: &[Brand], id: Option<i64>) -> String {
+    id.and_then(|id| brands.iter().find(|b| b.id == id)).map(|b| b.name.clone()).unwrap_or_default()
+}
+
+/// The category as its path ('Tyre/Passenger'), or the stored text when it names none.
+pub fn category_label(tag1: &str) -> String {
+    ProductCategory::from_path(tag1).map(|c| c.path()).unwrap_or_else(|| tag1.to_string())
+}
+
+const CUSTOMER_COLUMNS: [Col; 17] = [
+    Col::new("Name", 34.0, Kind::Text),
+    Col::new("ABN Code", 16.0, Kind::Text),
+    Col::new("Contact", 20.0, Kind::Text),
+    Col::new("Phone", 14.0, Kind::Text),
+    Col::new("Mobile", 14.0, Kind::Text),
+    Col::new("Email", 28.0, Kind::Text),
+    Col::new("Address", 30.0, Kind::Text),
+    Col::new("City", 16.0, Kind::Text),
+    Col::new("State", 6.0, Kind::Text),
+    Col::new("Postcode", 9.0, Kind::Text),
+    Col::new("Area", 12.0, Kind::Text),
+    Col::new("Payment Type", 16.0, Kind::Text),
+    Col::new("Price Strategy", 14.0, Kind::Text),
+    Col::new("Credit Limit", 13.0, Kind::Money),
+    Col::new("Balance", 13.0, Kind::Money),
+    Col::new("Xero", 8.0, Kind::Text),
+    Col::new("Created", 12.0, Kind::Date),
+];
+
+/// The customers of a search (`csr.xlsx`: the screen's export and the API's).
+pub async fn customers(to: To<'_>, org: i64, filter: CustomerFilter) -> AppResult<Written> {
+    let chunk = to.chunk;
+    export::write(to.db, to.dir, Sheet { name: "Customers", cols: &CUSTOMER_COLUMNS }, move |c, out| {
+        customers::for_each_chunk(c, org, &filter, chunk, |rows| {
+            out.append(rows.into_iter().map(|c| {
+                use chrono::TimeZone;
+                vec![
+                    Val::Text(c.name.clone()),
+                    Val::Text(c.code.clone()),
+                    Val::Text(c.contact_name()),
+                    Val::Text(c.phone.clone()),
+                    Val::Text(c.mobile.clone()),
+                    Val::Text(c.email.clone()),
+                    Val::Text(c.address.clone()),
+                    Val::Text(c.city.clone()),
+                    Val::Text(c.state.clone()),
+                    Val::Text(c.postal.clone()),
+                    Val::Text(code_label(c.area_type, AreaType::from_i32, AreaType::label)),
+                    Val::Text(code_label(c.payment_type, PaymentType::from_i32, PaymentType::label)),
+                    Val::Text(code_label(c.price_strategy, PriceStrategy::from_i32, PriceStrategy::label)),
+                    Val::Cents(c.credit_limit),
+                    Val::Cents(c.xero_balance),
+                    Val::Text(XeroState::from_i32(c.xero_sent).unwrap_or_default().label().to_string()),
+                    Val::Date(Some(domain::dates::DEFAULT_ZONE.from_utc_datetime(&c.created_at).date_naive())),
+                ]
+            }))
+        })
+    })
+    .await
+}
+
+const PRODUCT_COLUMNS: [Col; 16] = [
+    Col::new("Item Code", 22.0, Kind::Text),
+    Col::new("Helper Code", 12.0, Kind::Text),
+    Col::new("Item Name", 44.0, Kind::Text),
+    Col::new("Brand", 14.0, Kind::Text),
+    Col::new("Category", 18.0, Kind::Text),
+    Col::new("Tag L2", 10.0, Kind::Text),
+    Col::new("Tag L3", 10.0, Kind::Text),
+    Col::new("Location", 12.0, Kind::Text),
+    Col::new("Unit", 6.0, Kind::Text),
+    Col::new("Stock", 8.0, Kind::Int),
+    Col::new("Standard", 11.0, Kind::Money),
+    Col::new("Class A", 11.0, Kind::Money),
+    Col::new("Special", 11.0, Kind::Money),
+    Col::new("Xero", 8.0, Kind::Text),
+    Col::new("Created", 12.0, Kind::Date),
+    Col::new("Modified", 12.0, Kind::Date),
+];
+
+/// The products of a search (`products.xlsx`: the screen's export and the API's).
+pub async fn products(to: To<'_>, org: i64, filter: ProductFilter) -> AppResult<Written> {
+    let chunk = to.chunk;
+    export::write(to.db, to.dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
+        let brands = master_db::all_brands(c, org)?;
+        products::for_each_chunk(c, org, &filter, chunk, |c, rows| {
+            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+            let stock = products::stock_totals(c, org, &ids)?;
+            out.append(rows.into_iter().map(|p| product_row(p, &brands, &stock)))
+        })
+    })
+    .await
+}
+
+/// The products given by id (API `ids=`), in the order the JSON list has them.
+pub async fn products_by_id(to: To<'_>, org: i64, ids: Vec<i64>) -> AppResult<Written> {
+    export::write(to.db, to.dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
+        let brands = master_db::all_brands(c, org)?;
+        let rows = products::by_ids(c, org, &ids)?;
+        let stock = products::stock_totals(c, org, &ids)?;
+        out.append(rows.into_iter().map(|p| product_row(p, &brands, &stock)))
+    })
+    .await
+}
+
+fn product_row(p: Product, brands: &[Brand], stock: &std::collections::HashMap<i64, i64>) -> Vec<Val> {
+    let local = |t: chrono::NaiveDateTime| {
+        use chrono::TimeZone;
+        Some(domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
+    };
+    let (brand, category) = (brand_name(brands, p.brand_id), category_label(&p.tag1));
+    vec![
+        Val::Text(p.code),
+        Val::Text(p.helper_code),
+        Val::Text(p.name),
+        Val::Text(brand),
+        Val::Text(category),
+        Val::Text(p.tag2),
+        Val::Text(p.tag3),
+        Val::Text(p.tag4),
+        Val::Text(p.unit),
+        Val::Int(stock.get(&p.id).copied().unwrap_or(0)),
+        Val::Cents(p.standard_price),
+        Val::Cents(p.class_a_price),
+        Val::Cents(p.special_price),
+        Val::Text(XeroState::from_i32(p.xero_sent).unwrap_or_default().label().to_string()),
+        Val::Date(local(p.created_at)),
+        Val::Date(local(p.updated_at)),
+    ]
+}
+
+const ORDER_COLUMNS: [Col; 17] = [
+    Col::new("No.", 14.0, Kind::Text),
+    Col::new("Type", 16.0, Kind::Text),
+    Col::new("Customer / Supplier", 32.0, Kind::Text),
+    Col::new("Reference", 14.0, Kind::Text),
+    Col::new("Date", 12.0, Kind::Date),
+    Col::new("Due Date", 12.0, Kind::Date),
+    Col::new("Dispatch / ETA", 12.0, Kind::Date),
+    Col::new("Warehouse", 16.0, Kind::Text),
+    Col::new("Qty", 8.0, Kind::Int),
+    Col::new("Amount", 12.0, Kind::Money),
+    Col::new("GST", 11.0, Kind::Money),
+    Col::new("Status", 10.0, Kind::Text),
+    Col::new("Print", 8.0, Kind::Text),
+    Col::new("Xero", 8.0, Kind::Text),
+    Col::new("Delivery", 24.0, Kind::Text),
+    Col::new("Drafter", 16.0, Kind::Text),
+    Col::new("Closure", 9.0, Kind::Text),
+];
+
+/// The sheets of a list (`orders.xlsx`: the screen's export and `GET /api/orders?format=xlsx`).
+/// An adjustment's amount is left empty for a viewer without cost sight.
+pub async fn orders(to: To<'_>, org: i64, sight: Sight, types: Vec<i32>, filter: OrderFilter) -> AppResult<Written> {
+    let names = Names::from(to.db.run(move |c| order_views::list_names(c, org)).await?);
+    let chunk = to.chunk;
+    export::write(to.db, to.dir, Sheet { name: "Orders", cols: &ORDER_COLUMNS }, move |c, out| {
+        order_db::for_each_chunk(c, org, &types, &filter, chunk, |rows| {
+            out.append(rows.into_iter().map(|r| {
+                let o = &r.order;
+                vec![
+                    Val::Text(o.no.clone()),
+                    Val::Text(OrderType::from_i32(o.order_type).map(OrderType::label).unwrap_or("").into()),
+                    Val::Text(r.customer.clone().or(r.supplier.clone()).unwrap_or_default()),
+                    Val::Text(o.reference.clone()),
+                    Val::Date(Some(o.order_date)),
+                    Val::Date(o.due_date),
+                    Val::Date(o.delivery_date),
+                    Val::Text(names.warehouse(o.warehouse_id)),
+                    Val::Int(o.total_qty),
+                    order_db::amount_for(o.order_type, o.total_amount, sight).map_or(Val::Text(String::new()), Val::Cents),
+                    Val::Cents(o.total_gst),
+                    Val::Text(OrderStatus::from_i32(o.status).map(OrderStatus::label).unwrap_or("").into()),
+                    Val::Text(print_label(o.printed).into()),
+                    Val::Text(XeroState::from_i32(o.xero_sent).unwrap_or_default().label().into()),
+                    Val::Text(delivery_text(o.ship_type, o.delivery_status, &names.staff(o.driver_id))),
+                    Val::Text(DrafterType::label_for_code(o.drafter_type).into()),
+                    Val::Text(closure_label(o.closed).into()),
+                ]
+            }))
+        })
+    })
+    .await
+}
