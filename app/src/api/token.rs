@@ -10,7 +10,7 @@ use db::accounts;
 use db::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::http::ClientIp;
-use crate::web::login::authenticate;
+use crate::services::sign_in;
 
 #[derive(Deserialize, Default)]
 pub struct TokenRequest {
@@ -75,7 +75,7 @@ pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, header
     if !is_staff {
         return customer_token(&state, &req, ip, &headers).await;
     }
-    let signed_in = authenticate(&state, &req.username, &req.password, ip).await?;
+    let signed_in = sign_in::staff(&state, &req.username, &req.password, ip).await?;
     if signed_in.must_change_password {
         // A one-time password opens only the browser's change-password page.
         return Err(AppError::forbidden(domain::admin::PASSWORD_CHANGE_REQUIRED));
@@ -89,7 +89,7 @@ pub async fn issue(State(state): State<AppState>, ClientIp(ip): ClientIp, header
 /// A customer's token: the shop the e-mail and password open (the `X-Org-Id` header picks
 /// one when they open several).
 async fn customer_token(state: &AppState, req: &TokenRequest, ip: Option<std::net::IpAddr>, headers: &HeaderMap) -> AppResult<Json<TokenAnswer>> {
-    let opened = crate::shop::pages::authenticate(state, &req.username, &req.password, ip).await?;
+    let opened = sign_in::customer(state, &req.username, &req.password, ip).await?;
     let wanted: Option<i64> = headers.get(crate::auth::ORG_HEADER).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
     let chosen = match (opened.as_slice(), wanted) {
         ([one], None) => one.clone(),
@@ -97,7 +97,7 @@ async fn customer_token(state: &AppState, req: &TokenRequest, ip: Option<std::ne
         (_, None) => return Err(AppError::bad_request("This e-mail opens the shops of several companies: send X-Org-Id with the company's id.")),
     };
     if chosen.must_change {
-        return Err(AppError::forbidden(crate::shop::SHOP_PASSWORD_CHANGE));
+        return Err(AppError::forbidden(domain::shop::PASSWORD_CHANGE_FIRST));
     }
     let (org, customer) = (chosen.org_id, chosen.customer_id);
     let access_token = state.db.write(move |c| db::shop::create_token(c, org, customer)).await?;

@@ -35,43 +35,13 @@ pub struct ConnectionBody {
 /// organisation and its tax rates, and only then stores them, the secret sealed.
 pub async fn put(State(state): State<AppState>, auth: Auth, ApiJson(b): ApiJson<ConnectionBody>) -> AppResult<Json<Value>> {
     let actor = Actor::from(&auth);
-    let status = connect(&state, &actor, ConnectionInput { client_id: b.client_id, client_secret: b.client_secret, identity_url: b.identity_url, api_url: b.api_url }).await?;
+    let status = svc::connect(&state, &actor, ConnectionInput { client_id: b.client_id, client_secret: b.client_secret, identity_url: b.identity_url, api_url: b.api_url }).await?;
     Ok(Json(json!({ "message": "Operation successful", "data": status })))
-}
-
-/// Connects the actor's company (the settings screen's Connect too).
-pub async fn connect(state: &AppState, actor: &Actor, input: ConnectionInput) -> AppResult<Status> {
-    svc::only_approver(actor)?;
-    let checked = svc::check_input(&input, state.xero.settings.standin)?;
-    let tested = svc::test(&state.xero.client, actor.org_id, &checked).await?;
-    let (a, key, now) = (actor.clone(), state.xero.key.clone(), state.xero.clock.now());
-    state
-        .db
-        .write(move |c| {
-            svc::save(c, &a, &key, &checked, &tested, now)?;
-            svc::status(c, &a)
-        })
-        .await
-}
-
-/// Test connection: reads the organisation and tax rates again with the stored settings.
-pub async fn retest(state: &AppState, actor: &Actor) -> AppResult<Status> {
-    let (a, key) = (actor.clone(), state.xero.key.clone());
-    let stored = state.db.run(move |c| svc::stored(c, &a, &key)).await?;
-    let tested = svc::test(&state.xero.client, actor.org_id, &stored).await?;
-    let (a, now) = (actor.clone(), state.xero.clock.now());
-    state
-        .db
-        .write(move |c| {
-            svc::record_test(c, &a, &tested, now)?;
-            svc::status(c, &a)
-        })
-        .await
 }
 
 /// `POST /api/xero/connection/test` (role 4).
 pub async fn test(State(state): State<AppState>, auth: Auth) -> AppResult<Json<Value>> {
-    let status = retest(&state, &Actor::from(&auth)).await?;
+    let status = svc::retest(&state, &Actor::from(&auth)).await?;
     Ok(Json(json!({ "message": "Operation successful", "data": status })))
 }
 

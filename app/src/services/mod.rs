@@ -15,4 +15,5 @@ pub mod print;
 pub mod quoting;
 pub mod reference_data;
 pub mod shop;
+pub mod sign_in;
 pub mod xero;

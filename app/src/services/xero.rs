@@ -18,6 +18,7 @@ use domain::status::Action;
 use db::error::{AppError, AppResult};
 use crate::xero::client::{CallError, Client, Endpoint};
 use crate::xero::secret::SecretKey;
+use crate::state::AppState;
 
 /// Xero's production addresses, used when a connection names none.
 pub const IDENTITY_URL: &str = "https://identity.xero.com";
@@ -399,6 +400,39 @@ pub fn refresh_all_balances(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<
         }
     }
     Ok(n)
+}
+
+/// Connects the actor's company: signs in to Xero with `input`, reads the organisation and
+/// its tax rates, and only then stores the settings, the secret sealed (the settings
+/// screen's Connect and `PUT /api/xero/connection`).
+pub async fn connect(state: &AppState, actor: &Actor, input: ConnectionInput) -> AppResult<Status> {
+    only_approver(actor)?;
+    let checked = check_input(&input, state.xero.settings.standin)?;
+    let tested = test(&state.xero.client, actor.org_id, &checked).await?;
+    let (a, key, now) = (actor.clone(), state.xero.key.clone(), state.xero.clock.now());
+    state
+        .db
+        .write(move |c| {
+            save(c, &a, &key, &checked, &tested, now)?;
+            status(c, &a)
+        })
+        .await
+}
+
+/// Test connection: reads the organisation and tax rates again with the stored settings
+/// (the settings screen's Test and `POST /api/xero/connection/test`).
+pub async fn retest(state: &AppState, actor: &Actor) -> AppResult<Status> {
+    let (a, key) = (actor.clone(), state.xero.key.clone());
+    let stored = state.db.run(move |c| stored(c, &a, &key)).await?;
+    let tested = test(&state.xero.client, actor.org_id, &stored).await?;
+    let (a, now) = (actor.clone(), state.xero.clock.now());
+    state
+        .db
+        .write(move |c| {
+            record_test(c, &a, &tested, now)?;
+            status(c, &a)
+        })
+        .await
 }
 
 #[cfg(test)]

@@ -24,8 +24,6 @@ pub const SHOP_COOKIE: &str = "td_shop";
 pub const SHOP_PRE_COOKIE: &str = "td_shop_pre";
 /// The shop's sign-in cookies, on `/shop` only.
 pub const SHOP_COOKIES: auth::SignInCookies = auth::SignInCookies { session: SHOP_COOKIE, pre: SHOP_PRE_COOKIE, path: "/shop" };
-/// A customer signed in with a one-time password must choose their own first.
-pub const SHOP_PASSWORD_CHANGE: &str = "Please choose your own password before you go on.";
 
 /// Whether a path belongs to the shop's pages (its CSRF cookie and sign-in page).
 pub fn is_shop_path(path: &str) -> bool {
@@ -79,7 +77,7 @@ impl FromRequestParts<AppState> for Shopper {
         }
         let s = load(state, parts).await?.ok_or(AppError::Unauthorized)?;
         if s.who.must_change && !reachable_before_change(parts.uri.path()) {
-            return Err(AppError::forbidden(SHOP_PASSWORD_CHANGE));
+            return Err(AppError::forbidden(domain::shop::PASSWORD_CHANGE_FIRST));
         }
         parts.extensions.insert(s.clone());
         Ok(s)

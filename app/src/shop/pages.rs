@@ -15,12 +15,13 @@ use serde::Deserialize;
 use super::shell::{self, Shell};
 use super::{SHOP_COOKIES, ShopQuery, Shopper};
 use crate::auth::{csrf, password};
-use db::shop::{self as shop_db, ShopAccount, ShopPrincipal};
+use db::shop::{self as shop_db, ShopPrincipal};
 use domain::money::Cents;
 use domain::shop::{self as rules, CustomerStatus, Shipping};
 use domain::validate;
 use db::error::{AppError, AppResult};
 use crate::services::shop::{self as svc, Browse, CartView, Item};
+use crate::services::sign_in;
 use crate::state::AppState;
 use crate::http::ClientIp;
 
@@ -100,23 +101,6 @@ pub struct LoginForm {
     org: String,
 }
 
-/// Checks a customer's e-mail and password under the staff sign-in's throttle (its own
-/// meters: a customer's failures never lock a staff account); returns every shop the pair
-/// opens. Shared by the form and `/oauth/token`.
-pub async fn authenticate(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<Vec<ShopAccount>> {
-    let meter = format!("shop:{}", email.trim().to_lowercase());
-    let (email, pass) = (email.trim().to_string(), pass.to_string());
-    crate::web::login::throttled(state, &meter, ip, rules::SIGN_IN_FAILED, move |c| {
-        let accounts = shop_db::accounts_by_email(c, &email)?;
-        if accounts.is_empty() {
-            password::verify(&pass, crate::web::login::dummy_hash());
-        }
-        let opened: Vec<ShopAccount> = accounts.into_iter().filter(|a| password::verify(&pass, &a.password_hash)).collect();
-        Ok((!opened.is_empty()).then_some(opened))
-    })
-    .await
-}
-
 /// `POST /shop/login`.
 pub async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, Form(form): Form<LoginForm>) -> Response {
     let Some(secret) = SHOP_COOKIES.secret(&headers) else {
@@ -128,7 +112,7 @@ pub async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, header
     if let Some(m) = validate::sign_in_email(&form.email).err().or_else(|| validate::sign_in_password(&form.password).err()) {
         return (StatusCode::UNPROCESSABLE_ENTITY, login_view(&state, &secret, form.email, Some(m.into()), vec![])).into_response();
     }
-    let opened = match authenticate(&state, &form.email, &form.password, ip).await {
+    let opened = match sign_in::customer(&state, &form.email, &form.password, ip).await {
         Ok(o) => o,
         Err(e) => return (e.status(), login_view(&state, &secret, form.email, Some(e.to_string()), vec![])).into_response(),
     };

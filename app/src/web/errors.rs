@@ -59,7 +59,7 @@ async fn render_error(req: Request, next: Next) -> Response {
     }
     if crate::shop::is_shop_path(&path) {
         // The shop signs in and changes passwords on its own pages, never the staff's.
-        let target = if info.message == crate::shop::SHOP_PASSWORD_CHANGE {
+        let target = if info.message == domain::shop::PASSWORD_CHANGE_FIRST {
             Some("/shop/password")
         } else if info.status == StatusCode::UNAUTHORIZED {
             Some("/shop/login")

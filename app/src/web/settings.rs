@@ -230,7 +230,7 @@ async fn outcome(state: &AppState, auth: &Auth, uri: &Uri, r: AppResult<String>,
 pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f): Form<XeroForm>) -> AppResult<Response> {
     owner(&auth)?;
     let input = ConnectionInput { client_id: f.client_id.clone(), client_secret: f.client_secret.clone(), identity_url: Some(f.identity_url.clone()), api_url: Some(f.api_url.clone()) };
-    let r = crate::api::xero::connect(&state, &Actor::from(&auth), input).await.map(|s| format!("Connected to {}.", s.organisation_name));
+    let r = crate::services::xero::connect(&state, &Actor::from(&auth), input).await.map(|s| format!("Connected to {}.", s.organisation_name));
     let keep = r.is_err().then_some(&f);
     outcome(&state, &auth, &uri, r, keep).await
 }
@@ -238,7 +238,7 @@ pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f
 /// `POST /settings/xero/test`: Test connection.
 pub async fn test(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
-    let r = crate::api::xero::retest(&state, &Actor::from(&auth)).await.map(|s| format!("The connection works: {} ({} tax rates).", s.organisation_name, s.tax_types.len()));
+    let r = crate::services::xero::retest(&state, &Actor::from(&auth)).await.map(|s| format!("The connection works: {} ({} tax rates).", s.organisation_name, s.tax_types.len()));
     outcome(&state, &auth, &uri, r, None).await
 }
 

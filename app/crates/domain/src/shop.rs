@@ -6,6 +6,9 @@ use chrono::NaiveDate;
 
 use crate::enums::{DefaultShipType, DeliveryStatus, OrderStatus, ShipType};
 
+/// A customer signed in with a one-time password must choose their own first.
+pub const PASSWORD_CHANGE_FIRST: &str = "Please choose your own password before you go on.";
+
 /// Largest quantity of one product in the cart (spec §9: cart quantity max 999).
 pub const MAX_QTY: i64 = 999;
 /// Most different products in one cart (a self-order is one sheet; sheets keep their lines
