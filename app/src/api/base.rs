@@ -10,7 +10,7 @@ use crate::auth::Auth;
 use db::{accounts, masters, orders};
 use domain::{enums::Role, validate};
 use db::error::{AppError, AppResult};
-use crate::print::Company;
+use documents::Company;
 use crate::services::print as print_service;
 use crate::state::AppState;
 use crate::http::query::Paging;

@@ -18,7 +18,7 @@ use domain::money::Cents;
 use domain::sheet::LineDraft;
 use domain::status::Action;
 use db::error::{AppError, AppResult};
-use crate::print::Variant;
+use documents::Variant;
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates, Header};
 use crate::services::print::{self as print_svc, PRINT_SUCCESSFUL};

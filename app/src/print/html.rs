@@ -4,7 +4,7 @@
 use askama::Template;
 use askama_web::WebTemplate;
 
-use super::document::Document;
+use documents::Document;
 
 /// The A4 print page of one or several documents (`/order_print/…`).
 #[derive(Template, WebTemplate)]
@@ -32,8 +32,8 @@ pub struct DocumentHtml<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::print::document::fixtures::{company, line, sheet};
-    use crate::print::document::{DocKind, Variant, build};
+    use documents::document::fixtures::{company, line, sheet};
+    use documents::document::{DocKind, Variant, build};
 
     fn render(dept: i32, kind: DocKind, variant: Variant) -> String {
         let mut s = sheet(kind);

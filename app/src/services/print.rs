@@ -15,8 +15,8 @@ use domain::enums::{AreaType, OrderStatus, OrderType, PaymentType, ShipType, Tax
 use domain::money::Cents;
 use domain::status::Action;
 use db::error::{AppError, AppResult};
-use crate::print::rules::WarehouseRole;
-use crate::print::{Company, DocKind, Document, Sheet, SheetLine, SheetWarehouse, Variant, build};
+use documents::rules::WarehouseRole;
+use documents::{Company, DocKind, Document, Sheet, SheetLine, SheetWarehouse, Variant, build};
 
 /// The most sheets one batch prints (a day's run of a busy branch fits; a runaway selection
 /// does not build a page of thousands of A4 sheets).

@@ -405,12 +405,12 @@ pub fn order_again(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult
 }
 
 /// The A4 tax invoice of one of the customer's orders, once approved.
-pub fn invoice(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<Vec<crate::print::document::Document>> {
+pub fn invoice(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<Vec<documents::document::Document>> {
     let o = shop_db::my_order(conn, who.org_id, who.customer_id, id)?.ok_or(AppError::NotFound)?;
     if !CustomerStatus::of(o.status, o.delivery_status).has_invoice() {
         return Err(AppError::NotFound);
     }
-    crate::services::print::documents(conn, who.org_id, &[o.id], crate::print::Variant::Standard)
+    crate::services::print::documents(conn, who.org_id, &[o.id], documents::Variant::Standard)
 }
 
 /// Staff's 'Send invite' (role 4 or crtCSR): a one-time shop password for a customer with

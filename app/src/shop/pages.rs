@@ -678,7 +678,7 @@ pub async fn again(State(state): State<AppState>, s: Shopper, Path(id): Path<i64
 pub struct InvoicePage {
     pub title: String,
     pub css: String,
-    pub documents: Vec<crate::print::document::Document>,
+    pub documents: Vec<documents::document::Document>,
 }
 
 /// `GET /shop/orders/{id}/invoice`: the A4 tax invoice, once the order is approved. It

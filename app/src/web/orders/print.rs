@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
-use crate::print::Variant;
+use documents::Variant;
 use crate::print::html::PrintPage;
 use crate::services::print as print_svc;
 use crate::state::AppState;

@@ -226,7 +226,7 @@ pub fn split(heights: &[f32], first: f32, next: f32, closing: f32) -> Vec<Range<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::print::document::{MoneyTotals, Supplier};
+    use crate::document::{MoneyTotals, Supplier};
 
     fn sizes(pages: &[Range<usize>]) -> Vec<usize> {
         pages.iter().map(|r| r.len()).collect()
@@ -292,7 +292,7 @@ mod tests {
         assert!((plain - (25.5 + 2.4 + 2.0 + 4.5 + 5.0 + 8.0 + 2.0)).abs() < 0.01, "{plain}");
         assert!(plain < 60.0, "a plain header leaves most of the page to the lines");
         let notes = "Please call before delivery. ".repeat(20);
-        let noted = header_height(&HeaderText { supplier: &s, draft: false, customer: &customer, facts: &facts, notes: &notes, notice: Some(crate::print::rules::DEPARTMENT_10_NOTICE) });
+        let noted = header_height(&HeaderText { supplier: &s, draft: false, customer: &customer, facts: &facts, notes: &notes, notice: Some(crate::rules::DEPARTMENT_10_NOTICE) });
         assert!(noted > plain + 30.0, "notes and notice print whole: {noted}");
         let many_facts: Vec<(&'static str, String)> = (0..8).map(|_| ("Reference", "PO 7781".to_string())).collect();
         let tall = header_height(&HeaderText { supplier: &s, draft: false, customer: &customer, facts: &many_facts, notes: "", notice: None });
@@ -304,7 +304,7 @@ mod tests {
         // h1: 17 pt bold with 0.04 em letter spacing.
         for title in ["TAX INVOICE", "CREDIT NOTE", "Delivery Doc", "Delivery Doc(Credit)"] {
             let spacing = title.chars().count() as f32 * 0.04 * 17.0 * 25.4 / 72.0;
-            assert!(crate::print::measure::width_mm(title, Font::bold(17.0)) + spacing <= TITLE_WIDTH, "{title}");
+            assert!(crate::measure::width_mm(title, Font::bold(17.0)) + spacing <= TITLE_WIDTH, "{title}");
         }
     }
 
@@ -401,7 +401,7 @@ mod tests {
 
     #[test]
     fn the_stylesheet_uses_the_same_sizes() {
-        let css = include_str!("../../../static/css/print.css");
+        let css = include_str!("../../../../static/css/print.css");
         for (name, mm) in [
             ("page", A4.page),
             ("pad-top", A4.padding_top),

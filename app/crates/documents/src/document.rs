@@ -399,8 +399,8 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
     })
 }
 
-#[cfg(test)]
-pub(crate) mod fixtures {
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures {
     //! Sheets and companies for the document tests and HTML snapshots; dates are fixed.
 
     use super::*;
