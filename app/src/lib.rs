@@ -17,6 +17,5 @@ pub mod ssr;
 pub mod state;
 pub mod web;
 pub mod xero;
-pub mod xlsx;
 
 pub use server::router;

@@ -139,7 +139,7 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     let bound = listener.local_addr().map_or_else(|_| config.bind.clone(), |a| a.to_string());
     println!("TyreDesk is running on http://{bound} (database: {})", config.database.redacted());
     // Exports left by a crash; a running export's file is younger, and open files survive.
-    crate::xlsx::export::sweep(&crate::xlsx::export::temp_dir(&config.data_dir), crate::xlsx::export::LEFTOVER_AGE);
+    xlsx::export::sweep(&xlsx::export::temp_dir(&config.data_dir), xlsx::export::LEFTOVER_AGE);
     let state = AppState::new(config, db)?;
     if let Err(e) = crate::reports::worker::clean(&state).await {
         tracing::warn!("cleaning old reports failed: {e}");

@@ -15,7 +15,7 @@ use crate::auth::Auth;
 use db::error::{AppError, AppResult};
 use crate::reports::{self, JobView, PREPARING};
 use crate::state::AppState;
-use crate::xlsx::export;
+use xlsx::export;
 
 #[derive(Serialize)]
 pub struct Queued {

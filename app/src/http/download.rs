@@ -9,7 +9,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use tokio_util::io::ReaderStream;
 
-use crate::xlsx::export::Written;
+use xlsx::export::Written;
 use db::error::AppResult;
 
 /// Sends a written export as `file_name`; its file goes when the body is dropped (sent, or

@@ -34,7 +34,7 @@ use domain::dates::{DEFAULT_ZONE, day_start_utc};
 use domain::enums::{CodeEnum, OrderType};
 use domain::reports::Params;
 use db::error::{AppError, AppResult};
-use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
+use xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
 /// Rows handed to the writer at once.
 const ROWS_PER_CHUNK: usize = 2_000;

@@ -28,7 +28,7 @@ use domain::permissions::may_see_cost;
 use domain::reports::{FieldError, JobState, Kind, Params, download_name};
 use db::error::{AppError, AppResult};
 use crate::state::AppState;
-use crate::xlsx::export::SheetWriter;
+use xlsx::export::SheetWriter;
 
 /// The message after a report is asked for (spec §2.9).
 pub const PREPARING: &str = "Preparing for the report, please check it later";

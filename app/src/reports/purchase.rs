@@ -21,7 +21,7 @@ use domain::enums::{OrderStatus, OrderType, TaxType};
 use domain::money::{Cents, div_round_half_away, gst_of_inclusive};
 use domain::reports::Source;
 use db::error::AppResult;
-use crate::xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
+use xlsx::export::{Col, Kind, Layout, SheetWriter, Val};
 
 /// Rows handed to the writer at once: its unit of constant memory.
 const ROWS_PER_APPEND: usize = 2_000;

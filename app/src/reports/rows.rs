@@ -6,7 +6,7 @@ use diesel::QueryableByName;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
 
 use domain::enums::OrderType;
-use crate::xlsx::export::Val;
+use xlsx::export::Val;
 
 /// The columns of [`SheetHead`] from sheet `o`, for a `SELECT` list.
 pub const SHEET_HEAD: &str = "o.id AS id, o.order_date AS order_date, o.due_date AS due_date, o.delivery_date AS delivery_date, \

@@ -23,7 +23,7 @@ use domain::enums::{CodeEnum, OrderStatus, OrderType, TaxType};
 use domain::money::{Cents, gst_of_inclusive};
 use domain::reports::{Params, margin};
 use db::error::{AppError, AppResult};
-use crate::xlsx::export::{Col, Kind as Cell, SheetWriter, Val};
+use xlsx::export::{Col, Kind as Cell, SheetWriter, Val};
 
 /// Ids per `IN (…)` list.
 const CHUNK: usize = db::CHUNK;

@@ -12,7 +12,7 @@ use db::reports::{self as queue, Job, Lease};
 use db::{self, DbConn};
 use db::error::{AppError, AppResult};
 use crate::state::AppState;
-use crate::xlsx::export::{self, SheetWriter};
+use xlsx::export::{self, SheetWriter};
 
 /// How often a running job's heartbeat (and progress) is written.
 pub const HEARTBEAT: Duration = Duration::from_secs(5);

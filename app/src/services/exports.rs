@@ -13,7 +13,7 @@ use db::Db;
 use domain::enums::{AreaType, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, ProductCategory, XeroState, closure_label, code_label, delivery_text, print_label};
 use domain::permissions::Sight;
 
-use crate::xlsx::export::{self, Col, Kind, Sheet, Val, Written};
+use xlsx::export::{self, Col, Kind, Sheet, Val, Written};
 
 /// Where an export is written: the database it reads, the data folder its file goes to,
 /// and how many rows it reads at a time.

@@ -15,7 +15,7 @@ use domain::limits;
 use domain::permissions::Sight;
 use domain::validate::{parse_line_price, parse_line_qty};
 use db::error::{AppError, AppResult};
-use crate::xlsx::import::{Table, read_sheet, row_errors};
+use xlsx::import::{Table, read_sheet, row_errors};
 
 const CODE: usize = 0;
 const QTY: usize = 1;

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use db::{self, Db, DbConn};
 use domain::validate::parse_line_price;
 use db::error::{AppError, AppResult};
-use crate::xlsx::import::{Table, read_sheet, row_errors};
+use xlsx::import::{Table, read_sheet, row_errors};
 
 /// The columns read, each with the header names it may have.
 const COLUMNS: &[&[&str]] = &[&["Item Code", "Code"], &["Customer Code", "CSR Code", "ABN", "Customer", "CSR"], &["Price", "OCOP", "OCOP Price"]];

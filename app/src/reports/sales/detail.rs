@@ -22,7 +22,7 @@ use domain::reports::Group;
 use db::error::AppResult;
 use crate::reports::Ctx;
 use crate::reports::rows::{SHEET_HEAD, SheetHead, total_row, type_label};
-use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
+use xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
 
 const SHEET_COLS: [Col; 13] = [
     Col::new("Date", 12.0, Cell::Date),

@@ -12,7 +12,7 @@ use db::DbConn;
 use db::error::{AppError, AppResult};
 use crate::reports::Ctx;
 use crate::reports::rows::total_row;
-use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
+use xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
 
 const COLS: [Col; 8] = [
     Col::new("Code", 18.0, Cell::Text),

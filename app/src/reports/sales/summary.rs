@@ -15,7 +15,7 @@ use domain::reports::Group;
 use db::error::AppResult;
 use crate::reports::Ctx;
 use crate::reports::rows::total_row;
-use crate::xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
+use xlsx::export::{Col, Kind as Cell, Layout, SheetWriter, Val};
 
 const CUSTOMER_COLS: [Col; 9] = [
     Col::new("Customer", 32.0, Cell::Text),

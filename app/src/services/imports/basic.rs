@@ -21,7 +21,7 @@ use domain::validate::{FieldError, REQUIRED};
 use db::error::{AppError, AppResult};
 use crate::services::masters::{self as masters, customer_input, product_input};
 use crate::services::reference_data::{Admin, save_brand, save_supplier, save_warehouse};
-use crate::xlsx::import::Table;
+use xlsx::import::Table;
 
 /// How a cell becomes the input's value.
 #[derive(Clone, Copy)]
@@ -441,7 +441,7 @@ pub fn plan(c: &mut DbConn, org: i64, actor: Actor, tables: Vec<Option<Table>>) 
         sheets.push((kind, planned));
     }
     if !errors.is_empty() {
-        return Err(crate::xlsx::import::row_errors(errors));
+        return Err(xlsx::import::row_errors(errors));
     }
     let plan = ImportPlan { sheets };
     if plan.rows() == 0 {

@@ -17,7 +17,7 @@ use domain::sheet::LineDraft;
 use domain::validate::{REQUIRED, parse_line_price, parse_line_qty};
 use db::error::AppResult;
 use crate::services::orders::Header;
-use crate::xlsx::import::Table;
+use xlsx::import::Table;
 
 /// The columns read, each with the header names it may have; the first name is the
 /// template's.
@@ -73,7 +73,7 @@ pub fn plan(c: &mut DbConn, org: i64, today: NaiveDate, table: &Table) -> AppRes
         }
     }
     if !errors.is_empty() {
-        return Err(crate::xlsx::import::row_errors(errors));
+        return Err(xlsx::import::row_errors(errors));
     }
     let distinct = |k: usize| table.rows.iter().map(|(_, r)| r[k].clone()).filter(|v| !v.is_empty()).collect::<HashSet<_>>().into_iter().collect::<Vec<_>>();
     let customers = db::customers::ids_by_code_or_name(c, org, &distinct(CUSTOMER))?;
@@ -207,7 +207,7 @@ pub fn plan(c: &mut DbConn, org: i64, today: NaiveDate, table: &Table) -> AppRes
         planned.push(Planned { first_row: first.row, header, lines });
     }
     if !errors.is_empty() {
-        return Err(crate::xlsx::import::row_errors(errors));
+        return Err(xlsx::import::row_errors(errors));
     }
     Ok(planned)
 }

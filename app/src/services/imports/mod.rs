@@ -23,7 +23,7 @@ use crate::reports::Progress;
 use crate::services::orders::{self as orders, Actor as SheetActor};
 use crate::services::reference_data::Admin;
 use crate::state::AppState;
-use crate::xlsx::import::{Table, read_first_sheet, read_named_sheets};
+use xlsx::import::{Table, read_first_sheet, read_named_sheets};
 
 /// Who imports: what the sheet and master-data rules need to know.
 #[derive(Clone, Debug)]
