@@ -4,6 +4,7 @@ pub mod baseinfo;
 pub mod customers;
 pub mod errors;
 pub mod island;
+pub mod island_props;
 pub mod list;
 pub mod login;
 pub mod masters;
