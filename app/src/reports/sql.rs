@@ -7,7 +7,7 @@ use diesel::QueryableByName;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::sql_types::{BigInt, Date, Integer, Text, Timestamp};
 
-use db::masters::like_escape;
+use db::search::like_escape;
 use db::{DbConn, MultiBackend};
 use domain::enums::ProductCategory;
 use domain::reports::{DateType, Params};

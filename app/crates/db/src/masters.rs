@@ -390,8 +390,3 @@ pub fn is_empty(conn: &mut DbConn) -> AppResult<bool> {
     let n: i64 = organisations::table.count().get_result(conn)?;
     Ok(n == 0)
 }
-
-/// Escapes LIKE wildcards in user input.
-pub fn like_escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
-}

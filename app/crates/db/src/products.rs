@@ -6,7 +6,8 @@ use diesel::prelude::*;
 
 use super::refs::{Brand, Ref};
 use super::DbConn;
-use super::masters::{Paged, like_escape};
+use super::masters::Paged;
+use super::search::like_escape;
 use super::search::{self, Searchable};
 use super::Backend;
 use domain::limits::count_limit;

@@ -7,7 +7,6 @@ use diesel::expression::{SqlLiteral, UncheckedBind};
 use diesel::sql_types::{Bool, Text};
 
 use super::Backend;
-use super::masters::like_escape;
 
 /// The text columns with a text index over them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,4 +101,9 @@ pub fn few(conn: &mut super::DbConn, what: Searchable, word: &str, max: i64) -> 
         .bind::<diesel::sql_types::BigInt, _>(max + 1)
         .load(conn)?;
     Ok((ids.len() as i64 <= max).then(|| ids.into_iter().map(|r| r.id).collect()))
+}
+
+/// Escapes LIKE wildcards in user input.
+pub fn like_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }
