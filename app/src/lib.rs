@@ -16,6 +16,5 @@ pub mod shop;
 pub mod ssr;
 pub mod state;
 pub mod web;
-pub mod xero;
 
 pub use server::router;

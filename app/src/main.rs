@@ -212,7 +212,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err(format!("the Xero stand-in listens on loopback only, not {fake_bind}"));
             }
             let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-            rt.block_on(tyredesk::xero::fake::FakeXero::run_cli(fake_bind)).map_err(|e| format!("cannot run the Xero stand-in on {fake_bind}: {e}"))
+            rt.block_on(xero::fake::FakeXero::run_cli(fake_bind)).map_err(|e| format!("cannot run the Xero stand-in on {fake_bind}: {e}"))
         }
         Command::User { command: UserCommand::Add(u) } => add_user(&config, u),
     }

@@ -146,7 +146,7 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     }
     state.ssr.warm_up();
     tokio::spawn(crate::reports::worker::run(state.clone()));
-    tokio::spawn(crate::xero::worker::run(state.clone()));
+    tokio::spawn(xero::worker::run(state.db.clone(), state.xero.clone()));
     tokio::spawn(housekeeping(state.clone()));
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())

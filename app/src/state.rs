@@ -19,7 +19,7 @@ pub struct App {
     /// The report queue's worker name and wake-up bell.
     pub reports: crate::reports::Queue,
     /// The accounting link: client, secret key, clock and worker (issue 12).
-    pub xero: crate::xero::Link,
+    pub xero: std::sync::Arc<xero::Link>,
     /// Renders islands on the server (DESIGN §6, second step).
     pub ssr: crate::ssr::Ssr,
 }
@@ -48,7 +48,7 @@ impl AppState {
 
     /// Builds the state with a given sign-in throttle (tests pass one on a manual clock).
     pub fn with_throttle(config: Config, db: Db, throttle: LoginThrottle) -> anyhow::Result<Self> {
-        let xero = crate::xero::Link::new(&config.data_dir).map_err(anyhow::Error::msg)?;
+        let xero = xero::Link::new(&config.data_dir).map_err(anyhow::Error::msg)?;
         Self::with_parts(config, db, throttle, xero)
     }
 
@@ -66,9 +66,9 @@ impl AppState {
 
     /// Builds the state with a given sign-in throttle and accounting link (tests pass a
     /// manual clock and short waits).
-    pub fn with_parts(config: Config, db: Db, throttle: LoginThrottle, xero: crate::xero::Link) -> anyhow::Result<Self> {
+    pub fn with_parts(config: Config, db: Db, throttle: LoginThrottle, xero: xero::Link) -> anyhow::Result<Self> {
         let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
         let ssr = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
-        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default(), xero, ssr })))
+        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default(), xero: Arc::new(xero), ssr })))
     }
 }

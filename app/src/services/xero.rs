@@ -16,8 +16,8 @@ use domain::enums::{OrderStatus, OrderType, XeroState};
 use domain::permissions;
 use domain::status::Action;
 use db::error::{AppError, AppResult};
-use crate::xero::client::{CallError, Client, Endpoint};
-use crate::xero::secret::SecretKey;
+use xero::client::{CallError, Client, Endpoint};
+use xero::secret::SecretKey;
 use crate::state::AppState;
 
 /// Xero's production addresses, used when a connection names none.
@@ -371,7 +371,7 @@ pub fn refresh_balance(conn: &mut DbConn, org: i64, customer: i64, now: NaiveDat
     if !balance_is_stale(conn, org, customer, now)? {
         return Ok(false);
     }
-    let target = format!("{}{customer}", crate::xero::worker::BALANCE_TARGET);
+    let target = format!("{}{customer}", xero::worker::BALANCE_TARGET);
     q::enqueue(conn, &NewJob { org_id: org, target: &target, order_id: None, kind: JobKind::Balance, requested_by: None, outcome_unknown: false }, now)
 }
 

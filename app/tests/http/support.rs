@@ -173,7 +173,7 @@ impl TestApp {
     }
 
     /// A fresh app whose accounting link runs on `xero` (a manual clock, short waits).
-    pub async fn with_xero(xero: tyredesk::xero::Link) -> Self {
+    pub async fn with_xero(xero: xero::Link) -> Self {
         Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, Some(xero), None).await
     }
 
@@ -182,7 +182,7 @@ impl TestApp {
         Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, None, Some(ssr)).await
     }
 
-    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize, xero: Option<tyredesk::xero::Link>, ssr: Option<tyredesk::ssr::Ssr>) -> Self {
+    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize, xero: Option<xero::Link>, ssr: Option<tyredesk::ssr::Ssr>) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {

@@ -8,9 +8,9 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 use db::schema::{customers, order_events, orders, products};
-use tyredesk::xero::fake::FakeXero;
-use tyredesk::xero::secret::SecretKey;
-use tyredesk::xero::{Clock, Link, Settings};
+use xero::fake::FakeXero;
+use xero::secret::SecretKey;
+use xero::{Clock, Link, Settings};
 
 use crate::support::{ServerProcess, Session, TestApp};
 
@@ -52,7 +52,7 @@ impl Rig {
     }
 
     async fn drain(&self) -> usize {
-        tyredesk::xero::worker::drain(&self.app.state).await.expect("worker")
+        xero::worker::drain(&self.app.state.db, &self.app.state.xero).await.expect("worker")
     }
 
     async fn sql<T: Send + 'static>(&self, f: impl FnOnce(&mut db::DbConn) -> QueryResult<T> + Send + 'static) -> T {
@@ -264,7 +264,7 @@ async fn an_answer_lost_after_xero_committed_is_found_on_retry_and_never_duplica
     r.fake.hang_after_commit_next(Duration::from_secs(2));
     r.send(id).await;
     // The first attempt times out after Xero stored the invoice: the outcome is unknown.
-    assert!(tyredesk::xero::worker::run_once(&r.app.state).await.unwrap().is_some());
+    assert!(xero::worker::run_once(&r.app.state.db, &r.app.state.xero).await.unwrap().is_some());
     assert_eq!(r.xero_state(id).await.0, 3, "still Sending… after an unknown outcome");
     assert_eq!(r.with_number("Invoices", "InvoiceNumber", &no).len(), 1);
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -340,8 +340,8 @@ async fn recall_voids_an_authorised_document_deletes_a_draft_and_keeps_a_paid_on
 
     // A document someone left as DRAFT in Xero is deleted.
     let (id2, no2) = r.sheet(2).await;
-    let token = tyredesk::xero::client::Client::new(Duration::from_secs(5));
-    let ep = tyredesk::xero::client::Endpoint { org_id: ORG, client_id: "cid".into(), secret: "csecret".into(), identity_url: r.identity_url.clone(), api_url: r.api_url.clone() };
+    let token = xero::client::Client::new(Duration::from_secs(5));
+    let ep = xero::client::Endpoint { org_id: ORG, client_id: "cid".into(), secret: "csecret".into(), identity_url: r.identity_url.clone(), api_url: r.api_url.clone() };
     let contact = token.call(&ep, reqwest::Method::PUT, "/Contacts", &[], Some(&json!({"Contacts": [{"Name": "Draft holder"}]})), None).await.unwrap();
     let cid = contact["Contacts"][0]["ContactID"].as_str().unwrap().to_string();
     let draft = json!({"CreditNotes": [{"Type": "ACCRECCREDIT", "CreditNoteNumber": no2, "Status": "DRAFT", "Date": "2026-11-20", "Contact": {"ContactID": cid},

@@ -6,6 +6,8 @@
 //! carries an `Idempotency-Key`, so a repeat within Xero's few minutes is answered from
 //! its cache.
 
+use std::sync::Arc;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use reqwest::Method;
@@ -20,7 +22,9 @@ use domain::enums::{OrderType, ProductKind, TaxType, XeroState};
 use domain::money::Cents;
 use domain::xero::{self as rules, ContactDraft, DocDraft, DocKind, DocLine, ItemDraft, RecallStep};
 use db::error::{AppError, AppResult};
-use crate::state::AppState;
+use db::Db;
+
+use super::Link;
 
 /// The name on history rows the link writes.
 pub const OPERATOR: &str = "Xero link";
@@ -33,47 +37,46 @@ const LONGEST_WAIT_SECS: i64 = 20;
 
 /// Runs jobs until the process ends: at once when rung, else when the earliest is due
 /// (checking at least every few seconds, for jobs queued by another process).
-pub async fn run(state: AppState) {
+pub async fn run(db: Db, link: Arc<Link>) {
     loop {
-        match run_once(&state).await {
+        match run_once(&db, &link).await {
             Ok(Some(_)) => continue,
             Ok(None) => {}
             Err(e) => tracing::warn!("the Xero worker failed: {e}"),
         }
-        let wait = match state.db.run(q::next_due).await {
-            Ok(Some(t)) => (t - state.xero.clock.now()).to_std().unwrap_or_default().min(std::time::Duration::from_secs(5)),
+        let wait = match db.run(q::next_due).await {
+            Ok(Some(t)) => (t - link.clock.now()).to_std().unwrap_or_default().min(std::time::Duration::from_secs(5)),
             _ => std::time::Duration::from_secs(5),
         };
-        let _ = tokio::time::timeout(wait.max(std::time::Duration::from_millis(50)), state.xero.bell.notified()).await;
+        let _ = tokio::time::timeout(wait.max(std::time::Duration::from_millis(50)), link.bell.notified()).await;
     }
 }
 
 /// Runs every job due, moving a manual clock to the next one while any is queued (tests).
-pub async fn drain(state: &AppState) -> AppResult<usize> {
+pub async fn drain(db: &Db, link: &Arc<Link>) -> AppResult<usize> {
     let mut n = 0;
     loop {
-        if run_once(state).await?.is_some() {
+        if run_once(db, link).await?.is_some() {
             n += 1;
             continue;
         }
-        match state.db.run(q::next_due).await? {
-            Some(t) if matches!(state.xero.clock, super::Clock::Manual(_)) => state.xero.clock.sleep_until(t).await,
+        match db.run(q::next_due).await? {
+            Some(t) if matches!(link.clock, super::Clock::Manual(_)) => link.clock.sleep_until(t).await,
             _ => return Ok(n),
         }
     }
 }
 
 /// Claims and runs one due job; its id, or `None` when none is due.
-pub async fn run_once(state: &AppState) -> AppResult<Option<i64>> {
-    let link = &state.xero;
+pub async fn run_once(db: &Db, link: &Arc<Link>) -> AppResult<Option<i64>> {
     let now = link.clock.now();
     let stale_before = now - link.settings.stale_after;
     let worker = link.worker.clone();
-    let Some(job) = state.db.write(move |c| q::claim(c, &worker, now, stale_before)).await? else {
+    let Some(job) = db.write(move |c| q::claim(c, &worker, now, stale_before)).await? else {
         return Ok(None);
     };
     let id = job.id;
-    let mut w = Work { state: state.clone(), job, endpoint: None };
+    let mut w = Work { db: db.clone(), link: link.clone(), job, endpoint: None };
     let outcome = w.run().await;
     w.settle(outcome).await?;
     Ok(Some(id))
@@ -125,18 +128,19 @@ enum Done {
 }
 
 struct Work {
-    state: AppState,
+    db: Db,
+    link: Arc<Link>,
     job: Job,
     endpoint: Option<Endpoint>,
 }
 
 impl Work {
     fn now(&self) -> NaiveDateTime {
-        self.state.xero.clock.now()
+        self.link.clock.now()
     }
 
     async fn db<T: Send + 'static>(&self, f: impl FnMut(&mut db::DbConn) -> AppResult<T> + Send + 'static) -> Result<T, Stop> {
-        Ok(self.state.db.write(f).await?)
+        Ok(self.db.write(f).await?)
     }
 
     async fn run(&mut self) -> Result<Done, Stop> {
@@ -144,7 +148,7 @@ impl Work {
         let Some(conn) = self.db(move |c| q::connection(c, org)).await? else {
             return Err(Stop::Refused(q::NOT_CONNECTED.into()));
         };
-        let Some(secret) = self.state.xero.key.open(org, &conn.secret_sealed) else {
+        let Some(secret) = self.link.key.open(org, &conn.secret_sealed) else {
             return Err(Stop::Refused(
                 "The stored Xero client secret cannot be opened with this server's key (TYREDESK_SECRET_KEY or secret.key in the data directory changed); connect Xero again in Settings.".into(),
             ));
@@ -169,12 +173,12 @@ impl Work {
                 Err(at) if (at - now).num_seconds() > LONGEST_WAIT_SECS => return Err(Stop::Later(at)),
                 Err(at) => {
                     self.beat().await?;
-                    self.state.xero.clock.sleep_until(at).await;
+                    self.link.clock.sleep_until(at).await;
                 }
             }
         }
         let ep = self.endpoint.as_ref().ok_or(Stop::Moot)?;
-        match self.state.xero.client.call(ep, method, path, query, body, key).await {
+        match self.link.client.call(ep, method, path, query, body, key).await {
             Ok(v) => Ok(v),
             Err(CallError::RateLimited { wait, problem }) => {
                 let until = self.now() + wait;
@@ -187,7 +191,7 @@ impl Work {
     }
 
     async fn beat(&self) -> Result<(), Stop> {
-        let (id, worker, now) = (self.job.id, self.state.xero.worker.clone(), self.now());
+        let (id, worker, now) = (self.job.id, self.link.worker.clone(), self.now());
         if self.db(move |c| q::heartbeat(c, id, &worker, now)).await? { Ok(()) } else { Err(Stop::Lost) }
     }
 
@@ -225,7 +229,7 @@ impl Work {
         let lines = self.items_and_lines(&o).await?;
         let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference: o.reference.clone(), contact_id, tax, lines };
         let body = json!({ kind.collection(): [draft.to_json().map_err(Stop::Refused)?] });
-        let (id, worker, now) = (self.job.id, self.state.xero.worker.clone(), self.now());
+        let (id, worker, now) = (self.job.id, self.link.worker.clone(), self.now());
         if !self.db(move |c| q::mark_unknown(c, id, &worker, now)).await? {
             return Err(Stop::Lost);
         }
@@ -442,7 +446,7 @@ impl Work {
     /// Writes the outcome: on the sheet (state, error, history) and on the job.
     async fn settle(&mut self, outcome: Result<Done, Stop>) -> AppResult<()> {
         let job = self.job.clone();
-        let worker = self.state.xero.worker.clone();
+        let worker = self.link.worker.clone();
         let now = self.now();
         let kind = JobKind::from_i32(job.kind);
         let sending = kind == Some(JobKind::Send);
@@ -450,7 +454,6 @@ impl Work {
             tracing::warn!("Xero job {} (attempt {}): {m}", job.id, job.attempts + 1);
         }
         let result = self
-            .state
             .db
             .write(move |c| {
                 let sheet = |c: &mut db::DbConn, from: XeroState, to: XeroState, xero_id: Option<&str>, error: &str, event: &str| -> AppResult<bool> {
@@ -515,7 +518,7 @@ impl Work {
                 Ok(())
             })
             .await;
-        self.state.xero.bell.notify_one();
+        self.link.bell.notify_one();
         result
     }
 }
