@@ -764,7 +764,8 @@ pub struct Dates {
     pub delivery_date: Option<NaiveDate>,
 }
 
-/// Edits the dates a type has: ETA (3), dispatch (1), pickup (2), due date (1, 2, 4, 5).
+/// Edits the dates the Edit Date dialog offers for the sheet's type (`sheet::has_due_date`,
+/// `sheet::delivery_date_editable`).
 pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppResult<()> {
     let o = order_db::get(conn, actor.org_id, id)?;
     let state = ensure(&o, Action::EditDate)?;
@@ -775,8 +776,8 @@ pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppRes
             return Err(AppError::field(field, m));
         }
     }
-    let due = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote) { d.due_date } else { o.due_date };
-    let delivery = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder) { d.delivery_date } else { o.delivery_date };
+    let due = if sheet::has_due_date(t) { d.due_date } else { o.due_date };
+    let delivery = if sheet::delivery_date_editable(t) { d.delivery_date } else { o.delivery_date };
     diesel::update(orders::table.find(id))
         .set((orders::order_date.eq(date), orders::due_date.eq(due), orders::delivery_date.eq(delivery), orders::updated_at.eq(now())))
         .execute(conn)?;

@@ -23,6 +23,7 @@ use domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
 use domain::money::{Cents, Totals, TotalsOverflow};
 use domain::status::{Action, SheetState, allowed, clone_targets};
 use domain::permissions::{Sight, may_recall_or_batch_send};
+use domain::sheet;
 use db::error::{AppError, AppResult};
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
 use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
@@ -192,7 +193,7 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
                 Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
                 Field { label: "To CSR", value: if code.is_empty() { name } else { format!("{name} ({code})") } },
                 Field { label: "CSR Remark", value: [note, attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ") },
-                Field { label: if t == OrderType::Invoice { "Dispatch Date" } else { "Pickup Date" }, value: date_opt(o.delivery_date) },
+                Field { label: sheet::delivery_date_label(t).unwrap_or_default(), value: date_opt(o.delivery_date) },
                 Field { label: "Due Date", value: date_opt(o.due_date) },
                 Field { label: "Address", value: o.address.clone() },
                 Field { label: "Phone", value: o.phone.clone() },
@@ -217,7 +218,7 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
             fields.extend([
                 Field { label: "Supplier", value: sheet.supplier.clone().unwrap_or_default() },
                 Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
-                Field { label: "ETA Date", value: date_opt(o.delivery_date) },
+                Field { label: sheet::delivery_date_label(t).unwrap_or_default(), value: date_opt(o.delivery_date) },
                 Field { label: "Due Date", value: date_opt(o.due_date) },
                 Field { label: "Reference", value: o.reference.clone() },
                 Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) },
@@ -358,13 +359,8 @@ impl DetailPage {
             warehouses: warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
             ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
             approve_view: matches!(t, OrderType::Invoice | OrderType::CreditNote),
-            due_label: matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote).then_some("Due Date"),
-            delivery_label: match t {
-                OrderType::Invoice => Some("Dispatch Date"),
-                OrderType::CreditNote => Some("Pickup Date"),
-                OrderType::PurchaseOrder => Some("ETA Date"),
-                _ => None,
-            },
+            due_label: sheet::has_due_date(t).then_some("Due Date"),
+            delivery_label: sheet::delivery_date_label(t).filter(|_| sheet::delivery_date_editable(t)),
             csrf,
             o,
         })

@@ -23,7 +23,7 @@ use domain::due_date::{DateShortcut, date_shortcut};
 use domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
 use domain::money::Cents;
 use domain::permissions::Sight;
-use domain::sheet::LineDraft;
+use domain::sheet::{self, LineDraft};
 use domain::status::{Action, SheetState, allowed};
 use db::error::{AppError, AppResult};
 use crate::services::orders::{self as svc, Actor, Header};
@@ -246,17 +246,10 @@ impl FormPage {
         self.t == OrderType::Transfer
     }
     fn has_due(&self) -> bool {
-        matches!(self.t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote)
+        sheet::has_due_date(self.t)
     }
-    fn delivery_label(&self) -> &'static str {
-        match self.t {
-            OrderType::Invoice => "Dispatch Date",
-            OrderType::CreditNote => "Pickup Date",
-            _ => "ETA Date",
-        }
-    }
-    fn has_delivery(&self) -> bool {
-        matches!(self.t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote)
+    fn delivery_label(&self) -> Option<&'static str> {
+        sheet::delivery_date_label(self.t)
     }
     /// The secondary fields folded under 'More' open when a note is written (a customer's
     /// self-order note must be seen) or one of them has an error.
