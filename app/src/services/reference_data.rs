@@ -9,6 +9,7 @@ use db::reference_data::{self as store, AuditEntry};
 use db::{self, DbConn};
 use domain::enums::Role;
 use domain::masters::require_version;
+use domain::permissions;
 use domain::reference_data::{self as rules, BrandInput, SupplierInput, WarehouseInput, changes};
 use domain::validate::FieldError;
 use db::error::{AppError, AppResult};
@@ -32,7 +33,7 @@ impl From<&Auth> for Admin {
 impl Admin {
     /// Refuses everyone but approvers (403).
     pub fn check(&self) -> AppResult<()> {
-        if rules::may_administer(self.role) { Ok(()) } else { Err(AppError::forbidden(rules::APPROVER_ONLY)) }
+        permissions::check_administer(self.role).map_err(AppError::forbidden)
     }
 
     pub fn audit(&self, c: &mut DbConn, entity: &str, id: i64, action: &str, detail: String) -> AppResult<()> {

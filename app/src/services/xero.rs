@@ -87,12 +87,10 @@ pub struct CheckedConnection {
     pub api_url: String,
 }
 
-/// The refusal of the connection settings to anyone but role 4.
-pub const ONLY_APPROVER: &str = "Only an approver (role 4) may see or change the Xero connection.";
-
-/// Refuses the connection's settings to anyone `permissions::may_manage_accounting_link` does not name.
+/// Refuses the connection's settings (they are the company's settings) to anyone
+/// `permissions::may_administer` does not name.
 pub fn only_approver(actor: &Actor) -> AppResult<()> {
-    if permissions::may_manage_accounting_link(actor.role) { Ok(()) } else { Err(AppError::forbidden(ONLY_APPROVER)) }
+    permissions::check_administer(actor.role).map_err(AppError::forbidden)
 }
 
 /// Refuses XeroRecall and Batch SendXero to anyone `permissions::may_recall_or_batch_send` does not name.

@@ -97,7 +97,7 @@ async fn center_page(state: &AppState, auth: &Auth, shell: Shell, notice: Option
         xero_to: today.to_string(),
         notice,
         error,
-        may_import: domain::reference_data::may_administer(auth.role),
+        may_import: domain::permissions::may_administer(auth.role),
         may_batch_send: domain::permissions::may_recall_or_batch_send(auth.role, auth.is_acct),
     })
 }
