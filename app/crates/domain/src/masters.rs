@@ -564,6 +564,12 @@ pub const fn fits_service_staff(role: Role) -> bool {
     role.is_staff_picker()
 }
 
+/// Whether a staff picker lists employee `id`: every active one, and the one already
+/// `chosen` on the record even if deactivated since (so saving it again keeps them).
+pub fn listed_on_picker(active: bool, id: i64, chosen: Option<i64>) -> bool {
+    active || chosen == Some(id)
+}
+
 fn credit_limit(amount: &Amount) -> Result<Cents, &'static str> {
     match amount {
         Amount::Typed(s) if s.trim().is_empty() => Ok(Cents::ZERO),
@@ -1004,6 +1010,15 @@ mod tests {
         }
         let cleared = CustomerInput { credit_limit: Some(Amount::Typed(" ".into())), ..customer() };
         assert_eq!(validate_customer_update(&cleared, Role::Approver, &stored()).unwrap().credit_terms.unwrap().credit_limit, Cents::ZERO);
+    }
+
+    #[test]
+    fn pickers_list_active_staff_and_an_inactive_one_only_while_chosen() {
+        assert!(listed_on_picker(true, 7, None));
+        assert!(listed_on_picker(true, 7, Some(8)));
+        assert!(listed_on_picker(false, 7, Some(7)));
+        assert!(!listed_on_picker(false, 7, Some(8)));
+        assert!(!listed_on_picker(false, 7, None));
     }
 
     #[test]

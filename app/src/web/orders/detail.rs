@@ -20,6 +20,7 @@ use db::orders::{self as order_db, Event, Order};
 use db::refs::Unchecked;
 use domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
 use domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
+use domain::masters::listed_on_picker;
 use domain::money::{Cents, Totals, TotalsOverflow};
 use domain::status::{Action, SheetState, allowed, clone_targets};
 use domain::permissions::{Sight, may_recall_or_batch_send};
@@ -328,7 +329,7 @@ impl DetailPage {
             vec![]
         };
         let sight = auth.sight();
-        let drivers = staff.iter().filter(|e| (e.is_active || o.driver_id == Some(e.id)) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
+        let drivers = staff.iter().filter(|e| listed_on_picker(e.is_active, e.id, o.driver_id) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
         let csrf = shell.csrf.clone();
         Ok(DetailPage {
             shell,

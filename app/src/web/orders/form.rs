@@ -21,6 +21,7 @@ use db::refs::Unchecked;
 use domain::dates::today;
 use domain::due_date::{DateShortcut, date_shortcut};
 use domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
+use domain::masters::listed_on_picker;
 use domain::money::Cents;
 use domain::permissions::Sight;
 use domain::sheet::{self, LineDraft};
@@ -427,9 +428,11 @@ async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r: Render) -
         Some(c) => (Cents(c.credit_limit).grouped(), Cents(c.xero_balance).grouped(), [c.note, c.attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")),
         None => (String::new(), String::new(), String::new()),
     };
-    let chosen = |id: i64, field: &str| field == id.to_string();
-    let service_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_service_id)) && Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect();
-    let business_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_bd_id)) && e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect();
+    // The staff the form names now: an id exactly as its option's value.
+    let chosen = |field: &str| field.parse::<i64>().ok().filter(|id| id.to_string() == field);
+    let (service, business) = (chosen(&r.f.csr_service_id), chosen(&r.f.csr_bd_id));
+    let service_staff = staff.iter().filter(|e| listed_on_picker(e.is_active, e.id, service) && Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect();
+    let business_staff = staff.iter().filter(|e| listed_on_picker(e.is_active, e.id, business) && e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect();
     Ok(FormPage {
         editor,
         shell,
