@@ -1,6 +1,7 @@
 //! Pure business rules of TyreDesk: no I/O, no web or database types, only values in and values out.
 
 pub mod admin;
+pub mod clone;
 pub mod dates;
 pub mod due_date;
 pub mod enums;
