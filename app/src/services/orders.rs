@@ -11,7 +11,7 @@ use db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, 
 use db::schema::{customers, order_lines, orders, products, warehouses};
 use db::{DbConn, now, products as product_db, stock};
 use domain::due_date::{due_date, due_date_for_new_sheet, payment_term};
-use domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, Role, ShipType, XeroState, format_number};
+use domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, Role, ShipType, TaxType, XeroState, format_number};
 use domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
 use domain::limits;
 use domain::money::Cents;
@@ -310,7 +310,7 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
     let seq = order_db::next_seq(conn, actor.org_id, t.as_i32())?;
     let t_now = now();
     let drafter_type = actor.kind;
-    let ship_type = h.ship_type.unwrap_or(if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() });
+    let ship_type = h.ship_type.unwrap_or(ShipType::default_for(t, None).as_i32());
     let new = NewOrder {
         id: 0,
         org_id: actor.org_id,
@@ -337,7 +337,7 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
         warehouse_id: id_of(r.warehouse),
         in_warehouse_id: id_of(r.in_warehouse),
         related_order_id: id_of(r.related_order),
-        tax_type: if t.has_tax() { h.tax_type } else { 1 },
+        tax_type: if t.has_tax() { h.tax_type } else { TaxType::default_for(t).as_i32() },
         ship_type,
         payment_type: cust.as_ref().map(|c| c.payment_type),
         area_type: cust.as_ref().map(|c| c.area_type),

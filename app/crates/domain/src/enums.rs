@@ -443,6 +443,12 @@ impl Default for TaxType {
 }
 
 impl TaxType {
+    /// The tax type a new sheet starts with: the default (GST on Income) on taxable types,
+    /// No Tax on transfers and adjustments, which carry none.
+    pub fn default_for(order_type: OrderType) -> Self {
+        if order_type.has_tax() { Self::default() } else { Self::NoTax }
+    }
+
     /// Whether amounts include 10% GST (tax types 2 and 3).
     pub const fn charges_gst(self) -> bool {
         matches!(self, Self::TaxInclusive | Self::GstOnIncome)
@@ -1520,6 +1526,15 @@ mod tests {
         assert_eq!(TaxType::NoTax.footer_label(), "(No Tax)");
         assert_eq!(TaxType::TaxInclusive.footer_label(), "(GST 10%)");
         assert_eq!(TaxType::GstOnIncome.footer_label(), "(GST 10%)");
+    }
+
+    #[test]
+    fn new_sheets_are_taxed_gst_on_income_unless_their_type_carries_no_tax() {
+        for t in [OrderType::Invoice, OrderType::CreditNote, OrderType::PurchaseOrder, OrderType::Bill, OrderType::BillCreditNote] {
+            assert_eq!(TaxType::default_for(t), TaxType::GstOnIncome, "{t:?}");
+        }
+        assert_eq!(TaxType::default_for(OrderType::Transfer), TaxType::NoTax);
+        assert_eq!(TaxType::default_for(OrderType::Adjustment), TaxType::NoTax);
     }
 
     #[test]

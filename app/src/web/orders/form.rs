@@ -626,8 +626,8 @@ pub async fn new_page(State(state): State<AppState>, auth: Auth, headers: Header
     prefill.check(&state, org, t).await?;
     let blank = SheetForm {
         date: today(auth.zone).to_string(),
-        tax_type: if t.has_tax() { TaxType::default().as_i32() } else { TaxType::NoTax.as_i32() }.to_string(),
-        ship_type: if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() }.to_string(),
+        tax_type: TaxType::default_for(t).as_i32().to_string(),
+        ship_type: ShipType::default_for(t, None).as_i32().to_string(),
         tag_id: "1".into(),
         ..Default::default()
     };
