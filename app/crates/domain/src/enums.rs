@@ -761,6 +761,28 @@ impl Default for XeroState {
     }
 }
 
+impl XeroState {
+    /// In the accounting system (SENT); a refused recall leaves a sheet here.
+    pub const fn is_sent(self) -> bool {
+        matches!(self, Self::Sent)
+    }
+
+    /// The last send was refused (Fail).
+    pub const fn is_failed(self) -> bool {
+        matches!(self, Self::Fail)
+    }
+
+    /// A send job is queued or running.
+    pub const fn is_sending(self) -> bool {
+        matches!(self, Self::Sending)
+    }
+
+    /// A send or recall job is queued or running: the sheet's page waits for it.
+    pub const fn is_pending(self) -> bool {
+        matches!(self, Self::Sending | Self::Recalling)
+    }
+}
+
 code_enum! {
     /// The quoting list's stock filter; codes 3–8 are the "No More Than" thresholds in ascending order.
     StockAvailability {
@@ -1535,6 +1557,18 @@ mod tests {
         }
         assert_eq!(TaxType::default_for(OrderType::Transfer), TaxType::NoTax);
         assert_eq!(TaxType::default_for(OrderType::Adjustment), TaxType::NoTax);
+    }
+
+    #[test]
+    fn xero_codes_read_as_sent_failed_or_pending() {
+        let state = |code| XeroState::from_i32(code).unwrap();
+        let table = [(0, false, false, false, false), (1, true, false, false, false), (2, false, true, false, false), (3, false, false, true, true), (4, false, false, false, true)];
+        for (code, sent, failed, sending, pending) in table {
+            assert_eq!(state(code).is_sent(), sent, "{code}");
+            assert_eq!(state(code).is_failed(), failed, "{code}");
+            assert_eq!(state(code).is_sending(), sending, "{code}");
+            assert_eq!(state(code).is_pending(), pending, "{code}");
+        }
     }
 
     #[test]

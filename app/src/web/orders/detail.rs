@@ -61,6 +61,8 @@ pub struct LineView {
 pub struct DetailPage {
     pub shell: Shell,
     pub o: Order,
+    /// The sheet's `xero_sent` code (an unknown one reads Unsent).
+    pub xero: XeroState,
     pub route: &'static str,
     pub type_label: &'static str,
     pub kind: &'static str,
@@ -295,13 +297,8 @@ fn status_tags(t: OrderType, state_: &SheetState) -> Vec<(String, &'static str)>
         tags.push(("Closed".into(), "tag-grey"));
     }
     if t.syncs_to_xero() {
-        tags.push(match state_.xero {
-            XeroState::Sent => ("Xero SENT".into(), "tag-green"),
-            XeroState::Fail => ("Xero Fail".into(), "tag-red"),
-            XeroState::Unsent => ("Xero Unsent".into(), "tag-amber"),
-            XeroState::Sending => ("Xero Sending…".into(), "tag-amber"),
-            XeroState::Recalling => ("Xero Recalling…".into(), "tag-amber"),
-        });
+        let x = state_.xero;
+        tags.push((format!("Xero {}", x.label()), if x.is_sent() { "tag-green" } else if x.is_failed() { "tag-red" } else { "tag-amber" }));
     }
     tags
 }
@@ -363,6 +360,7 @@ impl DetailPage {
             due_label: sheet::has_due_date(t).then_some("Due Date"),
             delivery_label: sheet::delivery_date_label(t).filter(|_| sheet::delivery_date_editable(t)),
             csrf,
+            xero: state_.xero,
             o,
         })
     }
