@@ -25,7 +25,7 @@ use domain::admin::{AU_ZONES, LOGO_MAX_BYTES, LOGO_TOO_LARGE, SettingsInput, log
 use domain::limits::{ADDRESS_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX};
 use crate::services::admin as admin_svc;
 use db::error::{AppError, AppResult};
-use crate::services::orders::Actor;
+use domain::Actor;
 use crate::services::xero::{self as svc, ConnectionInput, Status};
 use crate::state::AppState;
 
@@ -72,7 +72,7 @@ pub struct AuditLine {
 }
 
 fn owner(auth: &Auth) -> AppResult<()> {
-    domain::permissions::check_administer(auth.role).map_err(AppError::forbidden)
+    crate::services::reference_data::only_approver(auth.role)
 }
 
 fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<SettingField> {

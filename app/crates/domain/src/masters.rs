@@ -6,6 +6,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use super::actor::Actor;
 use super::limits::{self, ADDRESS_MAX, COMMENT_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX, Text};
 use super::enums::{AreaType, AutoPartsType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductCategory, ProductKind, Role};
 use super::lenient::{self, Amount};
@@ -457,14 +458,6 @@ pub struct CustomerInput {
     pub version: Option<i32>,
 }
 
-/// Who is saving, as far as the customer rules care.
-#[derive(Debug, Clone, Copy)]
-pub struct Actor {
-    pub org_id: i64,
-    pub role: Role,
-    pub crt_csr: bool,
-}
-
 /// Name and ABN: they identify the customer and lock once it exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CustomerIdentity {
@@ -696,7 +689,7 @@ fn customer_fields(input: &CustomerInput, e: &mut Errors) -> Option<CustomerFiel
 /// Checks a new customer (spec §5): the crtCSR rule first, then credit terms (approvers
 /// only), then the required customer name, ABN, contact name (first or last), full address
 /// (address, city, state, postcode), price strategy, payment type and area type.
-pub fn validate_new_customer(input: &CustomerInput, actor: Actor) -> Result<(CustomerIdentity, ValidCustomer), Refusal> {
+pub fn validate_new_customer(input: &CustomerInput, actor: &Actor) -> Result<(CustomerIdentity, ValidCustomer), Refusal> {
     if !may_create_customer(actor.org_id, actor.crt_csr) {
         return Err(Refusal::Forbidden(NO_CREATE_CUSTOMER));
     }
@@ -858,8 +851,12 @@ mod tests {
         }
     }
 
-    const SALES: Actor = Actor { org_id: 4, role: Role::Sales, crt_csr: true };
-    const APPROVER: Actor = Actor { org_id: 4, role: Role::Approver, crt_csr: true };
+    const SALES: &Actor = &actor(4, Role::Sales, true);
+    const APPROVER: &Actor = &actor(4, Role::Approver, true);
+
+    const fn actor(org_id: i64, role: Role, crt_csr: bool) -> Actor {
+        Actor { org_id, user_id: 1, name: String::new(), role, is_acct: false, crt_csr }
+    }
 
     #[test]
     fn a_complete_new_customer_takes_the_defaults() {
@@ -945,10 +942,10 @@ mod tests {
         assert!(may_create_customer(9, false));
         assert!(may_create_customer(1, false));
         for role in Role::ALL {
-            let actor = Actor { org_id: 4, role: *role, crt_csr: false };
-            assert_eq!(validate_new_customer(&customer(), actor), Err(Refusal::Forbidden(NO_CREATE_CUSTOMER)), "{role:?}");
+            let actor = actor(4, *role, false);
+            assert_eq!(validate_new_customer(&customer(), &actor), Err(Refusal::Forbidden(NO_CREATE_CUSTOMER)), "{role:?}");
         }
-        assert!(validate_new_customer(&customer(), Actor { org_id: 9, role: Role::Sales, crt_csr: false }).is_ok());
+        assert!(validate_new_customer(&customer(), &actor(9, Role::Sales, false)).is_ok());
     }
 
     #[test]
@@ -960,10 +957,10 @@ mod tests {
         let (_, c) = validate_new_customer(&with_terms, APPROVER).unwrap();
         assert_eq!(c.credit_terms, Some(CreditTerms { attention: "Call before delivery".into(), credit_limit: Cents(150_000) }));
         for role in [Role::Business, Role::Sales, Role::Service] {
-            let actor = Actor { org_id: 9, role, crt_csr: true };
-            assert_eq!(validate_new_customer(&with_terms, actor), Err(Refusal::Forbidden(CREDIT_TERMS_APPROVER_ONLY)), "{role:?}");
+            let actor = actor(9, role, true);
+            assert_eq!(validate_new_customer(&with_terms, &actor), Err(Refusal::Forbidden(CREDIT_TERMS_APPROVER_ONLY)), "{role:?}");
             let defaults = CustomerInput { attention: Some(" ".into()), credit_limit: Some(Amount::Typed("0".into())), ..customer() };
-            assert_eq!(validate_new_customer(&defaults, actor).unwrap().1.credit_terms, None, "sending the defaults back is fine");
+            assert_eq!(validate_new_customer(&defaults, &actor).unwrap().1.credit_terms, None, "sending the defaults back is fine");
         }
     }
 
