@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::http::json::{ApiJson, DataAnswer};
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
-use crate::services::orders::Actor;
+use domain::Actor;
 use crate::services::xero::{self as svc, ConnectionInput, Status};
 use crate::state::AppState;
 

@@ -57,6 +57,12 @@ pub struct Auth {
     pub must_change_password: bool,
 }
 
+impl From<&Auth> for domain::Actor {
+    fn from(a: &Auth) -> Self {
+        Self { org_id: a.org_id, user_id: a.user_id, name: a.user_name.clone(), role: a.role, is_acct: a.is_acct, crt_csr: a.crt_csr }
+    }
+}
+
 impl Auth {
     /// What this staff member may see of cost and reference purchase price (the one gate of
     /// `domain::permissions::Sight`).

@@ -726,11 +726,8 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
             *rng.pick(&[0, 1, 2, 3])
         };
         let ship_type = if t == OrderType::CreditNote { 4 } else { customer.map(|c| c.default_ship_type).unwrap_or(1) };
-        let due = match t {
-            OrderType::Invoice if drafter_type == 3 => None,
-            OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote => Some(date + Duration::days(30)),
-            _ => None,
-        };
+        // A self-order awaits staff without a due date; the other sheets that have one are due in 30 days.
+        let due = (domain::sheet::has_due_date(t) && drafter_type != 3).then(|| date + Duration::days(30));
         let approver = approved.then(|| ctx.approvers.first().copied()).flatten();
         orders_buf.push(NewOrder {
             id,

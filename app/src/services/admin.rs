@@ -8,19 +8,15 @@ use crate::auth::{Auth, password};
 use db::token;
 use db::accounts::{self, StaffMember};
 use db::reference_data::{AuditEntry, audit};
-use db::{self, DbConn};
 use domain::admin::{self as rules, Settings, SettingsInput, StaffInput};
 use domain::masters::require_version;
 use domain::reference_data::changes;
 use domain::validate::FieldError;
 use db::error::{AppError, AppResult};
 use crate::services::masters::{invalid, version_conflict};
-use crate::services::reference_data::Admin;
+use crate::services::reference_data::{audit_change, only_approver};
 use crate::state::AppState;
-
-fn log(c: &mut DbConn, admin: &Admin, entity: &str, id: Option<i64>, action: &str, detail: String) -> AppResult<()> {
-    audit(c, AuditEntry { org_id: admin.org_id, user_id: admin.user_id, entity, entity_id: id, action, detail }, db::now())
-}
+use domain::Actor;
 
 // ---------------------------------------------------------------------------------------
 // Settings
@@ -50,8 +46,8 @@ fn settings_changes(o: &accounts::Organisation, s: &Settings) -> String {
 
 /// Saves the company's settings if nobody saved in between.
 pub async fn save_settings(state: &AppState, auth: &Auth, input: SettingsInput) -> AppResult<()> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     let version = require_version(input.version).map_err(|e| invalid(vec![e]))?;
     let settings = rules::validate_settings(&input).map_err(invalid)?;
     state
@@ -63,7 +59,7 @@ pub async fn save_settings(state: &AppState, auth: &Auth, input: SettingsInput) 
             }
             let detail = settings_changes(&stored, &settings);
             if !detail.is_empty() {
-                log(c, &admin, "settings", Some(admin.org_id), "update", detail)?;
+                audit_change(c, &admin, "settings", Some(admin.org_id), "update", detail)?;
             }
             Ok(())
         })
@@ -72,8 +68,8 @@ pub async fn save_settings(state: &AppState, auth: &Auth, input: SettingsInput) 
 
 /// Replaces the company's logo with an uploaded image (`None` puts the default back).
 pub async fn set_logo(state: &AppState, auth: &Auth, image: Option<Vec<u8>>) -> AppResult<()> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     let (stored, detail) = match image {
         None => (rules::DEFAULT_LOGO.to_string(), "removed".to_string()),
         Some(bytes) => {
@@ -86,7 +82,7 @@ pub async fn set_logo(state: &AppState, auth: &Auth, image: Option<Vec<u8>>) -> 
         .db
         .write(move |c| {
             accounts::set_logo(c, admin.org_id, &stored)?;
-            log(c, &admin, "settings", Some(admin.org_id), "logo", detail.clone())
+            audit_change(c, &admin, "settings", Some(admin.org_id), "logo", detail.clone())
         })
         .await
 }
@@ -113,8 +109,8 @@ pub struct Added {
 /// A new e-mail gets a user with a one-time password; an e-mail that already signs in (in
 /// another company) gets the membership only.
 pub async fn add_staff(state: &AppState, auth: &Auth, input: StaffInput) -> AppResult<Added> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     let fields = rules::validate_staff(&input, None).map_err(invalid)?;
     let otp = token::one_time_password();
     let hash = password::hash(&otp)?;
@@ -182,8 +178,8 @@ fn flags_text(m: &StaffMember) -> String {
 /// deactivating the last active approver is refused; a deactivation or a change of role or
 /// flags ends the person's sessions and tokens in this company at once.
 pub async fn update_staff(state: &AppState, auth: &Auth, user_id: i64, input: StaffInput) -> AppResult<()> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     state
         .db
         .write(move |c| {
@@ -212,7 +208,7 @@ pub async fn update_staff(state: &AppState, auth: &Auth, user_id: i64, input: St
                 accounts::end_sessions_in(c, admin.org_id, user_id)?;
             }
             if !detail.is_empty() {
-                log(c, &admin, "staff", Some(user_id), "update", detail)?;
+                audit_change(c, &admin, "staff", Some(user_id), "update", detail)?;
             }
             Ok(())
         })
@@ -222,8 +218,8 @@ pub async fn update_staff(state: &AppState, auth: &Auth, user_id: i64, input: St
 /// Sets a one-time password for a staff member of this company (the answer to 'forgot
 /// password'); it must be changed at the next sign-in, and their sessions end now.
 pub async fn reset_password(state: &AppState, auth: &Auth, user_id: i64) -> AppResult<String> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     let otp = token::one_time_password();
     let hash = password::hash(&otp)?;
     state
@@ -231,7 +227,7 @@ pub async fn reset_password(state: &AppState, auth: &Auth, user_id: i64) -> AppR
         .write(move |c| {
             let member = accounts::staff_member(c, admin.org_id, user_id)?;
             accounts::set_one_time_password(c, user_id, &hash)?;
-            log(c, &admin, "staff", Some(user_id), "one-time password", format!("set for {}", member.email))
+            audit_change(c, &admin, "staff", Some(user_id), "one-time password", format!("set for {}", member.email))
         })
         .await?;
     Ok(otp)

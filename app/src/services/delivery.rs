@@ -4,7 +4,8 @@
 
 use diesel::prelude::*;
 
-use super::orders::{Actor, ensure};
+use super::orders::ensure;
+use domain::Actor;
 use db::orders as order_db;
 use db::schema::orders;
 use db::{DbConn, now};

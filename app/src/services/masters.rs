@@ -10,7 +10,8 @@ use db::refs::{Brand, BusinessStaff, Ref, ServiceStaff, Unchecked};
 use db::customers::{self as customer_db, Customer, CustomerChanges};
 use db::products::{self as product_db, Product, ProductChanges};
 use db::{self, DbConn};
-use domain::masters::{self as rules, Actor, CreditTerms, CustomerFields, CustomerInput, LockedProduct, ProductInput, Refusal, StoredCustomer};
+use domain::Actor;
+use domain::masters::{self as rules, CreditTerms, CustomerFields, CustomerInput, LockedProduct, ProductInput, Refusal, StoredCustomer};
 use domain::lenient::Amount;
 use domain::money::Cents;
 use domain::validate::FieldError;
@@ -40,11 +41,6 @@ fn refused(r: Refusal) -> AppError {
         Refusal::Forbidden(message) => AppError::forbidden(message),
         Refusal::Fields(errors) => invalid(errors),
     }
-}
-
-/// The domain's view of who acts.
-pub fn actor(auth: &Auth) -> Actor {
-    Actor { org_id: auth.org_id, role: auth.role, crt_csr: auth.crt_csr }
 }
 
 /// The product's brand in the company, or a field message.
@@ -124,12 +120,12 @@ fn staff(c: &mut DbConn, org: i64, f: &CustomerFields) -> AppResult<Staff> {
 
 /// Creates a customer (crtCSR rule in company 4; credit terms for approvers only).
 pub async fn create_customer(state: &AppState, auth: &Auth, input: CustomerInput) -> AppResult<Customer> {
-    let (actor, org) = (actor(auth), auth.org_id);
-    state.db.write(move |c| create_customer_in(c, actor, &input).and_then(|id| customer_db::customer(c, org, id))).await
+    let (actor, org) = (Actor::from(auth), auth.org_id);
+    state.db.write(move |c| create_customer_in(c, &actor, &input).and_then(|id| customer_db::customer(c, org, id))).await
 }
 
 /// [`create_customer`] inside the caller's transaction (Import Basic); answers the new id.
-pub fn create_customer_in(c: &mut DbConn, actor: Actor, input: &CustomerInput) -> AppResult<i64> {
+pub fn create_customer_in(c: &mut DbConn, actor: &Actor, input: &CustomerInput) -> AppResult<i64> {
     let (identity, valid) = rules::validate_new_customer(input, actor).map_err(refused)?;
     let org = actor.org_id;
     let staff = staff(c, org, &valid.fields)?;
@@ -143,12 +139,12 @@ pub fn create_customer_in(c: &mut DbConn, actor: Actor, input: &CustomerInput) -
 /// Updates a customer that still has the version the edit started from; name and ABN stay
 /// as stored; attention and credit limit change only for approvers.
 pub async fn update_customer(state: &AppState, auth: &Auth, id: i64, input: CustomerInput) -> AppResult<Customer> {
-    let (actor, org) = (actor(auth), auth.org_id);
-    state.db.write(move |c| update_customer_in(c, actor, id, &input).and_then(|()| customer_db::customer(c, org, id))).await
+    let (actor, org) = (Actor::from(auth), auth.org_id);
+    state.db.write(move |c| update_customer_in(c, &actor, id, &input).and_then(|()| customer_db::customer(c, org, id))).await
 }
 
 /// [`update_customer`] inside the caller's transaction.
-pub fn update_customer_in(c: &mut DbConn, actor: Actor, id: i64, input: &CustomerInput) -> AppResult<()> {
+pub fn update_customer_in(c: &mut DbConn, actor: &Actor, id: i64, input: &CustomerInput) -> AppResult<()> {
     let version = rules::require_version(input.version).map_err(|e| invalid(vec![e]))?;
     let org = actor.org_id;
     let stored = customer_db::customer(c, org, id)?;

@@ -11,8 +11,9 @@ use db::refs::{self, BusinessStaff, Customer, Driver, Ref, ServiceStaff, Sheet, 
 use db::schema::{customers, order_lines, orders, products, warehouses};
 use db::{DbConn, now, products as product_db, stock};
 use domain::due_date::{due_date, due_date_for_new_sheet, payment_term};
-use domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, Role, ShipType, XeroState, format_number};
+use domain::enums::{DrafterType, OrderStatus, OrderType, PaymentType, ProductKind, ShipType, TaxType, XeroState, format_number};
 use domain::guard::{self, GuardInput, GuardLine, GuardOutcome};
+use domain::Actor;
 use domain::limits;
 use domain::money::Cents;
 use domain::permissions::Cost;
@@ -20,22 +21,6 @@ use domain::sheet::{self, LineDraft, SheetDraft, ValidLine};
 use domain::status::{Action, SheetState, allowed};
 use domain::stock::{self as stock_rules, StockLine, StockSheet, StockTransition, moving_average_cost};
 use db::error::{AppError, AppResult};
-
-/// Who acts, as the rules need it.
-#[derive(Clone, Debug)]
-pub struct Actor {
-    pub user_id: i64,
-    pub name: String,
-    pub org_id: i64,
-    pub role: Role,
-    pub is_acct: bool,
-}
-
-impl From<&crate::auth::Auth> for Actor {
-    fn from(a: &crate::auth::Auth) -> Self {
-        Self { user_id: a.user_id, name: a.user_name.clone(), org_id: a.org_id, role: a.role, is_acct: a.is_acct }
-    }
-}
 
 /// Header fields of a sheet as entered; the references are resolved in the actor's company
 /// before anything is written.
@@ -280,18 +265,16 @@ pub struct Drafter<'a> {
     pub kind: DrafterType,
 }
 
-impl Actor {
-    /// The actor as the drafter of a new sheet: business staff, or service staff for any
-    /// other role.
-    pub fn drafter(&self) -> Drafter<'_> {
-        let kind = if self.role == Role::Business { DrafterType::StaffBusiness } else { DrafterType::StaffService };
-        Drafter { org_id: self.org_id, user_id: Some(self.user_id), name: &self.name, kind }
+impl<'a> From<&'a Actor> for Drafter<'a> {
+    /// A staff member as the drafter of a new sheet (`Actor::drafter_type`).
+    fn from(actor: &'a Actor) -> Self {
+        Drafter { org_id: actor.org_id, user_id: Some(actor.user_id), name: &actor.name, kind: actor.drafter_type() }
     }
 }
 
 /// Creates a draft sheet with its number (DESIGN §4); returns its id.
 pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
-    create_by(conn, &actor.drafter(), t, h, lines)
+    create_by(conn, &Drafter::from(actor), t, h, lines)
 }
 
 /// Creates a draft sheet for `drafter` (staff or a shop customer); returns its id. Without a
@@ -310,7 +293,7 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
     let seq = order_db::next_seq(conn, actor.org_id, t.as_i32())?;
     let t_now = now();
     let drafter_type = actor.kind;
-    let ship_type = h.ship_type.unwrap_or(if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() });
+    let ship_type = h.ship_type.unwrap_or(ShipType::default_for(t, None).as_i32());
     let new = NewOrder {
         id: 0,
         org_id: actor.org_id,
@@ -337,7 +320,7 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
         warehouse_id: id_of(r.warehouse),
         in_warehouse_id: id_of(r.in_warehouse),
         related_order_id: id_of(r.related_order),
-        tax_type: if t.has_tax() { h.tax_type } else { 1 },
+        tax_type: if t.has_tax() { h.tax_type } else { TaxType::default_for(t).as_i32() },
         ship_type,
         payment_type: cust.as_ref().map(|c| c.payment_type),
         area_type: cust.as_ref().map(|c| c.area_type),
@@ -764,7 +747,8 @@ pub struct Dates {
     pub delivery_date: Option<NaiveDate>,
 }
 
-/// Edits the dates a type has: ETA (3), dispatch (1), pickup (2), due date (1, 2, 4, 5).
+/// Edits the dates the Edit Date dialog offers for the sheet's type (`sheet::has_due_date`,
+/// `sheet::delivery_date_editable`).
 pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppResult<()> {
     let o = order_db::get(conn, actor.org_id, id)?;
     let state = ensure(&o, Action::EditDate)?;
@@ -775,8 +759,8 @@ pub fn set_dates(conn: &mut DbConn, actor: &Actor, id: i64, d: &Dates) -> AppRes
             return Err(AppError::field(field, m));
         }
     }
-    let due = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote) { d.due_date } else { o.due_date };
-    let delivery = if matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder) { d.delivery_date } else { o.delivery_date };
+    let due = if sheet::has_due_date(t) { d.due_date } else { o.due_date };
+    let delivery = if sheet::delivery_date_editable(t) { d.delivery_date } else { o.delivery_date };
     diesel::update(orders::table.find(id))
         .set((orders::order_date.eq(date), orders::due_date.eq(due), orders::delivery_date.eq(delivery), orders::updated_at.eq(now())))
         .execute(conn)?;

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use diesel::prelude::*;
 
-use super::orders::{Actor, ensure, mark_printed};
+use super::orders::{ensure, mark_printed};
+use domain::Actor;
 use db::DbConn;
 use db::accounts;
 use db::masters as master_db;

@@ -9,35 +9,22 @@ use db::reference_data::{self as store, AuditEntry};
 use db::{self, DbConn};
 use domain::enums::Role;
 use domain::masters::require_version;
+use domain::Actor;
+use domain::permissions;
 use domain::reference_data::{self as rules, BrandInput, SupplierInput, WarehouseInput, changes};
 use domain::validate::FieldError;
 use db::error::{AppError, AppResult};
 use crate::services::masters::{invalid, version_conflict};
 use crate::state::AppState;
 
-/// Who changes reference data: the company, the user for the audit row, and the role.
-#[derive(Debug, Clone, Copy)]
-pub struct Admin {
-    pub org_id: i64,
-    pub user_id: i64,
-    pub role: Role,
+/// Refuses everyone `permissions::may_administer` does not name (403 with its one message).
+pub fn only_approver(role: Role) -> AppResult<()> {
+    permissions::check_administer(role).map_err(AppError::forbidden)
 }
 
-impl From<&Auth> for Admin {
-    fn from(a: &Auth) -> Self {
-        Self { org_id: a.org_id, user_id: a.user_id, role: a.role }
-    }
-}
-
-impl Admin {
-    /// Refuses everyone but approvers (403).
-    pub fn check(&self) -> AppResult<()> {
-        if rules::may_administer(self.role) { Ok(()) } else { Err(AppError::forbidden(rules::APPROVER_ONLY)) }
-    }
-
-    pub fn audit(&self, c: &mut DbConn, entity: &str, id: i64, action: &str, detail: String) -> AppResult<()> {
-        store::audit(c, AuditEntry { org_id: self.org_id, user_id: self.user_id, entity, entity_id: Some(id), action, detail }, db::now())
-    }
+/// The audit row of `actor`'s change to `entity` (`id`, when it names one record).
+pub fn audit_change(c: &mut DbConn, actor: &Actor, entity: &str, id: Option<i64>, action: &str, detail: String) -> AppResult<()> {
+    store::audit(c, AuditEntry { org_id: actor.org_id, user_id: actor.user_id, entity, entity_id: id, action, detail }, db::now())
 }
 
 fn field(field: &'static str, message: &'static str) -> AppError {
@@ -45,7 +32,7 @@ fn field(field: &'static str, message: &'static str) -> AppError {
 }
 
 /// Creates (`id` None) or updates a supplier; returns its id.
-pub fn save_supplier(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &SupplierInput) -> AppResult<i64> {
+pub fn save_supplier(c: &mut DbConn, admin: &Actor, id: Option<i64>, input: &SupplierInput) -> AppResult<i64> {
     let org = admin.org_id;
     let now = db::now();
     match id {
@@ -55,7 +42,7 @@ pub fn save_supplier(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &Sup
                 return Err(field("code", rules::SUPPLIER_CODE_TAKEN));
             }
             let id = store::insert_supplier(c, org, &f, now)?;
-            admin.audit(c, "supplier", id, "create", format!("{} {}", f.code, f.name))?;
+            audit_change(c, admin, "supplier", Some(id), "create", format!("{} {}", f.code, f.name))?;
             Ok(id)
         }
         Some(id) => {
@@ -70,14 +57,14 @@ pub fn save_supplier(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &Sup
                 ("First name", stored.primary_person_first, f.primary_person_first.clone()),
                 ("Last name", stored.primary_person_last, f.primary_person_last.clone()),
             ]);
-            admin.audit(c, "supplier", id, "update", detail)?;
+            audit_change(c, admin, "supplier", Some(id), "update", detail)?;
             Ok(id)
         }
     }
 }
 
 /// Creates or updates a warehouse; returns its id.
-pub fn save_warehouse(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &WarehouseInput) -> AppResult<i64> {
+pub fn save_warehouse(c: &mut DbConn, admin: &Actor, id: Option<i64>, input: &WarehouseInput) -> AppResult<i64> {
     let org = admin.org_id;
     let now = db::now();
     match id {
@@ -94,7 +81,7 @@ pub fn save_warehouse(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &Wa
                 return Err(invalid(errors));
             }
             let id = store::insert_warehouse(c, org, &f, now)?;
-            admin.audit(c, "warehouse", id, "create", format!("{} {}", f.code, f.name))?;
+            audit_change(c, admin, "warehouse", Some(id), "create", format!("{} {}", f.code, f.name))?;
             Ok(id)
         }
         Some(id) => {
@@ -112,14 +99,14 @@ pub fn save_warehouse(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &Wa
                 ("Address", stored.address, f.address.clone()),
                 ("Counts for CSR orders", yes_no(stored.is_calc_for_csr_order), yes_no(f.is_calc_for_csr_order)),
             ]);
-            admin.audit(c, "warehouse", id, "update", detail)?;
+            audit_change(c, admin, "warehouse", Some(id), "update", detail)?;
             Ok(id)
         }
     }
 }
 
 /// Creates or updates a brand; returns its id.
-pub fn save_brand(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &BrandInput) -> AppResult<i64> {
+pub fn save_brand(c: &mut DbConn, admin: &Actor, id: Option<i64>, input: &BrandInput) -> AppResult<i64> {
     let org = admin.org_id;
     let now = db::now();
     let f = rules::validate_brand(input).map_err(invalid)?;
@@ -129,7 +116,7 @@ pub fn save_brand(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &BrandI
     match id {
         None => {
             let id = store::insert_brand(c, org, &f, now)?;
-            admin.audit(c, "brand", id, "create", f.name.clone())?;
+            audit_change(c, admin, "brand", Some(id), "create", f.name.clone())?;
             Ok(id)
         }
         Some(id) => {
@@ -139,7 +126,7 @@ pub fn save_brand(c: &mut DbConn, admin: &Admin, id: Option<i64>, input: &BrandI
                 return Err(version_conflict());
             }
             let detail = changes(&[("Name", stored.name, f.name.clone()), ("Presented to CSR", yes_no(stored.presented_to_csr), yes_no(f.presented_to_csr))]);
-            admin.audit(c, "brand", id, "update", detail)?;
+            audit_change(c, admin, "brand", Some(id), "update", detail)?;
             Ok(id)
         }
     }
@@ -151,19 +138,19 @@ fn yes_no(b: bool) -> String {
 
 /// `save_supplier` in its own transaction, answering the saved supplier.
 pub async fn supplier(state: &AppState, auth: &Auth, id: Option<i64>, input: SupplierInput) -> AppResult<Supplier> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     state.db.write(move |c| save_supplier(c, &admin, id, &input).and_then(|id| store::supplier(c, admin.org_id, id))).await
 }
 
 pub async fn warehouse(state: &AppState, auth: &Auth, id: Option<i64>, input: WarehouseInput) -> AppResult<Warehouse> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     state.db.write(move |c| save_warehouse(c, &admin, id, &input).and_then(|id| store::warehouse(c, admin.org_id, id))).await
 }
 
 pub async fn brand(state: &AppState, auth: &Auth, id: Option<i64>, input: BrandInput) -> AppResult<Brand> {
-    let admin = Admin::from(auth);
-    admin.check()?;
+    let admin = Actor::from(auth);
+    only_approver(admin.role)?;
     state.db.write(move |c| save_brand(c, &admin, id, &input).and_then(|id| store::brand(c, admin.org_id, id))).await
 }

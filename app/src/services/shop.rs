@@ -416,7 +416,7 @@ pub fn invoice(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<Vec
 /// Staff's 'Send invite' (role 4 or crtCSR): a one-time shop password for a customer with
 /// shop access and a sign-in e-mail; their other shop sessions end. Returns the password
 /// to show staff once.
-pub fn invite(conn: &mut DbConn, actor: domain::masters::Actor, customer: i64) -> AppResult<String> {
+pub fn invite(conn: &mut DbConn, actor: &domain::Actor, customer: i64) -> AppResult<String> {
     if !rules::may_invite(actor.role, actor.crt_csr) {
         return Err(AppError::forbidden(rules::INVITE_REFUSED));
     }

@@ -7,7 +7,9 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde_json::Value;
 
-use super::orders::{Actor, ensure};
+use super::orders::ensure;
+use super::reference_data::only_approver;
+use domain::Actor;
 use db::orders::{self as order_db};
 use db::schema::{customers, orders};
 use db::xero::{self as q, JobKind, NewConnection, NewJob};
@@ -54,7 +56,7 @@ pub struct Status {
 
 /// The actor's company's connection status (role 4: it names the client id and addresses).
 pub fn status(conn: &mut DbConn, actor: &Actor) -> AppResult<Status> {
-    only_approver(actor)?;
+    only_approver(actor.role)?;
     let org = actor.org_id;
     let Some(c) = q::connection(conn, org)? else { return Ok(Status::default()) };
     Ok(Status {
@@ -88,13 +90,6 @@ pub struct CheckedConnection {
     pub api_url: String,
 }
 
-/// The refusal of the connection settings to anyone but role 4.
-pub const ONLY_APPROVER: &str = "Only an approver (role 4) may see or change the Xero connection.";
-
-/// Refuses the connection's settings to anyone `permissions::may_manage_accounting_link` does not name.
-pub fn only_approver(actor: &Actor) -> AppResult<()> {
-    if permissions::may_manage_accounting_link(actor.role) { Ok(()) } else { Err(AppError::forbidden(ONLY_APPROVER)) }
-}
 
 /// Refuses XeroRecall and Batch SendXero to anyone `permissions::may_recall_or_batch_send` does not name.
 fn may_recall_or_batch(actor: &Actor) -> AppResult<()> {
@@ -196,7 +191,7 @@ pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult
 
 /// Stores a tested connection for the actor's company (role 4), replacing any earlier one.
 pub fn save(conn: &mut DbConn, actor: &Actor, key: &SecretKey, c: &CheckedConnection, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
-    only_approver(actor)?;
+    only_approver(actor.role)?;
     let sealed = key.seal(actor.org_id, &c.client_secret);
     q::save_connection(conn, &NewConnection { org_id: actor.org_id, client_id: &c.client_id, secret_sealed: &sealed, identity_url: &c.identity_url, api_url: &c.api_url, connected_by: actor.user_id }, now)?;
     q::record_test(conn, actor.org_id, &tested.organisation_name, &tested.tax_types, now)
@@ -204,7 +199,7 @@ pub fn save(conn: &mut DbConn, actor: &Actor, key: &SecretKey, c: &CheckedConnec
 
 /// The stored settings with the secret opened, for Test connection.
 pub fn stored(conn: &mut DbConn, actor: &Actor, key: &SecretKey) -> AppResult<CheckedConnection> {
-    only_approver(actor)?;
+    only_approver(actor.role)?;
     let c = q::connection(conn, actor.org_id)?.ok_or_else(|| AppError::Conflict { message: q::NOT_CONNECTED.into(), code: Some("xero_not_configured"), reasons: vec![] })?;
     let secret = key.open(actor.org_id, &c.secret_sealed).ok_or_else(|| AppError::Conflict {
         message: "The stored client secret cannot be opened with this server's key; connect again with the client secret.".into(),
@@ -216,7 +211,7 @@ pub fn stored(conn: &mut DbConn, actor: &Actor, key: &SecretKey) -> AppResult<Ch
 
 /// Keeps a new test's reading.
 pub fn record_test(conn: &mut DbConn, actor: &Actor, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
-    only_approver(actor)?;
+    only_approver(actor.role)?;
     q::record_test(conn, actor.org_id, &tested.organisation_name, &tested.tax_types, now)
 }
 
@@ -224,7 +219,7 @@ pub fn record_test(conn: &mut DbConn, actor: &Actor, tested: &Tested, now: Naive
 /// its way to Xero becomes Fail (it may be sent again after connecting), one being
 /// recalled stays Sent. `false` when there was no connection.
 pub fn disconnect(conn: &mut DbConn, actor: &Actor, now: NaiveDateTime) -> AppResult<bool> {
-    only_approver(actor)?;
+    only_approver(actor.role)?;
     const WHY: &str = "Xero was disconnected before this was done.";
     let jobs = q::cancel_active(conn, actor.org_id, WHY, now)?;
     for j in jobs {
@@ -406,7 +401,7 @@ pub fn refresh_all_balances(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<
 /// its tax rates, and only then stores the settings, the secret sealed (the settings
 /// screen's Connect and `PUT /api/xero/connection`).
 pub async fn connect(state: &AppState, actor: &Actor, input: ConnectionInput) -> AppResult<Status> {
-    only_approver(actor)?;
+    only_approver(actor.role)?;
     let checked = check_input(&input, state.xero.settings.standin)?;
     let tested = test(&state.xero.client, actor.org_id, &checked).await?;
     let (a, key, now) = (actor.clone(), state.xero.key.clone(), state.xero.clock.now());

@@ -245,8 +245,8 @@ async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id:
 /// `POST /baseinfo/customers/{id}/shop-invite`: a one-time shop password, shown this once
 /// on the customer's page (role 4 or crtCSR).
 pub async fn shop_invite(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Response> {
-    let (id, org, actor) = (record_id(&id)?, auth.org_id, service::actor(&auth));
-    let otp = state.db.write(move |c| crate::services::shop::invite(c, actor, id)).await?;
+    let (id, org, actor) = (record_id(&id)?, auth.org_id, domain::Actor::from(&auth));
+    let otp = state.db.write(move |c| crate::services::shop::invite(c, &actor, id)).await?;
     let stored = state.db.run(move |c| customer_db::customer(c, org, id)).await?;
     let notice = format!(
         "One-time shop password for {}: {otp} — give it to the customer now with the shop's address (/shop); it is shown only this once and must be changed at the first sign-in.",
@@ -307,7 +307,7 @@ pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id)
 // ---------------------------------------------------------------------------------------
 
 fn administer(auth: &Auth) -> AppResult<()> {
-    crate::services::reference_data::Admin::from(auth).check()
+    crate::services::reference_data::only_approver(auth.role)
 }
 
 /// The form of a record refused by a post.

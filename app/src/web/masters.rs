@@ -14,7 +14,7 @@ use super::stream;
 use crate::auth::Auth;
 use db::masters::{self, Paged};
 use domain::enums::Role;
-use domain::reference_data::may_administer;
+use domain::permissions::may_administer;
 use db::error::AppResult;
 use crate::state::AppState;
 

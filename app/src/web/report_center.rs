@@ -16,7 +16,7 @@ use db::error::{AppError, AppResult};
 use domain::imports::ImportKind;
 use crate::reports::{self, JobView};
 use crate::services::imports::{self, Outcome};
-use crate::services::orders::Actor;
+use domain::Actor;
 use crate::services::xero as xero_svc;
 use crate::state::AppState;
 
@@ -97,7 +97,7 @@ async fn center_page(state: &AppState, auth: &Auth, shell: Shell, notice: Option
         xero_to: today.to_string(),
         notice,
         error,
-        may_import: domain::reference_data::may_administer(auth.role),
+        may_import: domain::permissions::may_administer(auth.role),
         may_batch_send: domain::permissions::may_recall_or_batch_send(auth.role, auth.is_acct),
     })
 }
@@ -116,7 +116,7 @@ fn import_kind(raw: &str) -> AppResult<ImportKind> {
 /// on the page with its status. 'Import it again' (`again=1`) lets the same file through.
 pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, upload: Result<crate::http::upload::Upload, AppError>) -> AppResult<Response> {
     let kind = import_kind(&kind)?;
-    crate::services::reference_data::Admin::from(&auth).check()?;
+    crate::services::reference_data::only_approver(auth.role)?;
     let outcome = match upload {
         Ok(upload) => {
             let again = upload.field("again") == Some("1");

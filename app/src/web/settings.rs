@@ -24,9 +24,8 @@ use db::reference_data;
 use domain::admin::{AU_ZONES, LOGO_MAX_BYTES, LOGO_TOO_LARGE, SettingsInput, logo_url, show_uplift};
 use domain::limits::{ADDRESS_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX};
 use crate::services::admin as admin_svc;
-use domain::enums::Role;
 use db::error::{AppError, AppResult};
-use crate::services::orders::Actor;
+use domain::Actor;
 use crate::services::xero::{self as svc, ConnectionInput, Status};
 use crate::state::AppState;
 
@@ -73,7 +72,7 @@ pub struct AuditLine {
 }
 
 fn owner(auth: &Auth) -> AppResult<()> {
-    if auth.role == Role::Approver { Ok(()) } else { Err(AppError::forbidden(svc::ONLY_APPROVER)) }
+    crate::services::reference_data::only_approver(auth.role)
 }
 
 fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<SettingField> {

@@ -138,7 +138,7 @@ impl Shell {
             scripts: state.assets.scripts_for(islands),
             change_password,
             flash: None,
-            is_owner: auth.role == domain::enums::Role::Approver,
+            is_owner: domain::permissions::may_administer(auth.role),
         })
     }
 

@@ -308,7 +308,7 @@ async fn approval_shows_confirmed_and_opens_the_tax_invoice() {
     let awaiting = badge(&app, &staff).await;
     let approver: i64 = app.state.db.run(|c| Ok(db::accounts::user_by_email(c, "approver@demo.test")?.unwrap().id)).await.unwrap();
     let approved = app.state.db.write(move |c| {
-        let actor = tyredesk::services::orders::Actor { user_id: approver, name: "Alex Approver".into(), org_id: 4, role: domain::enums::Role::Approver, is_acct: true };
+        let actor = domain::Actor { org_id: 4, user_id: approver, name: "Alex Approver".into(), role: domain::enums::Role::Approver, is_acct: true, crt_csr: true };
         let d = chrono::NaiveDate::from_ymd_opt(2026, 12, 20);
         let o = db::orders::get(c, 4, id)?;
         tyredesk::services::orders::set_dates(c, &actor, id, &tyredesk::services::orders::Dates { date: Some(o.order_date), due_date: d, delivery_date: o.delivery_date })?;
@@ -342,8 +342,9 @@ async fn turning_shop_access_off_ends_the_customers_sessions() {
             let stored = db::customers::customer(c, 4, id)?;
             let mut input = tyredesk::services::masters::customer_input(&stored);
             input.login_shop = false;
-            let actor = domain::masters::Actor { org_id: 4, role: domain::enums::Role::Approver, crt_csr: true };
-            tyredesk::services::masters::update_customer_in(c, actor, id, &input)
+            let approver = db::accounts::user_by_email(c, "approver@demo.test")?.unwrap().id;
+            let actor = domain::Actor { org_id: 4, user_id: approver, name: "Alex Approver".into(), role: domain::enums::Role::Approver, is_acct: true, crt_csr: true };
+            tyredesk::services::masters::update_customer_in(c, &actor, id, &input)
         })
         .await
         .unwrap();

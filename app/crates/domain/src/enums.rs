@@ -443,6 +443,12 @@ impl Default for TaxType {
 }
 
 impl TaxType {
+    /// The tax type a new sheet starts with: the default (GST on Income) on taxable types,
+    /// No Tax on transfers and adjustments, which carry none.
+    pub fn default_for(order_type: OrderType) -> Self {
+        if order_type.has_tax() { Self::default() } else { Self::NoTax }
+    }
+
     /// Whether amounts include 10% GST (tax types 2 and 3).
     pub const fn charges_gst(self) -> bool {
         matches!(self, Self::TaxInclusive | Self::GstOnIncome)
@@ -752,6 +758,28 @@ impl Default for XeroState {
     /// New records have not been sent.
     fn default() -> Self {
         Self::Unsent
+    }
+}
+
+impl XeroState {
+    /// In the accounting system (SENT); a refused recall leaves a sheet here.
+    pub const fn is_sent(self) -> bool {
+        matches!(self, Self::Sent)
+    }
+
+    /// The last send was refused (Fail).
+    pub const fn is_failed(self) -> bool {
+        matches!(self, Self::Fail)
+    }
+
+    /// A send job is queued or running.
+    pub const fn is_sending(self) -> bool {
+        matches!(self, Self::Sending)
+    }
+
+    /// A send or recall job is queued or running: the sheet's page waits for it.
+    pub const fn is_pending(self) -> bool {
+        matches!(self, Self::Sending | Self::Recalling)
     }
 }
 
@@ -1533,6 +1561,27 @@ mod tests {
         assert_eq!(TaxType::NoTax.footer_label(), "(No Tax)");
         assert_eq!(TaxType::TaxInclusive.footer_label(), "(GST 10%)");
         assert_eq!(TaxType::GstOnIncome.footer_label(), "(GST 10%)");
+    }
+
+    #[test]
+    fn new_sheets_are_taxed_gst_on_income_unless_their_type_carries_no_tax() {
+        for t in [OrderType::Invoice, OrderType::CreditNote, OrderType::PurchaseOrder, OrderType::Bill, OrderType::BillCreditNote] {
+            assert_eq!(TaxType::default_for(t), TaxType::GstOnIncome, "{t:?}");
+        }
+        assert_eq!(TaxType::default_for(OrderType::Transfer), TaxType::NoTax);
+        assert_eq!(TaxType::default_for(OrderType::Adjustment), TaxType::NoTax);
+    }
+
+    #[test]
+    fn xero_codes_read_as_sent_failed_or_pending() {
+        let state = |code| XeroState::from_i32(code).unwrap();
+        let table = [(0, false, false, false, false), (1, true, false, false, false), (2, false, true, false, false), (3, false, false, true, true), (4, false, false, false, true)];
+        for (code, sent, failed, sending, pending) in table {
+            assert_eq!(state(code).is_sent(), sent, "{code}");
+            assert_eq!(state(code).is_failed(), failed, "{code}");
+            assert_eq!(state(code).is_sending(), sending, "{code}");
+            assert_eq!(state(code).is_pending(), pending, "{code}");
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Pure business rules of TyreDesk: no I/O, no web or database types, only values in and values out.
 
+pub mod actor;
 pub mod admin;
+pub mod clone;
 pub mod dates;
 pub mod due_date;
 pub mod enums;
@@ -22,3 +24,5 @@ pub mod tyre_size;
 pub mod uploads;
 pub mod validate;
 pub mod xero;
+
+pub use actor::Actor;

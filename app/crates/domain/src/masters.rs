@@ -6,6 +6,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use super::actor::Actor;
 use super::limits::{self, ADDRESS_MAX, COMMENT_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX, Text};
 use super::enums::{AreaType, AutoPartsType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductCategory, ProductKind, Role};
 use super::lenient::{self, Amount};
@@ -457,14 +458,6 @@ pub struct CustomerInput {
     pub version: Option<i32>,
 }
 
-/// Who is saving, as far as the customer rules care.
-#[derive(Debug, Clone, Copy)]
-pub struct Actor {
-    pub org_id: i64,
-    pub role: Role,
-    pub crt_csr: bool,
-}
-
 /// Name and ABN: they identify the customer and lock once it exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CustomerIdentity {
@@ -562,6 +555,12 @@ pub const fn fits_business_staff(role: Role) -> bool {
 /// picker's roles 2–4 (spec §6).
 pub const fn fits_service_staff(role: Role) -> bool {
     role.is_staff_picker()
+}
+
+/// Whether a staff picker lists employee `id`: every active one, and the one already
+/// `chosen` on the record even if deactivated since (so saving it again keeps them).
+pub fn listed_on_picker(active: bool, id: i64, chosen: Option<i64>) -> bool {
+    active || chosen == Some(id)
 }
 
 fn credit_limit(amount: &Amount) -> Result<Cents, &'static str> {
@@ -690,7 +689,7 @@ fn customer_fields(input: &CustomerInput, e: &mut Errors) -> Option<CustomerFiel
 /// Checks a new customer (spec §5): the crtCSR rule first, then credit terms (approvers
 /// only), then the required customer name, ABN, contact name (first or last), full address
 /// (address, city, state, postcode), price strategy, payment type and area type.
-pub fn validate_new_customer(input: &CustomerInput, actor: Actor) -> Result<(CustomerIdentity, ValidCustomer), Refusal> {
+pub fn validate_new_customer(input: &CustomerInput, actor: &Actor) -> Result<(CustomerIdentity, ValidCustomer), Refusal> {
     if !may_create_customer(actor.org_id, actor.crt_csr) {
         return Err(Refusal::Forbidden(NO_CREATE_CUSTOMER));
     }
@@ -852,8 +851,12 @@ mod tests {
         }
     }
 
-    const SALES: Actor = Actor { org_id: 4, role: Role::Sales, crt_csr: true };
-    const APPROVER: Actor = Actor { org_id: 4, role: Role::Approver, crt_csr: true };
+    const SALES: &Actor = &actor(4, Role::Sales, true);
+    const APPROVER: &Actor = &actor(4, Role::Approver, true);
+
+    const fn actor(org_id: i64, role: Role, crt_csr: bool) -> Actor {
+        Actor { org_id, user_id: 1, name: String::new(), role, is_acct: false, crt_csr }
+    }
 
     #[test]
     fn a_complete_new_customer_takes_the_defaults() {
@@ -939,10 +942,10 @@ mod tests {
         assert!(may_create_customer(9, false));
         assert!(may_create_customer(1, false));
         for role in Role::ALL {
-            let actor = Actor { org_id: 4, role: *role, crt_csr: false };
-            assert_eq!(validate_new_customer(&customer(), actor), Err(Refusal::Forbidden(NO_CREATE_CUSTOMER)), "{role:?}");
+            let actor = actor(4, *role, false);
+            assert_eq!(validate_new_customer(&customer(), &actor), Err(Refusal::Forbidden(NO_CREATE_CUSTOMER)), "{role:?}");
         }
-        assert!(validate_new_customer(&customer(), Actor { org_id: 9, role: Role::Sales, crt_csr: false }).is_ok());
+        assert!(validate_new_customer(&customer(), &actor(9, Role::Sales, false)).is_ok());
     }
 
     #[test]
@@ -954,10 +957,10 @@ mod tests {
         let (_, c) = validate_new_customer(&with_terms, APPROVER).unwrap();
         assert_eq!(c.credit_terms, Some(CreditTerms { attention: "Call before delivery".into(), credit_limit: Cents(150_000) }));
         for role in [Role::Business, Role::Sales, Role::Service] {
-            let actor = Actor { org_id: 9, role, crt_csr: true };
-            assert_eq!(validate_new_customer(&with_terms, actor), Err(Refusal::Forbidden(CREDIT_TERMS_APPROVER_ONLY)), "{role:?}");
+            let actor = actor(9, role, true);
+            assert_eq!(validate_new_customer(&with_terms, &actor), Err(Refusal::Forbidden(CREDIT_TERMS_APPROVER_ONLY)), "{role:?}");
             let defaults = CustomerInput { attention: Some(" ".into()), credit_limit: Some(Amount::Typed("0".into())), ..customer() };
-            assert_eq!(validate_new_customer(&defaults, actor).unwrap().1.credit_terms, None, "sending the defaults back is fine");
+            assert_eq!(validate_new_customer(&defaults, &actor).unwrap().1.credit_terms, None, "sending the defaults back is fine");
         }
     }
 
@@ -1004,6 +1007,15 @@ mod tests {
         }
         let cleared = CustomerInput { credit_limit: Some(Amount::Typed(" ".into())), ..customer() };
         assert_eq!(validate_customer_update(&cleared, Role::Approver, &stored()).unwrap().credit_terms.unwrap().credit_limit, Cents::ZERO);
+    }
+
+    #[test]
+    fn pickers_list_active_staff_and_an_inactive_one_only_while_chosen() {
+        assert!(listed_on_picker(true, 7, None));
+        assert!(listed_on_picker(true, 7, Some(8)));
+        assert!(listed_on_picker(false, 7, Some(7)));
+        assert!(!listed_on_picker(false, 7, Some(8)));
+        assert!(!listed_on_picker(false, 7, None));
     }
 
     #[test]

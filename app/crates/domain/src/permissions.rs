@@ -10,10 +10,19 @@ pub fn may_see_cost(role: Role, mod_prc: bool) -> bool {
     role == Role::Approver || mod_prc
 }
 
-/// The accounting link's settings (client id, addresses, organisation) are read and changed by
-/// approvers only: they name where the company's books are and who may write into them.
-pub fn may_manage_accounting_link(role: Role) -> bool {
+/// Running the company is the approver's (role 4) alone: suppliers, warehouses, brands,
+/// staff, the settings (the accounting link's among them: they name where the company's
+/// books are and who may write into them) and the Download Center's imports.
+pub fn may_administer(role: Role) -> bool {
     role == Role::Approver
+}
+
+/// The refusal of that work to everyone else (docs/decisions.md, "Running the company").
+pub const APPROVER_ONLY: &str = "Only an approver (role 4) may change suppliers, warehouses, brands, staff and settings.";
+
+/// [`may_administer`] as a check: `Err(APPROVER_ONLY)` for anyone but an approver.
+pub fn check_administer(role: Role) -> Result<(), &'static str> {
+    if may_administer(role) { Ok(()) } else { Err(APPROVER_ONLY) }
 }
 
 /// XeroRecall voids or deletes a document in the company's books, and Batch SendXero writes
@@ -140,9 +149,18 @@ mod tests {
     }
 
     #[test]
-    fn only_approvers_manage_the_link_and_approvers_or_accountants_recall_and_batch() {
+    fn only_approvers_run_the_company_and_everyone_else_gets_the_one_refusal() {
+        assert!(may_administer(Role::Approver));
+        assert_eq!(check_administer(Role::Approver), Ok(()));
+        for role in Role::ALL.iter().copied().filter(|r| *r != Role::Approver) {
+            assert!(!may_administer(role), "{role:?}");
+            assert_eq!(check_administer(role), Err("Only an approver (role 4) may change suppliers, warehouses, brands, staff and settings."), "{role:?}");
+        }
+    }
+
+    #[test]
+    fn approvers_or_accountants_recall_and_batch() {
         for role in [Role::Business, Role::Sales, Role::Service, Role::Approver] {
-            assert_eq!(may_manage_accounting_link(role), role == Role::Approver, "{role:?}");
             assert_eq!(may_recall_or_batch_send(role, false), role == Role::Approver, "{role:?}");
             assert!(may_recall_or_batch_send(role, true), "{role:?} with isAcct");
         }

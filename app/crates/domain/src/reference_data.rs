@@ -1,28 +1,21 @@
-//! Suppliers, warehouses and brands (spec §3): what each must contain, what locks once it
-//! exists, and who may change them. The HTML forms, the JSON API and Import Basic arrive
-//! here through the same input structs and get the same field messages.
+//! Suppliers, warehouses and brands (spec §3): what each must contain and what locks once it
+//! exists (who may change them: `permissions::may_administer`). The HTML forms, the JSON
+//! API and Import Basic arrive here through the same input structs and get the same field
+//! messages.
 
 use serde::{Deserialize, Serialize};
 
-use super::enums::Role;
 use super::lenient;
 use super::limits::{ADDRESS_MAX, NAME_MAX, SHORT_MAX, Text};
 use super::masters::LOCKED;
 use super::validate::{FieldError, REQUIRED};
 
-/// Suppliers, warehouses, brands, staff, settings and the imports are the owner's work.
-pub const APPROVER_ONLY: &str = "Only an approver (role 4) may change suppliers, warehouses, brands, staff and settings.";
 /// Supplier and warehouse codes are unique within a company.
 pub const SUPPLIER_CODE_TAKEN: &str = "This code is already used by another supplier.";
 pub const WAREHOUSE_CODE_TAKEN: &str = "This code is already used by another warehouse.";
 pub const WAREHOUSE_NAME_TAKEN: &str = "This name is already used by another warehouse.";
 /// Brand names are unique within a company, whatever their case.
 pub const BRAND_NAME_TAKEN: &str = "This brand already exists.";
-
-/// Whether a role may edit reference data, staff and settings.
-pub fn may_administer(role: Role) -> bool {
-    role == Role::Approver
-}
 
 /// Gathers field messages in form order.
 #[derive(Default)]
@@ -190,14 +183,6 @@ mod tests {
 
     fn fields(errors: &[FieldError]) -> Vec<(&'static str, &'static str)> {
         errors.iter().map(|e| (e.field, e.message)).collect()
-    }
-
-    #[test]
-    fn only_approvers_administer() {
-        assert!(may_administer(Role::Approver));
-        for r in [Role::Business, Role::Sales, Role::Service] {
-            assert!(!may_administer(r));
-        }
     }
 
     #[test]

@@ -85,6 +85,30 @@ pub fn check_header(t: OrderType, h: &HeaderDraft<'_>) -> FieldErrors {
     errors
 }
 
+/// Whether a sheet of type `t` has a due date: invoices, credit notes, bills and bill
+/// credit notes (spec §2.6, Edit Date: types 1, 2, 4, 5).
+pub const fn has_due_date(t: OrderType) -> bool {
+    matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote)
+}
+
+/// The label of a sheet's delivery date (spec §2.5): Dispatch Date on invoices, Pickup Date
+/// on credit notes, ETA Date on purchase orders, bills and bill credit notes; transfers and
+/// adjustments have none.
+pub const fn delivery_date_label(t: OrderType) -> Option<&'static str> {
+    match t {
+        OrderType::Invoice => Some("Dispatch Date"),
+        OrderType::CreditNote => Some("Pickup Date"),
+        OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote => Some("ETA Date"),
+        OrderType::Transfer | OrderType::Adjustment => None,
+    }
+}
+
+/// Whether the Edit Date dialog changes the delivery date: types 1, 2 and 3 only (spec
+/// §2.6); a bill's ETA is set on its form.
+pub const fn delivery_date_editable(t: OrderType) -> bool {
+    matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder)
+}
+
 /// A validated line (product lines only, in order).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidLine {
@@ -243,6 +267,30 @@ mod tests {
 
     fn draft(t: OrderType, lines: Vec<LineDraft>) -> SheetDraft {
         SheetDraft { order_type: Some(t), customer_id: Some(1), supplier_id: Some(2), warehouse_id: Some(3), in_warehouse_id: Some(4), tax_type: 3, lines }
+    }
+
+    #[test]
+    fn due_date_is_on_invoices_credit_notes_bills_and_bill_credit_notes_only() {
+        let with_due: Vec<OrderType> = OrderType::ALL.iter().copied().filter(|t| has_due_date(*t)).collect();
+        assert_eq!(with_due, [OrderType::Invoice, OrderType::CreditNote, OrderType::Bill, OrderType::BillCreditNote]);
+    }
+
+    #[test]
+    fn delivery_date_is_dispatch_pickup_or_eta_by_type() {
+        assert_eq!(delivery_date_label(OrderType::Invoice), Some("Dispatch Date"));
+        assert_eq!(delivery_date_label(OrderType::CreditNote), Some("Pickup Date"));
+        for t in [OrderType::PurchaseOrder, OrderType::Bill, OrderType::BillCreditNote] {
+            assert_eq!(delivery_date_label(t), Some("ETA Date"), "{t:?}");
+        }
+        assert_eq!(delivery_date_label(OrderType::Transfer), None);
+        assert_eq!(delivery_date_label(OrderType::Adjustment), None);
+    }
+
+    #[test]
+    fn edit_date_changes_the_delivery_date_of_types_one_to_three_only() {
+        let editable: Vec<OrderType> = OrderType::ALL.iter().copied().filter(|t| delivery_date_editable(*t)).collect();
+        assert_eq!(editable, [OrderType::Invoice, OrderType::CreditNote, OrderType::PurchaseOrder]);
+        assert!(editable.iter().all(|t| delivery_date_label(*t).is_some()), "an editable date has a label");
     }
 
     #[test]

@@ -14,13 +14,14 @@ use db::products::{self as product_db};
 use db::{self, DbConn, reference_data as ref_db};
 use domain::enums::{AreaType, BusinessType, DefaultShipType, Material, PaymentType, PriceStrategy, ProductKind};
 use domain::imports::{parse_choice, parse_yes_no, row_message};
-use domain::masters::{self as rules, Actor, CreditTerms, CustomerInput, DEFAULT_COUNTRY, LockedProduct, ProductInput, Refusal, StoredCustomer};
+use domain::Actor;
+use domain::masters::{self as rules, CreditTerms, CustomerInput, DEFAULT_COUNTRY, LockedProduct, ProductInput, Refusal, StoredCustomer};
 use domain::money::Cents;
 use domain::reference_data::{self as ref_rules, BrandInput, SupplierInput, WarehouseInput};
 use domain::validate::{FieldError, REQUIRED};
 use db::error::{AppError, AppResult};
 use crate::services::masters::{self as masters, customer_input, product_input};
-use crate::services::reference_data::{Admin, save_brand, save_supplier, save_warehouse};
+use crate::services::reference_data::{save_brand, save_supplier, save_warehouse};
 use xlsx::import::Table;
 
 /// How a cell becomes the input's value.
@@ -318,7 +319,7 @@ fn input<T: serde::de::DeserializeOwned>(v: &Value) -> AppResult<T> {
 
 /// Checks one planned row against the rules the form applies (the database checks that
 /// need earlier rows of the file — codes and brand names — are made on the file's own keys).
-fn check(c: &mut DbConn, org: i64, actor: Actor, kind: Kind, p: &Planned) -> AppResult<Result<(), Vec<FieldError>>> {
+fn check(c: &mut DbConn, org: i64, actor: &Actor, kind: Kind, p: &Planned) -> AppResult<Result<(), Vec<FieldError>>> {
     let refused = |r: Refusal| match r {
         Refusal::Fields(f) => f,
         Refusal::Forbidden(m) => vec![FieldError { field: "", message: m }],
@@ -375,7 +376,7 @@ fn key_of(kind: Kind, cells: &[String]) -> String {
 
 /// Reads and checks every worksheet; any bad row refuses the file with row messages naming
 /// the worksheet.
-pub fn plan(c: &mut DbConn, org: i64, actor: Actor, tables: Vec<Option<Table>>) -> AppResult<ImportPlan> {
+pub fn plan(c: &mut DbConn, org: i64, actor: &Actor, tables: Vec<Option<Table>>) -> AppResult<ImportPlan> {
     if tables.iter().all(Option::is_none) {
         return Err(AppError::field("file", "The file has none of the worksheets Brands, Warehouses, Suppliers, Customers, Products."));
     }
@@ -451,12 +452,12 @@ pub fn plan(c: &mut DbConn, org: i64, actor: Actor, tables: Vec<Option<Table>>) 
 }
 
 /// Writes one planned row inside the caller's transaction; answers whether it created.
-fn write_row(c: &mut DbConn, admin: &Admin, actor: Actor, kind: Kind, p: &Planned, brands: &[Brand]) -> AppResult<bool> {
-    let org = admin.org_id;
+fn write_row(c: &mut DbConn, actor: &Actor, kind: Kind, p: &Planned, brands: &[Brand]) -> AppResult<bool> {
+    let org = actor.org_id;
     match kind {
-        Kind::Brands => save_brand(c, admin, p.id, &input(&p.input)?).map(|_| p.id.is_none()),
-        Kind::Warehouses => save_warehouse(c, admin, p.id, &input(&p.input)?).map(|_| p.id.is_none()),
-        Kind::Suppliers => save_supplier(c, admin, p.id, &input(&p.input)?).map(|_| p.id.is_none()),
+        Kind::Brands => save_brand(c, actor, p.id, &input(&p.input)?).map(|_| p.id.is_none()),
+        Kind::Warehouses => save_warehouse(c, actor, p.id, &input(&p.input)?).map(|_| p.id.is_none()),
+        Kind::Suppliers => save_supplier(c, actor, p.id, &input(&p.input)?).map(|_| p.id.is_none()),
         Kind::Customers => {
             let ci: CustomerInput = input(&p.input)?;
             match p.id {
@@ -482,7 +483,7 @@ impl ImportPlan {
     /// saves wait for one chunk at most. A row that fails now (someone changed the record
     /// since the check) stops the import with a message saying which rows were saved;
     /// writing the same file again finishes it, as every row creates or updates by code.
-    pub async fn apply(self, db: &db::Db, admin: Admin, actor: Actor, chunk: usize, progress: impl Fn(usize, usize)) -> AppResult<Counts> {
+    pub async fn apply(self, db: &db::Db, actor: &Actor, chunk: usize, progress: impl Fn(usize, usize)) -> AppResult<Counts> {
         let total = self.rows();
         let mut done = 0;
         let mut counts = Counts::default();
@@ -491,14 +492,14 @@ impl ImportPlan {
             let mut start = 0;
             while start < rows.len() {
                 let end = (start + chunk).min(rows.len());
-                let batch = rows.clone();
-                let org = admin.org_id;
+                let (batch, who) = (rows.clone(), actor.clone());
+                let org = actor.org_id;
                 let outcome = db
                     .write(move |c| {
                         let brands = if kind == Kind::Products { db::masters::all_brands(c, org)? } else { Vec::new() };
                         let mut created = 0;
                         for p in &batch[start..end] {
-                            match write_row(c, &admin, actor, kind, p, &brands) {
+                            match write_row(c, &who, kind, p, &brands) {
                                 Ok(true) => created += 1,
                                 Ok(false) => {}
                                 // The chunk rolls back: what was saved is the chunks before it.

@@ -12,48 +12,17 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use crate::auth::Auth;
-use db::reference_data::{AuditEntry, audit};
 use db::reports::{self as queue, Job, NewJob};
 use db::{self, Db};
+use domain::Actor;
 use domain::enums::Role;
 use domain::imports::{INLINE_ROWS, ImportKind, NO_ROWS, SUCCESS, WRITE_CHUNK, row_message};
-use domain::masters::Actor as MasterActor;
 use db::error::{AppError, AppResult};
 use crate::reports::Progress;
-use crate::services::orders::{self as orders, Actor as SheetActor};
-use crate::services::reference_data::Admin;
+use crate::services::orders;
+use crate::services::reference_data::{audit_change, only_approver};
 use crate::state::AppState;
 use xlsx::import::{Table, read_first_sheet, read_named_sheets};
-
-/// Who imports: what the sheet and master-data rules need to know.
-#[derive(Clone, Debug)]
-pub struct Importer {
-    pub org_id: i64,
-    pub user_id: i64,
-    pub name: String,
-    pub role: Role,
-    pub is_acct: bool,
-    pub crt_csr: bool,
-    pub zone: chrono_tz::Tz,
-}
-
-impl From<&Auth> for Importer {
-    fn from(a: &Auth) -> Self {
-        Self { org_id: a.org_id, user_id: a.user_id, name: a.user_name.clone(), role: a.role, is_acct: a.is_acct, crt_csr: a.crt_csr, zone: a.zone }
-    }
-}
-
-impl Importer {
-    fn admin(&self) -> Admin {
-        Admin { org_id: self.org_id, user_id: self.user_id, role: self.role }
-    }
-    fn master(&self) -> MasterActor {
-        MasterActor { org_id: self.org_id, role: self.role, crt_csr: self.crt_csr }
-    }
-    fn sheets(&self) -> SheetActor {
-        SheetActor { user_id: self.user_id, name: self.name.clone(), org_id: self.org_id, role: self.role, is_acct: self.is_acct }
-    }
-}
 
 /// A file read into its worksheets.
 pub enum Parsed {
@@ -101,11 +70,11 @@ pub enum Outcome {
 /// Imports an uploaded file, now or as a job (role 4 only). The same file as the company's
 /// last import of this kind is refused (409 `same_file`) unless `again` asks for it.
 pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: &str, bytes: Vec<u8>, again: bool) -> AppResult<Outcome> {
-    let who = Importer::from(auth);
-    who.admin().check()?;
+    let (who, zone) = (Actor::from(auth), auth.zone);
+    only_approver(who.role)?;
     let digest = hex::encode(Sha256::digest(&bytes));
     if !again {
-        let (org, zone) = (who.org_id, who.zone);
+        let org = who.org_id;
         if let Some((last, at, by)) = state.db.run(move |c| db::imports::last(c, org, kind.code())).await?
             && last == digest
         {
@@ -120,7 +89,7 @@ pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: 
         return Err(AppError::field("file", NO_ROWS));
     }
     let outcome = if rows <= INLINE_ROWS {
-        Outcome::Done(run(&state.db, kind, &who, parsed, &|_, _| {}).await?)
+        Outcome::Done(run(&state.db, kind, &who, zone, parsed, &|_, _| {}).await?)
     } else {
         drop(parsed);
         Outcome::Queued { id: enqueue(state, &who, kind, file_name, &bytes).await? }
@@ -137,20 +106,20 @@ pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: 
     Ok(outcome)
 }
 
-/// Checks and writes a parsed file.
-async fn run(db: &Db, kind: ImportKind, who: &Importer, parsed: Parsed, progress: &(dyn Fn(usize, usize) + Sync)) -> AppResult<Done> {
+/// Checks and writes a parsed file for `who`, in a company whose time zone is `zone`.
+async fn run(db: &Db, kind: ImportKind, who: &Actor, zone: chrono_tz::Tz, parsed: Parsed, progress: &(dyn Fn(usize, usize) + Sync)) -> AppResult<Done> {
     let org = who.org_id;
     let message = match parsed {
         Parsed::Basic(tables) => {
-            let actor = who.master();
-            let plan = db.run(move |c| db::read_snapshot(c, |c| basic::plan(c, org, actor, tables))).await?;
-            let counts = plan.apply(db, who.admin(), actor, WRITE_CHUNK, progress).await?;
+            let actor = who.clone();
+            let plan = db.run(move |c| db::read_snapshot(c, |c| basic::plan(c, org, &actor, tables))).await?;
+            let counts = plan.apply(db, who, WRITE_CHUNK, progress).await?;
             format!("{SUCCESS}: {} created, {} updated.", counts.created, counts.updated)
         }
         Parsed::DraftInvoices(table) => {
-            let today = domain::dates::today(who.zone);
+            let today = domain::dates::today(zone);
             let planned = db.run(move |c| db::read_snapshot(c, |c| draft_invoices::plan(c, org, today, &table))).await?;
-            let numbers = write_drafts(db, who.sheets(), planned, progress).await?;
+            let numbers = write_drafts(db, who.clone(), planned, progress).await?;
             match (numbers.first(), numbers.last()) {
                 (Some(a), Some(b)) if numbers.len() > 1 => format!("{SUCCESS}: {} draft invoices created, {a} to {b}.", numbers.len()),
                 (Some(a), _) => format!("{SUCCESS}: draft invoice {a} created."),
@@ -158,15 +127,14 @@ async fn run(db: &Db, kind: ImportKind, who: &Importer, parsed: Parsed, progress
             }
         }
     };
-    let detail = message.clone();
-    let admin = who.admin();
-    db.write(move |c| audit(c, AuditEntry { org_id: admin.org_id, user_id: admin.user_id, entity: "import", entity_id: None, action: kind.title(), detail: detail.clone() }, db::now())).await?;
+    let (detail, actor) = (message.clone(), who.clone());
+    db.write(move |c| audit_change(c, &actor, "import", None, kind.title(), detail.clone())).await?;
     Ok(Done { message })
 }
 
 /// Creates the planned drafts, whole sheets of about [`WRITE_CHUNK`] lines per transaction;
 /// answers their numbers.
-async fn write_drafts(db: &Db, actor: SheetActor, planned: Vec<draft_invoices::Planned>, progress: &(dyn Fn(usize, usize) + Sync)) -> AppResult<Vec<String>> {
+async fn write_drafts(db: &Db, actor: Actor, planned: Vec<draft_invoices::Planned>, progress: &(dyn Fn(usize, usize) + Sync)) -> AppResult<Vec<String>> {
     let total: usize = planned.iter().map(|p| p.lines.len()).sum();
     let planned = Arc::new(planned);
     let mut numbers = Vec::new();
@@ -227,7 +195,7 @@ struct JobParams {
     name: String,
 }
 
-async fn enqueue(state: &AppState, who: &Importer, kind: ImportKind, file_name: &str, bytes: &[u8]) -> AppResult<i64> {
+async fn enqueue(state: &AppState, who: &Actor, kind: ImportKind, file_name: &str, bytes: &[u8]) -> AppResult<i64> {
     let digest = hex::encode(Sha256::digest(bytes));
     let stored = format!("{}-{}.xlsx", kind.code(), &digest[..32]);
     let dir = upload_dir(&state.config.data_dir, who.org_id);
@@ -278,22 +246,17 @@ async fn run_stored(state: &AppState, job: &Job, kind: ImportKind, path: &Path, 
             let user_row = db::accounts::user_by_id(c, user)?;
             let m = db::accounts::memberships_of(c, user)?.into_iter().find(|m| m.org_id == org);
             let zone = m.as_ref().and_then(|m| domain::admin::parse_zone(&m.time_zone).ok()).unwrap_or(domain::dates::DEFAULT_ZONE);
-            Ok(m.map(|m| Importer {
-                org_id: org,
-                user_id: user,
-                name: user_row.name,
-                role: Role::from_i32(m.role).unwrap_or(Role::Business),
-                is_acct: m.is_acct,
-                crt_csr: m.crt_csr,
-                zone,
+            Ok(m.map(|m| {
+                let actor = Actor { org_id: org, user_id: user, name: user_row.name, role: Role::from_i32(m.role).unwrap_or(Role::Business), is_acct: m.is_acct, crt_csr: m.crt_csr };
+                (actor, zone)
             }))
         })
         .await?;
-    let who = who.filter(|w| w.role == Role::Approver).ok_or_else(|| AppError::forbidden("The person who queued this import is no longer an approver of the company; nothing was imported."))?;
+    let (who, zone) = who.filter(|(w, _)| domain::permissions::may_administer(w.role)).ok_or_else(|| AppError::forbidden("The person who queued this import is no longer an approver of the company; nothing was imported."))?;
     let bytes = std::fs::read(path).map_err(|e| AppError::Storage(format!("The uploaded file is gone ({e}); upload it again.")))?;
     let parsed = parse(kind, Arc::new(bytes)).await?;
     let p = progress.clone();
-    let done = run(&state.db, kind, &who, parsed, &move |d, t| p.set(d as u64, t as u64)).await?;
+    let done = run(&state.db, kind, &who, zone, parsed, &move |d, t| p.set(d as u64, t as u64)).await?;
     Ok(format!("{} — {}", params.name, done.message))
 }
 

@@ -6,7 +6,7 @@ use db::customers::Customer;
 use db::masters::Employee;
 use domain::enums::{AreaType, BusinessType, DefaultShipType, PaymentType, PriceStrategy, Role};
 use domain::lenient::Amount;
-use domain::masters::{CustomerInput, DEFAULT_COUNTRY, fits_business_staff, fits_service_staff};
+use domain::masters::{CustomerInput, DEFAULT_COUNTRY, fits_business_staff, fits_service_staff, listed_on_picker};
 use domain::money::Cents;
 use crate::web::products::xero_badge;
 
@@ -38,14 +38,13 @@ pub fn new_input() -> CustomerInput {
 /// The form's values from a stored customer, as the edit page first shows them.
 pub use crate::services::masters::customer_input as input_from;
 
-/// Active staff of a fitting role, and whoever is chosen now even if deactivated since
-/// (so saving an older record keeps its staff).
+/// Staff of a fitting role that the picker lists (`listed_on_picker`).
 fn staff_options(staff: &[Employee], fits: fn(Role) -> bool, chosen: Option<i64>) -> Vec<(String, String)> {
     std::iter::once((String::new(), NONE.to_string()))
         .chain(
             staff
                 .iter()
-                .filter(|e| (e.is_active || chosen == Some(e.id)) && Role::from_i32(e.role).is_some_and(fits))
+                .filter(|e| listed_on_picker(e.is_active, e.id, chosen) && Role::from_i32(e.role).is_some_and(fits))
                 .map(|e| (e.id.to_string(), e.name.clone())),
         )
         .collect()

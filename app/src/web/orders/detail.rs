@@ -20,12 +20,15 @@ use db::orders::{self as order_db, Event, Order};
 use db::refs::Unchecked;
 use domain::enums::{ActualPayType, AreaType, DeliveryStatus, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, Role, ShipType, Tag, TaxType, XeroState, print_label};
 use domain::guard::{CONFIRM_QUESTION, CONFIRM_TITLE};
+use domain::masters::listed_on_picker;
 use domain::money::{Cents, Totals, TotalsOverflow};
 use domain::status::{Action, SheetState, allowed, clone_targets};
 use domain::permissions::{Sight, may_recall_or_batch_send};
+use domain::sheet;
 use db::error::{AppError, AppResult};
 use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
-use crate::services::orders::{self as svc, Actor, ApproveInput, Dates};
+use crate::services::orders::{self as svc, ApproveInput, Dates};
+use domain::Actor;
 use crate::state::AppState;
 use crate::web::fmt_date;
 use crate::web::shell::{Flash, Shell};
@@ -59,6 +62,8 @@ pub struct LineView {
 pub struct DetailPage {
     pub shell: Shell,
     pub o: Order,
+    /// The sheet's `xero_sent` code (an unknown one reads Unsent).
+    pub xero: XeroState,
     pub route: &'static str,
     pub type_label: &'static str,
     pub kind: &'static str,
@@ -192,7 +197,7 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
                 Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
                 Field { label: "To CSR", value: if code.is_empty() { name } else { format!("{name} ({code})") } },
                 Field { label: "CSR Remark", value: [note, attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ") },
-                Field { label: if t == OrderType::Invoice { "Dispatch Date" } else { "Pickup Date" }, value: date_opt(o.delivery_date) },
+                Field { label: sheet::delivery_date_label(t).unwrap_or_default(), value: date_opt(o.delivery_date) },
                 Field { label: "Due Date", value: date_opt(o.due_date) },
                 Field { label: "Address", value: o.address.clone() },
                 Field { label: "Phone", value: o.phone.clone() },
@@ -217,7 +222,7 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
             fields.extend([
                 Field { label: "Supplier", value: sheet.supplier.clone().unwrap_or_default() },
                 Field { label: "TAG", value: Tag::from_i32(o.tag_id).map(Tag::label).unwrap_or("").into() },
-                Field { label: "ETA Date", value: date_opt(o.delivery_date) },
+                Field { label: sheet::delivery_date_label(t).unwrap_or_default(), value: date_opt(o.delivery_date) },
                 Field { label: "Due Date", value: date_opt(o.due_date) },
                 Field { label: "Reference", value: o.reference.clone() },
                 Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) },
@@ -293,13 +298,8 @@ fn status_tags(t: OrderType, state_: &SheetState) -> Vec<(String, &'static str)>
         tags.push(("Closed".into(), "tag-grey"));
     }
     if t.syncs_to_xero() {
-        tags.push(match state_.xero {
-            XeroState::Sent => ("Xero SENT".into(), "tag-green"),
-            XeroState::Fail => ("Xero Fail".into(), "tag-red"),
-            XeroState::Unsent => ("Xero Unsent".into(), "tag-amber"),
-            XeroState::Sending => ("Xero Sending…".into(), "tag-amber"),
-            XeroState::Recalling => ("Xero Recalling…".into(), "tag-amber"),
-        });
+        let x = state_.xero;
+        tags.push((format!("Xero {}", x.label()), if x.is_sent() { "tag-green" } else if x.is_failed() { "tag-red" } else { "tag-amber" }));
     }
     tags
 }
@@ -327,7 +327,7 @@ impl DetailPage {
             vec![]
         };
         let sight = auth.sight();
-        let drivers = staff.iter().filter(|e| (e.is_active || o.driver_id == Some(e.id)) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
+        let drivers = staff.iter().filter(|e| listed_on_picker(e.is_active, e.id, o.driver_id) && e.role == Role::Driver.as_i32()).map(|e| (e.id, e.name.clone())).collect();
         let csrf = shell.csrf.clone();
         Ok(DetailPage {
             shell,
@@ -358,14 +358,10 @@ impl DetailPage {
             warehouses: warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
             ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),
             approve_view: matches!(t, OrderType::Invoice | OrderType::CreditNote),
-            due_label: matches!(t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote).then_some("Due Date"),
-            delivery_label: match t {
-                OrderType::Invoice => Some("Dispatch Date"),
-                OrderType::CreditNote => Some("Pickup Date"),
-                OrderType::PurchaseOrder => Some("ETA Date"),
-                _ => None,
-            },
+            due_label: sheet::has_due_date(t).then_some("Due Date"),
+            delivery_label: sheet::delivery_date_label(t).filter(|_| sheet::delivery_date_editable(t)),
             csrf,
+            xero: state_.xero,
             o,
         })
     }

@@ -18,15 +18,18 @@ use crate::auth::Auth;
 use db::order_views::{self, FormChoices, FormWants, LineProduct, SheetWithLines};
 use db::orders::{self as order_db, Line, Order};
 use db::refs::Unchecked;
+use domain::clone;
 use domain::dates::today;
 use domain::due_date::{DateShortcut, date_shortcut};
 use domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
+use domain::masters::listed_on_picker;
 use domain::money::Cents;
 use domain::permissions::Sight;
-use domain::sheet::LineDraft;
+use domain::sheet::{self, LineDraft};
 use domain::status::{Action, SheetState, allowed};
 use db::error::{AppError, AppResult};
-use crate::services::orders::{self as svc, Actor, Header};
+use crate::services::orders::{self as svc, Header};
+use domain::Actor;
 use crate::services::pricing;
 use crate::state::AppState;
 use crate::web::island::Island;
@@ -246,17 +249,10 @@ impl FormPage {
         self.t == OrderType::Transfer
     }
     fn has_due(&self) -> bool {
-        matches!(self.t, OrderType::Invoice | OrderType::CreditNote | OrderType::Bill | OrderType::BillCreditNote)
+        sheet::has_due_date(self.t)
     }
-    fn delivery_label(&self) -> &'static str {
-        match self.t {
-            OrderType::Invoice => "Dispatch Date",
-            OrderType::CreditNote => "Pickup Date",
-            _ => "ETA Date",
-        }
-    }
-    fn has_delivery(&self) -> bool {
-        matches!(self.t, OrderType::Invoice | OrderType::CreditNote | OrderType::PurchaseOrder | OrderType::Bill | OrderType::BillCreditNote)
+    fn delivery_label(&self) -> Option<&'static str> {
+        sheet::delivery_date_label(self.t)
     }
     /// The secondary fields folded under 'More' open when a note is written (a customer's
     /// self-order note must be seen) or one of them has an error.
@@ -434,9 +430,11 @@ async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r: Render) -
         Some(c) => (Cents(c.credit_limit).grouped(), Cents(c.xero_balance).grouped(), [c.note, c.attention].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")),
         None => (String::new(), String::new(), String::new()),
     };
-    let chosen = |id: i64, field: &str| field == id.to_string();
-    let service_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_service_id)) && Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect();
-    let business_staff = staff.iter().filter(|e| (e.is_active || chosen(e.id, &r.f.csr_bd_id)) && e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect();
+    // The staff the form names now: an id exactly as its option's value.
+    let chosen = |field: &str| field.parse::<i64>().ok().filter(|id| id.to_string() == field);
+    let (service, business) = (chosen(&r.f.csr_service_id), chosen(&r.f.csr_bd_id));
+    let service_staff = staff.iter().filter(|e| listed_on_picker(e.is_active, e.id, service) && Role::from_i32(e.role).is_some_and(Role::is_staff_picker)).map(|e| (e.id, e.name.clone())).collect();
+    let business_staff = staff.iter().filter(|e| listed_on_picker(e.is_active, e.id, business) && e.role == Role::Business.as_i32()).map(|e| (e.id, e.name.clone())).collect();
     Ok(FormPage {
         editor,
         shell,
@@ -519,15 +517,13 @@ impl Prefill {
         }
     }
 
-    /// Refuses, before the page answers, a clone whose source is no sheet of the company
-    /// (404) or, for Bill -> Invoice, no bill (400): one statement.
-    async fn check(&self, state: &AppState, org: i64) -> AppResult<()> {
+    /// Refuses, before the page answers, a clone into type `t` whose source is no sheet of
+    /// the company (404) or that the clone rules refuse (400): one statement.
+    async fn check(&self, state: &AppState, org: i64, t: OrderType) -> AppResult<()> {
         let Self::Clone { from, to_invoice } = *self else { return Ok(()) };
         let head = state.db.run(move |c| order_views::head_of(c, org, from)).await?;
         let src_type = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
-        if to_invoice && src_type != OrderType::Bill {
-            return Err(AppError::bad_request("Bill -> Invoice clones bills only."));
-        }
+        clone::cloning(src_type, from, t, to_invoice).map_err(AppError::bad_request)?;
         Ok(())
     }
 
@@ -549,40 +545,42 @@ impl Prefill {
     }
 }
 
-/// A new sheet of type `t` cloned from sheet `from`: its header (the counterparty only on
-/// the same side, dates from `blank`) and its lines (priced from class A when a bill
-/// becomes an invoice).
+/// A new sheet of type `t` cloned from sheet `from` as the clone rules say (`domain::clone`):
+/// its header with dates and ship type from `blank`, and its lines.
 async fn cloned(state: &AppState, org: i64, t: OrderType, from: i64, to_invoice: bool, blank: SheetForm) -> AppResult<(SheetForm, Vec<IslandLine>)> {
     let SheetWithLines { sheet, lines: src_lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, from)).await?;
     let (labels, src, src_lines) = (sheet.party_labels(), sheet.order, island_lines(src_lines));
     let src_type = OrderType::from_i32(src.order_type).ok_or(AppError::NotFound)?;
-    let same_side = src_type.is_sales() == t.is_sales();
+    let rules = clone::cloning(src_type, src.id, t, to_invoice).map_err(AppError::bad_request)?;
     let cloned = form_of_order(&src, labels.0, labels.1);
+    let party = |v: &String| if rules.keeps_counterparty { v.clone() } else { String::new() };
     let f = SheetForm {
         version: String::new(),
         date: blank.date,
         due_date: String::new(),
         delivery_date: String::new(),
-        customer_id: if same_side { cloned.customer_id.clone() } else { String::new() },
-        customer_label: if same_side { cloned.customer_label.clone() } else { String::new() },
-        supplier_id: if same_side { cloned.supplier_id.clone() } else { String::new() },
-        supplier_label: if same_side { cloned.supplier_label.clone() } else { String::new() },
-        related_order_id: if src_type == OrderType::PurchaseOrder && t == OrderType::Bill { src.id.to_string() } else { String::new() },
+        customer_id: party(&cloned.customer_id),
+        customer_label: party(&cloned.customer_label),
+        supplier_id: party(&cloned.supplier_id),
+        supplier_label: party(&cloned.supplier_label),
+        related_order_id: rules.related_order.map(|id| id.to_string()).unwrap_or_default(),
         ship_type: blank.ship_type,
         ..cloned
     };
-    let mut lines: Vec<IslandLine> =
-        src_lines.into_iter().enumerate().map(|(i, l)| IslandLine { key: format!("new_{i}"), price: if to_invoice { String::new() } else { l.price }, ..l }).collect();
-    if to_invoice {
-        // Bill prices are costs: the invoice starts from class A until a customer is chosen.
-        let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
-        let quotes = state.db.run(move |c| pricing::quotes(c, org, &ids, None)).await?;
-        for l in &mut lines {
-            if let Some(qt) = l.product_id.and_then(|p| quotes.get(&p)) {
-                l.price = qt.unit_price.plain();
-            }
-        }
-    }
+    let class_a = if rules.reprices_from_class_a {
+        let ids: Vec<i64> = src_lines.iter().filter_map(|l| l.product_id).collect();
+        state.db.run(move |c| pricing::quotes(c, org, &ids, None)).await?
+    } else {
+        HashMap::new()
+    };
+    let lines = src_lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let price = rules.line_price(l.price.clone(), l.product_id.and_then(|p| class_a.get(&p)).map(|q| q.unit_price));
+            IslandLine { key: format!("new_{i}"), price, ..l }
+        })
+        .collect();
     Ok((f, lines))
 }
 
@@ -626,11 +624,11 @@ pub async fn new_page(State(state): State<AppState>, auth: Auth, headers: Header
     let t = sheet_type(&route)?;
     let org = auth.org_id;
     let prefill = Prefill::of(operation.as_deref(), q)?;
-    prefill.check(&state, org).await?;
+    prefill.check(&state, org, t).await?;
     let blank = SheetForm {
         date: today(auth.zone).to_string(),
-        tax_type: if t.has_tax() { TaxType::default().as_i32() } else { TaxType::NoTax.as_i32() }.to_string(),
-        ship_type: if t == OrderType::CreditNote { ShipType::DriverPickUp.as_i32() } else { ShipType::Delivery.as_i32() }.to_string(),
+        tax_type: TaxType::default_for(t).as_i32().to_string(),
+        ship_type: ShipType::default_for(t, None).as_i32().to_string(),
         tag_id: "1".into(),
         ..Default::default()
     };
