@@ -21,7 +21,7 @@ pub struct Config {
 pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Rows an export reads from the database at a time: large enough that per-query overhead
-/// is small, small enough that a chunk stays a few MB (docs/decisions.md, Scale).
+/// is small, small enough that a chunk stays a few MB (docs/decisions/imports.md, "Exports").
 pub const EXPORT_CHUNK: usize = 2_000;
 
 impl Config {

@@ -9,7 +9,7 @@ use db::accounts::{self, NewMembership, NewUser};
 use tyredesk::{auth, seed, server};
 
 /// mimalloc returns freed memory to the OS, so a large export's buffers do not stay with the
-/// process afterwards as they did with the system allocator (docs/decisions.md, Scale).
+/// process afterwards as they did with the system allocator (docs/decisions/operations.md, "Builds and the allocator").
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -28,7 +28,7 @@ use db::error::AppError;
 use crate::state::AppState;
 use crate::{api, assets, auth, seed, web};
 
-/// Content-Security-Policy of every answer (docs/decisions.md, "Trust"): scripts only from
+/// Content-Security-Policy of every answer (docs/decisions/screens.md, "What every answer carries"): scripts only from
 /// our own files, never inline; styles may be inline because Radix's dialogs and htmx add
 /// `<style>` elements at run time.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; \
@@ -39,7 +39,7 @@ pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' '
 /// method but GET and HEAD) are never cut off: a timeout drops the handler, but a write
 /// already on the blocking pool runs on and commits, and answering failure for it would be
 /// untrue. Their work is bounded instead: input ranges, upload limits, short transactions
-/// (`docs/decisions.md`, Trust); slow clients are cut off by the connection's read limits.
+/// (`docs/decisions/operations.md`, "Server limits and timeouts"); slow clients are cut off by the connection's read limits.
 async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if !req.method().is_safe() {
         return next.run(req).await;

@@ -81,7 +81,7 @@ pub struct Limit {
     pub every: Duration,
 }
 
-/// The numbers of the policy (recorded in docs/decisions.md, "Trust").
+/// The numbers of the policy (recorded in docs/decisions/sign-in-and-sessions.md, "Sign-in throttling").
 #[derive(Clone, Debug)]
 pub struct ThrottleLimits {
     /// Failures for one account from one address.

@@ -1,7 +1,7 @@
 //! `tyredesk bench`: generates a data set deterministically, serves it on loopback with the
 //! production server loop, runs the scenarios of DESIGN §10 and issue 10 over real HTTP, and
-//! prints p50/p95/p99 beside the raw database time of the same queries (docs/decisions.md,
-//! "Benchmark").
+//! prints p50/p95/p99 beside the raw database time of the same queries (docs/performance.md,
+//! "The benchmark").
 
 mod client;
 mod fairness;
@@ -269,7 +269,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
 
     // Memory first: a process that has just served 32 clients keeps freed memory in the
     // heaps of its many pool threads, which a later scenario cannot reuse, so its growth
-    // would count what the earlier load left behind (docs/decisions.md, "Benchmark").
+    // would count what the earlier load left behind (docs/performance.md, "The benchmark").
     let name = "export 100k invoices";
     if opts.selected(name) {
         let path = match fx.export_from {

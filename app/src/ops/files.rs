@@ -1,5 +1,5 @@
 //! What the server writes is for its own user only: data files 0600, folders 0700
-//! (docs/decisions.md, "Trust, second sweep"). The database, its journal, report files,
+//! (docs/decisions/operations.md, "The data directory and its files"). The database, its journal, report files,
 //! exports, uploads and backups hold every company's books and customers.
 
 use std::path::Path;

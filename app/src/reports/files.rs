@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use domain::reports::Kind;
 
-/// How long finished reports are kept (docs/decisions.md, Reports).
+/// How long finished reports are kept (docs/decisions/reports.md).
 pub const RETENTION: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
 /// A temporary file older than this was left by a crash (a report takes seconds).

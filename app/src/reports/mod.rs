@@ -2,7 +2,7 @@
 //! row of `report_jobs` (`submit`), a worker inside a server process claims it
 //! (`worker`), writes the xlsx through the streaming writer into the company's folder of the
 //! data directory (`files`), and the Download Center lists it. What each kind's file holds
-//! is in `docs/decisions.md` ("Reports") and in its module.
+//! is in `docs/decisions/reports.md` and in its module.
 
 pub mod files;
 pub mod inventory;

@@ -1,5 +1,5 @@
 //! The report worker of a server process: claims a job, beats its heartbeat while the file
-//! is written, and records how it ended (docs/decisions.md, Reports). Any number of server
+//! is written, and records how it ended (docs/decisions/reports.md). Any number of server
 //! processes may run one on the same PostgreSQL; each job runs once at a time.
 
 use std::path::Path;

@@ -165,7 +165,7 @@ const SHEET_TABLES: [&str; 3] = ["orders", "order_lines", "order_events"];
 
 /// Seeds an empty database; refuses one that already has data. Up to S everything is one
 /// transaction; larger scales commit every [`SHEETS_PER_COMMIT`] sheets and, on SQLite,
-/// checkpoint the write-ahead log after each commit so it stays small (docs/decisions.md,
+/// checkpoint the write-ahead log after each commit so it stays small (docs/decisions/operations.md,
 /// "Seeding at scale L"). Ends with `ANALYZE` so the planner knows the new data.
 pub fn seed(conn: &mut DbConn, scale: Scale, today: NaiveDate) -> Result<(), SeedError> {
     seed_committing(conn, scale, today, (scale.main_org().sheets > SHEETS_PER_COMMIT).then_some(SHEETS_PER_COMMIT))

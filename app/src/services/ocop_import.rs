@@ -2,7 +2,7 @@
 //!
 //! The file is parsed and every code resolved on a read connection, outside SQLite's writer
 //! queue; only the finished list of prices enters one short write transaction of multi-row
-//! upserts, so other users' saves wait for that transaction alone (see `docs/decisions.md`).
+//! upserts, so other users' saves wait for that transaction alone (see `docs/decisions/imports.md`, "OCOP import").
 
 use std::collections::{BTreeMap, HashSet};
 

@@ -98,7 +98,7 @@ fn may_recall_or_batch(actor: &Actor) -> AppResult<()> {
 
 /// A base URL as entered, parsed by the URL standard's parser (the same one the HTTP client
 /// uses, so what is checked is what is called). Without the stand-in mode only Xero's own
-/// address is accepted; with it (`TYREDESK_XERO_STANDIN=1`, docs/decisions.md) also an address
+/// address is accepted; with it (`TYREDESK_XERO_STANDIN=1`, docs/decisions/xero.md) also an address
 /// on this machine's loopback, plain http allowed there. Never a user name or password, a
 /// query or a fragment.
 fn check_url(field: &str, raw: Option<&str>, default: &str, standin: bool) -> AppResult<String> {

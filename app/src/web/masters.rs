@@ -61,7 +61,7 @@ fn edit_cell(editable: bool, route: &str, id: i64) -> Vec<Cell> {
 }
 
 /// A list of one kind of reference record. Approvers get '+ New' in the header and an Edit
-/// link on each row (the spec shows neither; docs/decisions.md, "Running the company").
+/// link on each row (the spec shows neither; docs/decisions/companies-and-references.md, "Suppliers, warehouses and brands").
 #[allow(clippy::too_many_arguments)]
 fn simple_list<T>(
     auth: &Auth,

@@ -76,8 +76,8 @@ const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../../migrations
 const CACHE_KIB: u32 = 32_000;
 /// SQLite page cache of a connection that bulk-loads: at scale L the index pages that
 /// inserts touch (a leaf per product, per customer, per type and status) exceed 32 MB, and
-/// every miss is a read from the OS and a spill to the log (docs/decisions.md, "Seeding at
-/// scale L").
+/// every miss is a read from the OS and a spill to the log (docs/decisions/operations.md, "Seeding
+/// at scale L").
 const BULK_CACHE_KIB: u32 = 512 * 1024;
 
 /// Opens one connection, choosing the backend from the URL (never by trial) and keeping the
@@ -94,7 +94,7 @@ pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
             })?;
             // No JIT compilation: our statements are short, and where the planner overestimates
             // rows (a report's chunk of lines by an `IN (…)` list, estimated at 4× its rows)
-            // PostgreSQL compiled each one for 47 ms to run it in 30 (docs/decisions.md).
+            // PostgreSQL compiled each one for 47 ms to run it in 30 (docs/decisions/operations.md, "PostgreSQL and SQLite"; figures in docs/performance.md).
             conn.batch_execute("SET jit = off").map_err(|e| format!("cannot configure the PostgreSQL connection: {e}"))?;
             Ok(DbConn::Pg(conn))
         }
@@ -639,7 +639,7 @@ pub fn checkpoint(conn: &mut DbConn) -> AppResult<()> {
 /// comes with them (8.6 s at scale L): a freshly loaded table has no visibility map, so no
 /// query can answer from an index alone, and each row's first readers pay to look up its
 /// transaction. At L a product word search counted its matches in 25 ms before and 1.6 ms
-/// after (docs/decisions.md, Scale). Outside any transaction, as `VACUUM` requires.
+/// after (docs/decisions/queries.md, "Statistics"; figures in docs/performance.md). Outside any transaction, as `VACUUM` requires.
 pub fn analyze_all(conn: &mut DbConn) -> AppResult<()> {
     match conn.backend() {
         Backend::Sqlite => conn.batch_execute("ANALYZE")?,

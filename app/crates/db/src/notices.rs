@@ -1,5 +1,5 @@
 //! What a form post has to say once, kept for the page it redirects to (post/redirect/get,
-//! docs/decisions.md "Trust, second sweep"): one notice per browser session, taken — read
+//! docs/decisions/screens.md "Post-redirect-get and one-time notices"): one notice per browser session, taken — read
 //! and removed — by the next page that shows it, so a reload shows nothing and posts nothing.
 
 use chrono::Duration;

@@ -295,7 +295,7 @@ const SORTED_MATCHES: i64 = 5_000;
 /// products finds them all through the trigram index, as the count just did (1.0 ms), sorts
 /// them, and reads the page's rows by id: the cost follows the number of matches, not where
 /// they sit in the order. Measured with `tyredesk bench --scale L --existing --scenario
-/// product` on PostgreSQL: michelin HTML 240 → 568 req/s at 32 clients (docs/decisions.md).
+/// product` on PostgreSQL: michelin HTML 240 → 568 req/s at 32 clients (docs/performance.md).
 /// `order_sql` must list the same order as [`sorted`]; `tests/http/search.rs` compares every
 /// sort's pages with one ordered query.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
@@ -371,7 +371,7 @@ struct Value {
 /// skipping through its `(org_id, tag)` index from one value to the next: a few probes for a
 /// handful of values instead of reading all 20,000 index entries as `DISTINCT` does, on every
 /// product list page (1.6 ms → 0.14 ms per column on PostgreSQL at scale L under `EXPLAIN
-/// ANALYZE`; the pages' rates are in docs/decisions.md with their `tyredesk bench` command).
+/// ANALYZE`; the pages' rates are in docs/performance.md with their `tyredesk bench` command).
 fn distinct_values(conn: &mut DbConn, org: i64, column: &'static str) -> AppResult<Vec<String>> {
     debug_assert!(matches!(column, "tag2" | "tag3"), "indexed tag columns only");
     let sql = format!(

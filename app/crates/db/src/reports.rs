@@ -1,4 +1,4 @@
-//! The report job queue (`report_jobs`, docs/decisions.md "Reports"): rows claimed by the
+//! The report job queue (`report_jobs`, docs/decisions/reports.md): rows claimed by the
 //! workers of any server process, kept alive by a heartbeat, claimed again when their worker
 //! died, and never left Queued or Running after a failure.
 

@@ -1,4 +1,4 @@
-//! The accounting link's rows (docs/decisions.md, Xero): each company's connection and
+//! The accounting link's rows (docs/decisions/xero.md): each company's connection and
 //! shared call budget, and the `xero_jobs` queue — claimed like `report_jobs` (heartbeat,
 //! stale claims taken over, `FOR UPDATE SKIP LOCKED` on PostgreSQL), with a time before
 //! which a job waits (back-off, 429) and the flag that an attempt's outcome is unknown.

@@ -24,7 +24,7 @@ pub struct WarehouseRole {
 }
 
 /// Department 4 dispatching from the third-party store: the spec's "warehouse 20 with
-/// department 4" special case (see docs/decisions.md, Printing).
+/// department 4" special case (see docs/decisions/printing.md).
 pub fn is_third_party_dispatch(department: i32, warehouse: &WarehouseRole) -> bool {
     department == 4 && warehouse.is_third_party
 }
@@ -95,7 +95,7 @@ pub fn shows_reference(department: i32) -> bool {
 }
 
 /// The notice department 10 prints under the customer block (spec §2.7 names it without
-/// its text; this wording is recorded in docs/decisions.md).
+/// its text; this wording is recorded in docs/decisions/printing.md).
 pub const DEPARTMENT_10_NOTICE: &str = "Please check all goods on receipt: shortages or damage must be noted on this document before it is signed. \
 Goods remain the property of the supplier until paid for in full.";
 

@@ -744,7 +744,7 @@ impl Role {
 
 code_enum! {
     /// Whether a sheet, product or customer reached the accounting system; listed Unsent, Fail, SENT as in the filter.
-    /// Sending and Recalling are a sheet's while its job is queued or running (docs/decisions.md, Xero).
+    /// Sending and Recalling are a sheet's while its job is queued or running (docs/decisions/xero.md).
     XeroState {
         Unsent = 0, "Unsent";
         Fail = 2, "Fail";

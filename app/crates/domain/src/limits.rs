@@ -1,4 +1,4 @@
-//! The ranges every input is held to (recorded in docs/decisions.md): quantities, line
+//! The ranges every input is held to (recorded in docs/decisions/screens.md, "Forms, input and messages"): quantities, line
 //! counts, dates, text lengths and characters. HTML forms, the JSON API and uploads share them.
 
 use chrono::NaiveDate;

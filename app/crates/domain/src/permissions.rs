@@ -1,5 +1,5 @@
-//! Who may see what and do what beyond the roles of spec §6 (docs/decisions.md, "Trust,
-//! second sweep").
+//! Who may see what and do what beyond the roles of spec §6 (docs/decisions/companies-and-references.md,
+//! "Roles and permissions", "Cost visibility").
 
 use super::enums::{OrderType, Role};
 use super::money::Cents;
@@ -17,7 +17,7 @@ pub fn may_administer(role: Role) -> bool {
     role == Role::Approver
 }
 
-/// The refusal of that work to everyone else (docs/decisions.md, "Running the company").
+/// The refusal of that work to everyone else (docs/decisions/companies-and-references.md).
 pub const APPROVER_ONLY: &str = "Only an approver (role 4) may change suppliers, warehouses, brands, staff and settings.";
 
 /// [`may_administer`] as a check: `Err(APPROVER_ONLY)` for anyone but an approver.

@@ -57,7 +57,7 @@ pub struct HeaderDraft<'a> {
     pub csr_self_note: &'a str,
 }
 
-/// Checks the header's codes, dates and texts against their ranges (docs/decisions.md).
+/// Checks the header's codes, dates and texts against their ranges (docs/decisions/screens.md, "Forms, input and messages").
 pub fn check_header(t: OrderType, h: &HeaderDraft<'_>) -> FieldErrors {
     let mut errors = FieldErrors::new();
     if !Tag::from_i32(h.tag_id).is_some_and(|tag| tag.visible_for(t)) {

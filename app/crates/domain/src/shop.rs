@@ -1,6 +1,6 @@
 //! Rules of the customer shop (issue 14): what a customer is told about stock, the status
 //! of their orders in their words, the cart's ranges and the check-out's inputs. The
-//! thresholds are recorded in docs/decisions.md "The customer shop".
+//! thresholds are recorded in docs/decisions/shop.md.
 
 use chrono::NaiveDate;
 

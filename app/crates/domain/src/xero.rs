@@ -1,5 +1,5 @@
-//! The accounting link's rules that need no I/O (issue 12, DESIGN §8, docs/decisions.md
-//! "Xero"): which Xero document a sheet becomes and how its lines, tax and amounts are
+//! The accounting link's rules that need no I/O (issue 12, DESIGN §8, docs/decisions/xero.md):
+//! which Xero document a sheet becomes and how its lines, tax and amounts are
 //! written; the company's rate budget (GCRA under Xero's 60 calls a minute); the retry
 //! back-off; what a recall asks of each document status; and Xero's refusals as text.
 

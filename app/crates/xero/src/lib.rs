@@ -1,4 +1,4 @@
-//! The accounting link to Xero (issue 12, DESIGN §8, docs/decisions.md "Xero"). A send or
+//! The accounting link to Xero (issue 12, DESIGN §8, docs/decisions/xero.md). A send or
 //! recall becomes a row of `xero_jobs` (`services::xero`), the worker of any server process
 //! claims it (`worker`), calls Xero through `client` within the company's call budget, and
 //! writes the outcome on the sheet. `fake` is a Xero stand-in for tests and demos.

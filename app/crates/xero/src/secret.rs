@@ -1,4 +1,4 @@
-//! The Xero client secret at rest (docs/decisions.md, Xero): sealed with XChaCha20-Poly1305
+//! The Xero client secret at rest (docs/decisions/xero.md): sealed with XChaCha20-Poly1305
 //! under a 32-byte key kept outside the database — `TYREDESK_SECRET_KEY` (64 hex digits) when
 //! set, else `<data dir>/secret.key`, created on first use with mode 0600. The company's id
 //! is the associated data, so a sealed secret copied to another company's row does not open.

@@ -1,7 +1,7 @@
 //! Writes exports as formatted xlsx: a bold frozen header row, sensible widths, money as AUD
 //! with cents, dates as real dates. Rows stream from the database in chunks to a file on
 //! disk (constant memory), and the file is then sent (`http::download`), so memory stays flat for any
-//! size (docs/decisions.md, Scale).
+//! size (docs/decisions/imports.md, "Exports").
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -18,7 +18,7 @@ use domain::uploads::{self, EntrySize, FILE_TOO_LARGE, MAX_COLUMNS, MAX_ENTRIES,
 /// The start of an OLE compound file, the container of the older .xls format.
 const CFB_MAGIC: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
 
-/// The answer to an .xls file (see `docs/decisions.md`, Trust).
+/// The answer to an .xls file (see `docs/decisions/imports.md`, "Uploads").
 pub const XLS_REFUSED: &str = "Save the file as an Excel Workbook (.xlsx) and upload it again; the older .xls format is not accepted.";
 
 /// A sheet read into its header names and the asked-for columns of each data row.

@@ -1,5 +1,5 @@
 //! Import Draft Inv: each row a line of a draft invoice; rows with the same customer,
-//! reference and date make one sheet (docs/decisions.md, "Running the company"). Every row
+//! reference and date make one sheet (docs/decisions/imports.md, "Import Draft Inv and Import Basic"). Every row
 //! is checked on a read connection first; only a file without a bad row is written.
 
 use std::collections::{HashMap, HashSet};

@@ -1,7 +1,7 @@
 //! The two imports of the Download Center (spec §2.9, §7): Import Draft Inv and Import
 //! Basic. A file is read and every row checked before anything is written; a small file is
 //! imported while the upload waits, a large one becomes a job of the report queue with its
-//! state in the Download Center (docs/decisions.md, "Running the company").
+//! state in the Download Center (docs/decisions/imports.md, "Import Draft Inv and Import Basic").
 
 pub mod basic;
 pub mod draft_invoices;

@@ -137,7 +137,7 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
         groups,
         notice: None,
         // A stored customer with shop access gets the invite (no e-mail server is assumed:
-        // staff pass the one-time password on, docs/decisions.md "The customer shop").
+        // staff pass the one-time password on, docs/decisions/shop.md).
         actions: ctx
             .existing
             .filter(|c| c.login_shop && ctx.may_invite)

@@ -1,7 +1,7 @@
 // 'CHK' on a sales line: the product's prices and its sales history for the customer.
 // One dialog serves the whole editor: a row's CHK is a plain button (`HistoryButton`) and the
 // editor shows this dialog for the line it names, so a 200-line sheet renders 200 buttons,
-// not 200 dialog roots (on the server every element costs; see docs/decisions.md).
+// not 200 dialog roots (on the server every element costs; see docs/decisions/islands.md and docs/performance.md).
 import { useEffect, useState } from 'react';
 import { apiFetch } from '../../lib/api';
 import { DialogFooter, DialogFrame } from '../../lib/dialog';
