@@ -26,21 +26,21 @@ pub struct Queued {
 /// `POST /api/reports`: 201 with the new job, or 200 with the company's identical job still
 /// queued or running; 422 naming a bad field.
 pub async fn create(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<serde_json::Value>) -> AppResult<Response> {
-    let (job, created) = reports::submit(&state, &auth, body).await?;
+    let (job, created) = reports::submit(&state.db, &state.reports, auth.asker(), body).await?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(Queued { data: JobView::new(&job, auth.user_id), message: PREPARING })).into_response())
 }
 
 /// `GET /api/reports`: the download list, newest first.
 pub async fn list(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<JobView>>> {
-    let jobs = reports::visible_jobs(&state, &auth).await?;
+    let jobs = reports::visible_jobs(&state.db, auth.asker()).await?;
     Ok(Json(ListAnswer::all(jobs.iter().map(|j| JobView::new(j, auth.user_id)).collect())))
 }
 
 /// `POST /api/reports/{id}/cancel`.
 pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Json<crate::http::json::DataAnswer<JobView>>> {
     let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
-    reports::cancel(&state, &auth, id).await?;
+    reports::cancel(&state.db, auth.asker(), id).await?;
     let org = auth.org_id;
     let job = state.db.run(move |c| db::reports::get(c, org, id)).await?;
     Ok(Json(crate::http::json::DataAnswer { data: JobView::new(&job, auth.user_id) }))
@@ -53,7 +53,7 @@ pub async fn download(State(state): State<AppState>, auth: Auth, Path(name): Pat
 
 /// Answers a finished report's file, streamed from disk.
 pub async fn file(state: &AppState, auth: &Auth, name: &str) -> AppResult<Response> {
-    let (path, download_as) = reports::file_for(state, auth, name).await?;
+    let (path, download_as) = reports::file_for(&state.db, &state.config.data_dir, auth.asker(), name).await?;
     let file = match tokio::fs::File::open(&path).await {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -69,6 +69,11 @@ impl Auth {
     pub fn sight(&self) -> domain::permissions::Sight {
         domain::permissions::Sight::of(self.role, self.mod_prc)
     }
+
+    /// The user as the report queue sees them.
+    pub fn asker(&self) -> crate::reports::Asker {
+        crate::reports::Asker::new(self.org_id, self.user_id, self.role, self.mod_prc)
+    }
 }
 
 /// Memberships that open the app: warehouse staff (roles 5 and 6) are never offered.

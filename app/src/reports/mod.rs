@@ -18,7 +18,6 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::auth::Auth;
 use db::reports::{self as queue, Job, NewJob};
 use db::schema::{brands, customers, products, suppliers, warehouses};
 use db::{self, DbConn};
@@ -27,7 +26,7 @@ use domain::enums::{AreaType, CodeEnum, PaymentType, ProductCategory, Tag};
 use domain::permissions::may_see_cost;
 use domain::reports::{FieldError, JobState, Kind, Params, download_name};
 use db::error::{AppError, AppResult};
-use crate::state::AppState;
+use db::Db;
 use xlsx::export::SheetWriter;
 
 /// The message after a report is asked for (spec §2.9).
@@ -192,18 +191,17 @@ fn check_ids(conn: &mut DbConn, org: i64, p: &Params) -> AppResult<()> {
 /// Asks for a report: validates the request, resolves its ids in the company, and queues
 /// it — or answers the company's identical report still queued or running. `true` when a
 /// new job was queued.
-pub async fn submit(state: &AppState, auth: &Auth, body: serde_json::Value) -> AppResult<(Job, bool)> {
+pub async fn submit(db: &Db, queue: &Queue, who: Asker, body: serde_json::Value) -> AppResult<(Job, bool)> {
     let today = domain::dates::today(DEFAULT_ZONE);
     let (kind, mut params) = domain::reports::parse(&body, today).map_err(field)?;
     // Cost is shown only when asked for, where the kind has it, and to those who may see it:
     // whatever the payload says.
-    params.include_cost = params.include_cost && kind.can_show_cost() && may_see_cost(auth.role, auth.mod_prc);
+    params.include_cost = params.include_cost && kind.can_show_cost() && who.sees_cost;
     let stored = serde_json::to_string(&Stored { kind, params: params.clone() }).map_err(|e| AppError::Internal(e.into()))?;
     let key = hex(&Sha256::digest(stored.as_bytes()));
-    let (org, user) = (auth.org_id, auth.user_id);
+    let (org, user) = (who.org_id, who.user_id);
     let range = params.range_label();
-    let job = state
-        .db
+    let job = db
         .write(move |c| {
             check_ids(c, org, &params)?;
             let new = NewJob { org_id: org, user_id: user, kind: kind.code(), params: &stored, date_range: &range, dedupe_key: &key };
@@ -211,7 +209,7 @@ pub async fn submit(state: &AppState, auth: &Auth, body: serde_json::Value) -> A
         })
         .await?;
     if job.1 {
-        state.reports.wake.notify_one();
+        queue.wake.notify_one();
     }
     Ok(job)
 }
@@ -227,11 +225,10 @@ pub fn shows_cost(job: &Job) -> bool {
 
 /// The company's jobs the user may see, newest first: a report showing cost is hidden from
 /// those who may not see cost.
-pub async fn visible_jobs(state: &AppState, auth: &Auth) -> AppResult<Vec<Job>> {
-    let org = auth.org_id;
-    let jobs = state.db.run(move |c| queue::list(c, org, LIST_LIMIT)).await?;
-    let cost = may_see_cost(auth.role, auth.mod_prc);
-    Ok(jobs.into_iter().filter(|j| cost || !shows_cost(j)).collect())
+pub async fn visible_jobs(db: &Db, who: Asker) -> AppResult<Vec<Job>> {
+    let org = who.org_id;
+    let jobs = db.run(move |c| queue::list(c, org, LIST_LIMIT)).await?;
+    Ok(jobs.into_iter().filter(|j| who.sees_cost || !shows_cost(j)).collect())
 }
 
 /// A job as listed (Download Center and `GET /api/reports`).
@@ -285,24 +282,39 @@ impl JobView {
 /// The file of the company's finished report `name`, and the name to download it as
 /// (`type-dateRange.xlsx`). Another company's file, a guessed or malformed name, a report
 /// showing cost asked by someone who may not see cost: not found.
-pub async fn file_for(state: &AppState, auth: &Auth, name: &str) -> AppResult<(std::path::PathBuf, String)> {
+pub async fn file_for(db: &Db, data_dir: &std::path::Path, who: Asker, name: &str) -> AppResult<(std::path::PathBuf, String)> {
     if !files::valid_name(name) {
         return Err(AppError::NotFound);
     }
-    let (org, wanted) = (auth.org_id, name.to_string());
-    let job = state.db.run(move |c| queue::done_with_file(c, org, &wanted)).await?.ok_or(AppError::NotFound)?;
-    if shows_cost(&job) && !may_see_cost(auth.role, auth.mod_prc) {
+    let (org, wanted) = (who.org_id, name.to_string());
+    let job = db.run(move |c| queue::done_with_file(c, org, &wanted)).await?.ok_or(AppError::NotFound)?;
+    if shows_cost(&job) && !who.sees_cost {
         return Err(AppError::NotFound);
     }
     let kind = Kind::from_code(&job.kind).ok_or(AppError::NotFound)?;
-    let path = files::org_dir(&state.config.data_dir, org).join(&job.file_name);
+    let path = files::org_dir(data_dir, org).join(&job.file_name);
     Ok((path, download_name(kind, &job.date_range)))
 }
 
 /// Cancels the user's queued or running job.
-pub async fn cancel(state: &AppState, auth: &Auth, id: i64) -> AppResult<()> {
-    let (org, user) = (auth.org_id, auth.user_id);
-    state.db.write(move |c| queue::cancel(c, org, user, id, db::now())).await
+pub async fn cancel(db: &Db, who: Asker, id: i64) -> AppResult<()> {
+    let (org, user) = (who.org_id, who.user_id);
+    db.write(move |c| queue::cancel(c, org, user, id, db::now())).await
+}
+
+/// Who asks the queue: their company, themselves, and whether they may see cost (spec §6;
+/// a report showing cost is neither made for nor shown to anyone else).
+#[derive(Clone, Copy, Debug)]
+pub struct Asker {
+    pub org_id: i64,
+    pub user_id: i64,
+    pub sees_cost: bool,
+}
+
+impl Asker {
+    pub fn new(org_id: i64, user_id: i64, role: domain::enums::Role, mod_prc: bool) -> Self {
+        Self { org_id, user_id, sees_cost: may_see_cost(role, mod_prc) }
+    }
 }
 
 /// The queue's handle in the application state: the worker's name and the bell that wakes

@@ -32,7 +32,7 @@ pub struct JobsTable {
 
 impl JobsTable {
     async fn load(state: &AppState, auth: &Auth) -> AppResult<Self> {
-        let jobs: Vec<JobView> = reports::visible_jobs(state, auth).await?.iter().map(|j| JobView::new(j, auth.user_id)).collect();
+        let jobs: Vec<JobView> = reports::visible_jobs(&state.db, auth.asker()).await?.iter().map(|j| JobView::new(j, auth.user_id)).collect();
         let polling = jobs.iter().any(|j| j.active);
         Ok(Self { jobs, polling, csrf: auth.session.as_ref().map(|s| s.csrf.clone()).unwrap_or_default() })
     }
@@ -170,6 +170,6 @@ pub async fn jobs(State(state): State<AppState>, auth: Auth) -> AppResult<JobsTa
 /// answers the table.
 pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<JobsTable> {
     let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
-    reports::cancel(&state, &auth, id).await?;
+    reports::cancel(&state.db, auth.asker(), id).await?;
     JobsTable::load(&state, &auth).await
 }
