@@ -485,7 +485,7 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) 
     };
     let warehouse_id = chosen.or(o.warehouse_id).ok_or_else(|| AppError::field("warehouse_id", "Choose the warehouse the stock leaves from."))?;
     if input.ship_type.is_some_and(|s| ShipType::from_i32(s).is_none()) {
-        return Err(AppError::field("ship_type", sheet::NOT_LISTED));
+        return Err(AppError::field("ship_type", domain::validate::NOT_LISTED));
     }
     let driver = refs::resolve_opt(conn, actor.org_id, input.driver_id, "driver_id")?;
     let chosen_sheet = Order { warehouse_id: Some(warehouse_id), ..o.clone() };

@@ -8,12 +8,10 @@ use chrono::NaiveDate;
 use super::enums::{OrderType, ShipType, Tag, TaxType};
 use super::limits::{self, ADDRESS_MAX, COMMENT_MAX, DESCRIPTION_MAX, LINES_MAX, PHONE_MAX, SHORT_MAX, Text};
 use super::money::{Cents, Totals, line_amount};
-use super::validate::{REQUIRED, parse_line_price, parse_line_qty, parse_signed_qty};
+use super::validate::{NOT_LISTED, REQUIRED, parse_line_price, parse_line_qty, parse_signed_qty};
 
 /// Message when a sheet has no product line.
 pub const NO_LINES: &str = "Add at least one line with a product.";
-/// A code that is not one of the listed values (tag, tax type, ship type).
-pub const NOT_LISTED: &str = "Choose one of the listed values.";
 /// Message when a transfer moves stock into the warehouse it comes from.
 pub const SAME_WAREHOUSE: &str = "The IN warehouse must differ from the OUT warehouse.";
 

@@ -2,6 +2,9 @@
 
 use super::money::{Cents, MoneyError};
 
+/// A code that is not one of the listed values (tag, tax type, ship type, a list filter).
+pub const NOT_LISTED: &str = "Choose one of the listed values.";
+
 /// The message of a required field left empty.
 pub const REQUIRED: &str = "Please enter";
 /// Sign-in: the email is missing or not an email address.
@@ -195,14 +198,14 @@ pub fn parse_line_price(text: &str) -> Result<Cents, MoneyError> {
 /// used to be ignored, so `?type=99` listed every sheet). Implemented beside each filter;
 /// the list extractor answers 422 with the fields named.
 pub trait ListedValues {
-    /// The filters whose value is not one listed: field → [`crate::sheet::NOT_LISTED`].
+    /// The filters whose value is not one listed: field → [`NOT_LISTED`].
     fn unlisted(&self) -> std::collections::BTreeMap<String, String>;
 }
 
 /// Notes `field` in `errors` when its code is given and `known` does not know it.
 pub fn listed_code<T>(errors: &mut std::collections::BTreeMap<String, String>, field: &str, value: Option<i32>, known: fn(i32) -> Option<T>) {
     if value.is_some_and(|v| known(v).is_none()) {
-        errors.insert(field.to_string(), crate::sheet::NOT_LISTED.to_string());
+        errors.insert(field.to_string(), NOT_LISTED.to_string());
     }
 }
 
@@ -214,7 +217,7 @@ pub fn listed_word(errors: &mut std::collections::BTreeMap<String, String>, fiel
 /// Notes `field` in `errors` when its word is given and `known` does not read it.
 pub fn listed_if(errors: &mut std::collections::BTreeMap<String, String>, field: &str, value: Option<&str>, known: impl Fn(&str) -> bool) {
     if value.is_some_and(|v| !known(v)) {
-        errors.insert(field.to_string(), crate::sheet::NOT_LISTED.to_string());
+        errors.insert(field.to_string(), NOT_LISTED.to_string());
     }
 }
 
