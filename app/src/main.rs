@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use tyredesk::config::Config;
 use db::accounts::{self, NewMembership, NewUser};
-use tyredesk::{auth, seed, server};
+use tyredesk::{seed, server};
 
 /// mimalloc returns freed memory to the OS, so a large export's buffers do not stay with the
 /// process afterwards as they did with the system allocator (docs/decisions/operations.md, "Builds and the allocator").
@@ -229,7 +229,7 @@ fn add_user(config: &Config, u: UserAdd) -> Result<(), String> {
     let mut conn = db.get().map_err(|e| e.to_string())?;
     let generated = u.password.is_none();
     let password = u.password.unwrap_or_else(|| db::token::random_token()[..16].to_string());
-    let hash = auth::password::hash(&password).map_err(|e| e.to_string())?;
+    let hash = services::password::hash(&password).map_err(|e| e.to_string())?;
     let email = u.email.trim().to_lowercase();
     let now = db::now();
     use diesel::Connection;

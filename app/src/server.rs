@@ -141,11 +141,11 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     // Exports left by a crash; a running export's file is younger, and open files survive.
     xlsx::export::sweep(&xlsx::export::temp_dir(&config.data_dir), xlsx::export::LEFTOVER_AGE);
     let state = AppState::new(config, db)?;
-    if let Err(e) = crate::reports::worker::clean(&state).await {
+    if let Err(e) = services::reports::worker::clean(&state).await {
         tracing::warn!("cleaning old reports failed: {e}");
     }
     state.ssr.warm_up();
-    tokio::spawn(crate::reports::worker::run(state.clone()));
+    tokio::spawn(services::reports::worker::run(state.core.clone()));
     tokio::spawn(xero::worker::run(state.db.clone(), state.xero.clone()));
     tokio::spawn(housekeeping(state.clone()));
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
@@ -171,12 +171,12 @@ async fn housekeeping(state: AppState) {
         if let Err(e) = db.write(db::notices::forget_stale).await {
             tracing::warn!("forgetting notices no page took failed: {e}");
         }
-        if let Err(e) = crate::reports::worker::clean(&state).await {
+        if let Err(e) = services::reports::worker::clean(&state).await {
             tracing::warn!("cleaning old reports failed: {e}");
         }
         // Customers' Xero balances (the approval guard's credit-limit rule) read again.
         let now = state.xero.clock.now();
-        match db.write(move |c| crate::services::xero::refresh_all_balances(c, now)).await {
+        match db.write(move |c| services::xero::refresh_all_balances(c, now)).await {
             Ok(n) if n > 0 => state.xero.bell.notify_one(),
             Ok(_) => {}
             Err(e) => tracing::warn!("queueing the Xero balance refresh failed: {e}"),

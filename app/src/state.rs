@@ -4,24 +4,28 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::assets::Assets;
-use crate::auth::throttle::LoginThrottle;
+use services::throttle::LoginThrottle;
 use crate::config::Config;
 use db::Db;
+use services::Core;
 
-/// Everything a request may need.
+/// Everything a request may need: what the services work with ([`Core`], reached through
+/// `Deref`: `state.db`, `state.xero`), and what only the web needs.
 pub struct App {
-    pub db: Db,
+    pub core: Arc<Core>,
     pub config: Config,
     pub assets: Assets,
-    pub throttle: LoginThrottle,
     /// Marks cookies `Secure`; on when served behind HTTPS (`TYREDESK_SECURE_COOKIES=1`).
     pub secure_cookies: bool,
-    /// The report queue's worker name and wake-up bell.
-    pub reports: crate::reports::Queue,
-    /// The accounting link: client, secret key, clock and worker (issue 12).
-    pub xero: std::sync::Arc<xero::Link>,
     /// Renders islands on the server (DESIGN §6, second step).
     pub ssr: crate::ssr::Ssr,
+}
+
+impl Deref for App {
+    type Target = Core;
+    fn deref(&self) -> &Core {
+        &self.core
+    }
 }
 
 /// Cheap clonable handle to [`App`].
@@ -36,11 +40,6 @@ impl Deref for AppState {
 }
 
 impl AppState {
-    /// Where this server writes its exports.
-    pub fn export_to(&self) -> crate::services::exports::To<'_> {
-        crate::services::exports::To { db: &self.db, dir: &self.config.data_dir, chunk: self.config.export_chunk }
-    }
-
     /// Builds the state around an open database.
     pub fn new(config: Config, db: Db) -> anyhow::Result<Self> {
         Self::with_throttle(config, db, LoginThrottle::default())
@@ -69,6 +68,7 @@ impl AppState {
     pub fn with_parts(config: Config, db: Db, throttle: LoginThrottle, xero: xero::Link) -> anyhow::Result<Self> {
         let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
         let ssr = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
-        Ok(Self(Arc::new(App { db, config, assets: Assets::load()?, throttle, secure_cookies, reports: Default::default(), xero: Arc::new(xero), ssr })))
+        let core = Core { db, data_dir: config.data_dir.clone(), export_chunk: config.export_chunk, throttle, reports: Default::default(), xero: Arc::new(xero) };
+        Ok(Self(Arc::new(App { core: Arc::new(core), config, assets: Assets::load()?, secure_cookies, ssr })))
     }
 }

@@ -11,7 +11,7 @@ use db::{accounts, masters, orders};
 use domain::{enums::Role, validate};
 use db::error::{AppError, AppResult};
 use documents::Company;
-use crate::services::print as print_service;
+use services::print as print_service;
 use crate::state::AppState;
 use crate::http::query::Paging;
 
@@ -40,7 +40,7 @@ pub struct AccountRow {
 pub async fn account(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<AccountRow>>> {
     let user_id = auth.user_id;
     let (user, ms) = state.db.run(move |c| Ok((accounts::user_by_id(c, user_id)?, accounts::memberships_of(c, user_id)?))).await?;
-    let rows = crate::auth::usable(&ms)
+    let rows = accounts::usable(&ms)
         .into_iter()
         .map(|m| AccountRow {
             e_id: user.id,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::auth::Auth;
 use domain::imports::{ImportKind, QUEUED, SUCCESS};
 use db::error::AppResult;
-use crate::services::imports::{self, Outcome};
+use services::imports::{self, Outcome};
 use crate::state::AppState;
 
 #[derive(Serialize)]
@@ -29,7 +29,7 @@ struct Answer {
 
 async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, upload: Upload) -> AppResult<Response> {
     let again = upload.field("again") == Some("1");
-    Ok(match imports::submit(state, auth, kind, &upload.file_name, upload.file, again).await? {
+    Ok(match imports::submit(state, &domain::Actor::from(auth), auth.zone, kind, &upload.file_name, upload.file, again).await? {
         Outcome::Done(done) => Json(Answer { message: SUCCESS.to_string(), detail: Some(done.message), job_id: None }).into_response(),
         Outcome::Queued { id } => (StatusCode::ACCEPTED, Json(Answer { message: QUEUED.to_string(), detail: None, job_id: Some(id) })).into_response(),
     })

@@ -16,11 +16,11 @@ use db::products::{self, Product, ProductFilter, ProductJson};
 use domain::permissions::Sight;
 use domain::masters::{CustomerInput, ProductInput};
 use db::error::{AppError, AppResult};
-use crate::services::pricing::{self, LabelledPrice};
-use crate::services::masters as service;
+use services::pricing::{self, LabelledPrice};
+use services::masters as service;
 use crate::state::AppState;
 use crate::http::download;
-use crate::services::exports;
+use services::exports;
 use crate::http::query::{Paging, wants_xlsx};
 
 /// The most ids one `ids=` list may name: a sheet's lines.
@@ -148,25 +148,25 @@ pub async fn product(State(state): State<AppState>, auth: Auth, Path(id): Path<i
 
 /// `POST /api/products`: 201 with the new product; 422 `{message, errors}` when invalid.
 pub async fn create_product(State(state): State<AppState>, auth: Auth, ApiJson(input): ApiJson<ProductInput>) -> AppResult<(StatusCode, Json<DataAnswer<ProductJson>>)> {
-    let p = service::create_product(&state, &auth, input).await?;
+    let p = service::create_product(&state, &domain::Actor::from(&auth), input).await?;
     Ok((StatusCode::CREATED, Json(DataAnswer { data: ProductJson::new(p, auth.sight()) })))
 }
 
 /// `PUT /api/products/{id}`: needs the `version` read; 409 when someone saved meanwhile.
 pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(input): ApiJson<ProductInput>) -> AppResult<Json<DataAnswer<ProductJson>>> {
-    let p = service::update_product(&state, &auth, id, input).await?;
+    let p = service::update_product(&state, &domain::Actor::from(&auth), id, input).await?;
     Ok(Json(DataAnswer { data: ProductJson::new(p, auth.sight()) }))
 }
 
 /// `POST /api/customers`: 201 with the new customer; 403 without permission, 422 when invalid.
 pub async fn create_customer(State(state): State<AppState>, auth: Auth, ApiJson(input): ApiJson<CustomerInput>) -> AppResult<(StatusCode, Json<DataAnswer<Customer>>)> {
-    let data = service::create_customer(&state, &auth, input).await?;
+    let data = service::create_customer(&state, &domain::Actor::from(&auth), input).await?;
     Ok((StatusCode::CREATED, Json(DataAnswer { data })))
 }
 
 /// `PUT /api/customers/{id}`: needs the `version` read; 409 when someone saved meanwhile.
 pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, ApiJson(input): ApiJson<CustomerInput>) -> AppResult<Json<DataAnswer<Customer>>> {
-    Ok(Json(DataAnswer { data: service::update_customer(&state, &auth, id, input).await? }))
+    Ok(Json(DataAnswer { data: service::update_customer(&state, &domain::Actor::from(&auth), id, input).await? }))
 }
 
 #[derive(Deserialize, Default)]

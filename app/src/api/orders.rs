@@ -19,16 +19,16 @@ use domain::sheet::LineDraft;
 use domain::status::Action;
 use db::error::{AppError, AppResult};
 use documents::Variant;
-use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
-use crate::services::orders::{self as svc, ApproveInput, Dates, Header};
+use services::delivery::{self as delivery_svc, DeliveryUpdate};
+use services::orders::{self as svc, ApproveInput, Dates, Header};
 use domain::Actor;
-use crate::services::print::{self as print_svc, PRINT_SUCCESSFUL};
-use crate::services::line_import::{self, ImportedLine, Target};
-use crate::services::quoting::{self, PriceHistory};
+use services::print::{self as print_svc, PRINT_SUCCESSFUL};
+use services::line_import::{self, ImportedLine, Target};
+use services::quoting::{self, PriceHistory};
 use crate::state::AppState;
 use crate::http::query::{Filters, wants_xlsx};
 use crate::http::download;
-use crate::services::exports;
+use services::exports;
 
 /// A list row: the sheet with its counterparty's name.
 #[derive(Serialize)]
@@ -417,7 +417,7 @@ pub async fn xero(State(state): State<AppState>, auth: Auth, Path((id, what)): P
     };
     let actor = Actor::from(&auth);
     let now = state.xero.clock.now();
-    state.db.write(move |c| crate::services::xero::request(c, &actor, id, action, now)).await?;
+    state.db.write(move |c| services::xero::request(c, &actor, id, action, now)).await?;
     state.xero.bell.notify_one();
     Ok(done())
 }

@@ -9,9 +9,9 @@ use crate::http::json::{ApiJson, DataAnswer, ListAnswer, Meta};
 use crate::auth::Auth;
 use db::ocops::ProductPrice;
 use db::error::{AppError, AppResult};
-use crate::services::ocop_import;
-use crate::services::prices::{self, OcopOfProduct, PriceChange, PriceInput};
-use crate::services::quoting::{self, QuoteFilter};
+use services::ocop_import;
+use services::prices::{self, OcopOfProduct, PriceChange, PriceInput};
+use services::quoting::{self, QuoteFilter};
 use crate::state::AppState;
 use crate::http::query::Filters;
 
@@ -26,7 +26,7 @@ pub struct QuoteJson {
     #[serde(rename = "stock_3rdP")]
     third_party: i64,
     stocks: Vec<quoting::WarehouseStock>,
-    prices: Vec<crate::services::pricing::LabelledPrice>,
+    prices: Vec<services::pricing::LabelledPrice>,
     #[serde(rename = "unitPrice")]
     unit_price: i64,
     #[serde(rename = "standardPrice")]

@@ -13,7 +13,7 @@ use tokio_util::io::ReaderStream;
 use crate::http::json::{ApiJson, ListAnswer};
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
-use crate::reports::{self, JobView, PREPARING};
+use services::reports::{self, JobView, PREPARING};
 use crate::state::AppState;
 use xlsx::export;
 

@@ -5,12 +5,12 @@ use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, header};
 use serde::{Deserialize, Serialize};
 
-use crate::auth::password;
+use services::password;
 use db::accounts;
 use db::error::{AppError, AppResult};
 use crate::state::AppState;
 use crate::http::ClientIp;
-use crate::services::sign_in;
+use services::sign_in;
 
 #[derive(Deserialize, Default)]
 pub struct TokenRequest {

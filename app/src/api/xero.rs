@@ -10,7 +10,7 @@ use crate::http::json::{ApiJson, DataAnswer};
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
 use domain::Actor;
-use crate::services::xero::{self as svc, ConnectionInput, Status};
+use services::xero::{self as svc, ConnectionInput, Status};
 use crate::state::AppState;
 
 /// `GET /api/xero/connection` (role 4): whether the company is connected, to which Xero

@@ -2,8 +2,6 @@
 //! organisation, CSRF protection and sign-in throttling.
 
 pub mod csrf;
-pub mod password;
-pub mod throttle;
 
 use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
@@ -19,9 +17,6 @@ use crate::state::AppState;
 pub const SESSION_COOKIE: &str = "td_session";
 /// Header carrying the current organisation (DESIGN §7).
 pub const ORG_HEADER: &str = "x-org-id";
-/// Message for warehouse staff (spec §5, §8).
-pub const WAREHOUSE_REFUSED: &str = "No access permission for warehouse staff.";
-
 /// An organisation the user may switch to.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct OrgChoice {
@@ -71,29 +66,9 @@ impl Auth {
     }
 
     /// The user as the report queue sees them.
-    pub fn asker(&self) -> crate::reports::Asker {
-        crate::reports::Asker::new(self.org_id, self.user_id, self.role, self.mod_prc)
+    pub fn asker(&self) -> services::reports::Asker {
+        services::reports::Asker::new(self.org_id, self.user_id, self.role, self.mod_prc)
     }
-}
-
-/// Memberships that open the app: warehouse staff (roles 5 and 6) are never offered.
-pub fn usable(memberships: &[Membership]) -> Vec<&Membership> {
-    memberships.iter().filter(|m| Role::from_i32(m.role).is_some_and(Role::may_use_app)).collect()
-}
-
-/// The organisation to work in: the requested one if usable, otherwise the last used,
-/// otherwise the first (spec §1).
-pub fn choose_org(memberships: &[Membership], requested: Option<i64>) -> Option<&Membership> {
-    let usable = usable(memberships);
-    if let Some(id) = requested {
-        return usable.into_iter().find(|m| m.org_id == id);
-    }
-    usable
-        .iter()
-        .filter(|m| m.last_used_at.is_some())
-        .max_by_key(|m| m.last_used_at)
-        .or_else(|| usable.first())
-        .copied()
 }
 
 fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[Membership], session: Option<SessionInfo>) -> Auth {
@@ -107,7 +82,7 @@ fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[
         mod_prc: m.mod_prc,
         is_acct: m.is_acct,
         crt_csr: m.crt_csr,
-        orgs: usable(all).into_iter().map(|m| OrgChoice { id: m.org_id, name: m.org_name.clone(), role: m.role }).collect(),
+        orgs: accounts::usable(all).into_iter().map(|m| OrgChoice { id: m.org_id, name: m.org_name.clone(), role: m.role }).collect(),
         session,
         zone: domain::admin::parse_zone(&m.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE),
         must_change_password: false,
@@ -233,17 +208,17 @@ pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Aut
                     return Err(AppError::Unauthorized);
                 };
                 let all = accounts::memberships_of(conn, s.user_id)?;
-                let m = match choose_org(&all, Some(s.org_id)) {
+                let m = match accounts::choose_org(&all, Some(s.org_id)) {
                     Some(m) => m,
                     // The session's company is no longer open to the user: fall back, or end the session.
-                    None => match choose_org(&all, None) {
+                    None => match accounts::choose_org(&all, None) {
                         Some(m) => {
                             accounts::set_session_org(conn, &s.id, m.org_id)?;
                             m
                         }
                         None => {
                             accounts::delete_session(conn, &s.id)?;
-                            return Err(AppError::forbidden(WAREHOUSE_REFUSED));
+                            return Err(AppError::forbidden(domain::permissions::WAREHOUSE_REFUSED));
                         }
                     },
                 };
@@ -264,7 +239,7 @@ pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Aut
                 return Err(AppError::Unauthorized);
             };
             let all = accounts::memberships_of(conn, user_id)?;
-            let m = choose_org(&all, Some(requested_org.unwrap_or(token_org)))
+            let m = accounts::choose_org(&all, Some(requested_org.unwrap_or(token_org)))
                 .ok_or_else(|| AppError::forbidden("No access to this organisation."))?;
             Ok(Some(build(user_id, name, email, m, &all, None)))
         })
@@ -274,7 +249,7 @@ pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Aut
 /// Sets the signed-in user's own password (its rules already checked) and ends their other
 /// sessions and tokens; the session asking goes on.
 pub async fn change_own_password(state: &AppState, auth: &Auth, new_password: &str) -> AppResult<()> {
-    let hash = password::hash(new_password)?;
+    let hash = services::password::hash(new_password)?;
     let (user_id, keep) = (auth.user_id, auth.session.as_ref().map(|s| s.id.clone()));
     state
         .db
@@ -304,43 +279,6 @@ impl FromRequestParts<AppState> for Auth {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::NaiveDate;
-
-    fn m(org_id: i64, role: i32, used_day: Option<u32>) -> Membership {
-        Membership {
-            org_id,
-            org_name: format!("Org {org_id}"),
-            role,
-            mod_prc: false,
-            is_acct: false,
-            crt_csr: false,
-            last_used_at: used_day.map(|d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap().and_hms_opt(9, 0, 0).unwrap()),
-            time_zone: "Australia/Sydney".into(),
-        }
-    }
-
-    #[test]
-    fn last_used_company_wins_otherwise_the_first() {
-        let ms = vec![m(4, 2, Some(1)), m(9, 4, Some(3))];
-        assert_eq!(choose_org(&ms, None).unwrap().org_id, 9);
-        let ms = vec![m(4, 2, None), m(9, 4, None)];
-        assert_eq!(choose_org(&ms, None).unwrap().org_id, 4);
-    }
-
-    #[test]
-    fn warehouse_memberships_are_never_chosen() {
-        let ms = vec![m(4, 5, Some(9)), m(9, 2, None)];
-        assert_eq!(choose_org(&ms, None).unwrap().org_id, 9);
-        assert!(choose_org(&ms, Some(4)).is_none());
-        assert!(choose_org(&[m(4, 5, None), m(9, 6, None)], None).is_none());
-    }
-
-    #[test]
-    fn requested_company_must_be_a_membership() {
-        let ms = vec![m(4, 2, None)];
-        assert!(choose_org(&ms, Some(9)).is_none());
-        assert_eq!(choose_org(&ms, Some(4)).unwrap().org_id, 4);
-    }
 
     #[test]
     fn cookies_are_read_by_name() {

@@ -25,7 +25,7 @@ use db::products::{self as product_db, ProductFilter};
 use db::schema::{customers, orders, products, warehouses};
 use domain::enums::OrderType;
 use crate::seed::{self, Scale};
-use crate::services::quoting::{self, QuoteFilter};
+use services::quoting::{self, QuoteFilter};
 use crate::state::AppState;
 use client::{Client, Session};
 pub use measure::Limits;
@@ -204,7 +204,7 @@ async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, 
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     // The report worker, as `serve` runs it.
-    tokio::spawn(crate::reports::worker::run(state.clone()));
+    tokio::spawn(services::reports::worker::run(state.core.clone()));
     let app = crate::router(state);
     tokio::spawn(crate::server::serve_on(listener, app, crate::server::ConnLimits::default(), async move {
         let _ = stopped.await;
@@ -328,7 +328,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         .await?;
         let shop_client = Client::new(addr, Session { cookie: format!("{}={token}", crate::shop::SHOP_COOKIE), csrf: crate::auth::csrf::token_for(&token) });
         let path = fixed("/shop?key=2055516".into());
-        let sql: measure::SqlFn = Arc::new(move |c, _| crate::services::shop::search(c, &shop, &crate::services::shop::Browse { key: Some("2055516".into()), ..Default::default() }).map(|_| ()));
+        let sql: measure::SqlFn = Arc::new(move |c, _| services::shop::search(c, &shop, &services::shop::Browse { key: Some("2055516".into()), ..Default::default() }).map(|_| ()));
         let t = measure::single(name, &shop_client, &db, &path, Some(&sql), l).await?;
         let row = LatencyRow::new(name, 1, t, Budget::P95Ms(PRICE_P95_MS));
         println!("  {:<40} 1 client: p95 {:.2} ms", row.name, row.p95_ms);

@@ -11,7 +11,7 @@ use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::Connection;
 use diesel::connection::TransactionManager;
 
-use crate::auth::password;
+use services::password;
 use db::accounts::{self, NewMembership, NewUser, Organisation};
 use db::masters::{self, NewBrand, NewCodeName, NewCustomer, NewOcopPrice, NewPaymentType, NewProduct, NewStock, NewStockMove, NewSupplier, NewWarehouse};
 use db::orders::{self, NewEvent, NewLine, NewOrder, NewSequence};

@@ -12,7 +12,7 @@ use crate::http::json::{ApiJson, ListAnswer, Meta};
 use domain::money::Cents;
 use domain::shop as rules;
 use db::error::{AppError, AppResult};
-use crate::services::shop::{self as svc, CheckedLine, Item, WantedLine};
+use services::shop::{self as svc, CheckedLine, Item, WantedLine};
 use crate::http::query::PageReq;
 use crate::state::AppState;
 

@@ -111,8 +111,8 @@ fn optional_number<T: std::str::FromStr>(text: &str, field: &str) -> AppResult<O
 impl ShopQuery {
     /// The catalogue's filters; a brand, category or page that is not a number is a field
     /// message.
-    pub fn browse(&self) -> AppResult<crate::services::shop::Browse> {
-        Ok(crate::services::shop::Browse {
+    pub fn browse(&self) -> AppResult<services::shop::Browse> {
+        Ok(services::shop::Browse {
             key: Some(self.key.trim().to_string()).filter(|k| !k.is_empty()),
             brand: optional_number(&self.brand, "brand")?,
             category: optional_number(&self.category, "category")?,

@@ -14,14 +14,15 @@ use serde::Deserialize;
 
 use super::shell::{self, Shell};
 use super::{SHOP_COOKIES, ShopQuery, Shopper};
-use crate::auth::{csrf, password};
+use crate::auth::csrf;
+use services::password;
 use db::shop::{self as shop_db, ShopPrincipal};
 use domain::money::Cents;
 use domain::shop::{self as rules, CustomerStatus, Shipping};
 use domain::validate;
 use db::error::{AppError, AppResult};
-use crate::services::shop::{self as svc, Browse, CartView, Item};
-use crate::services::sign_in;
+use services::shop::{self as svc, Browse, CartView, Item};
+use services::sign_in;
 use crate::state::AppState;
 use crate::http::ClientIp;
 

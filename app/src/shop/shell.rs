@@ -14,7 +14,7 @@ use axum::response::Response;
 
 use super::Shopper;
 use db::error::{AppError, AppResult};
-use crate::services::shop as svc;
+use services::shop as svc;
 use crate::state::AppState;
 use crate::http::stream::{self, Layout};
 

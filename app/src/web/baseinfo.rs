@@ -32,7 +32,7 @@ use domain::masters::{CustomerInput, NO_CREATE_CUSTOMER, ProductInput, may_creat
 use domain::price_tiers::TierUplifts;
 use domain::validate::REQUIRED;
 use db::error::{AppError, AppResult};
-use crate::services::masters::{self as service, VERSION_CONFLICT_CODE};
+use services::masters::{self as service, VERSION_CONFLICT_CODE};
 use crate::state::AppState;
 
 /// The toast after a save (spec §2.8).
@@ -183,7 +183,7 @@ pub async fn new_product(State(state): State<AppState>, auth: Auth, headers: Hea
 /// `POST /baseinfo/products`: creates, then opens the product in edit mode.
 pub async fn create_product(State(state): State<AppState>, auth: Auth, body: Bytes) -> AppResult<Response> {
     let input: ProductInput = parse(&body)?;
-    match service::create_product(&state, &auth, input.clone()).await {
+    match service::create_product(&state, &domain::Actor::from(&auth), input.clone()).await {
         Ok(p) => Ok(saved_redirect("products", p.id)),
         Err(e) => product_page(&state, &auth, &input, None, form_error(e)?).await,
     }
@@ -203,7 +203,7 @@ pub async fn edit_product(State(state): State<AppState>, auth: Auth, headers: He
 pub async fn update_product(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, body: Bytes) -> AppResult<Response> {
     let id = record_id(&id)?;
     let input: ProductInput = parse(&body)?;
-    match service::update_product(&state, &auth, id, input.clone()).await {
+    match service::update_product(&state, &domain::Actor::from(&auth), id, input.clone()).await {
         Ok(p) => Ok(saved_redirect("products", p.id)),
         Err(e) => product_page(&state, &auth, &input, Some(id), form_error(e)?).await,
     }
@@ -246,7 +246,7 @@ async fn customer_page(state: &AppState, auth: &Auth, input: &CustomerInput, id:
 /// on the customer's page (role 4 or crtCSR).
 pub async fn shop_invite(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Response> {
     let (id, org, actor) = (record_id(&id)?, auth.org_id, domain::Actor::from(&auth));
-    let otp = state.db.write(move |c| crate::services::shop::invite(c, &actor, id)).await?;
+    let otp = state.db.write(move |c| services::shop::invite(c, &actor, id)).await?;
     let stored = state.db.run(move |c| customer_db::customer(c, org, id)).await?;
     let notice = format!(
         "One-time shop password for {}: {otp} — give it to the customer now with the shop's address (/shop); it is shown only this once and must be changed at the first sign-in.",
@@ -271,7 +271,7 @@ pub async fn new_customer(State(state): State<AppState>, auth: Auth, headers: He
 /// `POST /baseinfo/customers`: creates, then opens the customer in edit mode.
 pub async fn create_customer(State(state): State<AppState>, auth: Auth, body: Bytes) -> AppResult<Response> {
     let input: CustomerInput = parse(&body)?;
-    match service::create_customer(&state, &auth, input.clone()).await {
+    match service::create_customer(&state, &domain::Actor::from(&auth), input.clone()).await {
         Ok(c) => Ok(saved_redirect("customers", c.id)),
         Err(e) => customer_page(&state, &auth, &input, None, form_error(e)?).await,
     }
@@ -296,7 +296,7 @@ pub async fn edit_customer(State(state): State<AppState>, auth: Auth, headers: H
 pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, body: Bytes) -> AppResult<Response> {
     let id = record_id(&id)?;
     let input: CustomerInput = parse(&body)?;
-    match service::update_customer(&state, &auth, id, input.clone()).await {
+    match service::update_customer(&state, &domain::Actor::from(&auth), id, input.clone()).await {
         Ok(c) => Ok(saved_redirect("customers", c.id)),
         Err(e) => customer_page(&state, &auth, &input, Some(id), form_error(e)?).await,
     }
@@ -307,7 +307,7 @@ pub async fn update_customer(State(state): State<AppState>, auth: Auth, Path(id)
 // ---------------------------------------------------------------------------------------
 
 fn administer(auth: &Auth) -> AppResult<()> {
-    crate::services::reference_data::only_approver(auth.role)
+    services::reference_data::only_approver(auth.role)
 }
 
 /// The form of a record refused by a post.

@@ -14,7 +14,7 @@ use domain::money::Cents;
 use db::error::AppResult;
 use crate::state::AppState;
 use crate::http::download;
-use crate::services::exports;
+use services::exports;
 
 const PATH: &str = "/customers";
 

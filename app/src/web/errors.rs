@@ -8,7 +8,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 
-use crate::auth::{self, SESSION_COOKIE, WAREHOUSE_REFUSED};
+use crate::auth::{self, SESSION_COOKIE};
+use domain::permissions::WAREHOUSE_REFUSED;
 use domain::uploads::FILE_TOO_LARGE;
 use db::error::{AppError, ErrorInfo};
 

@@ -11,11 +11,12 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use crate::http::ClientIp;
-use crate::auth::{self, Auth, SESSION_COOKIE, WAREHOUSE_REFUSED, csrf};
+use crate::auth::{self, Auth, SESSION_COOKIE, csrf};
+use domain::permissions::WAREHOUSE_REFUSED;
 use db::accounts;
 use domain::validate;
 use db::error::{AppError, AppResult};
-use crate::services::sign_in::{self, SignedIn};
+use services::sign_in::{self, SignedIn};
 use crate::state::AppState;
 
 /// Where a signed-in user lands.

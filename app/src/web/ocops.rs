@@ -17,7 +17,7 @@ use db::ocops;
 use db::products::{self, ProductFilter};
 use domain::money::Cents;
 use db::error::AppResult;
-use crate::services::pricing;
+use services::pricing;
 use crate::state::AppState;
 
 const PATH: &str = "/ocops";

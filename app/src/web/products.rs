@@ -16,7 +16,7 @@ use domain::tyre_size::COMMON_SIZES;
 use db::error::AppResult;
 use crate::state::AppState;
 use crate::http::download;
-use crate::services::exports::{self, brand_name, category_label};
+use services::exports::{self, brand_name, category_label};
 
 const PATH: &str = "/products";
 

@@ -19,7 +19,7 @@ use domain::money::Cents;
 use domain::permissions::Sight;
 use domain::tyre_size::COMMON_SIZES;
 use db::error::AppResult;
-use crate::services::quoting::{self, PriceHistory, QuoteFilter, QuoteRow, QuotingScreen};
+use services::quoting::{self, PriceHistory, QuoteFilter, QuoteRow, QuotingScreen};
 use crate::state::AppState;
 use crate::web::fmt_date;
 use crate::web::products::locations;

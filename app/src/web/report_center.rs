@@ -14,10 +14,10 @@ use super::stream;
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
 use domain::imports::ImportKind;
-use crate::reports::{self, JobView};
-use crate::services::imports::{self, Outcome};
+use services::reports::{self, JobView};
+use services::imports::{self, Outcome};
 use domain::Actor;
-use crate::services::xero as xero_svc;
+use services::xero as xero_svc;
 use crate::state::AppState;
 
 /// The jobs table, alone (htmx refresh) or inside the page.
@@ -116,11 +116,11 @@ fn import_kind(raw: &str) -> AppResult<ImportKind> {
 /// on the page with its status. 'Import it again' (`again=1`) lets the same file through.
 pub async fn import(State(state): State<AppState>, auth: Auth, Path(kind): Path<String>, upload: Result<crate::http::upload::Upload, AppError>) -> AppResult<Response> {
     let kind = import_kind(&kind)?;
-    crate::services::reference_data::only_approver(auth.role)?;
+    services::reference_data::only_approver(auth.role)?;
     let outcome = match upload {
         Ok(upload) => {
             let again = upload.field("again") == Some("1");
-            imports::submit(&state, &auth, kind, &upload.file_name, upload.file, again).await
+            imports::submit(&state, &domain::Actor::from(&auth), auth.zone, kind, &upload.file_name, upload.file, again).await
         }
         Err(e) => Err(e),
     };

@@ -23,10 +23,10 @@ use db::accounts::{self, Organisation};
 use db::reference_data;
 use domain::admin::{AU_ZONES, LOGO_MAX_BYTES, LOGO_TOO_LARGE, SettingsInput, logo_url, show_uplift};
 use domain::limits::{ADDRESS_MAX, NAME_MAX, PHONE_MAX, SHORT_MAX};
-use crate::services::admin as admin_svc;
+use services::admin as admin_svc;
 use db::error::{AppError, AppResult};
 use domain::Actor;
-use crate::services::xero::{self as svc, ConnectionInput, Status};
+use services::xero::{self as svc, ConnectionInput, Status};
 use crate::state::AppState;
 
 #[derive(Template, WebTemplate)]
@@ -72,7 +72,7 @@ pub struct AuditLine {
 }
 
 fn owner(auth: &Auth) -> AppResult<()> {
-    crate::services::reference_data::only_approver(auth.role)
+    services::reference_data::only_approver(auth.role)
 }
 
 fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<SettingField> {
@@ -229,7 +229,7 @@ async fn outcome(state: &AppState, auth: &Auth, uri: &Uri, r: AppResult<String>,
 pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f): Form<XeroForm>) -> AppResult<Response> {
     owner(&auth)?;
     let input = ConnectionInput { client_id: f.client_id.clone(), client_secret: f.client_secret.clone(), identity_url: Some(f.identity_url.clone()), api_url: Some(f.api_url.clone()) };
-    let r = crate::services::xero::connect(&state, &Actor::from(&auth), input).await.map(|s| format!("Connected to {}.", s.organisation_name));
+    let r = services::xero::connect(&state, &Actor::from(&auth), input).await.map(|s| format!("Connected to {}.", s.organisation_name));
     let keep = r.is_err().then_some(&f);
     outcome(&state, &auth, &uri, r, keep).await
 }
@@ -237,7 +237,7 @@ pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f
 /// `POST /settings/xero/test`: Test connection.
 pub async fn test(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
-    let r = crate::services::xero::retest(&state, &Actor::from(&auth)).await.map(|s| format!("The connection works: {} ({} tax rates).", s.organisation_name, s.tax_types.len()));
+    let r = services::xero::retest(&state, &Actor::from(&auth)).await.map(|s| format!("The connection works: {} ({} tax rates).", s.organisation_name, s.tax_types.len()));
     outcome(&state, &auth, &uri, r, None).await
 }
 
@@ -256,7 +256,7 @@ const AUDIT_ROWS: i64 = 30;
 pub async fn save(State(state): State<AppState>, auth: Auth, uri: Uri, body: Bytes) -> AppResult<Response> {
     owner(&auth)?;
     let input: SettingsInput = serde_urlencoded::from_bytes(&body).map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;
-    match admin_svc::save_settings(&state, &auth, input.clone()).await {
+    match admin_svc::save_settings(&state, &domain::Actor::from(&auth), input.clone()).await {
         Ok(()) => Ok(Redirect::to("/settings?saved=1").into_response()),
         Err(AppError::Validation { message, errors }) => {
             let page = render_with(&state, &auth, &uri, Some(("error", message)), None, Some(Typed { input, errors })).await?;
@@ -298,7 +298,7 @@ pub async fn upload_logo(State(state): State<AppState>, auth: Auth, uri: Uri, cr
         let page = render(&state, &auth, &uri, Some(("error", "Choose an image file for the logo.".to_string())), None).await?;
         return Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
     }
-    match admin_svc::set_logo(&state, &auth, if remove { None } else { image }).await {
+    match admin_svc::set_logo(&state, &domain::Actor::from(&auth), if remove { None } else { image }).await {
         Ok(()) => Ok(Redirect::to("/settings?saved=1").into_response()),
         Err(AppError::Validation { message, .. }) => {
             let page = render(&state, &auth, &uri, Some(("error", message)), None).await?;

@@ -156,7 +156,7 @@ async fn draft_invoices_group_rows_into_sheets_and_price_them() {
     let price: i64 = app.state.db.run(move |c| Ok(order_lines::table.filter(order_lines::order_id.eq(second)).select(order_lines::price).first(c)?)).await.unwrap();
     let quoted = app.state.db.run(move |c| {
             let p = first_product(c)?;
-            tyredesk::services::pricing::quotes(c, 4, &[p], Some(b_id))
+            services::pricing::quotes(c, 4, &[p], Some(b_id))
         }).await.unwrap();
     assert_eq!(price, quoted.values().next().unwrap().unit_price.0, "customer B's price");
 }
@@ -289,7 +289,7 @@ async fn a_large_file_becomes_a_job_with_its_state_in_the_download_center() {
     let job = res.json()["jobId"].as_i64().unwrap();
     let center = app.get("/reports_download", Some(&s)).await;
     assert!(center.body.contains("Import Basic"), "the job is listed");
-    while tyredesk::reports::worker::run_once(&app.state).await.unwrap().is_some() {}
+    while services::reports::worker::run_once(&app.state.core).await.unwrap().is_some() {}
     let n: i64 = app.state.db.run(|c| Ok(suppliers::table.filter(suppliers::org_id.eq(4)).filter(suppliers::code.like("BULK-%")).count().get_result(c)?)).await.unwrap();
     assert_eq!(n, 2_100);
     let list = app.get("/api/reports", Some(&s)).await.json();

@@ -303,7 +303,7 @@ async fn every_shop_page_sends_its_head_and_header_before_its_queries_run() {
     let token = s.cookie.trim_start_matches("td_shop=").to_owned();
     let (session, who) = read_alone(&app, &tally, move |c| Ok(shop_db::session(c, &token)?.expect("a session").2)).await;
     let (company, org, customer) = (who.org_name.clone(), who.org_id, who.customer_id);
-    let (shell, _) = read_alone(&app, &tally, move |c| tyredesk::services::shop::cart_count(c, &who)).await;
+    let (shell, _) = read_alone(&app, &tally, move |c| services::shop::cart_count(c, &who)).await;
     let (product_head, _) = read_alone(&app, &tally, move |c| shop_db::shown_code(c, org, product)).await;
     let (order_head, no) = read_alone(&app, &tally, move |c| shop_db::my_order_no(c, org, customer, order)).await;
     let (checkout_head, _) = read_alone(&app, &tally, move |c| shop_db::cart_has_shown(c, org, customer)).await;

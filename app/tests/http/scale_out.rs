@@ -166,7 +166,7 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
 /// A second server on the same database as `app`, with its own sign-in throttle and clock.
 fn second_process(app: &TestApp) -> axum::Router {
     use std::sync::Arc;
-    use tyredesk::auth::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
+    use services::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
     let db = db::Db::open(&app.state.config.database).unwrap();
     let throttle = LoginThrottle::new(ThrottleLimits::default(), Arc::new(ManualClock::default()));
     tyredesk::router(tyredesk::state::AppState::with_throttle(app.state.config.clone(), db, throttle).unwrap())

@@ -68,7 +68,7 @@ pub(crate) async fn shown_and_hidden(app: &TestApp) -> ((i64, String), (i64, Str
 }
 
 async fn unit_price(app: &TestApp, customer: i64, product: i64) -> i64 {
-    app.state.db.run(move |c| Ok(tyredesk::services::pricing::quotes(c, 4, &[product], Some(customer))?[&product].unit_price.0)).await.unwrap()
+    app.state.db.run(move |c| Ok(services::pricing::quotes(c, 4, &[product], Some(customer))?[&product].unit_price.0)).await.unwrap()
 }
 
 fn money(cents: i64) -> String {
@@ -311,9 +311,9 @@ async fn approval_shows_confirmed_and_opens_the_tax_invoice() {
         let actor = domain::Actor { org_id: 4, user_id: approver, name: "Alex Approver".into(), role: domain::enums::Role::Approver, is_acct: true, crt_csr: true };
         let d = chrono::NaiveDate::from_ymd_opt(2026, 12, 20);
         let o = db::orders::get(c, 4, id)?;
-        tyredesk::services::orders::set_dates(c, &actor, id, &tyredesk::services::orders::Dates { date: Some(o.order_date), due_date: d, delivery_date: o.delivery_date })?;
-        let input = tyredesk::services::orders::ApproveInput { warehouse_id: None, ship_type: None, driver_id: None, confirmed: true };
-        tyredesk::services::orders::approve(c, &actor, id, &input).map(|_| ())
+        services::orders::set_dates(c, &actor, id, &services::orders::Dates { date: Some(o.order_date), due_date: d, delivery_date: o.delivery_date })?;
+        let input = services::orders::ApproveInput { warehouse_id: None, ship_type: None, driver_id: None, confirmed: true };
+        services::orders::approve(c, &actor, id, &input).map(|_| ())
     });
     approved.await.unwrap();
     assert_eq!(badge(&app, &staff).await, awaiting - 1, "taken up by staff, it no longer awaits");
@@ -340,11 +340,11 @@ async fn turning_shop_access_off_ends_the_customers_sessions() {
         .db
         .write(move |c| {
             let stored = db::customers::customer(c, 4, id)?;
-            let mut input = tyredesk::services::masters::customer_input(&stored);
+            let mut input = services::masters::customer_input(&stored);
             input.login_shop = false;
             let approver = db::accounts::user_by_email(c, "approver@demo.test")?.unwrap().id;
             let actor = domain::Actor { org_id: 4, user_id: approver, name: "Alex Approver".into(), role: domain::enums::Role::Approver, is_acct: true, crt_csr: true };
-            tyredesk::services::masters::update_customer_in(c, &actor, id, &input)
+            services::masters::update_customer_in(c, &actor, id, &input)
         })
         .await
         .unwrap();

@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
-use tyredesk::auth::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
+use services::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
 use db::DatabaseUrl;
 use tyredesk::config::Config;
 use db::{Db, accounts};
@@ -263,7 +263,7 @@ impl TestApp {
                 let user = accounts::user_by_email(c, &email)?.expect("demo user");
                 let org = match org {
                     Some(org) => org,
-                    None => tyredesk::auth::choose_org(&accounts::memberships_of(c, user.id)?, None).expect("usable org").org_id,
+                    None => db::accounts::choose_org(&accounts::memberships_of(c, user.id)?, None).expect("usable org").org_id,
                 };
                 Ok(accounts::create_session(c, user.id, org)?.0)
             })
@@ -370,7 +370,7 @@ impl TestApp {
         let res = self.post_json("/api/reports", s, body).await;
         assert!(res.status.is_success(), "{} {}", res.status, res.body);
         let id = res.json()["data"]["id"].as_i64().expect("job id");
-        while tyredesk::reports::worker::run_once(&self.state).await.expect("worker").is_some() {}
+        while services::reports::worker::run_once(&self.state.core).await.expect("worker").is_some() {}
         let list = self.get("/api/reports", Some(s)).await;
         list.json()["data"].as_array().expect("report list").iter().find(|j| j["id"] == id).cloned().expect("the job is listed")
     }

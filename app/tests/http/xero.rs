@@ -618,12 +618,12 @@ async fn the_hourly_refresh_reads_the_stalest_balances_first_and_at_most_50() {
     })
     .await;
     let now = r.clock.now();
-    let queued = r.app.state.db.write(move |c| tyredesk::services::xero::refresh_all_balances(c, now)).await.unwrap();
+    let queued = r.app.state.db.write(move |c| services::xero::refresh_all_balances(c, now)).await.unwrap();
     assert_eq!(queued, 50, "at most 50 an hour");
     let targets: Vec<String> = r.sql(|c| db::schema::xero_jobs::table.select(db::schema::xero_jobs::target).load(c)).await;
     let fresh: i64 = r.sql(|c| customers::table.filter(customers::org_id.eq(ORG)).order(customers::id.asc()).select(customers::id).first(c)).await;
     assert!(!targets.contains(&format!("balance:{fresh}")), "the balance read a minute ago waits");
-    let again = r.app.state.db.write(move |c| tyredesk::services::xero::refresh_all_balances(c, now)).await.unwrap();
+    let again = r.app.state.db.write(move |c| services::xero::refresh_all_balances(c, now)).await.unwrap();
     assert_eq!(again, 0, "a customer already queued is not queued twice");
 }
 

@@ -470,3 +470,65 @@ pub fn set_logo(conn: &mut DbConn, org: i64, logo: &str) -> AppResult<()> {
 pub fn logo(conn: &mut DbConn, org: i64) -> AppResult<String> {
     Ok(organisations::table.find(org).select(organisations::logo).first(conn)?)
 }
+
+/// Memberships that open the app: warehouse staff (roles 5 and 6) are never offered.
+pub fn usable(memberships: &[Membership]) -> Vec<&Membership> {
+    memberships.iter().filter(|m| domain::enums::Role::from_i32(m.role).is_some_and(domain::enums::Role::may_use_app)).collect()
+}
+
+/// The organisation to work in: the requested one if usable, otherwise the last used,
+/// otherwise the first (spec §1).
+pub fn choose_org(memberships: &[Membership], requested: Option<i64>) -> Option<&Membership> {
+    let usable = usable(memberships);
+    if let Some(id) = requested {
+        return usable.into_iter().find(|m| m.org_id == id);
+    }
+    usable
+        .iter()
+        .filter(|m| m.last_used_at.is_some())
+        .max_by_key(|m| m.last_used_at)
+        .or_else(|| usable.first())
+        .copied()
+}
+
+#[cfg(test)]
+mod choice_tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn m(org_id: i64, role: i32, used_day: Option<u32>) -> Membership {
+        Membership {
+            org_id,
+            org_name: format!("Org {org_id}"),
+            role,
+            mod_prc: false,
+            is_acct: false,
+            crt_csr: false,
+            last_used_at: used_day.map(|d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap().and_hms_opt(9, 0, 0).unwrap()),
+            time_zone: "Australia/Sydney".into(),
+        }
+    }
+
+    #[test]
+    fn last_used_company_wins_otherwise_the_first() {
+        let ms = vec![m(4, 2, Some(1)), m(9, 4, Some(3))];
+        assert_eq!(choose_org(&ms, None).unwrap().org_id, 9);
+        let ms = vec![m(4, 2, None), m(9, 4, None)];
+        assert_eq!(choose_org(&ms, None).unwrap().org_id, 4);
+    }
+
+    #[test]
+    fn warehouse_memberships_are_never_chosen() {
+        let ms = vec![m(4, 5, Some(9)), m(9, 2, None)];
+        assert_eq!(choose_org(&ms, None).unwrap().org_id, 9);
+        assert!(choose_org(&ms, Some(4)).is_none());
+        assert!(choose_org(&[m(4, 5, None), m(9, 6, None)], None).is_none());
+    }
+
+    #[test]
+    fn requested_company_must_be_a_membership() {
+        let ms = vec![m(4, 2, None)];
+        assert!(choose_org(&ms, Some(9)).is_none());
+        assert_eq!(choose_org(&ms, Some(4)).unwrap().org_id, 4);
+    }
+}

@@ -17,6 +17,9 @@ pub fn may_administer(role: Role) -> bool {
     role == Role::Approver
 }
 
+/// Message for warehouse staff, who never use the app (spec §5, §8).
+pub const WAREHOUSE_REFUSED: &str = "No access permission for warehouse staff.";
+
 /// The refusal of that work to everyone else (docs/decisions/companies-and-references.md).
 pub const APPROVER_ONLY: &str = "Only an approver (role 4) may change suppliers, warehouses, brands, staff and settings.";
 

@@ -36,7 +36,7 @@ pub fn new_input() -> CustomerInput {
 }
 
 /// The form's values from a stored customer, as the edit page first shows them.
-pub use crate::services::masters::customer_input as input_from;
+pub use services::masters::customer_input as input_from;
 
 /// Staff of a fitting role that the picker lists (`listed_on_picker`).
 fn staff_options(staff: &[Employee], fits: fn(Role) -> bool, chosen: Option<i64>) -> Vec<(String, String)> {

@@ -29,7 +29,7 @@ pub fn new_input() -> ProductInput {
 }
 
 /// The form's values from a stored product, as the edit page first shows them.
-pub use crate::services::masters::product_input as input_from;
+pub use services::masters::product_input as input_from;
 
 fn category_options() -> Vec<(String, String)> {
     std::iter::once((String::new(), CHOOSE.to_string())).chain(ProductCategory::ALL.iter().map(|c| (c.path(), c.path()))).collect()

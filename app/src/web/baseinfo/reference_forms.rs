@@ -10,7 +10,7 @@ use db::{DbConn, reference_data as store};
 use domain::limits::{ADDRESS_MAX, NAME_MAX, SHORT_MAX, too_long};
 use domain::reference_data::{BrandInput, SupplierInput, WarehouseInput};
 use db::error::AppResult;
-use crate::services::reference_data as service;
+use services::reference_data as service;
 use crate::state::AppState;
 use crate::web::fmt_datetime_date;
 
@@ -107,7 +107,7 @@ impl Record for Supplier {
     }
 
     async fn save(state: &AppState, auth: &Auth, id: Option<i64>, input: SupplierInput) -> AppResult<Self> {
-        service::supplier(state, auth, id, input).await
+        service::supplier(state, &domain::Actor::from(auth), id, input).await
     }
 }
 
@@ -159,7 +159,7 @@ impl Record for Warehouse {
     }
 
     async fn save(state: &AppState, auth: &Auth, id: Option<i64>, input: WarehouseInput) -> AppResult<Self> {
-        service::warehouse(state, auth, id, input).await
+        service::warehouse(state, &domain::Actor::from(auth), id, input).await
     }
 }
 
@@ -200,6 +200,6 @@ impl Record for Brand {
     }
 
     async fn save(state: &AppState, auth: &Auth, id: Option<i64>, input: BrandInput) -> AppResult<Self> {
-        service::brand(state, auth, id, input).await
+        service::brand(state, &domain::Actor::from(auth), id, input).await
     }
 }

@@ -14,8 +14,8 @@ use domain::admin::StaffInput;
 use domain::enums::Role;
 use domain::limits::{NAME_MAX, PHONE_MAX, SHORT_MAX, too_long};
 use db::error::{AppError, AppResult};
-use crate::services::admin as service;
-use crate::services::reference_data::only_approver;
+use services::admin as service;
+use services::reference_data::only_approver;
 use crate::state::AppState;
 use crate::web::fmt_datetime_date;
 
@@ -147,7 +147,7 @@ pub async fn new_staff(State(state): State<AppState>, auth: Auth, headers: Heade
 /// (shown this once; it is stored only as a hash).
 pub async fn create_staff(State(state): State<AppState>, auth: Auth, body: Bytes) -> AppResult<Response> {
     let input = parse(&body)?;
-    match service::add_staff(&state, &auth, input.clone()).await {
+    match service::add_staff(&state, &domain::Actor::from(&auth), input.clone()).await {
         Ok(added) => {
             let notice = match added.one_time_password {
                 Some(p) => format!(
@@ -177,7 +177,7 @@ pub async fn edit_staff(State(state): State<AppState>, auth: Auth, headers: Head
 pub async fn update_staff(State(state): State<AppState>, auth: Auth, Path(id): Path<String>, body: Bytes) -> AppResult<Response> {
     let id = record_id(&id)?;
     let input = parse(&body)?;
-    match service::update_staff(&state, &auth, id, input.clone()).await {
+    match service::update_staff(&state, &domain::Actor::from(&auth), id, input.clone()).await {
         Ok(()) => Ok(saved_redirect("employees", id)),
         Err(e) => edit_page(&state, &auth, id, &input, form_error(e)?).await,
     }
@@ -186,7 +186,7 @@ pub async fn update_staff(State(state): State<AppState>, auth: Auth, Path(id): P
 /// `POST /baseinfo/employees/{id}/password`: sets a one-time password and shows it once.
 pub async fn reset_password(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> AppResult<Response> {
     let id = record_id(&id)?;
-    let otp = service::reset_password(&state, &auth, id).await?;
+    let otp = service::reset_password(&state, &domain::Actor::from(&auth), id).await?;
     let notice = format!("One-time password: {otp} — give it to the staff member now; it is shown only this once and must be changed at the next sign-in. Their sessions have ended.");
     crate::web::redirect_with_notice(&state, &auth, &format!("/baseinfo/employees/{id}"), "success", notice).await
 }

@@ -26,8 +26,8 @@ use domain::status::{Action, SheetState, allowed, clone_targets};
 use domain::permissions::{Sight, may_recall_or_batch_send};
 use domain::sheet;
 use db::error::{AppError, AppResult};
-use crate::services::delivery::{self as delivery_svc, DeliveryUpdate};
-use crate::services::orders::{self as svc, ApproveInput, Dates};
+use services::delivery::{self as delivery_svc, DeliveryUpdate};
+use services::orders::{self as svc, ApproveInput, Dates};
 use domain::Actor;
 use crate::state::AppState;
 use crate::web::fmt_date;
@@ -163,7 +163,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
 async fn refresh_stale_balance(state: &AppState, org: i64, customer: Option<i64>) -> AppResult<()> {
     let Some(cid) = customer else { return Ok(()) };
     let now = state.xero.clock.now();
-    if state.db.run(move |c| crate::services::xero::balance_is_stale(c, org, cid, now)).await? && state.db.write(move |c| crate::services::xero::refresh_balance(c, org, cid, now)).await? {
+    if state.db.run(move |c| services::xero::balance_is_stale(c, org, cid, now)).await? && state.db.write(move |c| services::xero::refresh_balance(c, org, cid, now)).await? {
         state.xero.bell.notify_one();
     }
     Ok(())
@@ -458,7 +458,7 @@ pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, 
         "send_xero" | "recall" => {
             let xa = if action == "send_xero" { Action::SendXero } else { Action::XeroRecall };
             let now = state.xero.clock.now();
-            let done = state.db.write(move |c| crate::services::xero::request(c, &actor, id, xa, now)).await;
+            let done = state.db.write(move |c| services::xero::request(c, &actor, id, xa, now)).await;
             state.xero.bell.notify_one();
             done
         }

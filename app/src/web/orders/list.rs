@@ -15,14 +15,14 @@ use domain::money::Cents;
 use domain::permissions::Sight;
 use domain::status::Action;
 use db::error::{AppError, AppResult};
-use crate::services::orders::ensure;
+use services::orders::ensure;
 use crate::state::AppState;
 use crate::http::query::Filters;
 use crate::web::list::{Cell, Column, EMPTY_NO_DATA, Filter, FilterKind, ListView, NewButton, Pager, Results, Selection, current, export_url, options_with_all};
 use crate::web::masters::respond;
 use crate::web::products::{xero_options, xero_tag};
 use crate::http::download;
-use crate::services::exports;
+use services::exports;
 
 /// Which set of filters and columns a list uses.
 #[derive(Clone, Copy, PartialEq, Eq)]

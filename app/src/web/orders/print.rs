@@ -11,7 +11,7 @@ use crate::auth::Auth;
 use db::error::{AppError, AppResult};
 use documents::Variant;
 use crate::print::html::PrintPage;
-use crate::services::print as print_svc;
+use services::print as print_svc;
 use crate::state::AppState;
 
 fn pairs(raw: Option<&str>) -> AppResult<Vec<(String, String)>> {

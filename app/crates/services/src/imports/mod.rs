@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use crate::auth::Auth;
 use db::reports::{self as queue, Job, NewJob};
 use db::{self, Db};
 use domain::Actor;
@@ -19,9 +18,9 @@ use domain::enums::Role;
 use domain::imports::{INLINE_ROWS, ImportKind, NO_ROWS, SUCCESS, WRITE_CHUNK, row_message};
 use db::error::{AppError, AppResult};
 use crate::reports::Progress;
-use crate::services::orders;
-use crate::services::reference_data::{audit_change, only_approver};
-use crate::state::AppState;
+use crate::orders;
+use crate::reference_data::{audit_change, only_approver};
+use crate::Core;
 use xlsx::import::{Table, read_first_sheet, read_named_sheets};
 
 /// A file read into its worksheets.
@@ -69,13 +68,12 @@ pub enum Outcome {
 
 /// Imports an uploaded file, now or as a job (role 4 only). The same file as the company's
 /// last import of this kind is refused (409 `same_file`) unless `again` asks for it.
-pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: &str, bytes: Vec<u8>, again: bool) -> AppResult<Outcome> {
-    let (who, zone) = (Actor::from(auth), auth.zone);
+pub async fn submit(core: &Core, who: &Actor, zone: chrono_tz::Tz, kind: ImportKind, file_name: &str, bytes: Vec<u8>, again: bool) -> AppResult<Outcome> {
     only_approver(who.role)?;
     let digest = hex::encode(Sha256::digest(&bytes));
     if !again {
         let org = who.org_id;
-        if let Some((last, at, by)) = state.db.run(move |c| db::imports::last(c, org, kind.code())).await?
+        if let Some((last, at, by)) = core.db.run(move |c| db::imports::last(c, org, kind.code())).await?
             && last == digest
         {
             let when = at.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string();
@@ -89,17 +87,17 @@ pub async fn submit(state: &AppState, auth: &Auth, kind: ImportKind, file_name: 
         return Err(AppError::field("file", NO_ROWS));
     }
     let outcome = if rows <= INLINE_ROWS {
-        Outcome::Done(run(&state.db, kind, &who, zone, parsed, &|_, _| {}).await?)
+        Outcome::Done(run(&core.db, kind, &who, zone, parsed, &|_, _| {}).await?)
     } else {
         drop(parsed);
-        Outcome::Queued { id: enqueue(state, &who, kind, file_name, &bytes).await? }
+        Outcome::Queued { id: enqueue(core, &who, kind, file_name, &bytes).await? }
     };
     let message = match &outcome {
         Outcome::Done(d) => d.message.clone(),
         Outcome::Queued { .. } => domain::imports::QUEUED.to_string(),
     };
     let (org, user, name, done) = (who.org_id, who.user_id, file_name.to_string(), matches!(outcome, Outcome::Done(_)));
-    state
+    core
         .db
         .write(move |c| db::imports::record(c, &db::imports::Accepted { org_id: org, user_id: user, kind: kind.code(), file_name: &name, digest: &digest, rows, done, message: &message }))
         .await?;
@@ -195,10 +193,10 @@ struct JobParams {
     name: String,
 }
 
-async fn enqueue(state: &AppState, who: &Actor, kind: ImportKind, file_name: &str, bytes: &[u8]) -> AppResult<i64> {
+async fn enqueue(core: &Core, who: &Actor, kind: ImportKind, file_name: &str, bytes: &[u8]) -> AppResult<i64> {
     let digest = hex::encode(Sha256::digest(bytes));
     let stored = format!("{}-{}.xlsx", kind.code(), &digest[..32]);
-    let dir = upload_dir(&state.config.data_dir, who.org_id);
+    let dir = upload_dir(&core.data_dir, who.org_id);
     let write_failed = |e: std::io::Error| AppError::Storage(format!("The file could not be stored for importing ({e}); nothing was imported."));
     std::fs::create_dir_all(&dir).map_err(write_failed)?;
     let path = dir.join(&stored);
@@ -208,7 +206,7 @@ async fn enqueue(state: &AppState, who: &Actor, kind: ImportKind, file_name: &st
     let params = serde_json::to_string(&JobParams { file: stored, name: name.clone() }).map_err(|e| AppError::Internal(e.into()))?;
     let key = format!("{}:{digest}", kind.code());
     let (org, user) = (who.org_id, who.user_id);
-    let (job, fresh) = state
+    let (job, fresh) = core
         .db
         .write(move |c| {
             let new = NewJob { org_id: org, user_id: user, kind: kind.code(), params: &params, date_range: &name, dedupe_key: &key };
@@ -216,23 +214,23 @@ async fn enqueue(state: &AppState, who: &Actor, kind: ImportKind, file_name: &st
         })
         .await?;
     if fresh {
-        state.reports.wake.notify_one();
+        core.reports.wake.notify_one();
     }
     Ok(job.id)
 }
 
 /// Runs an import job claimed by the report worker; answers the line the Download Center
 /// shows for it.
-pub async fn run_job(state: &AppState, job: &Job, kind: ImportKind, progress: Arc<Progress>) -> AppResult<String> {
+pub async fn run_job(core: &Core, job: &Job, kind: ImportKind, progress: Arc<Progress>) -> AppResult<String> {
     let params: JobParams = serde_json::from_str(&job.params).map_err(|e| AppError::Internal(anyhow::anyhow!("import {} has unreadable parameters: {e}", job.id)))?;
-    let path = upload_dir(&state.config.data_dir, job.org_id).join(&params.file);
-    let outcome = run_stored(state, job, kind, &path, &params, progress).await;
+    let path = upload_dir(&core.data_dir, job.org_id).join(&params.file);
+    let outcome = run_stored(core, job, kind, &path, &params, progress).await;
     // Done or refused, the upload has served; a crash keeps it for the job's next run.
     let _ = std::fs::remove_file(&path);
     outcome
 }
 
-async fn run_stored(state: &AppState, job: &Job, kind: ImportKind, path: &Path, params: &JobParams, progress: Arc<Progress>) -> AppResult<String> {
+async fn run_stored(core: &Core, job: &Job, kind: ImportKind, path: &Path, params: &JobParams, progress: Arc<Progress>) -> AppResult<String> {
     if kind == ImportKind::DraftInvoices && job.attempts > 1 {
         // Creating drafts is not repeatable: a second run could create them twice.
         return Err(AppError::bad_request(
@@ -240,7 +238,7 @@ async fn run_stored(state: &AppState, job: &Job, kind: ImportKind, path: &Path, 
         ));
     }
     let (org, user) = (job.org_id, job.user_id);
-    let who = state
+    let who = core
         .db
         .run(move |c| {
             let user_row = db::accounts::user_by_id(c, user)?;
@@ -256,7 +254,7 @@ async fn run_stored(state: &AppState, job: &Job, kind: ImportKind, path: &Path, 
     let bytes = std::fs::read(path).map_err(|e| AppError::Storage(format!("The uploaded file is gone ({e}); upload it again.")))?;
     let parsed = parse(kind, Arc::new(bytes)).await?;
     let p = progress.clone();
-    let done = run(&state.db, kind, &who, zone, parsed, &move |d, t| p.set(d as u64, t as u64)).await?;
+    let done = run(&core.db, kind, &who, zone, parsed, &move |d, t| p.set(d as u64, t as u64)).await?;
     Ok(format!("{} — {}", params.name, done.message))
 }
 

@@ -11,7 +11,7 @@ use super::{Ctx, Progress, Stored, files, write};
 use db::reports::{self as queue, Job, Lease};
 use db::{self, DbConn};
 use db::error::{AppError, AppResult};
-use crate::state::AppState;
+use crate::Core;
 use xlsx::export::{self, SheetWriter};
 
 /// How often a running job's heartbeat (and progress) is written.
@@ -25,13 +25,13 @@ pub const MAX_ATTEMPTS: i32 = 3;
 const IDLE_POLL: Duration = Duration::from_secs(2);
 
 /// Runs jobs until the process ends.
-pub async fn run(state: AppState) {
+pub async fn run(core: Arc<Core>) {
     loop {
-        match run_once(&state).await {
+        match run_once(&core).await {
             Ok(Some(_)) => {}
             Ok(None) => {
                 tokio::select! {
-                    () = state.reports.wake.notified() => {}
+                    () = core.reports.wake.notified() => {}
                     () = tokio::time::sleep(IDLE_POLL) => {}
                 }
             }
@@ -44,54 +44,54 @@ pub async fn run(state: AppState) {
 }
 
 /// Claims one job and runs it to its end; answers its id, or `None` when nothing waits.
-pub async fn run_once(state: &AppState) -> AppResult<Option<i64>> {
+pub async fn run_once(core: &Arc<Core>) -> AppResult<Option<i64>> {
     // A read first: an idle worker polls every 2 s, and claiming takes the write lock.
-    if !state.db.run(queue::any_unfinished).await? {
+    if !core.db.run(queue::any_unfinished).await? {
         return Ok(None);
     }
-    let worker = state.reports.worker.clone();
+    let worker = core.reports.worker.clone();
     let now = db::now();
     let stale_before = now - chrono::Duration::from_std(STALE_AFTER).unwrap_or_default();
-    let claimed = state
+    let claimed = core
         .db
         .write(move |c| queue::claim(c, Lease { worker: &worker, now, stale_before, max_attempts: MAX_ATTEMPTS }))
         .await?;
     let Some(job) = claimed else { return Ok(None) };
     let id = job.id;
-    execute(state, job).await?;
+    execute(core, job).await?;
     Ok(Some(id))
 }
 
-async fn execute(state: &AppState, job: Job) -> AppResult<()> {
-    let (id, worker) = (job.id, state.reports.worker.clone());
+async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
+    let (id, worker) = (job.id, core.reports.worker.clone());
     let progress = Arc::new(Progress::default());
     let cancel = Arc::new(AtomicBool::new(false));
-    let beat = tokio::spawn(heartbeat(state.clone(), id, progress.clone(), cancel.clone()));
+    let beat = tokio::spawn(heartbeat(core.clone(), id, progress.clone(), cancel.clone()));
     if let Some(kind) = domain::imports::ImportKind::from_code(&job.kind) {
         // Imports share the queue (one per process at a time, taken over after a crash).
-        let result = crate::services::imports::run_job(state, &job, kind, progress).await;
+        let result = crate::imports::run_job(core, &job, kind, progress).await;
         beat.abort();
         match result {
             Ok(summary) => {
-                state.db.write(move |c| queue::finish_import(c, id, &worker, &summary, db::now())).await?;
+                core.db.write(move |c| queue::finish_import(c, id, &worker, &summary, db::now())).await?;
             }
             Err(e) => {
                 let message = failure_message(&e);
-                state.db.write(move |c| queue::fail(c, id, &worker, &message, db::now())).await?;
+                core.db.write(move |c| queue::fail(c, id, &worker, &message, db::now())).await?;
             }
         }
         return Ok(());
     }
-    let data_dir = state.config.data_dir.clone();
+    let data_dir = core.data_dir.clone();
     let (p, c) = (progress.clone(), cancel.clone());
-    let result = state.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
+    let result = core.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
     beat.abort();
-    let data_dir = state.config.data_dir.clone();
+    let data_dir = core.data_dir.clone();
     match result {
         Ok((org, name)) => {
             let file = name.clone();
             let w = worker.clone();
-            let ours = state.db.write(move |c| queue::finish(c, id, &w, &file, db::now())).await?;
+            let ours = core.db.write(move |c| queue::finish(c, id, &w, &file, db::now())).await?;
             if !ours {
                 // Cancelled meanwhile, or taken over after a stall: the file is nobody's.
                 files::remove(&files::org_dir(&data_dir, org).join(name));
@@ -101,7 +101,7 @@ async fn execute(state: &AppState, job: Job) -> AppResult<()> {
         Err(_) if cancel.load(Ordering::Relaxed) => {}
         Err(e) => {
             let message = failure_message(&e);
-            state.db.write(move |c| queue::fail(c, id, &worker, &message, db::now())).await?;
+            core.db.write(move |c| queue::fail(c, id, &worker, &message, db::now())).await?;
         }
     }
     Ok(())
@@ -109,13 +109,13 @@ async fn execute(state: &AppState, job: Job) -> AppResult<()> {
 
 /// Beats the job's heartbeat with its progress until aborted; raises the cancel flag when
 /// the job is no longer ours, so the writer stops at its next chunk.
-async fn heartbeat(state: AppState, id: i64, progress: Arc<Progress>, cancel: Arc<AtomicBool>) {
+async fn heartbeat(core: Arc<Core>, id: i64, progress: Arc<Progress>, cancel: Arc<AtomicBool>) {
     let mut every = tokio::time::interval(HEARTBEAT);
     every.tick().await;
     loop {
         every.tick().await;
-        let (worker, pct) = (state.reports.worker.clone(), progress.get());
-        match state.db.write(move |c| queue::heartbeat(c, id, &worker, pct, db::now())).await {
+        let (worker, pct) = (core.reports.worker.clone(), progress.get());
+        match core.db.write(move |c| queue::heartbeat(c, id, &worker, pct, db::now())).await {
             Ok(true) => {}
             Ok(false) => {
                 cancel.store(true, Ordering::Relaxed);
@@ -167,12 +167,12 @@ fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, 
 
 /// Removes reports past their retention and temporary files a crash left; run at start-up
 /// and hourly.
-pub async fn clean(state: &AppState) -> AppResult<()> {
+pub async fn clean(core: &Core) -> AppResult<()> {
     let before = db::now() - chrono::Duration::from_std(files::RETENTION).unwrap_or_default();
-    let expired = state.db.write(move |c| queue::expire(c, before)).await?;
+    let expired = core.db.write(move |c| queue::expire(c, before)).await?;
     for (org, name) in expired {
-        files::remove(&files::org_dir(&state.config.data_dir, org).join(name));
+        files::remove(&files::org_dir(&core.data_dir, org).join(name));
     }
-    files::sweep_parts(&state.config.data_dir, files::LEFTOVER_AGE);
+    files::sweep_parts(&core.data_dir, files::LEFTOVER_AGE);
     Ok(())
 }

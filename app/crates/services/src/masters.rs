@@ -4,7 +4,6 @@
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use crate::auth::Auth;
 use db::customers::Staff;
 use db::refs::{Brand, BusinessStaff, Ref, ServiceStaff, Unchecked};
 use db::customers::{self as customer_db, Customer, CustomerChanges};
@@ -16,7 +15,7 @@ use domain::lenient::Amount;
 use domain::money::Cents;
 use domain::validate::FieldError;
 use db::error::{AppError, AppResult};
-use crate::state::AppState;
+use crate::Core;
 
 /// Field messages as the one validation error both front ends render (422).
 pub fn invalid(errors: Vec<FieldError>) -> AppError {
@@ -57,9 +56,9 @@ fn fail_if_any(errors: Vec<FieldError>) -> AppResult<()> {
 }
 
 /// Creates a product; the item code must be new in the company.
-pub async fn create_product(state: &AppState, auth: &Auth, input: ProductInput) -> AppResult<Product> {
-    let org = auth.org_id;
-    state.db.write(move |c| create_product_in(c, org, &input).and_then(|id| product_db::product(c, org, id))).await
+pub async fn create_product(core: &Core, actor: &Actor, input: ProductInput) -> AppResult<Product> {
+    let org = actor.org_id;
+    core.db.write(move |c| create_product_in(c, org, &input).and_then(|id| product_db::product(c, org, id))).await
 }
 
 /// [`create_product`] inside the caller's transaction (Import Basic); answers the new id.
@@ -82,9 +81,9 @@ pub fn create_product_in(c: &mut DbConn, org: i64, input: &ProductInput) -> AppR
 
 /// Updates a product that still has the version the edit started from; code, name and
 /// physical/virtual stay as stored; prices are not touched.
-pub async fn update_product(state: &AppState, auth: &Auth, id: i64, input: ProductInput) -> AppResult<Product> {
-    let org = auth.org_id;
-    state.db.write(move |c| update_product_in(c, org, id, &input).and_then(|()| product_db::product(c, org, id))).await
+pub async fn update_product(core: &Core, actor: &Actor, id: i64, input: ProductInput) -> AppResult<Product> {
+    let org = actor.org_id;
+    core.db.write(move |c| update_product_in(c, org, id, &input).and_then(|()| product_db::product(c, org, id))).await
 }
 
 /// [`update_product`] inside the caller's transaction.
@@ -119,9 +118,9 @@ fn staff(c: &mut DbConn, org: i64, f: &CustomerFields) -> AppResult<Staff> {
 }
 
 /// Creates a customer (crtCSR rule in company 4; credit terms for approvers only).
-pub async fn create_customer(state: &AppState, auth: &Auth, input: CustomerInput) -> AppResult<Customer> {
-    let (actor, org) = (Actor::from(auth), auth.org_id);
-    state.db.write(move |c| create_customer_in(c, &actor, &input).and_then(|id| customer_db::customer(c, org, id))).await
+pub async fn create_customer(core: &Core, actor: &Actor, input: CustomerInput) -> AppResult<Customer> {
+    let (actor, org) = (actor.clone(), actor.org_id);
+    core.db.write(move |c| create_customer_in(c, &actor, &input).and_then(|id| customer_db::customer(c, org, id))).await
 }
 
 /// [`create_customer`] inside the caller's transaction (Import Basic); answers the new id.
@@ -138,9 +137,9 @@ pub fn create_customer_in(c: &mut DbConn, actor: &Actor, input: &CustomerInput) 
 
 /// Updates a customer that still has the version the edit started from; name and ABN stay
 /// as stored; attention and credit limit change only for approvers.
-pub async fn update_customer(state: &AppState, auth: &Auth, id: i64, input: CustomerInput) -> AppResult<Customer> {
-    let (actor, org) = (Actor::from(auth), auth.org_id);
-    state.db.write(move |c| update_customer_in(c, &actor, id, &input).and_then(|()| customer_db::customer(c, org, id))).await
+pub async fn update_customer(core: &Core, actor: &Actor, id: i64, input: CustomerInput) -> AppResult<Customer> {
+    let (actor, org) = (actor.clone(), actor.org_id);
+    core.db.write(move |c| update_customer_in(c, &actor, id, &input).and_then(|()| customer_db::customer(c, org, id))).await
 }
 
 /// [`update_customer`] inside the caller's transaction.

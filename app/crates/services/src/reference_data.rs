@@ -3,7 +3,6 @@
 //! The `save_*` functions run inside a caller's transaction so Import Basic applies many rows
 //! in one; the async wrappers are what the forms call.
 
-use crate::auth::Auth;
 use db::masters::{Brand, Supplier, Warehouse};
 use db::reference_data::{self as store, AuditEntry};
 use db::{self, DbConn};
@@ -14,8 +13,8 @@ use domain::permissions;
 use domain::reference_data::{self as rules, BrandInput, SupplierInput, WarehouseInput, changes};
 use domain::validate::FieldError;
 use db::error::{AppError, AppResult};
-use crate::services::masters::{invalid, version_conflict};
-use crate::state::AppState;
+use crate::masters::{invalid, version_conflict};
+use crate::Core;
 
 /// Refuses everyone `permissions::may_administer` does not name (403 with its one message).
 pub fn only_approver(role: Role) -> AppResult<()> {
@@ -137,20 +136,20 @@ fn yes_no(b: bool) -> String {
 }
 
 /// `save_supplier` in its own transaction, answering the saved supplier.
-pub async fn supplier(state: &AppState, auth: &Auth, id: Option<i64>, input: SupplierInput) -> AppResult<Supplier> {
-    let admin = Actor::from(auth);
+pub async fn supplier(core: &Core, actor: &Actor, id: Option<i64>, input: SupplierInput) -> AppResult<Supplier> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
-    state.db.write(move |c| save_supplier(c, &admin, id, &input).and_then(|id| store::supplier(c, admin.org_id, id))).await
+    core.db.write(move |c| save_supplier(c, &admin, id, &input).and_then(|id| store::supplier(c, admin.org_id, id))).await
 }
 
-pub async fn warehouse(state: &AppState, auth: &Auth, id: Option<i64>, input: WarehouseInput) -> AppResult<Warehouse> {
-    let admin = Actor::from(auth);
+pub async fn warehouse(core: &Core, actor: &Actor, id: Option<i64>, input: WarehouseInput) -> AppResult<Warehouse> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
-    state.db.write(move |c| save_warehouse(c, &admin, id, &input).and_then(|id| store::warehouse(c, admin.org_id, id))).await
+    core.db.write(move |c| save_warehouse(c, &admin, id, &input).and_then(|id| store::warehouse(c, admin.org_id, id))).await
 }
 
-pub async fn brand(state: &AppState, auth: &Auth, id: Option<i64>, input: BrandInput) -> AppResult<Brand> {
-    let admin = Actor::from(auth);
+pub async fn brand(core: &Core, actor: &Actor, id: Option<i64>, input: BrandInput) -> AppResult<Brand> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
-    state.db.write(move |c| save_brand(c, &admin, id, &input).and_then(|id| store::brand(c, admin.org_id, id))).await
+    core.db.write(move |c| save_brand(c, &admin, id, &input).and_then(|id| store::brand(c, admin.org_id, id))).await
 }

@@ -20,8 +20,8 @@ use domain::money::Cents;
 use domain::reference_data::{self as ref_rules, BrandInput, SupplierInput, WarehouseInput};
 use domain::validate::{FieldError, REQUIRED};
 use db::error::{AppError, AppResult};
-use crate::services::masters::{self as masters, customer_input, product_input};
-use crate::services::reference_data::{save_brand, save_supplier, save_warehouse};
+use crate::masters::{self as masters, customer_input, product_input};
+use crate::reference_data::{save_brand, save_supplier, save_warehouse};
 use xlsx::import::Table;
 
 /// How a cell becomes the input's value.

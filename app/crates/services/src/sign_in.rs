@@ -8,8 +8,9 @@ use db::error::{AppError, AppResult};
 use db::shop::{self as shop_db, ShopAccount};
 use domain::shop as rules;
 
-use crate::auth::{self, WAREHOUSE_REFUSED, password};
-use crate::state::AppState;
+use crate::password;
+use domain::permissions::WAREHOUSE_REFUSED;
+use crate::Core;
 
 /// Message for a failed sign-in (spec §8).
 pub const LOGIN_FAILED: &str = "Login failed. Incorrect email or password";
@@ -28,35 +29,35 @@ pub struct SignedIn {
 /// is a failure, answered with `refused` (or 'too many attempts' once the account's meter
 /// is full). Shared by the staff sign-in and the shop's.
 pub async fn throttled<T: Send + 'static>(
-    state: &AppState,
+    core: &Core,
     meter: &str,
     ip: Option<std::net::IpAddr>,
     refused: &'static str,
     check: impl FnOnce(&mut db::DbConn) -> AppResult<Option<T>> + Send + 'static,
 ) -> AppResult<T> {
-    let keys = state.throttle.shared_keys(meter, ip);
+    let keys = core.throttle.shared_keys(meter, ip);
     let both = keys.both();
-    let stored = state.db.run(move |c| accounts::failure_tats(c, &both)).await?;
-    state.throttle.merge_shared(&keys, &stored);
-    let attempt = state.throttle.admit(meter, ip).ok_or(AppError::TooManyRequests)?;
-    let Some(found) = state.db.run(check).await? else {
-        state.throttle.failed(&attempt);
-        let tats = state.throttle.shared_tats(&attempt);
-        state.db.write(move |c| accounts::record_failure_tats(c, &tats)).await?;
+    let stored = core.db.run(move |c| accounts::failure_tats(c, &both)).await?;
+    core.throttle.merge_shared(&keys, &stored);
+    let attempt = core.throttle.admit(meter, ip).ok_or(AppError::TooManyRequests)?;
+    let Some(found) = core.db.run(check).await? else {
+        core.throttle.failed(&attempt);
+        let tats = core.throttle.shared_tats(&attempt);
+        core.db.write(move |c| accounts::record_failure_tats(c, &tats)).await?;
         return Err(if attempt.wrong_password_is_throttled() { AppError::TooManyRequests } else { AppError::forbidden(refused) });
     };
-    state.throttle.succeeded(&attempt);
+    core.throttle.succeeded(&attempt);
     let forgiven = attempt.shared_keys().pair_key();
-    state.db.write(move |c| accounts::clear_failures(c, &forgiven)).await?;
+    core.db.write(move |c| accounts::clear_failures(c, &forgiven)).await?;
     Ok(found)
 }
 
 /// Checks a staff e-mail and password and picks the company; shared by the form and
 /// `/oauth/token`.
-pub async fn staff(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<SignedIn> {
+pub async fn staff(core: &Core, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<SignedIn> {
     let email_ = email.trim().to_lowercase();
     let pass = pass.to_string();
-    let (user_id, memberships, must_change_password) = throttled(state, email, ip, LOGIN_FAILED, move |conn| {
+    let (user_id, memberships, must_change_password) = throttled(core, email, ip, LOGIN_FAILED, move |conn| {
         let user = accounts::user_by_email(conn, &email_)?;
         let Some(user) = user.filter(|u| u.is_active && u.able_login) else {
             password::verify(&pass, dummy_hash());
@@ -68,7 +69,7 @@ pub async fn staff(state: &AppState, email: &str, pass: &str, ip: Option<std::ne
         Ok(Some((user.id, accounts::memberships_of(conn, user.id)?, user.must_change_password)))
     })
     .await?;
-    let org = auth::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
+    let org = accounts::choose_org(&memberships, None).ok_or_else(|| AppError::forbidden(WAREHOUSE_REFUSED))?;
     Ok(SignedIn { user_id, org_id: org.org_id, must_change_password })
 }
 
@@ -81,10 +82,10 @@ pub fn dummy_hash() -> &'static str {
 /// Checks a customer's e-mail and password under the staff sign-in's throttle (its own
 /// meters: a customer's failures never lock a staff account); returns every shop the pair
 /// opens. Shared by the form and `/oauth/token`.
-pub async fn customer(state: &AppState, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<Vec<ShopAccount>> {
+pub async fn customer(core: &Core, email: &str, pass: &str, ip: Option<std::net::IpAddr>) -> AppResult<Vec<ShopAccount>> {
     let meter = format!("shop:{}", email.trim().to_lowercase());
     let (email, pass) = (email.trim().to_string(), pass.to_string());
-    throttled(state, &meter, ip, rules::SIGN_IN_FAILED, move |c| {
+    throttled(core, &meter, ip, rules::SIGN_IN_FAILED, move |c| {
         let accounts = shop_db::accounts_by_email(c, &email)?;
         if accounts.is_empty() {
             password::verify(&pass, dummy_hash());

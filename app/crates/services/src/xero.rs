@@ -20,7 +20,7 @@ use domain::status::Action;
 use db::error::{AppError, AppResult};
 use xero::client::{CallError, Client, Endpoint};
 use xero::secret::SecretKey;
-use crate::state::AppState;
+use crate::Core;
 
 /// Xero's production addresses, used when a connection names none.
 pub const IDENTITY_URL: &str = "https://identity.xero.com";
@@ -400,12 +400,12 @@ pub fn refresh_all_balances(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<
 /// Connects the actor's company: signs in to Xero with `input`, reads the organisation and
 /// its tax rates, and only then stores the settings, the secret sealed (the settings
 /// screen's Connect and `PUT /api/xero/connection`).
-pub async fn connect(state: &AppState, actor: &Actor, input: ConnectionInput) -> AppResult<Status> {
+pub async fn connect(core: &Core, actor: &Actor, input: ConnectionInput) -> AppResult<Status> {
     only_approver(actor.role)?;
-    let checked = check_input(&input, state.xero.settings.standin)?;
-    let tested = test(&state.xero.client, actor.org_id, &checked).await?;
-    let (a, key, now) = (actor.clone(), state.xero.key.clone(), state.xero.clock.now());
-    state
+    let checked = check_input(&input, core.xero.settings.standin)?;
+    let tested = test(&core.xero.client, actor.org_id, &checked).await?;
+    let (a, key, now) = (actor.clone(), core.xero.key.clone(), core.xero.clock.now());
+    core
         .db
         .write(move |c| {
             save(c, &a, &key, &checked, &tested, now)?;
@@ -416,12 +416,12 @@ pub async fn connect(state: &AppState, actor: &Actor, input: ConnectionInput) ->
 
 /// Test connection: reads the organisation and tax rates again with the stored settings
 /// (the settings screen's Test and `POST /api/xero/connection/test`).
-pub async fn retest(state: &AppState, actor: &Actor) -> AppResult<Status> {
-    let (a, key) = (actor.clone(), state.xero.key.clone());
-    let stored = state.db.run(move |c| stored(c, &a, &key)).await?;
-    let tested = test(&state.xero.client, actor.org_id, &stored).await?;
-    let (a, now) = (actor.clone(), state.xero.clock.now());
-    state
+pub async fn retest(core: &Core, actor: &Actor) -> AppResult<Status> {
+    let (a, key) = (actor.clone(), core.xero.key.clone());
+    let stored = core.db.run(move |c| stored(c, &a, &key)).await?;
+    let tested = test(&core.xero.client, actor.org_id, &stored).await?;
+    let (a, now) = (actor.clone(), core.xero.clock.now());
+    core
         .db
         .write(move |c| {
             record_test(c, &a, &tested, now)?;

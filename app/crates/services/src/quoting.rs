@@ -16,7 +16,7 @@ use db::stock;
 use domain::enums::StockAvailability;
 use domain::price_tiers::TierUplifts;
 use db::error::AppResult;
-use crate::services::pricing::{self, Quote};
+use crate::pricing::{self, Quote};
 
 /// The lookup's filters (spec §3 Product search filter).
 #[derive(serde::Deserialize, Debug, Clone, Default)]

@@ -17,8 +17,8 @@ use domain::money::Cents;
 use domain::sheet::LineDraft;
 use domain::shop::{self as rules, Availability, Checkout, CustomerStatus};
 use db::error::{AppError, AppResult};
-use crate::services::orders::{self as order_service, Drafter, Header};
-use crate::services::pricing;
+use crate::orders::{self as order_service, Drafter, Header};
+use crate::pricing;
 
 /// Products per page of the catalogue (a phone screen scrolls; a slow link loads little).
 pub const PAGE_SIZE: i64 = 20;
@@ -410,7 +410,7 @@ pub fn invoice(conn: &mut DbConn, who: &ShopPrincipal, id: i64) -> AppResult<Vec
     if !CustomerStatus::of(o.status, o.delivery_status).has_invoice() {
         return Err(AppError::NotFound);
     }
-    crate::services::print::documents(conn, who.org_id, &[o.id], documents::Variant::Standard)
+    crate::print::documents(conn, who.org_id, &[o.id], documents::Variant::Standard)
 }
 
 /// Staff's 'Send invite' (role 4 or crtCSR): a one-time shop password for a customer with
@@ -429,7 +429,7 @@ pub fn invite(conn: &mut DbConn, actor: &domain::Actor, customer: i64) -> AppRes
         return Err(AppError::bad_request("The customer needs a valid e-mail address to sign in to the shop."));
     }
     let password = db::token::one_time_password();
-    let hash = crate::auth::password::hash(&password)?;
+    let hash = crate::password::hash(&password)?;
     shop_db::set_password(conn, org, customer, &hash, true)?;
     shop_db::end_access(conn, org, customer, None)?;
     Ok(password)

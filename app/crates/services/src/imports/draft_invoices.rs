@@ -16,7 +16,7 @@ use domain::money::Cents;
 use domain::sheet::LineDraft;
 use domain::validate::{REQUIRED, parse_line_price, parse_line_qty};
 use db::error::AppResult;
-use crate::services::orders::Header;
+use crate::orders::Header;
 use xlsx::import::Table;
 
 /// The columns read, each with the header names it may have; the first name is the
@@ -153,7 +153,7 @@ pub fn plan(c: &mut DbConn, org: i64, today: NaiveDate, table: &Table) -> AppRes
     let mut prices: HashMap<(i64, i64), Cents> = HashMap::new();
     for (customer, ids) in wanted {
         let ids: Vec<i64> = ids.into_iter().collect();
-        for (product, quote) in crate::services::pricing::quotes(c, org, &ids, Some(customer))? {
+        for (product, quote) in crate::pricing::quotes(c, org, &ids, Some(customer))? {
             prices.insert((customer, product), quote.unit_price);
         }
     }

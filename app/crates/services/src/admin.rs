@@ -4,7 +4,7 @@
 
 use base64::Engine;
 
-use crate::auth::{Auth, password};
+use crate::password;
 use db::token;
 use db::accounts::{self, StaffMember};
 use db::reference_data::{AuditEntry, audit};
@@ -13,9 +13,9 @@ use domain::masters::require_version;
 use domain::reference_data::changes;
 use domain::validate::FieldError;
 use db::error::{AppError, AppResult};
-use crate::services::masters::{invalid, version_conflict};
-use crate::services::reference_data::{audit_change, only_approver};
-use crate::state::AppState;
+use crate::masters::{invalid, version_conflict};
+use crate::reference_data::{audit_change, only_approver};
+use crate::Core;
 use domain::Actor;
 
 // ---------------------------------------------------------------------------------------
@@ -45,12 +45,12 @@ fn settings_changes(o: &accounts::Organisation, s: &Settings) -> String {
 }
 
 /// Saves the company's settings if nobody saved in between.
-pub async fn save_settings(state: &AppState, auth: &Auth, input: SettingsInput) -> AppResult<()> {
-    let admin = Actor::from(auth);
+pub async fn save_settings(core: &Core, actor: &Actor, input: SettingsInput) -> AppResult<()> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
     let version = require_version(input.version).map_err(|e| invalid(vec![e]))?;
     let settings = rules::validate_settings(&input).map_err(invalid)?;
-    state
+    core
         .db
         .write(move |c| {
             let stored = accounts::organisation(c, admin.org_id)?;
@@ -67,8 +67,8 @@ pub async fn save_settings(state: &AppState, auth: &Auth, input: SettingsInput) 
 }
 
 /// Replaces the company's logo with an uploaded image (`None` puts the default back).
-pub async fn set_logo(state: &AppState, auth: &Auth, image: Option<Vec<u8>>) -> AppResult<()> {
-    let admin = Actor::from(auth);
+pub async fn set_logo(core: &Core, actor: &Actor, image: Option<Vec<u8>>) -> AppResult<()> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
     let (stored, detail) = match image {
         None => (rules::DEFAULT_LOGO.to_string(), "removed".to_string()),
@@ -78,7 +78,7 @@ pub async fn set_logo(state: &AppState, auth: &Auth, image: Option<Vec<u8>>) -> 
             (format!("data:{mime};base64,{data}"), format!("replaced ({mime}, {} KB)", bytes.len().div_ceil(1024)))
         }
     };
-    state
+    core
         .db
         .write(move |c| {
             accounts::set_logo(c, admin.org_id, &stored)?;
@@ -108,14 +108,14 @@ pub struct Added {
 /// Adds a staff member to the chosen companies (each one where the approver is an approver).
 /// A new e-mail gets a user with a one-time password; an e-mail that already signs in (in
 /// another company) gets the membership only.
-pub async fn add_staff(state: &AppState, auth: &Auth, input: StaffInput) -> AppResult<Added> {
-    let admin = Actor::from(auth);
+pub async fn add_staff(core: &Core, actor: &Actor, input: StaffInput) -> AppResult<Added> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
     let fields = rules::validate_staff(&input, None).map_err(invalid)?;
     let otp = token::one_time_password();
     let hash = password::hash(&otp)?;
     let asked = if input.orgs.is_empty() { vec![admin.org_id] } else { input.orgs.clone() };
-    state
+    core
         .db
         .write(move |c| {
             let approver_of: Vec<i64> = accounts::approver_orgs(c, admin.user_id)?.into_iter().map(|(id, _)| id).collect();
@@ -177,10 +177,10 @@ fn flags_text(m: &StaffMember) -> String {
 /// Changes a staff member's name, phone, role, flags and status in this company. Demoting or
 /// deactivating the last active approver is refused; a deactivation or a change of role or
 /// flags ends the person's sessions and tokens in this company at once.
-pub async fn update_staff(state: &AppState, auth: &Auth, user_id: i64, input: StaffInput) -> AppResult<()> {
-    let admin = Actor::from(auth);
+pub async fn update_staff(core: &Core, actor: &Actor, user_id: i64, input: StaffInput) -> AppResult<()> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
-    state
+    core
         .db
         .write(move |c| {
             let stored = accounts::staff_member(c, admin.org_id, user_id)?;
@@ -217,12 +217,12 @@ pub async fn update_staff(state: &AppState, auth: &Auth, user_id: i64, input: St
 
 /// Sets a one-time password for a staff member of this company (the answer to 'forgot
 /// password'); it must be changed at the next sign-in, and their sessions end now.
-pub async fn reset_password(state: &AppState, auth: &Auth, user_id: i64) -> AppResult<String> {
-    let admin = Actor::from(auth);
+pub async fn reset_password(core: &Core, actor: &Actor, user_id: i64) -> AppResult<String> {
+    let admin = actor.clone();
     only_approver(admin.role)?;
     let otp = token::one_time_password();
     let hash = password::hash(&otp)?;
-    state
+    core
         .db
         .write(move |c| {
             let member = accounts::staff_member(c, admin.org_id, user_id)?;

@@ -1,0 +1,51 @@
+//! Use cases that combine the database and the domain rules, each in one transaction, and
+//! the background work that runs them (the report and import queue's worker). The pages,
+//! the JSON API and the shop call the same functions, so a rule is enforced once; nothing
+//! here knows HTTP, sessions or templates: a caller says who acts with a `domain::Actor`.
+
+pub mod admin;
+pub mod delivery;
+pub mod exports;
+pub mod imports;
+pub mod line_import;
+pub mod masters;
+pub mod ocop_import;
+pub mod orders;
+pub mod prices;
+pub mod password;
+pub mod pricing;
+pub mod print;
+pub mod quoting;
+pub mod reference_data;
+pub mod reports;
+pub mod shop;
+pub mod sign_in;
+pub mod throttle;
+pub mod xero;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use db::Db;
+
+/// What the services and their workers work with: the database, the data folder, the
+/// report queue, the accounting link and the sign-in throttle (one per process, shared).
+pub struct Core {
+    pub db: Db,
+    /// Report files, uploads and exports live under it.
+    pub data_dir: PathBuf,
+    /// Rows an export reads from the database at a time.
+    pub export_chunk: usize,
+    pub throttle: throttle::LoginThrottle,
+    /// The report queue's worker name and wake-up bell.
+    pub reports: reports::Queue,
+    /// The accounting link: client, secret key, clock and worker (issue 12).
+    pub xero: Arc<::xero::Link>,
+}
+
+impl Core {
+    /// Where this process writes its exports.
+    pub fn export_to(&self) -> exports::To<'_> {
+        exports::To { db: &self.db, dir: &self.data_dir, chunk: self.export_chunk }
+    }
+}
