@@ -39,8 +39,7 @@ async fn audit_rows(app: &TestApp, org: i64) -> Vec<(String, String, String)> {
 
 #[tokio::test]
 async fn an_approver_adds_and_edits_a_supplier_and_raises_a_po_for_it() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let list = app.get("/suppliers", Some(&s)).await;
     assert!(list.body.contains("+ New Supplier") && list.body.contains("href=\"/baseinfo/suppliers/"), "approvers get New and Edit");
     let form = app.get("/baseinfo/suppliers", Some(&s)).await;
@@ -95,8 +94,7 @@ async fn an_approver_adds_and_edits_a_supplier_and_raises_a_po_for_it() {
 
 #[tokio::test]
 async fn warehouses_and_brands_have_forms_with_their_shop_flags() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let w = app.post_form("/baseinfo/warehouses", &s, &[("code", "MEL"), ("name", "Melbourne"), ("address", "1 Dock Rd")]).await;
     assert_eq!(w.status, StatusCode::SEE_OTHER, "{}", w.body);
     let page = app.get(w.location(), Some(&s)).await;
@@ -126,8 +124,7 @@ async fn warehouses_and_brands_have_forms_with_their_shop_flags() {
 
 #[tokio::test]
 async fn another_companys_records_are_not_found() {
-    let app = TestApp::new().await;
-    let s4 = app.session_in("approver@demo.test", 4).await;
+    let (app, s4) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let s9 = app.session_in("approver@demo.test", 9).await;
     let created = app.post_form("/baseinfo/brands", &s9, &[("name", "Only In Nine")]).await;
     let id = id_from(created.location());
@@ -183,8 +180,7 @@ fn set(pairs: &mut [(String, String)], key: &str, value: &str) {
 
 #[tokio::test]
 async fn settings_change_print_details_tiers_and_zone_with_an_audit_row() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let page = app.get("/settings", Some(&s)).await;
     assert_eq!(page.status, StatusCode::OK);
     let mut form = settings_form(&page.body);
@@ -228,8 +224,7 @@ async fn settings_change_print_details_tiers_and_zone_with_an_audit_row() {
 
 #[tokio::test]
 async fn a_logo_upload_is_checked_and_served_to_the_documents() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let png: Vec<u8> = [&[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a][..], &[0u8; 64][..]].concat();
     let svg = app.post_multipart("/settings/logo", &s, &[], "logo", "logo.png", b"<svg onload=alert(1)></svg>").await;
     assert_eq!(svg.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", svg.body);
@@ -252,8 +247,7 @@ async fn a_logo_upload_is_checked_and_served_to_the_documents() {
 
 #[tokio::test]
 async fn staff_are_added_with_a_one_time_password_that_must_be_changed() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let form = app.get("/baseinfo/employees", Some(&s)).await;
     assert!(form.body.contains("name=\"orgs\" type=\"checkbox\" value=\"4\" checked"), "the current company is ticked");
     let bad = app.post_form("/baseinfo/employees", &s, &[("name", "Neo"), ("email", "neo"), ("role", "9"), ("orgs", "4")]).await;
@@ -313,8 +307,7 @@ async fn staff_are_added_with_a_one_time_password_that_must_be_changed() {
 
 #[tokio::test]
 async fn deactivation_and_one_time_passwords_end_sessions_at_once() {
-    let app = TestApp::new().await;
-    let owner = app.session("approver@demo.test").await;
+    let (app, owner) = TestApp::new().with_user("approver@demo.test").await;
     let sales = app.session_in("sales@demo.test", 4).await;
     assert_eq!(app.get("/invoices", Some(&sales)).await.status, StatusCode::OK);
     let id = user_id(&app, "sales@demo.test").await;
@@ -340,8 +333,7 @@ async fn deactivation_and_one_time_passwords_end_sessions_at_once() {
 
 #[tokio::test]
 async fn the_last_approver_of_a_company_stays() {
-    let app = TestApp::new().await;
-    let owner = app.session("approver@demo.test").await;
+    let (app, owner) = TestApp::new().with_user("approver@demo.test").await;
     let manager = user_id(&app, "manager@demo.test").await;
     let me = user_id(&app, "approver@demo.test").await;
     let demote = app.post_form(&format!("/baseinfo/employees/{manager}"), &owner, &[("name", "Morgan Manager"), ("role", "2"), ("active", "1")]).await;
@@ -367,8 +359,7 @@ async fn forgot_password_explains_without_an_error_box() {
 
 #[tokio::test]
 async fn the_staff_list_shows_permissions_and_pickers_offer_only_active_staff() {
-    let app = TestApp::new().await;
-    let owner = app.session("approver@demo.test").await;
+    let (app, owner) = TestApp::new().with_user("approver@demo.test").await;
     let list = app.get("/employees?per_page=100", Some(&owner)).await;
     assert_eq!(list.status, StatusCode::OK);
     assert!(list.body.contains("Permissions"));

@@ -4,8 +4,7 @@ use crate::support::TestApp;
 
 #[tokio::test]
 async fn start_up_lists_have_data_and_meta() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let areas = app.get("/api/area-types", Some(&s)).await.json();
     let names: Vec<&str> = areas["data"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["North", "South", "East", "West", "Surrounding", "Regional"]);
@@ -23,8 +22,7 @@ async fn start_up_lists_have_data_and_meta() {
 
 #[tokio::test]
 async fn account_lists_usable_companies_with_flags() {
-    let app = TestApp::new().await;
-    let s = app.session("multi@demo.test").await;
+    let (app, s) = TestApp::new().with_user("multi@demo.test").await;
     let acct = app.get("/api/account", Some(&s)).await.json();
     let data = acct["data"].as_array().unwrap();
     assert_eq!(data.len(), 2);
@@ -38,8 +36,7 @@ async fn account_lists_usable_companies_with_flags() {
 
 #[tokio::test]
 async fn print_info_comes_from_the_company() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let res = app.get("/api/printInfo", Some(&s)).await;
     assert_eq!(res.status, StatusCode::OK);
     let info = res.json();
@@ -51,8 +48,7 @@ async fn print_info_comes_from_the_company() {
 
 #[tokio::test]
 async fn malformed_json_is_a_400_with_a_message() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let res = app
         .request(
             axum::http::Method::POST,

@@ -105,8 +105,7 @@ async fn api_without_credentials_answers_401_json() {
 
 #[tokio::test]
 async fn state_changes_need_the_csrf_token() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let forged = app
         .request(
             axum::http::Method::POST,
@@ -181,16 +180,14 @@ async fn company_switch_is_remembered_for_the_next_sign_in() {
 
 #[tokio::test]
 async fn switching_to_a_foreign_company_is_refused() {
-    let app = TestApp::new().await;
-    let s = app.session("multi@demo.test").await;
+    let (app, s) = TestApp::new().with_user("multi@demo.test").await;
     let res = app.post_form("/switch-org", &s, &[("org_id", "77")]).await;
     assert_eq!(res.status, StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
 async fn change_password_validates_and_takes_effect() {
-    let app = TestApp::new().await;
-    let s = app.session("service@demo.test").await;
+    let (app, s) = TestApp::new().with_user("service@demo.test").await;
     let empty = app.post_json("/api/password", &s, serde_json::json!({"password": ""})).await;
     assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(empty.json()["errors"]["password"], "Password can not be empty");

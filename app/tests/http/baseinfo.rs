@@ -165,8 +165,7 @@ async fn in_org(app: &TestApp, email: &str, org: i64) -> Session {
 
 #[tokio::test]
 async fn new_product_form_has_the_groups_and_the_defaults() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let res = app.get("/baseinfo/products", Some(&s)).await;
     assert_eq!(res.status, StatusCode::OK);
     assert!(res.body.contains("<title>New Product - TyreDesk</title>"));
@@ -184,8 +183,7 @@ async fn new_product_form_has_the_groups_and_the_defaults() {
 
 #[tokio::test]
 async fn creating_a_product_opens_it_in_edit_mode_and_makes_it_findable() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let name = "205/55R16 91V TESTBRAND HTTP TOURER";
     let id = create_product(&app, &s, "HTTP-2055516-T", name).await;
     let page = app.get(&format!("/baseinfo/products/{id}?saved=1"), Some(&s)).await;
@@ -214,8 +212,7 @@ async fn creating_a_product_opens_it_in_edit_mode_and_makes_it_findable() {
 
 #[tokio::test]
 async fn missing_product_fields_say_please_enter_and_keep_what_was_typed() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let pairs: Pairs = vec![("name", "Half-typed <b>product</b>".into()), ("tyreModel", "Kept Model".into()), ("category", "4".into()), ("show_for_shop", "0".into())];
     let res = post(&app, "/baseinfo/products", &s, &pairs).await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -234,8 +231,7 @@ async fn missing_product_fields_say_please_enter_and_keep_what_was_typed() {
 
 #[tokio::test]
 async fn product_names_over_50_characters_abort_the_save() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let b = brand(&app, &s, "Michelin").await;
     let long = format!("205/55R16 91V {}", "X".repeat(37));
     assert_eq!(long.chars().count(), 51);
@@ -251,8 +247,7 @@ async fn product_names_over_50_characters_abort_the_save() {
 
 #[tokio::test]
 async fn item_codes_are_unique_per_company() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     create_product(&app, &s, "DUP-1", "First").await;
     let b = brand(&app, &s, "Michelin").await;
     let res = post(&app, "/baseinfo/products", &s, &product_pairs("DUP-1", "Second", b)).await;
@@ -262,8 +257,7 @@ async fn item_codes_are_unique_per_company() {
 
 #[tokio::test]
 async fn editing_a_product_refuses_changes_to_locked_fields() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let b = brand(&app, &s, "Michelin").await;
     let id = create_product(&app, &s, "LOCK-1", "195/65R15 91H LOCK TEST").await;
     let path = format!("/baseinfo/products/{id}");
@@ -296,8 +290,7 @@ async fn editing_a_product_refuses_changes_to_locked_fields() {
 
 #[tokio::test]
 async fn product_edit_shows_prices_read_only_and_the_xero_tag() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let sent = app.get("/api/products?per_page=50", Some(&s)).await.json()["data"]
         .as_array()
         .unwrap()
@@ -326,8 +319,7 @@ async fn product_edit_shows_prices_read_only_and_the_xero_tag() {
 
 #[tokio::test]
 async fn a_second_editor_gets_a_conflict_and_keeps_what_they_typed() {
-    let app = TestApp::new().await;
-    let a = app.session("sales@demo.test").await;
+    let (app, a) = TestApp::new().with_user("sales@demo.test").await;
     let b = app.session("service@demo.test").await;
     let brand_id = brand(&app, &a, "Michelin").await;
     let id = create_product(&app, &a, "RACE-1", "Race Product").await;
@@ -359,8 +351,7 @@ async fn a_second_editor_gets_a_conflict_and_keeps_what_they_typed() {
 
 #[tokio::test]
 async fn creating_a_customer_opens_it_in_edit_mode() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let form = app.get("/baseinfo/customers", Some(&s)).await;
     assert_eq!(form.status, StatusCode::OK);
     for legend in ["Basic", "Contact", "Address", "Classification"] {
@@ -382,8 +373,7 @@ async fn creating_a_customer_opens_it_in_edit_mode() {
 
 #[tokio::test]
 async fn missing_customer_fields_say_please_enter_and_keep_what_was_typed() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let pairs = without(&customer_pairs("Half Done Pty Ltd", ""), &["primary_person_first", "primary_person_last", "address", "city", "priceType"]);
     let res = post(&app, "/baseinfo/customers", &s, &pairs).await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -405,8 +395,7 @@ async fn missing_customer_fields_say_please_enter_and_keep_what_was_typed() {
 
 #[tokio::test]
 async fn editing_a_customer_refuses_changes_to_name_and_abn() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let id = create_customer(&app, &s, &customer_pairs("Locked Name Pty Ltd", "11 222 333 444")).await;
     let path = format!("/baseinfo/customers/{id}");
     let mut pairs = customer_pairs("Other Name", "99 999 999 999");
@@ -424,8 +413,7 @@ async fn editing_a_customer_refuses_changes_to_name_and_abn() {
 
 #[tokio::test]
 async fn only_role_4_sets_attention_and_credit_limit() {
-    let app = TestApp::new().await;
-    let sales = app.session("sales@demo.test").await;
+    let (app, sales) = TestApp::new().with_user("sales@demo.test").await;
     let manager = app.session("manager@demo.test").await;
     let id = create_customer(&app, &sales, &customer_pairs("Terms Pty Ltd", "22 333 444 555")).await;
     let path = format!("/baseinfo/customers/{id}");
@@ -504,8 +492,7 @@ async fn company_4_needs_crt_csr_to_create_customers() {
 
 #[tokio::test]
 async fn json_api_creates_and_updates_products() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let b = brand(&app, &s, "Michelin").await;
     let body = json!({
         "code": "API-1", "helperCode": "2256517", "name": "225/65R17 102H API SUV", "unit": "EA",
@@ -572,8 +559,7 @@ async fn json_api_refuses_another_companys_brand_staff_and_records() {
 
 #[tokio::test]
 async fn json_api_creates_and_updates_customers() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let body = json!({
         "name": "Api Tyres", "code": "55 666 777 888", "primary_person_last": "Lee", "address": "2 Api Rd",
         "city": "Mascot", "state": "NSW", "postal": "2020", "priceType": 6, "payment_type": 10, "area_type": 3,
@@ -602,8 +588,7 @@ async fn json_api_creates_and_updates_customers() {
 
 #[tokio::test]
 async fn suppliers_are_searched_by_name() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let all = app.get("/api/suppliers", Some(&s)).await.json();
     let total = all["meta"]["total"].as_i64().unwrap();
     assert!(total > 1);
@@ -620,8 +605,7 @@ async fn suppliers_are_searched_by_name() {
 
 #[tokio::test]
 async fn balance_shows_credit_limit_and_xero_balance_of_own_customers_only() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let customers = app.get("/api/customers?per_page=50", Some(&s)).await.json();
     let c = customers["data"].as_array().unwrap().iter().find(|c| c["xeroBalance"] != 0 && c["creditLimit"] != 0).cloned().expect("a customer with limit and balance");
     let res = app.get(&format!("/api/balance/{}", c["id"]), Some(&s)).await;
@@ -636,8 +620,7 @@ async fn balance_shows_credit_limit_and_xero_balance_of_own_customers_only() {
 
 #[tokio::test]
 async fn other_base_info_routes_are_not_found() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let res = app.get("/baseinfo/orders", Some(&s)).await;
     assert_eq!(res.status, StatusCode::NOT_FOUND, "only master data has base-info forms");
     // Suppliers, warehouses, brands and staff have forms now (issue 13), for approvers only.

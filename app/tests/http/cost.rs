@@ -234,8 +234,7 @@ fn declared_get_routes() -> Vec<String> {
 
 #[tokio::test]
 async fn no_route_answers_cost_or_reference_purchase_price_to_staff_who_may_not_see_it() {
-    let app = TestApp::new().await;
-    let approver = app.session("approver@demo.test").await;
+    let (app, approver) = TestApp::new().with_user("approver@demo.test").await;
     let f = fixture(&app, &approver).await;
     let sales = app.session("sales@demo.test").await;
 
@@ -303,8 +302,7 @@ async fn no_route_answers_cost_or_reference_purchase_price_to_staff_who_may_not_
 
 #[tokio::test]
 async fn an_adjustment_is_saved_at_its_products_cost_and_shown_without_money_to_those_who_may_not_see_it() {
-    let app = TestApp::new().await;
-    let approver = app.session("approver@demo.test").await;
+    let (app, approver) = TestApp::new().with_user("approver@demo.test").await;
     let f = fixture(&app, &approver).await;
     // Saved as the form sends it: counted and system quantities, no price.
     let sheet = app.get(&format!("/api/orders/{}", f.adjustment), Some(&approver)).await.json();

@@ -92,7 +92,7 @@ async fn make_ties(app: &TestApp) {
 
 #[tokio::test]
 async fn api_orders_xlsx_equals_the_json_list_for_every_sort() {
-    let app = TestApp::with_export_chunk(CHUNK).await;
+    let app = TestApp::new().with_export_chunk(CHUNK).await;
     make_ties(&app).await;
     let s = app.session_in("sales@demo.test", 4).await;
     for path in ["/api/orders", "/api/orders?sort=1", "/api/orders?sort=2", "/api/orders?sort=3", "/api/orders?sort=4", "/api/orders?sort=5", "/api/orders?sort=6"] {
@@ -125,7 +125,7 @@ async fn api_orders_xlsx_equals_the_json_list_for_every_sort() {
 
 #[tokio::test]
 async fn product_exports_follow_the_list_for_every_sort() {
-    let app = TestApp::with_export_chunk(CHUNK).await;
+    let app = TestApp::new().with_export_chunk(CHUNK).await;
     make_ties(&app).await;
     let s = app.session_in("sales@demo.test", 4).await;
     // The API: its JSON list (code order) and the same search as a file.
@@ -154,7 +154,7 @@ async fn product_exports_follow_the_list_for_every_sort() {
 
 #[tokio::test]
 async fn api_customers_xlsx_equals_the_json_list() {
-    let app = TestApp::with_export_chunk(CHUNK).await;
+    let app = TestApp::new().with_export_chunk(CHUNK).await;
     make_ties(&app).await;
     let s = app.session_in("sales@demo.test", 4).await;
     let first = json_all(&app, &s, "/api/customers").await[0]["code"].as_str().unwrap().to_string();
@@ -175,8 +175,7 @@ async fn api_customers_xlsx_equals_the_json_list() {
 
 #[tokio::test]
 async fn an_unknown_format_is_refused_by_name() {
-    let app = TestApp::new().await;
-    let s = app.session_in("sales@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").in_org(4).await;
     for path in ["/api/orders?format=csv", "/api/products?format=pdf", "/api/customers?format=XLSX", "/api/products?ids=1&format=json"] {
         let res = app.get(path, Some(&s)).await;
         assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
@@ -190,7 +189,7 @@ async fn an_unknown_format_is_refused_by_name() {
 
 #[tokio::test]
 async fn another_companys_rows_never_appear() {
-    let app = TestApp::with_export_chunk(CHUNK).await;
+    let app = TestApp::new().with_export_chunk(CHUNK).await;
     app.state
         .db
         .write(|c| {
@@ -214,8 +213,7 @@ async fn another_companys_rows_never_appear() {
 
 #[tokio::test]
 async fn the_temporary_file_goes_with_the_download_even_when_abandoned() {
-    let app = TestApp::with_export_chunk(CHUNK).await;
-    let s = app.session_in("sales@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_export_chunk(CHUNK).with_user("sales@demo.test").in_org(4).await;
     let whole = app.get("/api/orders?format=xlsx", Some(&s)).await;
     assert_eq!(whole.status, StatusCode::OK);
     let len: usize = whole.headers["content-length"].to_str().unwrap().parse().unwrap();
@@ -233,8 +231,7 @@ async fn the_temporary_file_goes_with_the_download_even_when_abandoned() {
 
 #[tokio::test]
 async fn a_failed_write_answers_a_clear_500_and_no_file() {
-    let app = TestApp::new().await;
-    let s = app.session_in("sales@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").in_org(4).await;
     // A plain file where the temporary folder should be: nothing can be written there.
     std::fs::write(app.state.config.data_dir.join("tmp"), b"in the way").unwrap();
     let res = app.get("/api/orders?format=xlsx", Some(&s)).await;
@@ -248,8 +245,7 @@ async fn a_failed_write_answers_a_clear_500_and_no_file() {
 
 #[tokio::test]
 async fn a_spreadsheet_is_sent_as_is_even_to_a_client_that_accepts_gzip() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let res = app.request(axum::http::Method::GET, "/api/orders?type=1&format=xlsx", None, None, &[("cookie", &s.cookie), ("accept-encoding", "gzip, br")]).await;
     assert_eq!(res.status, StatusCode::OK);
     assert!(res.headers.get("content-encoding").is_none(), "a zip file is not compressed again");
@@ -262,8 +258,7 @@ async fn a_spreadsheet_is_sent_as_is_even_to_a_client_that_accepts_gzip() {
 
 #[tokio::test]
 async fn an_ids_list_is_bounded_to_a_sheets_worth() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let many = (1..=1_001).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
     for path in [format!("/api/products?ids={many}"), format!("/api/products?ids={many}&format=xlsx")] {
         let res = app.get(&path, Some(&s)).await;

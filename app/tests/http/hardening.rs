@@ -162,8 +162,7 @@ async fn printable_invoice(app: &TestApp, s: &Session) -> i64 {
 
 #[tokio::test]
 async fn every_answer_carries_the_content_security_policy() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let anonymous = app.get("/login", None).await;
     let answers = [
         ("/login", anonymous),
@@ -206,8 +205,7 @@ fn the_inline_code_finder_finds_inline_code() {
 
 #[tokio::test]
 async fn main_pages_contain_no_inline_script_or_event_handler() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let id = printable_invoice(&app, &s).await;
     let mut pages = vec![("/login".to_string(), app.get("/login", None).await)];
     for path in ["/invoices".to_string(), "/order_add/invoices".into(), "/quotings".into(), format!("/order_detail/invoices/{id}"), format!("/order_print/{id}")]
@@ -226,8 +224,7 @@ async fn main_pages_contain_no_inline_script_or_event_handler() {
 
 #[tokio::test]
 async fn signed_in_answers_are_not_stored_and_static_files_stay_cached() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let page = app.get("/invoices", Some(&s)).await;
     let api = app.get("/api/warehouses", Some(&s)).await;
     for (what, res) in [("page", &page), ("api", &api)] {

@@ -112,8 +112,7 @@ const DRAFT_HEADER: &[&str] = &["Customer Code", "Reference", "Date", "Item Code
 
 #[tokio::test]
 async fn draft_invoices_group_rows_into_sheets_and_price_them() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let k = codes(&app).await;
     let before = count_orders(&app).await;
     let rows = vec![
@@ -163,8 +162,7 @@ async fn draft_invoices_group_rows_into_sheets_and_price_them() {
 
 #[tokio::test]
 async fn a_draft_file_with_bad_rows_imports_nothing_and_names_each_row() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let k = codes(&app).await;
     let before = count_orders(&app).await;
     let rows = vec![
@@ -194,8 +192,7 @@ const PRODUCT_HEADER: &[&str] = &["Item Code", "Item Name", "Helper Code", "Unit
 
 #[tokio::test]
 async fn basic_creates_and_updates_every_kind_by_code() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let k = codes(&app).await;
     let file = book(&[
         ("Brands", BRAND_HEADER, vec![row(&["Zetum", "No"])]),
@@ -245,8 +242,7 @@ async fn basic_creates_and_updates_every_kind_by_code() {
 
 #[tokio::test]
 async fn basic_keeps_locks_and_is_all_or_nothing_over_every_sheet() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let k = codes(&app).await;
     let file = book(&[
         ("Brands", BRAND_HEADER, vec![row(&["Never Written", "Yes"])]),
@@ -280,8 +276,7 @@ async fn imports_are_for_approvers_only() {
 
 #[tokio::test]
 async fn a_large_file_becomes_a_job_with_its_state_in_the_download_center() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let rows: Vec<Vec<String>> = (0..2_100).map(|i| vec![format!("BULK-{i:05}"), format!("Bulk Supplier {i}")]).collect();
     let file = book(&[("Suppliers", &["Code", "Name"], rows)]);
     let res = upload(&app, &s, BASIC, &file).await;
@@ -300,8 +295,7 @@ async fn a_large_file_becomes_a_job_with_its_state_in_the_download_center() {
 
 #[tokio::test]
 async fn templates_download_with_their_headers_and_the_center_uploads_by_form() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     for (kind, first) in [("draft-inv", "Customer Code"), ("basic", "Name")] {
         let t = app.get(&format!("/reports_download/template/{kind}"), Some(&s)).await;
         assert_eq!(t.status, StatusCode::OK);
@@ -327,8 +321,7 @@ async fn templates_download_with_their_headers_and_the_center_uploads_by_form() 
 /// refused until 'Import it again' is ticked (it used to go 249 → 251 → 253 invoices).
 #[tokio::test]
 async fn the_import_form_posts_redirects_and_refuses_the_same_file_twice_unless_asked() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let k = codes(&app).await;
     let file = book(&[("Draft Inv", DRAFT_HEADER, vec![row(&[&k.customer_a, "PO-RELOAD", "2026-11-23", &k.product_1, "2", "10", "", "", ""])])]);
     let before = count_orders(&app).await;

@@ -35,8 +35,7 @@ async fn another_companys_record_is_not_found_in_html_and_json() {
 
 #[tokio::test]
 async fn lists_only_show_the_current_company() {
-    let app = TestApp::new().await;
-    let s = app.session("multi@demo.test").await;
+    let (app, s) = TestApp::new().with_user("multi@demo.test").await;
     let w4 = app.get("/api/warehouses", Some(&s)).await.json();
     app.post_form("/switch-org", &s, &[("org_id", "9")]).await;
     let w9 = app.get("/api/warehouses", Some(&s)).await.json();

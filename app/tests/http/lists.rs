@@ -4,8 +4,7 @@ use crate::support::{TestApp, body_rows};
 
 #[tokio::test]
 async fn base_info_lists_render_without_filter_card_or_new_button() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     for (path, heading, column) in [
         ("/suppliers", "Suppliers", "Primary Person"),
         ("/warehouses", "Warehouses", "Address"),
@@ -27,8 +26,7 @@ async fn base_info_lists_render_without_filter_card_or_new_button() {
 
 #[tokio::test]
 async fn paging_moves_through_rows_and_keeps_the_size() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let all = app.get("/api/brands", Some(&s)).await.json();
     let total = all["meta"]["total"].as_i64().unwrap();
     assert!(total > 20, "demo data has more brands than one page ({total})");
@@ -52,8 +50,7 @@ async fn paging_moves_through_rows_and_keeps_the_size() {
 
 #[tokio::test]
 async fn htmx_gets_only_the_results_fragment() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let res = app.get_fragment("/brands?page=2&per_page=20", &s).await;
     assert_eq!(res.status, StatusCode::OK);
     assert!(res.body.starts_with("<div class=\"table-scroll\"><table class=\"data-table\">"), "{}", &res.body[..80.min(res.body.len())]);
@@ -63,8 +60,7 @@ async fn htmx_gets_only_the_results_fragment() {
 
 #[tokio::test]
 async fn employees_show_role_names_and_every_staff_member() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let res = app.get("/employees?per_page=100", Some(&s)).await;
     for text in ["Alex Approver", "approver@demo.test", "Approver", "Driver", "Business staff"] {
         assert!(res.body.contains(text), "missing {text}");

@@ -26,8 +26,7 @@ fn cells(html: &str, col: usize) -> Vec<String> {
 
 #[tokio::test]
 async fn item_key_finds_tyres_in_every_size_spelling() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let base = total(&app, &s, "/products?key=2055516&per_page=150").await;
     assert!(base > 0, "demo catalogue has 205/55R16 tyres");
     for spelling in ["205%2F55R16", "205%2F55+R16", "205%2F55ZR16", "205+55+16", "205%2F55r16"] {
@@ -46,8 +45,7 @@ async fn item_key_finds_tyres_in_every_size_spelling() {
 
 #[tokio::test]
 async fn item_key_matches_code_helper_code_and_name() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let first = app.get("/api/products?per_page=1", Some(&s)).await.json()["data"][0].clone();
     let code = first["code"].as_str().unwrap();
     assert!(total(&app, &s, &format!("/products?key={}", urlencode(code))).await >= 1);
@@ -61,8 +59,7 @@ fn urlencode(s: &str) -> String {
 
 #[tokio::test]
 async fn product_filters_each_narrow_the_list() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let all = total(&app, &s, "/products").await;
     let wheels = total(&app, &s, "/products?category=5").await;
     let alloy = total(&app, &s, "/products?category=51").await;
@@ -91,8 +88,7 @@ async fn product_filters_each_narrow_the_list() {
 
 #[tokio::test]
 async fn product_sort_types_order_by_code_and_dates() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let desc = cells(&app.get("/products?sort=1", Some(&s)).await.body, 0);
     let asc = cells(&app.get("/products?sort=2", Some(&s)).await.body, 0);
     let mut sorted = asc.clone();
@@ -106,8 +102,7 @@ async fn product_sort_types_order_by_code_and_dates() {
 
 #[tokio::test]
 async fn product_rows_link_to_edit_in_a_new_tab_and_show_locations() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let page = app.get("/products", Some(&s)).await;
     assert!(page.body.contains(r#"<a class="btn primary" href="/baseinfo/products" target="_blank" rel="noopener">+ New Product</a>"#));
     assert!(page.body.contains(r#"href="/baseinfo/products/"#) && page.body.contains(">Edit</a>"));
@@ -118,8 +113,7 @@ async fn product_rows_link_to_edit_in_a_new_tab_and_show_locations() {
 
 #[tokio::test]
 async fn customer_filters_each_narrow_the_list() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let all = total(&app, &s, "/customers").await;
     for (param, max) in [("payment_type=10", all), ("area_type=1", all), ("price_type=6", all), ("business_type=2", all)] {
         let n = total(&app, &s, &format!("/customers?{param}")).await;
@@ -150,8 +144,7 @@ async fn download(app: &TestApp, s: &Session, path: &str) -> (String, StatusCode
 
 #[tokio::test]
 async fn exports_follow_the_current_filters() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let wheels = total(&app, &s, "/products?category=5").await;
     let page = app.get("/products?category=5", Some(&s)).await;
     assert!(page.body.contains(r#"id="export-link" class="btn" href="/products?category=5&#38;format=xlsx""#), "export link carries the filters");
@@ -185,8 +178,7 @@ async fn raw_body(app: &TestApp, s: &Session, path: &str) -> Vec<u8> {
 
 #[tokio::test]
 async fn api_product_and_customer_searches() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let tyres = app.get("/api/products?name=205%2F55R16", Some(&s)).await.json();
     assert!(tyres["meta"]["total"].as_i64().unwrap() > 0);
     let ids: Vec<String> = tyres["data"].as_array().unwrap().iter().take(2).map(|p| p["id"].to_string()).collect();

@@ -9,8 +9,7 @@ use crate::support::{Session, TestApp};
 
 #[tokio::test]
 async fn quoting_waits_for_a_search_and_finds_sizes() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let first = app.get("/quotings", Some(&s)).await;
     assert_eq!(first.status, StatusCode::OK);
     assert!(first.body.contains("Enter Some Key Words to Search"));
@@ -25,8 +24,7 @@ async fn quoting_waits_for_a_search_and_finds_sizes() {
 
 #[tokio::test]
 async fn cost_and_tempe_are_hidden_from_sales_in_page_and_json() {
-    let app = TestApp::new().await;
-    let sales = app.session("sales@demo.test").await;
+    let (app, sales) = TestApp::new().with_user("sales@demo.test").await;
     let page = app.get("/quotings?key=2055516", Some(&sales)).await;
     assert!(!page.body.contains(">COST</th>") && !page.body.contains(">Tempe</th>"));
     let json = app.get("/api/quotings?key=2055516", Some(&sales)).await.json();
@@ -40,8 +38,7 @@ async fn cost_and_tempe_are_hidden_from_sales_in_page_and_json() {
 
 #[tokio::test]
 async fn stock_availability_and_warehouse_filters() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let out = app.get("/api/quotings?stock=2&per_page=150", Some(&s)).await.json();
     assert!(out["meta"]["total"].as_i64().unwrap() > 0);
     assert!(out["data"].as_array().unwrap().iter().all(|r| r["stock"].as_i64().unwrap() <= 0));
@@ -67,8 +64,7 @@ async fn ocop_pair(app: &TestApp) -> (i64, i64, i64) {
 
 #[tokio::test]
 async fn a_customers_ocop_price_is_offered_for_that_customer() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let (customer, product, price) = ocop_pair(&app).await;
     let strategy: i32 = app.state.db.run(move |c| Ok(customers::table.find(customer).select(customers::price_strategy).first(c)?)).await.unwrap();
     let hit = app.get(&format!("/api/products?ids={product}&customerId={customer}"), Some(&s)).await.json();
@@ -85,8 +81,7 @@ async fn a_customers_ocop_price_is_offered_for_that_customer() {
 
 #[tokio::test]
 async fn ocop_list_and_dialog_api_read_and_write() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let page = app.get("/ocops", Some(&s)).await;
     assert!(page.body.contains("Enter or Select Filters to Search"));
     assert!(page.body.contains("Import Data"));
@@ -137,8 +132,7 @@ async fn upload(app: &TestApp, s: &Session, path: &str, bytes: Vec<u8>) -> crate
 
 #[tokio::test]
 async fn ocop_import_applies_all_rows_or_none() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let (pcode, ccode, cid, pid): (String, String, i64, i64) = app
         .state
         .db
@@ -189,8 +183,7 @@ async fn price_dialog_rules_permission_and_history() {
 
 #[tokio::test]
 async fn the_monthly_special_column_shows_only_when_a_row_has_one() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let code: String = app
         .state
         .db

@@ -32,8 +32,7 @@ fn files_of(app: &TestApp, org: i64) -> Vec<String> {
 
 #[tokio::test]
 async fn a_report_is_queued_run_and_downloaded_by_its_company_only() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let res = app.post_json("/api/reports", &s, sales_detail()).await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
     let body = res.json();
@@ -66,8 +65,7 @@ async fn a_report_is_queued_run_and_downloaded_by_its_company_only() {
 
 #[tokio::test]
 async fn an_identical_request_while_one_waits_returns_that_job() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let first = app.post_json("/api/reports", &s, sales_detail()).await;
     assert_eq!(first.status, StatusCode::CREATED);
     // The same report by someone else of the company, with the lists in another order.
@@ -84,8 +82,7 @@ async fn an_identical_request_while_one_waits_returns_that_job() {
 
 #[tokio::test]
 async fn a_bad_request_is_422_naming_the_field() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let w9 = {
         let s9 = app.session_in("approver@demo.test", 9).await;
         app.get("/api/warehouses", Some(&s9)).await.json()["data"][0]["id"].as_i64().unwrap()
@@ -107,8 +104,7 @@ async fn a_bad_request_is_422_naming_the_field() {
 
 #[tokio::test]
 async fn a_job_whose_worker_died_runs_again_and_fails_after_too_many_attempts() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let a = app.post_json("/api/reports", &s, sales_detail()).await.json()["data"]["id"].as_i64().unwrap();
     let b = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": year(), "group": "asProducts"})).await.json()["data"]["id"]
         .as_i64()
@@ -141,8 +137,7 @@ async fn a_job_whose_worker_died_runs_again_and_fails_after_too_many_attempts() 
 
 #[tokio::test]
 async fn a_user_cancels_their_own_waiting_report() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let id = app.post_json("/api/reports", &s, sales_detail()).await.json()["data"]["id"].as_i64().unwrap();
     let other = app.session_in("manager@demo.test", 4).await;
     assert_eq!(app.post_json(&format!("/api/reports/{id}/cancel"), &other, json!({})).await.status, StatusCode::NOT_FOUND, "not theirs");
@@ -157,8 +152,7 @@ async fn a_user_cancels_their_own_waiting_report() {
 
 #[tokio::test]
 async fn cost_never_reaches_those_who_may_not_see_it() {
-    let app = TestApp::new().await;
-    let approver = app.session_in("approver@demo.test", 4).await;
+    let (app, approver) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let sales = app.session_in("sales@demo.test", 4).await;
     let with_cost = json!({"type": "saleSummary", "dateRange": year(), "includeCost": "Yes"});
     let job = app.run_report(&approver, with_cost.clone()).await;
@@ -177,8 +171,7 @@ async fn cost_never_reaches_those_who_may_not_see_it() {
 
 #[tokio::test]
 async fn the_download_center_refreshes_itself_only_while_a_report_runs() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let empty = app.get("/reports_download", Some(&s)).await;
     assert_eq!(empty.status, StatusCode::OK);
     assert!(empty.body.contains("Reports Download Center") && empty.body.contains("No reports yet"));
@@ -212,8 +205,7 @@ async fn the_download_center_refreshes_itself_only_while_a_report_runs() {
 /// company's report waits for at most the one that is running.
 #[tokio::test]
 async fn a_user_may_have_three_reports_waiting_and_companies_are_served_in_turn() {
-    let app = TestApp::new().await;
-    let s = app.session_in("sales@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").in_org(4).await;
     let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
     let range = |years: i64| json!([(today - chrono::Duration::days(365 * years)).to_string(), today.to_string()]);
     let mut mine = Vec::new();

@@ -220,8 +220,7 @@ async fn move_stock(app: &TestApp, s: &Session, f: &Fixture) -> String {
 
 #[tokio::test]
 async fn the_trace_ends_at_the_stock_on_hand_and_lists_every_move() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     assert_ledger_is_the_stock(&app).await;
     let f = fixture(&app).await;
     let dated_earlier = move_stock(&app, &s, &f).await;
@@ -287,8 +286,7 @@ async fn the_trace_ends_at_the_stock_on_hand_and_lists_every_move() {
 
 #[tokio::test]
 async fn a_past_range_opens_with_the_earlier_balance_and_filters_narrow_the_trace() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     let f = fixture(&app).await;
     let dated_earlier = move_stock(&app, &s, &f).await;
     let (from, to) = (day(-30), day(-7));
@@ -336,8 +334,7 @@ async fn expected_summary(app: &TestApp, from: NaiveDate, to: NaiveDate) -> BTre
 
 #[tokio::test]
 async fn the_summary_balances_each_product_and_shows_cost_only_to_those_who_may_see_it() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     let f = fixture(&app).await;
     move_stock(&app, &s, &f).await;
     let body = json!({"type": "inventorySummary", "dateRange": range(-364, 0), "includeCost": "Yes"});

@@ -172,8 +172,7 @@ async fn file(app: &TestApp, s: &Session, body: Value) -> Vec<u8> {
 
 #[tokio::test]
 async fn the_bills_detail_lists_bills_less_credit_notes_by_supplier() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", COMPANY).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(COMPANY).await;
     let bytes = file(&app, &s, json!({"type": "purchaseDetails", "dateRange": range(), "source": "blBcn", "includeCost": "Yes"})).await;
     let sheets = Table::read(&bytes, "Sheets", "Date");
     assert_eq!(
@@ -215,8 +214,7 @@ async fn the_bills_detail_lists_bills_less_credit_notes_by_supplier() {
 
 #[tokio::test]
 async fn the_purchase_filters_narrow_the_sheets_and_lines() {
-    let app = TestApp::new().await;
-    let s = app.session_in("sales@demo.test", COMPANY).await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").in_org(COMPANY).await;
     let facts = counted_sheets(&app, &[BILL, BCN]).await;
 
     // One supplier.
@@ -294,8 +292,7 @@ async fn the_purchase_filters_narrow_the_sheets_and_lines() {
 
 #[tokio::test]
 async fn the_purchase_summary_groups_by_supplier_and_by_product() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", COMPANY).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(COMPANY).await;
     let bytes = file(&app, &s, json!({"type": "purchaseSummary", "dateRange": range(), "includeCost": "Yes"})).await;
     let facts = counted_sheets(&app, &[BILL, BCN]).await;
     let total: i64 = facts.iter().map(|f| sign(f.1) * f.4).sum();
@@ -331,8 +328,7 @@ async fn the_purchase_summary_groups_by_supplier_and_by_product() {
 
 #[tokio::test]
 async fn the_transfers_detail_lists_each_line_with_both_warehouses() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", COMPANY).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(COMPANY).await;
     let bytes = file(&app, &s, json!({"type": "transferDetails", "dateRange": range(), "includeCost": "Yes"})).await;
     let t = Table::read(&bytes, "Transfers", "Date");
     assert_eq!(t.header, ["Date", "No.", "Out Warehouse", "In Warehouse", "Product Code", "Product Name", "Qty", "Reference", "Comments"]);
@@ -362,8 +358,7 @@ async fn the_transfers_detail_lists_each_line_with_both_warehouses() {
 
 #[tokio::test]
 async fn the_adjustments_detail_shows_the_change_applied_to_stock() {
-    let app = TestApp::new().await;
-    let s = app.session_in("sales@demo.test", COMPANY).await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").in_org(COMPANY).await;
     let bytes = file(&app, &s, json!({"type": "adjustmentDetails", "dateRange": range()})).await;
     let t = Table::read(&bytes, "Adjustments", "Date");
     assert_eq!(

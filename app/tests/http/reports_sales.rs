@@ -203,8 +203,7 @@ const LINE_HEADERS: [&str; 10] = ["Date", "No.", "Type", "Customer", "Product Co
 
 #[tokio::test]
 async fn the_sales_detail_reconciles_with_the_invoices_less_credit_notes_and_with_its_lines() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     let bytes = report(&app, &s, detail(json!({"includeCost": "Yes"}))).await;
     let sheets = Sheet::read(&bytes, "Sheets");
     let lines = Sheet::read(&bytes, "Lines");
@@ -248,8 +247,7 @@ async fn the_sales_detail_reconciles_with_the_invoices_less_credit_notes_and_wit
 
 #[tokio::test]
 async fn a_product_filter_keeps_only_matching_lines_and_sheets_and_still_reconciles() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     let all_lines = counted_lines(&app).await;
     let brand = all_lines.iter().find_map(|l| l.brand_id).expect("a line with a branded product");
     let matching: Vec<&CountedLine> = all_lines.iter().filter(|l| l.brand_id == Some(brand)).collect();
@@ -283,8 +281,7 @@ async fn a_product_filter_keeps_only_matching_lines_and_sheets_and_still_reconci
 
 #[tokio::test]
 async fn cost_columns_only_for_an_approver_who_asks() {
-    let app = TestApp::new().await;
-    let sales = app.session_in("sales@demo.test", ORG).await;
+    let (app, sales) = TestApp::new().with_user("sales@demo.test").in_org(ORG).await;
     for (kind, sheet) in [("invoiceDetails", "Lines"), ("saleSummary", "Summary"), ("slowMoving", "Slow-moving")] {
         let mut body = json!({"type": kind, "includeCost": "Yes"});
         if kind != "slowMoving" {
@@ -301,8 +298,7 @@ async fn cost_columns_only_for_an_approver_who_asks() {
 
 #[tokio::test]
 async fn the_sales_summary_nets_credit_notes_by_customer_and_by_product() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     let counted = counted_sheets(&app).await;
     let all_lines = counted_lines(&app).await;
     let net: i64 = counted.iter().map(|r| if r.0 == 2 { -r.4 } else { r.4 }).sum();
@@ -401,8 +397,7 @@ async fn expected_slow(app: &TestApp, as_of: NaiveDate, days: i64, less_than: i6
 
 #[tokio::test]
 async fn slow_moving_lists_stocked_products_that_sold_less_than_the_criterion() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     let as_of = today();
     for (days, less_than) in [(30, 1), (90, 5)] {
         let body = json!({"type": "slowMoving", "dueDate": as_of.to_string(), "unSoldDay": days, "lessThan": less_than, "includeCost": "Yes"});
@@ -457,8 +452,7 @@ fn net_of(counted: &[Counted], keep: impl Fn(i64) -> bool) -> i64 {
 #[tokio::test]
 async fn category_warehouse_and_customer_filters_narrow_as_their_lists_say() {
     use db::schema::customers;
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", ORG).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(ORG).await;
     let counted = counted_sheets(&app).await;
     let (from, to) = year();
     // Per sheet: warehouse, customer's area type and creation time; per line: product's tag1.

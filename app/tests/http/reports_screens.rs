@@ -41,8 +41,7 @@ fn ids(list: &Value) -> Vec<i64> {
 
 #[tokio::test]
 async fn each_screen_answers_inside_the_shell_with_the_island_and_its_tabs() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     for (path, title, kinds) in SCREENS {
         let page = app.get(path, Some(&s)).await;
         assert_eq!(page.status, StatusCode::OK, "{path}");
@@ -73,8 +72,7 @@ async fn each_screen_answers_inside_the_shell_with_the_island_and_its_tabs() {
 
 #[tokio::test]
 async fn choices_come_from_the_signed_in_company_only() {
-    let app = TestApp::new().await;
-    let s4 = app.session_in("multi@demo.test", 4).await;
+    let (app, s4) = TestApp::new().with_user("multi@demo.test").in_org(4).await;
     let s9 = app.session_in("multi@demo.test", 9).await;
     let own = ids(&app.get("/api/warehouses", Some(&s4)).await.json()["data"]);
     let other = ids(&app.get("/api/warehouses", Some(&s9)).await.json()["data"]);
@@ -91,8 +89,7 @@ async fn choices_come_from_the_signed_in_company_only() {
 
 #[tokio::test]
 async fn include_cost_is_not_offered_to_staff_who_may_not_see_cost() {
-    let app = TestApp::new().await;
-    let sales = app.session_in("sales@demo.test", 4).await;
+    let (app, sales) = TestApp::new().with_user("sales@demo.test").in_org(4).await;
     let approver = app.session_in("approver@demo.test", 4).await;
     let p = props_of(&app, "/sales_reports", &sales).await;
     assert_eq!(p["maySeeCost"], false, "sales staff get no Include Cost");
@@ -105,8 +102,7 @@ async fn include_cost_is_not_offered_to_staff_who_may_not_see_cost() {
 
 #[tokio::test]
 async fn the_sales_tags_leave_out_purchase_only_tags_and_inventory_has_none() {
-    let app = TestApp::new().await;
-    let s = app.session_in("sales@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").in_org(4).await;
     let labels = |p: &Value| p["tags"].as_array().unwrap().iter().map(|t| t["label"].as_str().unwrap().to_string()).collect::<Vec<_>>();
     assert_eq!(labels(&props_of(&app, "/sales_reports", &s).await), ["Normal", "Adjustment", "Special Sale", "Giftware"]);
     assert_eq!(labels(&props_of(&app, "/purchase_reports", &s).await), ["Normal", "Adjustment", "Outsourcing"]);
@@ -115,8 +111,7 @@ async fn the_sales_tags_leave_out_purchase_only_tags_and_inventory_has_none() {
 
 #[tokio::test]
 async fn the_payload_the_form_sends_is_queued_and_a_bad_field_is_named() {
-    let app = TestApp::new().await;
-    let s = app.session_in("approver@demo.test", 4).await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
     let props = props_of(&app, "/sales_reports", &s).await;
     let wh = props["warehouses"][0]["id"].clone();
     let today = props["today"].as_str().unwrap().to_string();

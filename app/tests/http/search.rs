@@ -234,8 +234,7 @@ async fn sheet_numbers_and_references_are_found_as_like_found_them() {
 
 #[tokio::test]
 async fn the_index_follows_creating_and_editing_a_customer() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let found = |body: serde_json::Value| -> Vec<String> { body["data"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect() };
 
     assert!(found(app.get("/api/customers?name=quokkaworks", Some(&s)).await.json()).is_empty());
@@ -320,8 +319,7 @@ fn add_invoices(c: &mut DbConn, n: i64) -> diesel::QueryResult<()> {
 
 #[tokio::test]
 async fn a_list_counts_up_to_ten_thousand_and_keeps_paging_past_it() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     app.state.db.run(|c| add_invoices(c, 10_050).map_err(Into::into)).await.unwrap();
 
     let page = app.get("/invoices?status=1&per_page=150", Some(&s)).await;
@@ -414,8 +412,7 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
 
 #[tokio::test]
 async fn a_request_waits_for_a_busy_pool_and_only_then_answers_503_with_retry_after() {
-    let app = TestApp::with_pool(2, std::time::Duration::from_millis(300)).await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_pool(2, std::time::Duration::from_millis(300)).with_user("sales@demo.test").await;
     // Both connections are busy elsewhere (say, two long exports).
     let held: Vec<_> = (0..2).map(|_| app.state.db.get().unwrap()).collect();
     let started = std::time::Instant::now();

@@ -10,8 +10,7 @@ fn total(body: &str) -> i64 {
 
 #[tokio::test]
 async fn every_sheet_list_opens_with_its_new_buttons() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     for (path, title, buttons) in [
         ("/invoices", "Invoices", vec!["+ New Invoice", "+ New Credit Note"]),
         ("/credit_notes", "Credit Notes", vec!["+ New Credit Note"]),
@@ -35,8 +34,7 @@ async fn every_sheet_list_opens_with_its_new_buttons() {
 
 #[tokio::test]
 async fn default_types_and_page_sizes_follow_the_spec() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let inv = app.get("/invoices", Some(&s)).await;
     assert!(inv.body.contains(r#"<option value="1" selected>Invoice</option>"#), "invoice list defaults to type 1");
     assert!(inv.body.contains(r#"<option value="150" selected>150/page</option>"#));
@@ -53,8 +51,7 @@ async fn default_types_and_page_sizes_follow_the_spec() {
 
 #[tokio::test]
 async fn sales_filters_narrow_and_delivery_reads_by_ship_type() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let all = total(&app.get("/invoices", Some(&s)).await.body);
     let drafts = total(&app.get("/invoices?status=1", Some(&s)).await.body);
     let approved = total(&app.get("/invoices?status=2", Some(&s)).await.body);
@@ -92,8 +89,7 @@ async fn sales_filters_narrow_and_delivery_reads_by_ship_type() {
 
 #[tokio::test]
 async fn product_inside_and_warehouse_filters_work_on_transfers() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let all = total(&app.get("/transfers", Some(&s)).await.body);
     let wh = app.get("/api/warehouses", Some(&s)).await.json()["data"][0]["id"].as_i64().unwrap();
     let out = total(&app.get(&format!("/transfers?warehouse={wh}"), Some(&s)).await.body);
@@ -108,8 +104,7 @@ async fn orders_export_has_the_filtered_rows() {
     use calamine::{Reader, Xlsx};
     use http_body_util::BodyExt;
     use tower::ServiceExt;
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let n = total(&app.get("/invoices?status=1", Some(&s)).await.body);
     let req = axum::http::Request::get("/invoices?status=1&format=xlsx").header("cookie", &s.cookie).body(axum::body::Body::empty()).unwrap();
     let res = app.router.clone().oneshot(req).await.unwrap();
@@ -122,8 +117,7 @@ async fn orders_export_has_the_filtered_rows() {
 
 #[tokio::test]
 async fn the_credit_note_list_filters_by_type() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let cns = app.get("/credit_notes", Some(&s)).await;
     assert!(cns.body.contains(r#"<option value="2" selected>Credit Note</option>"#), "the credit-note list defaults to type 2");
     assert!(cns.body.contains(r#"<option value="1">Invoice</option>"#), "and offers invoices as the invoice list does");
@@ -147,8 +141,7 @@ fn first_row(body: &str) -> &str {
 
 #[tokio::test]
 async fn list_rows_are_one_line_cells_that_open_their_detail() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let page = app.get("/invoices?status=2&per_page=20", Some(&s)).await;
     let row = first_row(&page.body);
     // The row opens its detail (click and Enter): it names the View link's target.
@@ -174,8 +167,7 @@ async fn list_rows_are_one_line_cells_that_open_their_detail() {
 /// every sheet), and a sheet page under a route name that does not exist is not found.
 #[tokio::test]
 async fn unknown_filter_values_are_422_and_unknown_route_names_404() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     for (path, field) in [
         ("/api/orders?type=99", "type"),
         ("/api/orders?status=9", "status"),

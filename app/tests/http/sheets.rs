@@ -372,8 +372,7 @@ async fn date_address_and_driver_edits_write_history() {
 
 #[tokio::test]
 async fn prev_and_next_cross_types_and_stop_at_the_end() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let first = app.get("/api/orders?sort=2&per_page=20&type=1", Some(&s)).await.json()["data"][0]["id"].as_i64().unwrap();
     let next = app.get(&format!("/order_nav/{first}?dir=next"), Some(&s)).await;
     assert_eq!(next.status, StatusCode::SEE_OTHER);

@@ -4,8 +4,7 @@ use crate::support::TestApp;
 
 #[tokio::test]
 async fn header_and_menu_follow_the_spec() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let page = app.get("/warehouses", Some(&s)).await;
     for group in ["Express", "Sales", "Purchase", "Warehouse", "Reports", "Base Infos"] {
         assert!(page.body.contains(&format!("<h3>{group}</h3>")), "menu group {group}");
@@ -28,8 +27,7 @@ async fn header_and_menu_follow_the_spec() {
 
 #[tokio::test]
 async fn self_order_badge_counts_customer_drafts() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let cnt = app.get("/api/csr-self-order", Some(&s)).await.json()["cnt"].as_i64().unwrap();
     assert!(cnt > 0, "demo data has customer self-orders");
     let page = app.get("/brands", Some(&s)).await;
@@ -38,8 +36,7 @@ async fn self_order_badge_counts_customer_drafts() {
 
 #[tokio::test]
 async fn island_bundles_and_static_files_are_served() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let page = app.get("/brands", Some(&s)).await;
     assert!(page.body.contains(r#"<app-island name="change-password" load="interaction" src="/static/islands/assets/change-password-"#));
     let loader = page.body.split(r#"<script type="module" src=""#).nth(1).and_then(|r| r.split('"').next()).expect("loader script tag");
@@ -57,8 +54,7 @@ async fn island_bundles_and_static_files_are_served() {
 
 #[tokio::test]
 async fn every_reports_screen_opens_inside_the_shell() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     for (path, title) in [
         ("/sales_reports", "Sales Reports"),
         ("/purchase_reports", "Purchase Reports"),

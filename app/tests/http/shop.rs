@@ -184,8 +184,7 @@ async fn a_tyre_size_is_understood_as_the_staff_lookup_does() {
 
 #[tokio::test]
 async fn checking_out_places_a_self_order_draft_without_due_date_and_raises_the_badge() {
-    let app = TestApp::new().await;
-    let staff = app.session("approver@demo.test").await;
+    let (app, staff) = TestApp::new().with_user("approver@demo.test").await;
     let before = app.get("/api/csr-self-order", Some(&staff)).await.json()["cnt"].as_i64().unwrap();
     let s = signed_in(&app, SHOP, "tyredesk").await;
     let me = customer_id(&app, SHOP).await;
@@ -221,8 +220,7 @@ async fn checking_out_places_a_self_order_draft_without_due_date_and_raises_the_
 
 #[tokio::test]
 async fn a_shop_order_stays_undated_even_for_a_customer_on_terms() {
-    let app = TestApp::new().await;
-    let staff = app.session("approver@demo.test").await;
+    let (app, staff) = TestApp::new().with_user("approver@demo.test").await;
     let before = badge(&app, &staff).await;
     let me = customer_id(&app, SHOP).await;
     // Monthly terms would give staff sheets a due date; a self-order waits for staff to set one.
@@ -532,8 +530,7 @@ async fn my_order_shows_the_gst_the_sheet_carries() {
 /// orderable at $0.00; staff approving a $0.00 line are asked first.
 #[tokio::test]
 async fn the_shop_never_sells_a_hidden_or_unpriced_product_and_a_zero_line_asks_before_approval() {
-    let app = TestApp::new().await;
-    let staff = app.session("approver@demo.test").await;
+    let (app, staff) = TestApp::new().with_user("approver@demo.test").await;
     let ((shown, _), _) = shown_and_hidden(&app).await;
     let brand: i64 = app.state.db.run(move |c| Ok(products::table.find(shown).select(products::brand_id).first::<Option<i64>>(c)?.unwrap())).await.unwrap();
     let made = app

@@ -10,8 +10,7 @@ const THROWING: &str = "var TyreDeskSsr = { render: function () { throw new Erro
 
 #[tokio::test]
 async fn the_new_invoice_page_carries_the_line_editor_rendered_for_hydration() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let r = app.get("/order_add/invoices", Some(&s)).await;
     assert_eq!(r.status, 200);
     let island = &r.body[r.body.find(r#"<app-island name="line-editor""#).expect("line editor")..];
@@ -23,8 +22,7 @@ async fn the_new_invoice_page_carries_the_line_editor_rendered_for_hydration() {
 
 #[tokio::test]
 async fn quoting_sends_its_islands_rendered_and_loads_their_code_only_when_idle() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let r = app.get("/quotings", Some(&s)).await;
     assert_eq!(r.status, 200);
     for (name, wake) in [("quoting-cart", "cart-add customer-changed"), ("price-dialog", "open-price-dialog")] {
@@ -40,8 +38,7 @@ async fn quoting_sends_its_islands_rendered_and_loads_their_code_only_when_idle(
 
 #[tokio::test]
 async fn an_island_whose_render_throws_is_sent_with_its_fallback_and_the_page_still_works() {
-    let app = TestApp::with_ssr(Ssr::with_bundle(Some(THROWING.into()), Limits::default())).await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_ssr(Ssr::with_bundle(Some(THROWING.into()), Limits::default())).with_user("approver@demo.test").await;
     let r = app.get("/order_add/invoices", Some(&s)).await;
     assert_eq!(r.status, 200);
     assert!(r.body.contains("Loading the line editor"), "the fallback is sent");

@@ -51,8 +51,7 @@ async fn frames(app: &TestApp, path: &str, s: &Session, headers: &[(&str, &str)]
 
 #[tokio::test]
 async fn a_sheet_page_of_another_company_or_a_missing_sheet_is_not_found_before_anything_is_sent() {
-    let app = TestApp::new().await;
-    let s4 = app.session("sales@demo.test").await;
+    let (app, s4) = TestApp::new().with_user("sales@demo.test").await;
     let id = draft_invoice(&app, &s4).await;
     let s9 = app.session_in("multi@demo.test", 9).await;
     let missing = id + 1_000_000;
@@ -75,8 +74,7 @@ async fn a_sheet_page_of_another_company_or_a_missing_sheet_is_not_found_before_
 
 #[tokio::test]
 async fn htmx_requests_to_streamed_pages_get_their_fragment_or_the_page_whole() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     for path in ["/quotings?key=r1", "/ocops?key=r1"] {
         let res = app.get_fragment(path, &s).await;
         assert_eq!(res.status, StatusCode::OK, "{path}");

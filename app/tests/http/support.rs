@@ -1,10 +1,13 @@
 //! `TestApp`: the real router in-process over a fresh copy of a demo-seeded database —
 //! SQLite by default, PostgreSQL when `TEST_DATABASE_URL` names a server.
 
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -151,38 +154,77 @@ pub struct TestApp {
     _dir: Option<tempfile::TempDir>,
 }
 
-impl TestApp {
-    /// A fresh app over its own copy of the demo data.
-    pub async fn new() -> Self {
-        Self::with_request_timeout(tyredesk::config::REQUEST_TIMEOUT).await
+/// How a [`TestApp`] is made: `TestApp::new()`, any of the `with_…` settings, then `.await`
+/// (or `.start().await`) for the app, or `.with_user(email).await` for the app and a
+/// signed-in [`Session`]:
+///
+/// ```ignore
+/// let app = TestApp::new().await;
+/// let app = TestApp::new().with_export_chunk(3).await;
+/// let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+/// let (app, s) = TestApp::new().with_xero(link).with_user("sales@demo.test").in_org(4).await;
+/// ```
+///
+/// Every app has its own copy of the demo data: a file copy of the seeded SQLite template,
+/// or a PostgreSQL database created from the seeded template database.
+#[must_use = "a TestApp is built only when the builder is awaited"]
+pub struct TestAppBuilder {
+    request_timeout: Duration,
+    pool: Option<(u32, Duration)>,
+    export_chunk: usize,
+    xero: Option<tyredesk::xero::Link>,
+    ssr: Option<tyredesk::ssr::Ssr>,
+}
+
+impl Default for TestAppBuilder {
+    /// The server's own settings: its request timeout, its pool, its export chunk, an
+    /// accounting link and island renderer of its own.
+    fn default() -> Self {
+        Self { request_timeout: tyredesk::config::REQUEST_TIMEOUT, pool: None, export_chunk: tyredesk::config::EXPORT_CHUNK, xero: None, ssr: None }
+    }
+}
+
+impl TestAppBuilder {
+    /// Requests answer 408 after `timeout`.
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
     }
 
-    /// A fresh app whose requests answer 408 after `timeout`.
-    pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
-        Self::build(timeout, None, tyredesk::config::EXPORT_CHUNK, None, None).await
+    /// A database pool of `size` connections and a wait of `wait` for one.
+    pub fn with_pool(mut self, size: u32, wait: Duration) -> Self {
+        self.pool = Some((size, wait));
+        self
     }
 
-    /// A fresh app with a database pool of `size` connections and a wait of `wait` for one.
-    pub async fn with_pool(size: u32, wait: std::time::Duration) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait)), tyredesk::config::EXPORT_CHUNK, None, None).await
+    /// Exports read `chunk` rows at a time (small, to cross chunk boundaries).
+    pub fn with_export_chunk(mut self, chunk: usize) -> Self {
+        self.export_chunk = chunk;
+        self
     }
 
-    /// A fresh app whose exports read `chunk` rows at a time (small, to cross chunk boundaries).
-    pub async fn with_export_chunk(chunk: usize) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, chunk, None, None).await
+    /// The accounting link runs on `xero` (a manual clock, short waits).
+    pub fn with_xero(mut self, xero: tyredesk::xero::Link) -> Self {
+        self.xero = Some(xero);
+        self
     }
 
-    /// A fresh app whose accounting link runs on `xero` (a manual clock, short waits).
-    pub async fn with_xero(xero: tyredesk::xero::Link) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, Some(xero), None).await
+    /// Islands are rendered by `ssr` (e.g. a bundle that throws).
+    pub fn with_ssr(mut self, ssr: tyredesk::ssr::Ssr) -> Self {
+        self.ssr = Some(ssr);
+        self
     }
 
-    /// A fresh app whose islands are rendered by `ssr` (e.g. a bundle that throws).
-    pub async fn with_ssr(ssr: tyredesk::ssr::Ssr) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, None, Some(ssr)).await
+    /// Starts signed in as the demo account `email`, in the company it would land in (or the
+    /// one [`SignedIn::in_org`] names); awaiting answers the app and the session, made as
+    /// [`TestApp::session`] makes it.
+    pub fn with_user(self, email: &str) -> SignedIn {
+        SignedIn { app: self, email: email.to_owned(), org: None }
     }
 
-    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize, xero: Option<tyredesk::xero::Link>, ssr: Option<tyredesk::ssr::Ssr>) -> Self {
+    /// The app, over a fresh copy of the demo data.
+    pub async fn start(self) -> TestApp {
+        let Self { request_timeout, pool, export_chunk, xero, ssr } = self;
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -198,7 +240,7 @@ impl TestApp {
                 DatabaseUrl::Postgres(with_db(admin, &db))
             }
         };
-        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout, export_chunk };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout, export_chunk };
         let db = match pool {
             Some((size, wait)) => Db::open_with(&url, size, wait),
             None => Db::open(&url),
@@ -215,7 +257,56 @@ impl TestApp {
             Some(ssr) => state.with_ssr(ssr),
             None => state,
         };
-        Self { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
+        TestApp { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
+    }
+}
+
+impl IntoFuture for TestAppBuilder {
+    type Output = TestApp;
+    type IntoFuture = Pin<Box<dyn Future<Output = TestApp> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.start())
+    }
+}
+
+/// A [`TestAppBuilder`] that starts signed in: `.await` answers `(TestApp, Session)`.
+#[must_use = "a TestApp is built only when the builder is awaited"]
+pub struct SignedIn {
+    app: TestAppBuilder,
+    email: String,
+    org: Option<i64>,
+}
+
+impl SignedIn {
+    /// Signed in to company `org` (as [`TestApp::session_in`]).
+    pub fn in_org(mut self, org: i64) -> Self {
+        self.org = Some(org);
+        self
+    }
+
+    /// The app and the session.
+    pub async fn start(self) -> (TestApp, Session) {
+        let app = self.app.start().await;
+        let session = app.session_at(&self.email, self.org).await;
+        (app, session)
+    }
+}
+
+impl IntoFuture for SignedIn {
+    type Output = (TestApp, Session);
+    type IntoFuture = Pin<Box<dyn Future<Output = (TestApp, Session)> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.start())
+    }
+}
+
+impl TestApp {
+    /// A builder for a fresh app over its own copy of the demo data (see [`TestAppBuilder`]).
+    #[allow(clippy::new_ret_no_self)]
+    pub fn new() -> TestAppBuilder {
+        TestAppBuilder::default()
     }
 
     /// Signs in through the real form (throttling, password check, cookies).

@@ -485,8 +485,7 @@ async fn exports_cut_an_oversized_cell_instead_of_failing() {
 /// A request body beyond the server-wide limit says so in the app's words, not the upload's.
 #[tokio::test]
 async fn an_oversized_request_is_refused_in_plain_words() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let body = vec![b' '; 21 * 1024 * 1024];
     let len = body.len().to_string();
     let res = app

@@ -174,8 +174,7 @@ async fn org4_codes(app: &TestApp, n: i64) -> (Vec<String>, String) {
 
 #[tokio::test]
 async fn a_zip_bomb_is_refused_before_it_is_inflated() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let (codes, customer) = org4_codes(&app, 1).await;
     let base = sheet(&["Item Code", "Customer Code", "Price"], &[vec![codes[0].clone(), customer, "10".into()]]);
 
@@ -218,8 +217,7 @@ async fn a_zip_bomb_is_refused_before_it_is_inflated() {
 
 #[tokio::test]
 async fn a_part_larger_than_it_declares_is_refused() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let (codes, _) = org4_codes(&app, 1).await;
     let base = sheet(&["Item Code", "Qty"], &[vec![codes[0].clone(), "1".into()]]);
     // The sheet declares 1 KB (too small for any ratio check) but inflates to 8 MB: reading
@@ -234,8 +232,7 @@ async fn a_part_larger_than_it_declares_is_refused() {
 
 #[tokio::test]
 async fn rows_and_columns_past_the_limits_are_refused() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let (codes, _) = org4_codes(&app, 1).await;
     // A used cell in row 100,002 (data row 100,001) is enough; the sheet is not built.
     let mut wb = rust_xlsxwriter::Workbook::new();
@@ -263,8 +260,7 @@ async fn rows_and_columns_past_the_limits_are_refused() {
 
 #[tokio::test]
 async fn every_oversize_upload_gets_the_same_clear_message() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     // Just over the file limit, on both routes (the OCOP import used to answer a parser error).
     let over = vec![b'x'; 5 * 1024 * 1024 + 1];
     for path in ["/api/ag/ocops", "/api/ag/lines"] {
@@ -285,8 +281,7 @@ async fn every_oversize_upload_gets_the_same_clear_message() {
 
 #[tokio::test]
 async fn a_three_megabyte_ocop_file_is_imported() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let (codes, customer) = org4_codes(&app, 1).await;
     let base = sheet(&["Item Code", "Customer Code", "Price"], &[vec![codes[0].clone(), customer, "12.34".into()]]);
     // An embedded picture that does not compress makes the file 3 MB, over axum's 2 MB default.
@@ -324,8 +319,7 @@ fn crc32(data: &[u8]) -> u32 {
 /// that could never be saved.
 #[tokio::test]
 async fn a_line_import_refuses_more_lines_than_a_sheet_holds_and_says_the_limit() {
-    let app = TestApp::new().await;
-    let s = app.session("sales@demo.test").await;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let (codes, _) = org4_codes(&app, 50).await;
     for n in [1_001usize, 100_000] {
         let rows: Vec<Vec<String>> = (0..n).map(|i| vec![codes[i % codes.len()].clone(), "2".into()]).collect();
@@ -352,8 +346,7 @@ async fn a_line_import_refuses_more_lines_than_a_sheet_holds_and_says_the_limit(
 
 #[tokio::test]
 async fn a_large_ocop_import_applies_every_row_and_the_last_one_wins() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let (codes, _) = org4_codes(&app, 100).await;
     let custs: Vec<String> = app.state.db.run(|c| Ok(customers::table.filter(customers::org_id.eq(4)).order(customers::id.asc()).limit(30).select(customers::code).load(c)?)).await.unwrap();
     let mut rows = Vec::new();
@@ -384,8 +377,7 @@ async fn a_large_ocop_import_applies_every_row_and_the_last_one_wins() {
 /// its write may still commit on the blocking pool; an import must never answer so.
 #[tokio::test]
 async fn an_import_that_commits_never_answers_a_timeout() {
-    let app = TestApp::with_request_timeout(std::time::Duration::ZERO).await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_request_timeout(std::time::Duration::ZERO).with_user("approver@demo.test").await;
     // The timer ticks in milliseconds, so a quick read can still beat a zero timeout now and
     // then; a few tries show the timeout is live.
     let mut timed_out = false;
@@ -406,8 +398,7 @@ async fn an_import_that_commits_never_answers_a_timeout() {
 
 #[tokio::test]
 async fn ids_beside_a_line_import_stay_in_the_company() {
-    let app = TestApp::new().await;
-    let s9 = app.session("multi@demo.test").await;
+    let (app, s9) = TestApp::new().with_user("multi@demo.test").await;
     app.post_form("/switch-org", &s9, &[("org_id", "9")]).await;
     let warehouse9 = app.get("/api/warehouses", Some(&s9)).await.json()["data"][0]["id"].as_i64().unwrap();
     let customer9 = app.get("/api/customers?per_page=1", Some(&s9)).await.json()["data"][0]["id"].as_i64().unwrap();
@@ -439,8 +430,7 @@ async fn ids_beside_a_line_import_stay_in_the_company() {
 /// file under another field name (it said 'other: The value is too long.').
 #[tokio::test]
 async fn every_upload_refusal_is_in_the_apps_words() {
-    let app = TestApp::new().await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let headers = [("cookie", s.cookie.as_str()), ("x-csrf-token", s.csrf.as_str())];
     for path in ["/api/ag/lines", "/api/ag/ocops", "/api/ag/orders-import", "/api/ag/import"] {
         let no_boundary = app.request(Method::POST, path, Some(Body::from("--x\r\n\r\n")), Some("multipart/form-data"), &headers).await;

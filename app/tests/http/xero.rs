@@ -36,8 +36,7 @@ async fn rig_with_timeout(timeout: Duration) -> Rig {
     let fake = FakeXero::with_clock("cid", "csecret", std::sync::Arc::new(move || c2.now()));
     let addr = fake.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let settings = Settings { stale_after: chrono::Duration::seconds(120), call_timeout: timeout, standin: true };
-    let app = TestApp::with_xero(Link::with(SecretKey::random(), clock.clone(), settings)).await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_xero(Link::with(SecretKey::random(), clock.clone(), settings)).with_user("approver@demo.test").await;
     Rig { app, fake, clock, api_url: format!("http://{addr}/api.xro/2.0"), identity_url: format!("http://{addr}"), s }
 }
 
@@ -453,8 +452,7 @@ async fn a_server_killed_between_sending_and_recording_sends_exactly_once_after_
     let fake = FakeXero::new("cid", "csecret");
     let addr = fake.spawn("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let link = Link::with(SecretKey::from_hex(&key_hex).unwrap(), Clock::System, Settings { standin: true, ..Settings::default() });
-    let app = TestApp::with_xero(link).await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_xero(link).with_user("approver@demo.test").await;
     let res = app.put_json("/api/xero/connection", &s, json!({"clientId": "cid", "clientSecret": "csecret", "identityUrl": format!("http://{addr}"), "apiUrl": format!("http://{addr}/api.xro/2.0")})).await;
     assert_eq!(res.status, 200, "{}", res.body);
     let (id, no): (i64, String) = app
@@ -707,8 +705,7 @@ async fn base_addresses_follow_no_redirect_and_a_strangers_answer_is_never_repea
 
 #[tokio::test]
 async fn outside_the_stand_in_mode_only_xeros_own_addresses_are_accepted() {
-    let app = TestApp::with_xero(Link::with(SecretKey::random(), Clock::manual(start()), Settings::default())).await;
-    let s = app.session("approver@demo.test").await;
+    let (app, s) = TestApp::new().with_xero(Link::with(SecretKey::random(), Clock::manual(start()), Settings::default())).with_user("approver@demo.test").await;
     let thief = listener(organisation_answer).await;
     for (field, body) in [
         ("apiUrl", json!({"clientId": "cid", "clientSecret": "x", "apiUrl": format!("{}/api.xro/2.0", thief.base)})),
