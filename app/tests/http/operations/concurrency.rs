@@ -12,7 +12,7 @@ use serde_json::json;
 use db::DatabaseUrl;
 use db::schema::{customers, orders, products, warehouses};
 
-use crate::scale_out::{Http, send, wait_until_up};
+use crate::operations::scale_out::{Http, send, wait_until_up};
 use crate::shop::{SHOP, add_to_cart, shown_and_hidden, signed_in};
 use crate::support::{ServerProcess as Server, Session, TestApp, extract_input};
 

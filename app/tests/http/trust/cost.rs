@@ -215,7 +215,7 @@ fn shop_paths(f: &Fixture, shop_order: i64) -> Vec<(&'static str, Vec<String>)> 
 
 /// The GET routes the routers declare (`.route("…", get(…)`), from their sources.
 fn declared_get_routes() -> Vec<String> {
-    let sources = [include_str!("../../src/web/mod.rs"), include_str!("../../src/api/mod.rs"), include_str!("../../src/shop/mod.rs"), include_str!("../../src/server.rs")];
+    let sources = [include_str!("../../../src/web/mod.rs"), include_str!("../../../src/api/mod.rs"), include_str!("../../../src/shop/mod.rs"), include_str!("../../../src/server.rs")];
     let mut out = Vec::new();
     for src in sources {
         for line in src.lines() {
@@ -263,10 +263,10 @@ async fn no_route_answers_cost_or_reference_purchase_price_to_staff_who_may_not_
     }
 
     // POSTs that answer lines or a re-rendered form.
-    let line_file = crate::uploads::sheet(&["Item Code", "In-Warehouse Qty"], &[vec![product_code(&app, f.product).await, "9".into()]]);
+    let line_file = crate::trust::uploads::sheet(&["Item Code", "In-Warehouse Qty"], &[vec![product_code(&app, f.product).await, "9".into()]]);
     let fields = [("orderType", "7".to_string()), ("warehouseId", f.warehouse.to_string())];
     let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let imported = crate::uploads::upload(&app, &sales, "/api/ag/lines", &pairs, &line_file).await;
+    let imported = crate::trust::uploads::upload(&app, &sales, "/api/ag/lines", &pairs, &line_file).await;
     assert_eq!(imported.status, StatusCode::OK, "{}", imported.body);
     assert_eq!(leaks(&imported), Vec::<String>::new(), "the line import answers cost");
     assert!(imported.json()["data"][0].get("price").is_none() && imported.json()["data"][0].get("costPrice").is_none(), "{}", imported.body);
