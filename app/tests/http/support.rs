@@ -484,6 +484,116 @@ pub fn extract_input(html: &str, name: &str) -> String {
     html[start..].split('"').next().unwrap_or_default().to_string()
 }
 
+/// The part of `html` from the first `start` to the `end` after it, both included (e.g. a
+/// page's `<main>` … `</main>`), for a snapshot of one fragment.
+pub fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let from = html.find(start).unwrap_or_else(|| panic!("no {start} in:\n{html}"));
+    let to = html[from..].find(end).unwrap_or_else(|| panic!("no {end} after {start} in:\n{html}")) + from + end.len();
+    &html[from..to]
+}
+
+/// HTML as a snapshot shows it: CSRF tokens (64 hex digits) read `[csrf]`; today's date, in
+/// UTC or in Sydney and in each format the pages print (`2026-11-27`, `27/11/2026`,
+/// `27/11/26`, `27 Nov 2026`), reads `[today]` and a time of day after it `[time]`; lines
+/// lose their trailing blanks and runs of empty lines become one.
+pub fn normalise_html(html: &str) -> String {
+    let mut text = csrf_tokens_out(html);
+    let utc = chrono::Utc::now();
+    let mut days = vec![utc.date_naive(), utc.with_timezone(&chrono_tz::Australia::Sydney).date_naive()];
+    days.dedup();
+    for day in days {
+        for format in ["%Y-%m-%d", "%d/%m/%Y", "%d/%m/%y", "%d %b %Y", "%-d %b %Y"] {
+            text = text.replace(&day.format(format).to_string(), "[today]");
+        }
+    }
+    let text = times_of_today_out(&text);
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for line in text.lines().map(str::trim_end) {
+        if line.is_empty() && (blank || out.is_empty()) {
+            continue;
+        }
+        blank = line.is_empty();
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.trim_end().to_string()
+}
+
+fn csrf_tokens_out(text: &str) -> String {
+    let is_hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(is_hex) {
+        let run = rest[start..].find(|c: char| !is_hex(c)).unwrap_or(rest.len() - start);
+        // A token stands alone: not the tail or head of a longer word.
+        let alone = !rest[..start].ends_with(|c: char| c.is_ascii_alphanumeric()) && !rest[start + run..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        out.push_str(&rest[..start]);
+        out.push_str(if run == 64 && alone { "[csrf]" } else { &rest[start..start + run] });
+        rest = &rest[start + run..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `[today] 12:57:12`, `[today] 12:57` and `[today]T01:57:12.5` read `[today] [time]`.
+fn times_of_today_out(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("[today]") {
+        let after = at + "[today]".len();
+        out.push_str(&rest[..after]);
+        rest = &rest[after..];
+        let Some(time) = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('T')) else { continue };
+        let b = time.as_bytes();
+        let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+        if !(digits(0..2) && b.get(2) == Some(&b':') && digits(3..5)) {
+            continue;
+        }
+        let mut len = 5;
+        if b.get(5) == Some(&b':') && digits(6..8) {
+            len = 8;
+            if b.get(8) == Some(&b'.') {
+                len = 9 + time[9..].find(|c: char| !c.is_ascii_digit()).unwrap_or(time.len() - 9);
+            }
+        }
+        out.push_str(" [time]");
+        rest = &time[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A redaction for a timestamp the server wrote (`2026-11-27T01:57:12.572824`): it must be
+/// one, and it reads `[ts]`.
+pub fn timestamp() -> insta::internals::Redaction {
+    insta::dynamic_redaction(|value, path| {
+        let text = value.as_str().unwrap_or_else(|| panic!("{path}: not a string: {value:?}"));
+        let parsed = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f").or_else(|_| chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S"));
+        assert!(parsed.is_ok(), "{path}: not a timestamp: {text}");
+        "[ts]"
+    })
+}
+
+/// A redaction for a row id the database chose: it must be a positive whole number, and it
+/// reads `[id]` (sequences need not agree between SQLite and PostgreSQL).
+pub fn row_id() -> insta::internals::Redaction {
+    insta::dynamic_redaction(|value, path| {
+        assert!(value.as_i64().is_some_and(|id| id > 0), "{path}: not a row id: {value:?}");
+        "[id]"
+    })
+}
+
+/// A redaction for a value that must equal `expected` (an id the test knows but the snapshot
+/// should not pin); it reads `[name]`.
+pub fn equal_to(expected: serde_json::Value, name: &'static str) -> insta::internals::Redaction {
+    insta::dynamic_redaction(move |value, path| {
+        let seen = serde_json::to_value(&value).expect("a JSON value");
+        assert_eq!(seen, expected, "{path}");
+        format!("[{name}]")
+    })
+}
+
 /// Counts the rows in the results table body (`<tr>`, or `<tr data-href=…>` for rows that
 /// open a detail).
 pub fn body_rows(html: &str) -> usize {
@@ -550,4 +660,28 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+#[test]
+fn normalise_html_hides_csrf_tokens_and_today_only() {
+    let token = "0123456789abcdef".repeat(4);
+    let now = chrono::Utc::now().with_timezone(&chrono_tz::Australia::Sydney);
+    let today = now.date_naive();
+    let html = format!(
+        "<p>{} {} at {}</p>  \n\n\n<input value=\"{token}\">\n<a href=\"/x?v=10dcea67\">{}</a> {} 2020-01-02 {token}0 <i>{}</i>\n",
+        today.format("%d/%m/%y"),
+        today.format("%d %b %Y"),
+        today.format("%Y-%m-%d 12:57:01"),
+        today.format("%Y-%m-%dT01:57:12.572824"),
+        today.format("%d/%m/%Y"),
+        "abcdef".repeat(10),
+    );
+    assert_eq!(
+        normalise_html(&html),
+        format!(
+            "<p>[today] [today] at [today] [time]</p>\n\n<input value=\"[csrf]\">\n<a href=\"/x?v=10dcea67\">[today] [time]</a> [today] 2020-01-02 {token}0 <i>{}</i>",
+            "abcdef".repeat(10)
+        )
+    );
+    assert_eq!(between("<body><main><h1>Cart</h1></main></body>", "<main>", "</main>"), "<main><h1>Cart</h1></main>");
 }
