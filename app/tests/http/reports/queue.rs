@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use serde_json::{Value, json};
 use db::schema::report_jobs;
 
-use crate::support::TestApp;
+use crate::support::{TestApp, normalise_html};
 
 /// A year up to today: the demo's sheets are dated around today.
 fn year() -> Value {
@@ -87,6 +87,7 @@ async fn a_bad_request_is_422_naming_the_field() {
         let s9 = app.session_in("approver@demo.test", 9).await;
         app.get("/api/warehouses", Some(&s9)).await.json()["data"][0]["id"].as_i64().unwrap()
     };
+    let mut answers = Vec::new();
     for (body, field) in [
         (json!({"type": "profitForecast", "dateRange": year()}), "type"),
         (json!({"type": "invoiceDetails"}), "dateRange"),
@@ -98,7 +99,13 @@ async fn a_bad_request_is_422_naming_the_field() {
         let res = app.post_json("/api/reports", &s, body.clone()).await;
         assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert!(res.json()["errors"][field].is_string(), "{body} → {}", res.body);
+        answers.push(json!({"field": field, "answer": res.json()}));
     }
+    // Each answer whole: the field at fault alone under `errors`, its message also on top.
+    insta::assert_json_snapshot!("bad_report_requests", answers, {
+        "[].answer.message" => insta::dynamic_redaction(move |v, _| v.as_str().unwrap_or_default().replace(&format!("{w9} was"), "[w9] was")),
+        "[].answer.errors.warehouses" => insta::dynamic_redaction(move |v, _| v.as_str().unwrap_or_default().replace(&format!("{w9} was"), "[w9] was")),
+    });
     assert!(app.get("/api/reports", Some(&s)).await.json()["data"].as_array().unwrap().is_empty(), "nothing was queued");
 }
 
@@ -184,7 +191,10 @@ async fn the_download_center_refreshes_itself_only_while_a_report_runs() {
     let queued = app.get_fragment("/reports_download/jobs", &s).await;
     assert!(queued.body.contains("Queued") && queued.body.contains("every 2s"), "{}", queued.body);
     assert!(queued.body.contains(&format!("/reports_download/{id}/cancel")), "the requester may cancel it");
-    assert!(!queued.body.contains("<html"), "a fragment, not a page");
+    // The fragment whole: a card that polls every 2s, one queued row and its Cancel form.
+    let year_ago = year()[0].as_str().unwrap().to_string();
+    let fragment = normalise_html(&queued.body).replace(&format!("/reports_download/{id}/"), "/reports_download/[id]/").replace(&year_ago, "[a year ago]");
+    insta::assert_snapshot!("download_center_with_a_queued_report", fragment);
     let manager = app.session_in("manager@demo.test", 4).await;
     assert!(!app.get_fragment("/reports_download/jobs", &manager).await.body.contains("/cancel"), "only the requester cancels");
 

@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use serde_json::json;
 use db::schema::{customers, ocop_prices, products};
 
-use crate::support::{Session, TestApp};
+use crate::support::{self, Session, TestApp};
 
 #[tokio::test]
 async fn quoting_waits_for_a_search_and_finds_sizes() {
@@ -32,8 +32,14 @@ async fn cost_and_tempe_are_hidden_from_sales_in_page_and_json() {
     let approver = app.session("approver@demo.test").await;
     let page = app.get("/quotings?key=2055516", Some(&approver)).await;
     assert!(page.body.contains(">COST</th>") && page.body.contains(">Tempe</th>"));
-    let json = app.get("/api/quotings?key=2055516", Some(&approver)).await.json();
-    assert!(json["data"][0]["costPrice"].is_i64());
+    let seen_by_approver = app.get("/api/quotings?key=2055516", Some(&approver)).await.json();
+    assert!(seen_by_approver["data"][0]["costPrice"].is_i64());
+    // The same first row whole, as each sees it: the approver's has costPrice and ref_pur, and
+    // nothing else differs.
+    let first = |list: &serde_json::Value| list["data"][0].clone();
+    assert_eq!(first(&json)["id"], first(&seen_by_approver)["id"], "the same product");
+    insta::assert_json_snapshot!("quoting_row_seen_by_sales", first(&json), { ".id" => support::row_id() });
+    insta::assert_json_snapshot!("quoting_row_seen_by_an_approver", first(&seen_by_approver), { ".id" => support::row_id() });
 }
 
 #[tokio::test]
