@@ -8,7 +8,7 @@ use diesel::prelude::*;
 use db::schema::{brands, customers, ocop_prices, orders, products};
 
 use super::{SHOP, SHOP_OCOP, add_to_cart, badge, check_out, customer_id, money, shop_login, shown_and_hidden, signed_in, token, unit_price};
-use crate::support::{TestApp, extract_input};
+use crate::support::{TestApp, between, extract_input, normalise_html};
 
 #[tokio::test]
 async fn a_customer_signs_in_to_the_shop_and_never_with_a_staff_session() {
@@ -114,6 +114,10 @@ async fn checking_out_places_a_self_order_draft_without_due_date_and_raises_the_
     assert_eq!(add_to_cart(&app, &s, product, "994").await.location(), "/shop?m=qty", "the sum stays within 999");
     let cart = app.get("/shop/cart", Some(&s)).await;
     assert!(cart.body.contains("value=\"6\""), "quantities of one product are summed");
+    // The cart whole: one line of 6 at the customer's price with its update and remove forms,
+    // the total with GST, the way to check out.
+    let main = normalise_html(between(&cart.body, "<main>", "</main>")).replace(&format!("name=\"product_id\" value=\"{product}\""), "name=\"product_id\" value=\"[product]\"");
+    insta::assert_snapshot!("cart_with_one_product_added_twice", main);
     let id = check_out(&app, &s, "PO-7781").await;
     let (drafter, due, customer, status, reference, note, ship): (i32, Option<chrono::NaiveDate>, Option<i64>, i32, String, String, i32) = app
         .state

@@ -208,6 +208,14 @@ async fn oauth_password_grant_issues_bearer_tokens() {
     let body = res.json();
     assert_eq!(body["token_type"], "Bearer");
     let token = body["access_token"].as_str().unwrap().to_string();
+    // The OAuth answer whole: a bearer token of 64 hex digits, good for 12 hours, nothing more.
+    insta::assert_json_snapshot!("password_grant_answer", body, {
+        ".access_token" => insta::dynamic_redaction(|v, _| {
+            let t = v.as_str().unwrap_or_default();
+            assert!(t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit()), "{t}");
+            "[64 hex digits]"
+        }),
+    });
     let w4 = app.get_bearer("/api/warehouses", &token, Some(4)).await.json();
     let w9 = app.get_bearer("/api/warehouses", &token, Some(9)).await.json();
     assert!(w4["meta"]["total"].as_i64().unwrap() > 0);
