@@ -1,38 +1,18 @@
 //! HTTP-level tests: the real router, in-process, on SQLite or PostgreSQL.
+//!
+//! One folder per area of the application, one file per screen or route family:
+//! `TestApp::new()` (see `support`) builds an app over its own copy of the demo data.
 
 mod support;
 
-mod api_base;
-mod auth;
-mod concurrency;
-mod cost;
 mod admin;
-mod baseinfo;
-mod exports;
-mod hardening;
-mod imports;
-mod isolation;
-mod lists;
-mod ops;
-mod master_lists;
-mod print;
-mod query_count;
-mod quoting;
-mod report_queue;
-mod reports_inventory;
-mod reports_purchase;
-mod reports_sales;
-mod reports_screens;
-mod scale_out;
-mod schema;
-mod search;
-mod seed;
-mod sheet_lists;
+mod api;
+mod master_data;
+mod operations;
+mod pages;
+mod reports;
 mod sheets;
-mod shell;
 mod shop;
-mod ssr;
-mod streaming;
+mod sign_in;
 mod trust;
-mod uploads;
 mod xero;

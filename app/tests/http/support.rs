@@ -1,10 +1,13 @@
 //! `TestApp`: the real router in-process over a fresh copy of a demo-seeded database —
 //! SQLite by default, PostgreSQL when `TEST_DATABASE_URL` names a server.
 
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -151,38 +154,77 @@ pub struct TestApp {
     _dir: Option<tempfile::TempDir>,
 }
 
-impl TestApp {
-    /// A fresh app over its own copy of the demo data.
-    pub async fn new() -> Self {
-        Self::with_request_timeout(tyredesk::config::REQUEST_TIMEOUT).await
+/// How a [`TestApp`] is made: `TestApp::new()`, any of the `with_…` settings, then `.await`
+/// (or `.start().await`) for the app, or `.with_user(email).await` for the app and a
+/// signed-in [`Session`]:
+///
+/// ```ignore
+/// let app = TestApp::new().await;
+/// let app = TestApp::new().with_export_chunk(3).await;
+/// let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+/// let (app, s) = TestApp::new().with_xero(link).with_user("sales@demo.test").in_org(4).await;
+/// ```
+///
+/// Every app has its own copy of the demo data: a file copy of the seeded SQLite template,
+/// or a PostgreSQL database created from the seeded template database.
+#[must_use = "a TestApp is built only when the builder is awaited"]
+pub struct TestAppBuilder {
+    request_timeout: Duration,
+    pool: Option<(u32, Duration)>,
+    export_chunk: usize,
+    xero: Option<xero::Link>,
+    ssr: Option<tyredesk::ssr::Ssr>,
+}
+
+impl Default for TestAppBuilder {
+    /// The server's own settings: its request timeout, its pool, its export chunk, an
+    /// accounting link and island renderer of its own.
+    fn default() -> Self {
+        Self { request_timeout: tyredesk::config::REQUEST_TIMEOUT, pool: None, export_chunk: tyredesk::config::EXPORT_CHUNK, xero: None, ssr: None }
+    }
+}
+
+impl TestAppBuilder {
+    /// Requests answer 408 after `timeout`.
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
     }
 
-    /// A fresh app whose requests answer 408 after `timeout`.
-    pub async fn with_request_timeout(timeout: std::time::Duration) -> Self {
-        Self::build(timeout, None, tyredesk::config::EXPORT_CHUNK, None, None).await
+    /// A database pool of `size` connections and a wait of `wait` for one.
+    pub fn with_pool(mut self, size: u32, wait: Duration) -> Self {
+        self.pool = Some((size, wait));
+        self
     }
 
-    /// A fresh app with a database pool of `size` connections and a wait of `wait` for one.
-    pub async fn with_pool(size: u32, wait: std::time::Duration) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, Some((size, wait)), tyredesk::config::EXPORT_CHUNK, None, None).await
+    /// Exports read `chunk` rows at a time (small, to cross chunk boundaries).
+    pub fn with_export_chunk(mut self, chunk: usize) -> Self {
+        self.export_chunk = chunk;
+        self
     }
 
-    /// A fresh app whose exports read `chunk` rows at a time (small, to cross chunk boundaries).
-    pub async fn with_export_chunk(chunk: usize) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, chunk, None, None).await
+    /// The accounting link runs on `xero` (a manual clock, short waits).
+    pub fn with_xero(mut self, xero: xero::Link) -> Self {
+        self.xero = Some(xero);
+        self
     }
 
-    /// A fresh app whose accounting link runs on `xero` (a manual clock, short waits).
-    pub async fn with_xero(xero: xero::Link) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, Some(xero), None).await
+    /// Islands are rendered by `ssr` (e.g. a bundle that throws).
+    pub fn with_ssr(mut self, ssr: tyredesk::ssr::Ssr) -> Self {
+        self.ssr = Some(ssr);
+        self
     }
 
-    /// A fresh app whose islands are rendered by `ssr` (e.g. a bundle that throws).
-    pub async fn with_ssr(ssr: tyredesk::ssr::Ssr) -> Self {
-        Self::build(tyredesk::config::REQUEST_TIMEOUT, None, tyredesk::config::EXPORT_CHUNK, None, Some(ssr)).await
+    /// Starts signed in as the demo account `email`, in the company it would land in (or the
+    /// one [`SignedIn::in_org`] names); awaiting answers the app and the session, made as
+    /// [`TestApp::session`] makes it.
+    pub fn with_user(self, email: &str) -> SignedIn {
+        SignedIn { app: self, email: email.to_owned(), org: None }
     }
 
-    async fn build(timeout: std::time::Duration, pool: Option<(u32, std::time::Duration)>, export_chunk: usize, xero: Option<xero::Link>, ssr: Option<tyredesk::ssr::Ssr>) -> Self {
+    /// The app, over a fresh copy of the demo data.
+    pub async fn start(self) -> TestApp {
+        let Self { request_timeout, pool, export_chunk, xero, ssr } = self;
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -198,7 +240,7 @@ impl TestApp {
                 DatabaseUrl::Postgres(with_db(admin, &db))
             }
         };
-        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout: timeout, export_chunk };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout, export_chunk };
         let db = match pool {
             Some((size, wait)) => Db::open_with(&url, size, wait),
             None => Db::open(&url),
@@ -215,7 +257,56 @@ impl TestApp {
             Some(ssr) => state.with_ssr(ssr),
             None => state,
         };
-        Self { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
+        TestApp { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
+    }
+}
+
+impl IntoFuture for TestAppBuilder {
+    type Output = TestApp;
+    type IntoFuture = Pin<Box<dyn Future<Output = TestApp> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.start())
+    }
+}
+
+/// A [`TestAppBuilder`] that starts signed in: `.await` answers `(TestApp, Session)`.
+#[must_use = "a TestApp is built only when the builder is awaited"]
+pub struct SignedIn {
+    app: TestAppBuilder,
+    email: String,
+    org: Option<i64>,
+}
+
+impl SignedIn {
+    /// Signed in to company `org` (as [`TestApp::session_in`]).
+    pub fn in_org(mut self, org: i64) -> Self {
+        self.org = Some(org);
+        self
+    }
+
+    /// The app and the session.
+    pub async fn start(self) -> (TestApp, Session) {
+        let app = self.app.start().await;
+        let session = app.session_at(&self.email, self.org).await;
+        (app, session)
+    }
+}
+
+impl IntoFuture for SignedIn {
+    type Output = (TestApp, Session);
+    type IntoFuture = Pin<Box<dyn Future<Output = (TestApp, Session)> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.start())
+    }
+}
+
+impl TestApp {
+    /// A builder for a fresh app over its own copy of the demo data (see [`TestAppBuilder`]).
+    #[allow(clippy::new_ret_no_self)]
+    pub fn new() -> TestAppBuilder {
+        TestAppBuilder::default()
     }
 
     /// Signs in through the real form (throttling, password check, cookies).
@@ -393,6 +484,116 @@ pub fn extract_input(html: &str, name: &str) -> String {
     html[start..].split('"').next().unwrap_or_default().to_string()
 }
 
+/// The part of `html` from the first `start` to the `end` after it, both included (e.g. a
+/// page's `<main>` … `</main>`), for a snapshot of one fragment.
+pub fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let from = html.find(start).unwrap_or_else(|| panic!("no {start} in:\n{html}"));
+    let to = html[from..].find(end).unwrap_or_else(|| panic!("no {end} after {start} in:\n{html}")) + from + end.len();
+    &html[from..to]
+}
+
+/// HTML as a snapshot shows it: CSRF tokens (64 hex digits) read `[csrf]`; today's date, in
+/// UTC or in Sydney and in each format the pages print (`2026-11-27`, `27/11/2026`,
+/// `27/11/26`, `27 Nov 2026`), reads `[today]` and a time of day after it `[time]`; lines
+/// lose their trailing blanks and runs of empty lines become one.
+pub fn normalise_html(html: &str) -> String {
+    let mut text = csrf_tokens_out(html);
+    let utc = chrono::Utc::now();
+    let mut days = vec![utc.date_naive(), utc.with_timezone(&chrono_tz::Australia::Sydney).date_naive()];
+    days.dedup();
+    for day in days {
+        for format in ["%Y-%m-%d", "%d/%m/%Y", "%d/%m/%y", "%d %b %Y", "%-d %b %Y"] {
+            text = text.replace(&day.format(format).to_string(), "[today]");
+        }
+    }
+    let text = times_of_today_out(&text);
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for line in text.lines().map(str::trim_end) {
+        if line.is_empty() && (blank || out.is_empty()) {
+            continue;
+        }
+        blank = line.is_empty();
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.trim_end().to_string()
+}
+
+fn csrf_tokens_out(text: &str) -> String {
+    let is_hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(is_hex) {
+        let run = rest[start..].find(|c: char| !is_hex(c)).unwrap_or(rest.len() - start);
+        // A token stands alone: not the tail or head of a longer word.
+        let alone = !rest[..start].ends_with(|c: char| c.is_ascii_alphanumeric()) && !rest[start + run..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        out.push_str(&rest[..start]);
+        out.push_str(if run == 64 && alone { "[csrf]" } else { &rest[start..start + run] });
+        rest = &rest[start + run..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `[today] 12:57:12`, `[today] 12:57` and `[today]T01:57:12.5` read `[today] [time]`.
+fn times_of_today_out(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("[today]") {
+        let after = at + "[today]".len();
+        out.push_str(&rest[..after]);
+        rest = &rest[after..];
+        let Some(time) = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('T')) else { continue };
+        let b = time.as_bytes();
+        let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+        if !(digits(0..2) && b.get(2) == Some(&b':') && digits(3..5)) {
+            continue;
+        }
+        let mut len = 5;
+        if b.get(5) == Some(&b':') && digits(6..8) {
+            len = 8;
+            if b.get(8) == Some(&b'.') {
+                len = 9 + time[9..].find(|c: char| !c.is_ascii_digit()).unwrap_or(time.len() - 9);
+            }
+        }
+        out.push_str(" [time]");
+        rest = &time[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A redaction for a timestamp the server wrote (`2026-11-27T01:57:12.572824`): it must be
+/// one, and it reads `[ts]`.
+pub fn timestamp() -> insta::internals::Redaction {
+    insta::dynamic_redaction(|value, path| {
+        let text = value.as_str().unwrap_or_else(|| panic!("{path}: not a string: {value:?}"));
+        let parsed = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f").or_else(|_| chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S"));
+        assert!(parsed.is_ok(), "{path}: not a timestamp: {text}");
+        "[ts]"
+    })
+}
+
+/// A redaction for a row id the database chose: it must be a positive whole number, and it
+/// reads `[id]` (sequences need not agree between SQLite and PostgreSQL).
+pub fn row_id() -> insta::internals::Redaction {
+    insta::dynamic_redaction(|value, path| {
+        assert!(value.as_i64().is_some_and(|id| id > 0), "{path}: not a row id: {value:?}");
+        "[id]"
+    })
+}
+
+/// A redaction for a value that must equal `expected` (an id the test knows but the snapshot
+/// should not pin); it reads `[name]`.
+pub fn equal_to(expected: serde_json::Value, name: &'static str) -> insta::internals::Redaction {
+    insta::dynamic_redaction(move |value, path| {
+        let seen = serde_json::to_value(&value).expect("a JSON value");
+        assert_eq!(seen, expected, "{path}");
+        format!("[{name}]")
+    })
+}
+
 /// Counts the rows in the results table body (`<tr>`, or `<tr data-href=…>` for rows that
 /// open a detail).
 pub fn body_rows(html: &str) -> usize {
@@ -459,4 +660,28 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+#[test]
+fn normalise_html_hides_csrf_tokens_and_today_only() {
+    let token = "0123456789abcdef".repeat(4);
+    let now = chrono::Utc::now().with_timezone(&chrono_tz::Australia::Sydney);
+    let today = now.date_naive();
+    let html = format!(
+        "<p>{} {} at {}</p>  \n\n\n<input value=\"{token}\">\n<a href=\"/x?v=10dcea67\">{}</a> {} 2020-01-02 {token}0 <i>{}</i>\n",
+        today.format("%d/%m/%y"),
+        today.format("%d %b %Y"),
+        today.format("%Y-%m-%d 12:57:01"),
+        today.format("%Y-%m-%dT01:57:12.572824"),
+        today.format("%d/%m/%Y"),
+        "abcdef".repeat(10),
+    );
+    assert_eq!(
+        normalise_html(&html),
+        format!(
+            "<p>[today] [today] at [today] [time]</p>\n\n<input value=\"[csrf]\">\n<a href=\"/x?v=10dcea67\">[today] [time]</a> [today] 2020-01-02 {token}0 <i>{}</i>",
+            "abcdef".repeat(10)
+        )
+    );
+    assert_eq!(between("<body><main><h1>Cart</h1></main></body>", "<main>", "</main>"), "<main><h1>Cart</h1></main>");
 }

@@ -1,0 +1,3 @@
+//! Running the company: supplier, warehouse and brand forms, settings, staff.
+
+mod company;

@@ -1,0 +1,4 @@
+//! The JSON API's shared routes (start-up lists, account, print info, errors) and its exports.
+
+mod base;
+mod exports;

@@ -1,0 +1,3 @@
+//! The accounting link to Xero, against its in-process stand-in.
+
+mod link;
