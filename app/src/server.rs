@@ -22,7 +22,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutBody;
 use tower_http::trace::TraceLayer;
 
-use {crate::config::Config, db::DatabaseUrl};
+use crate::config::Config;
+use db::DatabaseUrl;
 use db::{self, Db};
 use db::error::AppError;
 use crate::state::AppState;
@@ -141,47 +142,13 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     // Exports left by a crash; a running export's file is younger, and open files survive.
     xlsx::export::sweep(&xlsx::export::temp_dir(&config.data_dir), xlsx::export::LEFTOVER_AGE);
     let state = AppState::new(config, db)?;
-    if let Err(e) = services::reports::worker::clean(&state).await {
+    if let Err(e) = services::jobs::queue::clean(&state).await {
         tracing::warn!("cleaning old reports failed: {e}");
     }
     state.ssr.warm_up();
-    tokio::spawn(services::reports::worker::run(state.core.clone()));
-    tokio::spawn(xero::worker::run(state.db.clone(), state.xero.clone()));
-    tokio::spawn(housekeeping(state.clone()));
+    services::jobs::start(state.core.clone());
     serve_on(listener, router(state), ConnLimits::default(), shutdown_signal()).await;
     Ok(())
-}
-
-/// Hourly upkeep: refreshes the planner's statistics (`db::optimize`), so plans follow the
-/// data as it grows, forgets sign-in failure meters that no longer count, removes
-/// reports past their retention, and queues the refresh of stale Xero balances. A failure is logged and tried again at the next tick.
-async fn housekeeping(state: AppState) {
-    let db = state.db.clone();
-    let mut every = tokio::time::interval(Duration::from_secs(3600));
-    every.tick().await; // the first tick is immediate; `open` has just optimised
-    loop {
-        every.tick().await;
-        // It may write statistics, so on SQLite it queues with the other writers.
-        if let Err(e) = db.write(db::optimize).await {
-            tracing::warn!("refreshing the database statistics failed: {e}");
-        }
-        if let Err(e) = db.write(|c| db::accounts::forget_failures_before(c, db::now())).await {
-            tracing::warn!("forgetting old sign-in failures failed: {e}");
-        }
-        if let Err(e) = db.write(db::notices::forget_stale).await {
-            tracing::warn!("forgetting notices no page took failed: {e}");
-        }
-        if let Err(e) = services::reports::worker::clean(&state).await {
-            tracing::warn!("cleaning old reports failed: {e}");
-        }
-        // Customers' Xero balances (the approval guard's credit-limit rule) read again.
-        let now = state.xero.clock.now();
-        match db.write(move |c| services::xero::refresh_all_balances(c, now)).await {
-            Ok(n) if n > 0 => state.xero.bell.notify_one(),
-            Ok(_) => {}
-            Err(e) => tracing::warn!("queueing the Xero balance refresh failed: {e}"),
-        }
-    }
 }
 
 /// How long a client may take to send its request, so slow clients cannot hold connections.

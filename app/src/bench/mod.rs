@@ -17,7 +17,8 @@ use std::time::Instant;
 use chrono::{Duration as Days, NaiveDate};
 use diesel::prelude::*;
 
-use {crate::config::Config, db::DatabaseUrl};
+use crate::config::Config;
+use db::DatabaseUrl;
 use db::accounts;
 use db::customers::{self as customer_db, CustomerFilter};
 use db::orders::{self as order_db, OrderFilter};
@@ -204,7 +205,7 @@ async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, 
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     // The report worker, as `serve` runs it.
-    tokio::spawn(services::reports::worker::run(state.core.clone()));
+    tokio::spawn(services::jobs::queue::run(state.core.clone()));
     let app = crate::router(state);
     tokio::spawn(crate::server::serve_on(listener, app, crate::server::ConnLimits::default(), async move {
         let _ = stopped.await;

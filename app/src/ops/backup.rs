@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use diesel::connection::SimpleConnection;
 
-use {crate::config::Config, db::DatabaseUrl};
+use crate::config::Config;
+use db::DatabaseUrl;
 
 /// The database's name inside the archive.
 pub const DATABASE_ENTRY: &str = "tyredesk.sqlite3";

@@ -6,7 +6,8 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Text};
 
-use {crate::config::Config, db::DatabaseUrl};
+use crate::config::Config;
+use db::DatabaseUrl;
 use db::{self, DbConn};
 
 /// Rows read and inserted per statement.

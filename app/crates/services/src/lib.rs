@@ -7,6 +7,7 @@ pub mod admin;
 pub mod delivery;
 pub mod exports;
 pub mod imports;
+pub mod jobs;
 pub mod line_import;
 pub mod masters;
 pub mod ocop_import;

@@ -10,7 +10,6 @@ pub mod purchase;
 mod rows;
 pub mod sales;
 mod sql;
-pub mod worker;
 
 use std::sync::atomic::{AtomicI32, Ordering};
 

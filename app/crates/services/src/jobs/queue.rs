@@ -1,4 +1,4 @@
-//! The report worker of a server process: claims a job, beats its heartbeat while the file
+//! The worker of the report and import queue in a server process: claims a job, beats its heartbeat while the file
 //! is written, and records how it ended (docs/decisions/reports.md). Any number of server
 //! processes may run one on the same PostgreSQL; each job runs once at a time.
 
@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Ctx, Progress, Stored, files, write};
+use crate::reports::{Ctx, Progress, Stored, files, write};
 use db::reports::{self as queue, Job, Lease};
 use db::{self, DbConn};
 use db::error::{AppError, AppResult};
