@@ -296,7 +296,7 @@ const SORTED_MATCHES: i64 = 5_000;
 /// them, and reads the page's rows by id: the cost follows the number of matches, not where
 /// they sit in the order. Measured with `tyredesk bench --scale L --existing --scenario
 /// product` on PostgreSQL: michelin HTML 240 → 568 req/s at 32 clients (docs/performance.md).
-/// `order_sql` must list the same order as [`sorted`]; `tests/http/search.rs` compares every
+/// `order_sql` must list the same order as [`sorted`]; `tests/http/operations/search.rs` compares every
 /// sort's pages with one ordered query.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
     let m = words(conn, f)?;
