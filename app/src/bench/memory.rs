@@ -240,6 +240,18 @@ fn basic_products_file(brand: &str, rows: usize) -> anyhow::Result<Vec<u8>> {
     Ok(wb.save_to_buffer()?)
 }
 
+/// Removes the products the Import Basic scenario added (`BENCH-…` codes), as a user would
+/// undo a trial import, and refreshes the planner's statistics: left in, six times scale
+/// S's products would slow every search measured after it. Answers how many went.
+pub async fn remove_imported_products(db: &Db) -> anyhow::Result<usize> {
+    use db::schema::products;
+    let removed = db
+        .write(|c| Ok(db::per_backend!(c, |c| diesel::delete(products::table.filter(products::org_id.eq(4)).filter(products::code.like("BENCH-%"))).execute(c))?))
+        .await?;
+    db.write(db::optimize).await?;
+    Ok(removed)
+}
+
 /// Uploads an Import Basic file of 100,000 rows (the header and 99,999 new products, the
 /// upload limit) (a job of the report queue) and
 /// saves sheets with `saver` until the job is done: the time from upload to Done, peak

@@ -315,6 +315,8 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         notes.push(format!("{} sheets saved during Import Basic", saves.http.len()));
         entries.push(Entry::Latency(LatencyRow::new("save a sheet during Import Basic", 1, saves, Budget::P95Ms(SAVE_P95_MS))));
         entries.push(Entry::Memory(row));
+        let removed = memory::remove_imported_products(&db).await?;
+        notes.push(format!("{removed} imported products removed after Import Basic"));
     }
 
     let name = "shop search 2055516";
