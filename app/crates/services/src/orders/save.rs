@@ -1,0 +1,339 @@
+//! Saving a sheet: what a save checks (ranges, references in the company, the kind's
+//! required fields, products), then the draft written with its number and lines.
+
+use super::*;
+
+struct CustomerInfo {
+    payment_type: i32,
+    area_type: i32,
+    price_type: i32,
+    credit_limit: i64,
+    balance: i64,
+    address: String,
+    phone: String,
+}
+
+/// The due date of customer `customer`'s payment terms counted from `from` (spec §9,
+/// DESIGN §5); 404 for another company's customer.
+pub fn customer_due_date(conn: &mut DbConn, org: i64, customer: i64, from: NaiveDate) -> AppResult<NaiveDate> {
+    let c = db::order_views::sheet_customer(conn, org, customer)?.ok_or(AppError::NotFound)?;
+    limits::check_date(from).map_err(|m| AppError::field("date", m))?;
+    Ok(due_date(payment_term(c.payment_type), from, org))
+}
+
+fn customer_info(conn: &mut DbConn, org: i64, customer: Ref<Customer>) -> AppResult<CustomerInfo> {
+    let (payment_type, area_type, price_type, credit_limit, balance, address, city, state, postal, phone): (i32, i32, i32, i64, i64, String, String, String, String, String) = customers::table
+        .filter(customers::org_id.eq(org))
+        .find(customer.id())
+        .select((
+            customers::payment_type,
+            customers::area_type,
+            customers::price_strategy,
+            customers::credit_limit,
+            customers::xero_balance,
+            customers::address,
+            customers::city,
+            customers::state,
+            customers::postal,
+            customers::phone,
+        ))
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| AppError::field("customer_id", "This customer does not exist in this company."))?;
+    let address = domain::masters::one_line_address(&address, &city, &state, &postal);
+    Ok(CustomerInfo { payment_type, area_type, price_type, credit_limit, balance, address, phone })
+}
+
+/// A line's product as a save needs it: id, name, unit and moving-average cost.
+type LineProduct = (i64, String, String, Cost);
+
+/// Name, unit and cost of each line's product, which must be of the company; an
+/// adjustment's lines are valued at that cost (`sheet::value_at_cost`).
+fn check_products(conn: &mut DbConn, org: i64, t: OrderType, lines: &mut [ValidLine]) -> AppResult<Vec<LineProduct>> {
+    let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+    let mut found: Vec<LineProduct> = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(db::CHUNK) {
+        let rows: Vec<(i64, String, String, i64)> = products::table
+            .filter(products::org_id.eq(org))
+            .filter(products::id.eq_any(chunk))
+            .select((products::id, products::name, products::unit, products::cost_price))
+            .load(conn)?;
+        found.extend(rows.into_iter().map(|(id, name, unit, cost)| (id, name, unit, Cost::new(cost))));
+    }
+    if let Some(missing) = ids.iter().position(|id| !found.iter().any(|f| f.0 == *id)) {
+        return Err(AppError::field(&format!("lines.{missing}.product"), "This product does not exist in this company."));
+    }
+    if t == OrderType::Adjustment {
+        let cost_of = |id: i64| found.iter().find(|f| f.0 == id).map_or(Cents::ZERO, |f| f.3.for_books());
+        sheet::value_at_cost(lines, cost_of).map_err(|m| AppError::field("lines", m))?;
+    }
+    Ok(found)
+}
+
+/// Everything a save checks before it writes: the header's ranges, its references in the
+/// actor's company, the kind's required fields and the lines.
+fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<(Refs, Vec<ValidLine>)> {
+    let header = sheet::HeaderDraft {
+        tag_id: h.tag_id,
+        tax_type: h.tax_type,
+        ship_type: h.ship_type,
+        date: h.date,
+        due_date: h.due_date,
+        delivery_date: h.delivery_date,
+        address: &h.address,
+        phone: &h.phone,
+        reference: &h.reference,
+        comments: &h.comments,
+        csr_self_note: &h.csr_self_note,
+    };
+    let mut ref_errors = sheet::FieldErrors::new();
+    let r = resolve_refs(conn, org, h, &mut ref_errors)?;
+    let d = SheetDraft {
+        order_type: Some(t),
+        customer_id: id_of(r.customer),
+        supplier_id: id_of(r.supplier),
+        warehouse_id: id_of(r.warehouse),
+        in_warehouse_id: id_of(r.in_warehouse),
+        tax_type: h.tax_type,
+        lines: lines.to_vec(),
+    };
+    let mut errors = sheet::check_header(t, &header);
+    let valid = match sheet::validate(&d) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            errors.extend(e);
+            None
+        }
+    };
+    if h.date.is_none() {
+        errors.insert("date".into(), domain::validate::REQUIRED.into());
+    }
+    // Last, so a reference that was sent but is not the company's says so rather than
+    // 'Please enter'.
+    errors.extend(ref_errors);
+    match valid {
+        Some(v) if errors.is_empty() => Ok((r, v)),
+        _ => Err(invalid(errors)),
+    }
+}
+
+fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], names: &[LineProduct]) -> AppResult<()> {
+    diesel::delete(order_lines::table.filter(order_lines::order_id.eq(order_id))).execute(conn)?;
+    let rows: Vec<NewLine> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (name, unit) = names.iter().find(|n| n.0 == l.product_id).map(|n| (n.1.clone(), n.2.clone())).unwrap_or_default();
+            NewLine {
+                id: 0,
+                org_id: org,
+                order_id,
+                seq: i as i32 + 1,
+                product_id: Some(l.product_id),
+                description: if l.description.is_empty() { name } else { l.description.clone() },
+                unit,
+                quantity: l.quantity,
+                in_warehouse_qty: l.in_warehouse_qty,
+                in_system_qty: l.in_system_qty,
+                price: l.price.0,
+                amount: l.amount.0,
+                tax_type: l.tax_type,
+                cost_price: 0,
+            }
+        })
+        .collect();
+    order_db::add_lines(conn, &rows)?;
+    Ok(())
+}
+
+/// Who drafts a sheet: a staff member, or a customer ordering in the shop (drafterType 3).
+#[derive(Clone, Copy, Debug)]
+pub struct Drafter<'a> {
+    pub org_id: i64,
+    /// The staff member; `None` for a customer.
+    pub user_id: Option<i64>,
+    /// The name the sheet's history shows.
+    pub name: &'a str,
+    pub kind: DrafterType,
+}
+
+impl<'a> From<&'a Actor> for Drafter<'a> {
+    /// A staff member as the drafter of a new sheet (`Actor::drafter_type`).
+    fn from(actor: &'a Actor) -> Self {
+        Drafter { org_id: actor.org_id, user_id: Some(actor.user_id), name: &actor.name, kind: actor.drafter_type() }
+    }
+}
+
+/// Creates a draft sheet with its number (DESIGN §4); returns its id.
+pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
+    create_by(conn, &Drafter::from(actor), t, h, lines)
+}
+
+/// Creates a draft sheet for `drafter` (staff or a shop customer); returns its id. Without a
+/// due date, a staff invoice or credit note takes its customer's terms (`due_date_for_new_sheet`).
+pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
+    let actor = drafter;
+    let (r, mut valid) = validate(conn, actor.org_id, t, h, lines)?;
+    let names = check_products(conn, actor.org_id, t, &mut valid)?;
+    let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
+    let cust = match r.customer {
+        Some(c) => Some(customer_info(conn, actor.org_id, c)?),
+        None => None,
+    };
+    let order_date = h.date.unwrap_or_default();
+    let due = due_date_for_new_sheet(t, actor.kind, h.due_date, cust.as_ref().map(|c| payment_term(c.payment_type)), order_date, actor.org_id);
+    let seq = order_db::next_seq(conn, actor.org_id, t.as_i32())?;
+    let t_now = now();
+    let drafter_type = actor.kind;
+    let ship_type = h.ship_type.unwrap_or(ShipType::default_for(t, None).as_i32());
+    let new = NewOrder {
+        id: 0,
+        org_id: actor.org_id,
+        no: format_number(t.number_prefix(), seq),
+        order_type: t.as_i32(),
+        uuid: db::token::random_token()[..32].to_string(),
+        tag_id: h.tag_id,
+        customer_id: id_of(r.customer),
+        supplier_id: id_of(r.supplier),
+        order_date,
+        due_date: due,
+        delivery_date: h.delivery_date,
+        address: if h.address.trim().is_empty() { cust.as_ref().map(|c| c.address.clone()).unwrap_or_default() } else { h.address.trim().to_string() },
+        phone: if h.phone.trim().is_empty() { cust.as_ref().map(|c| c.phone.clone()).unwrap_or_default() } else { h.phone.trim().to_string() },
+        csr_service_id: id_of(r.service_staff),
+        csr_bd_id: id_of(r.business_staff),
+        driver_id: None,
+        delivery_status: 0,
+        actual_pay_type: 0,
+        csr_credit_limit: cust.as_ref().map(|c| c.credit_limit).unwrap_or(0),
+        csr_xero_balance: cust.as_ref().map(|c| c.balance).unwrap_or(0),
+        reference: h.reference.trim().to_string(),
+        comments: h.comments.trim().to_string(),
+        warehouse_id: id_of(r.warehouse),
+        in_warehouse_id: id_of(r.in_warehouse),
+        related_order_id: id_of(r.related_order),
+        tax_type: if t.has_tax() { h.tax_type } else { TaxType::default_for(t).as_i32() },
+        ship_type,
+        payment_type: cust.as_ref().map(|c| c.payment_type),
+        area_type: cust.as_ref().map(|c| c.area_type),
+        price_type: cust.as_ref().map(|c| c.price_type),
+        status: OrderStatus::Draft.as_i32(),
+        closed: false,
+        xero_sent: XeroState::Unsent.as_i32(),
+        printed: false,
+        drafter_type: drafter_type.as_i32(),
+        drafter_id: actor.user_id,
+        last_approver_id: None,
+        last_approved_at: None,
+        total_qty: totals.qty,
+        total_amount: totals.amount.0,
+        total_gst: totals.gst.0,
+        created_at: t_now,
+        updated_at: t_now,
+    };
+    let o = &new;
+    // Every column but the id, which the database assigns.
+    let id: i64 = diesel::insert_into(orders::table)
+        .values(
+    (
+        (
+            orders::org_id.eq(o.org_id),
+            orders::no.eq(&o.no),
+            orders::order_type.eq(o.order_type),
+            orders::uuid.eq(&o.uuid),
+            orders::tag_id.eq(o.tag_id),
+            orders::customer_id.eq(o.customer_id),
+            orders::supplier_id.eq(o.supplier_id),
+            orders::order_date.eq(o.order_date),
+            orders::due_date.eq(o.due_date),
+            orders::delivery_date.eq(o.delivery_date),
+            orders::address.eq(&o.address),
+            orders::phone.eq(&o.phone),
+            orders::csr_service_id.eq(o.csr_service_id),
+            orders::csr_bd_id.eq(o.csr_bd_id),
+            orders::csr_credit_limit.eq(o.csr_credit_limit),
+            orders::csr_xero_balance.eq(o.csr_xero_balance),
+        ),
+        (
+            orders::reference.eq(&o.reference),
+            orders::comments.eq(&o.comments),
+            orders::warehouse_id.eq(o.warehouse_id),
+            orders::in_warehouse_id.eq(o.in_warehouse_id),
+            orders::related_order_id.eq(o.related_order_id),
+            orders::tax_type.eq(o.tax_type),
+            orders::ship_type.eq(o.ship_type),
+            orders::payment_type.eq(o.payment_type),
+            orders::area_type.eq(o.area_type),
+            orders::price_type.eq(o.price_type),
+            orders::status.eq(o.status),
+            orders::drafter_type.eq(o.drafter_type),
+            orders::drafter_id.eq(o.drafter_id),
+            orders::total_qty.eq(o.total_qty),
+            orders::total_amount.eq(o.total_amount),
+            orders::total_gst.eq(o.total_gst),
+        ),
+        (orders::created_at.eq(o.created_at), orders::updated_at.eq(o.updated_at)),
+    ),
+        )
+        .returning(orders::id)
+        .get_result(conn)?;
+    diesel::update(orders::table.find(id)).set(orders::csr_self_note.eq(h.csr_self_note.trim())).execute(conn)?;
+    write_lines(conn, actor.org_id, id, &valid, &names)?;
+    order_db::add_event(conn, actor.org_id, id, actor.user_id, actor.name, "Created")?;
+    Ok(id)
+}
+
+/// Replaces the content of a draft (spec §4: content is editable only while Draft).
+pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Header, lines: &[LineDraft]) -> AppResult<()> {
+    let o = order_db::get(conn, actor.org_id, id)?;
+    ensure(&o, Action::EditContent)?;
+    let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
+    let (r, mut valid) = validate(conn, actor.org_id, t, h, lines)?;
+    let names = check_products(conn, actor.org_id, t, &mut valid)?;
+    let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
+    let cust = match r.customer {
+        Some(c) => Some(customer_info(conn, actor.org_id, c)?),
+        None => None,
+    };
+    let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::org_id.eq(actor.org_id)).filter(orders::version.eq(version)).filter(orders::status.eq(OrderStatus::Draft.as_i32())))
+        .set((
+            (
+                orders::tag_id.eq(h.tag_id),
+                orders::customer_id.eq(id_of(r.customer)),
+                orders::supplier_id.eq(id_of(r.supplier)),
+                orders::order_date.eq(h.date.unwrap_or(o.order_date)),
+                orders::due_date.eq(h.due_date),
+                orders::delivery_date.eq(h.delivery_date),
+                orders::address.eq(h.address.trim()),
+                orders::phone.eq(h.phone.trim()),
+                orders::reference.eq(h.reference.trim()),
+                orders::comments.eq(h.comments.trim()),
+                orders::csr_self_note.eq(h.csr_self_note.trim()),
+                orders::csr_service_id.eq(id_of(r.service_staff)),
+                orders::csr_bd_id.eq(id_of(r.business_staff)),
+            ),
+            (
+                orders::warehouse_id.eq(id_of(r.warehouse)),
+                orders::in_warehouse_id.eq(id_of(r.in_warehouse)),
+                orders::related_order_id.eq(id_of(r.related_order)),
+                orders::tax_type.eq(if t.has_tax() { h.tax_type } else { 1 }),
+                orders::ship_type.eq(h.ship_type.unwrap_or(o.ship_type)),
+                orders::payment_type.eq(cust.as_ref().map(|c| c.payment_type)),
+                orders::area_type.eq(cust.as_ref().map(|c| c.area_type)),
+                orders::price_type.eq(cust.as_ref().map(|c| c.price_type)),
+                orders::csr_credit_limit.eq(cust.as_ref().map(|c| c.credit_limit).unwrap_or(0)),
+                orders::csr_xero_balance.eq(cust.as_ref().map(|c| c.balance).unwrap_or(0)),
+                orders::total_qty.eq(totals.qty),
+                orders::total_amount.eq(totals.amount.0),
+                orders::total_gst.eq(totals.gst.0),
+                orders::version.eq(orders::version + 1),
+                orders::updated_at.eq(now()),
+            ),
+        ))
+        .execute(conn)?;
+    if changed == 0 {
+        return Err(AppError::Conflict { message: STALE.into(), code: Some("stale"), reasons: vec![] });
+    }
+    write_lines(conn, actor.org_id, id, &valid, &names)?;
+    order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Content edited")
+}
