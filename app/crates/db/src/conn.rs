@@ -1,0 +1,195 @@
+//! Opening a connection, the pool, and [`Db`], the handle whose `run` and `write` every handler
+//! uses (a write collided with another is run again, see [`WRITE_ATTEMPTS`]).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::r2d2::{ManageConnection, Pool, PooledConnection};
+
+use crate::error::{AppError, AppResult};
+use crate::{Backend, DatabaseUrl, DbConn};
+
+/// SQLite page cache per connection, in KiB.
+pub(crate) const CACHE_KIB: u32 = 32_000;
+
+/// Opens one connection, choosing the backend from the URL (never by trial) and keeping the
+/// driver's own error message.
+pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
+    match url {
+        DatabaseUrl::Postgres(raw) => {
+            let mut conn = PgConnection::establish(raw).map_err(|e| {
+                format!(
+                    "cannot connect to PostgreSQL at {}: {}. Check DATABASE_URL and that the server is running",
+                    url.redacted(),
+                    e.to_string().trim()
+                )
+            })?;
+            // No JIT compilation: our statements are short, and where the planner overestimates
+            // rows (a report's chunk of lines by an `IN (…)` list, estimated at 4× its rows)
+            // PostgreSQL compiled each one for 47 ms to run it in 30 (docs/decisions/operations.md, "PostgreSQL and SQLite"; figures in docs/performance.md).
+            conn.batch_execute("SET jit = off").map_err(|e| format!("cannot configure the PostgreSQL connection: {e}"))?;
+            Ok(DbConn::Pg(conn))
+        }
+        DatabaseUrl::Sqlite(path) => {
+            let path_str = path.to_str().ok_or_else(|| format!("SQLite path {} is not UTF-8", path.display()))?;
+            let mut conn = SqliteConnection::establish(path_str)
+                .map_err(|e| format!("cannot open SQLite database {}: {}", path.display(), e.to_string().trim()))?;
+            // WAL lets readers run beside the writer; busy_timeout absorbs short write waits
+            // from a second process such as the CLI.
+            conn.batch_execute(
+                "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; \
+                 PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
+            )
+            .and_then(|()| conn.batch_execute(&format!("PRAGMA cache_size = -{CACHE_KIB}")))
+            .map_err(|e| format!("cannot configure SQLite database {}: {e}", path.display()))?;
+            Ok(DbConn::Sqlite(conn))
+        }
+    }
+}
+
+/// r2d2 manager that opens connections with [`connect`].
+pub struct Manager {
+    url: DatabaseUrl,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConnectError(String);
+
+impl ManageConnection for Manager {
+    type Connection = DbConn;
+    type Error = ConnectError;
+
+    fn connect(&self) -> Result<DbConn, ConnectError> {
+        connect(&self.url).map_err(ConnectError)
+    }
+
+    fn is_valid(&self, conn: &mut DbConn) -> Result<(), ConnectError> {
+        conn.batch_execute("SELECT 1").map_err(|e| ConnectError(e.to_string()))
+    }
+
+    fn has_broken(&self, _conn: &mut DbConn) -> bool {
+        false
+    }
+}
+
+pub type Conn = PooledConnection<Manager>;
+
+/// How long a request waits for a free connection before it is answered 503 (with
+/// Retry-After): requests queue through a burst instead of failing at once.
+pub const POOL_WAIT: Duration = Duration::from_secs(10);
+
+/// The message of a request that waited [`POOL_WAIT`] in vain.
+pub const BUSY: &str = "The server is busy; try again in a few seconds.";
+
+/// Connections per process, from the machine's cores: enough to keep every core busy while
+/// some connections wait on disk or on the network (PostgreSQL), without letting dozens of
+/// queries compete for two cores. SQLite has one writer and caches pages per connection, so
+/// it gets fewer.
+fn pool_size(backend: Backend) -> u32 {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
+    match backend {
+        Backend::Sqlite => (cores * 2 + 4).clamp(8, 16),
+        Backend::Postgres => (cores * 4).clamp(8, 32),
+    }
+}
+
+fn busy(e: diesel::r2d2::PoolError) -> AppError {
+    tracing::warn!("no database connection in time: {e}");
+    AppError::Unavailable(BUSY.into())
+}
+
+/// The shared database handle kept in the application state.
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool<Manager>,
+    backend: Backend,
+    /// SQLite has one writer at a time; queueing writers here avoids SQLITE_BUSY upgrades
+    /// between deferred transactions. PostgreSQL relies on row locks instead.
+    write_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Db {
+    /// Opens the pool after checking that one connection works.
+    pub fn open(url: &DatabaseUrl) -> Result<Self, String> {
+        Self::open_with(url, pool_size(Backend::of(url)), POOL_WAIT)
+    }
+
+    /// Opens a pool of `size` connections whose requests wait at most `wait` for one.
+    pub fn open_with(url: &DatabaseUrl, size: u32, wait: Duration) -> Result<Self, String> {
+        let backend = Backend::of(url);
+        // Fail fast with the driver's message instead of r2d2's generic timeout.
+        drop(connect(url)?);
+        let pool = Pool::builder()
+            .max_size(size)
+            .min_idle(Some(1))
+            .connection_timeout(wait)
+            .build(Manager { url: url.clone() })
+            .map_err(|e| format!("cannot open database pool: {e}"))?;
+        Ok(Self { pool, backend, write_lock: Arc::new(tokio::sync::Mutex::new(())) })
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A connection for blocking code (CLI, seeding).
+    pub fn get(&self) -> AppResult<Conn> {
+        self.pool.get().map_err(busy)
+    }
+
+    /// Runs `f` on the blocking pool with a pooled connection, keeping the tracing span.
+    pub async fn run<T, F>(&self, f: F) -> AppResult<T>
+    where
+        F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let span = tracing::Span::current();
+        tokio::task::spawn_blocking(move || {
+            span.in_scope(|| {
+                let mut conn = pool.get().map_err(busy)?;
+                f(&mut conn)
+            })
+        })
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
+    }
+
+    /// Runs `f` inside one transaction; on SQLite writers queue so they never collide. On
+    /// PostgreSQL a transaction the database aborted for a deadlock or a serialisation failure
+    /// (two users writing the same rows at once) is run again from the start, at most
+    /// [`WRITE_ATTEMPTS`] times in all, after a short random pause; if it still cannot
+    /// commit, the caller gets the 409 of [`AppError::write_conflict`], never a 500. `f` must
+    /// therefore be safe to run again: it sees none of an aborted attempt's writes.
+    pub async fn write<T, F>(&self, mut f: F) -> AppResult<T>
+    where
+        F: FnMut(&mut DbConn) -> AppResult<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let _guard = match self.backend {
+            Backend::Sqlite => Some(self.write_lock.lock().await),
+            Backend::Postgres => None,
+        };
+        self.run(move |conn| {
+            let mut attempt = 1;
+            loop {
+                match conn.transaction(&mut f) {
+                    Err(e) if e.is_write_conflict() && attempt < WRITE_ATTEMPTS => {
+                        tracing::debug!(attempt, "a write collided with another; running it again");
+                        std::thread::sleep(Duration::from_millis(rand::random_range(5..40) * attempt as u64));
+                        attempt += 1;
+                    }
+                    done => return done,
+                }
+            }
+        })
+        .await
+    }
+}
+
+/// Times a write runs before a collision with another writer is answered as a conflict.
+pub const WRITE_ATTEMPTS: u32 = 4;

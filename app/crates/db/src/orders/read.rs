@@ -1,0 +1,287 @@
+//! One sheet: the stored row, its lines and history, the neighbour of a sheet, the self-order
+//! count and a product's price history.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use domain::enums::{DrafterType, OrderStatus, OrderType};
+use domain::money::Cents;
+use domain::permissions::{Cost, Sight};
+
+use crate::DbConn;
+use crate::error::AppResult;
+use crate::schema::{customers, order_events, order_lines, orders};
+
+/// Customer self-orders waiting for staff: invoice drafts with drafterType 3 (spec §1) that
+/// no one has taken up yet (no due date: staff set it when they take the order, spec §4).
+pub fn self_order_count(conn: &mut DbConn, org: i64) -> AppResult<i64> {
+    Ok(orders::table
+        .filter(orders::org_id.eq(org))
+        .filter(orders::drafter_type.eq(DrafterType::Customer.as_i32()))
+        .filter(orders::status.eq(OrderStatus::Draft.as_i32()))
+        .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
+        .filter(orders::due_date.is_null())
+        .count()
+        .get_result(conn)?)
+}
+
+/// A sheet as stored (money in cents). The JSON answers add its `amount` through the
+/// viewer's `Sight` (an adjustment's is valued at cost): see `api::orders`.
+#[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
+#[diesel(table_name = orders)]
+pub struct Order {
+    pub id: i64,
+    #[serde(skip)]
+    pub org_id: i64,
+    pub no: String,
+    #[serde(rename = "type")]
+    pub order_type: i32,
+    pub uuid: String,
+    #[serde(rename = "tagId")]
+    pub tag_id: i32,
+    #[serde(rename = "customerId")]
+    pub customer_id: Option<i64>,
+    #[serde(rename = "supplierId")]
+    pub supplier_id: Option<i64>,
+    #[serde(rename = "date")]
+    pub order_date: NaiveDate,
+    #[serde(rename = "dueDate")]
+    pub due_date: Option<NaiveDate>,
+    #[serde(rename = "deliveryDate")]
+    pub delivery_date: Option<NaiveDate>,
+    pub address: String,
+    pub phone: String,
+    #[serde(rename = "csrServiceId")]
+    pub csr_service_id: Option<i64>,
+    #[serde(rename = "csrBDId")]
+    pub csr_bd_id: Option<i64>,
+    #[serde(rename = "driverId")]
+    pub driver_id: Option<i64>,
+    #[serde(rename = "deliveryStatus")]
+    pub delivery_status: i32,
+    #[serde(rename = "actualPayType")]
+    pub actual_pay_type: i32,
+    #[serde(rename = "deliveryComment")]
+    pub delivery_comment: String,
+    #[serde(rename = "csrCreditLimit")]
+    pub csr_credit_limit: i64,
+    #[serde(rename = "csrXeroBalance")]
+    pub csr_xero_balance: i64,
+    #[serde(rename = "csrSelfNote")]
+    pub csr_self_note: String,
+    pub reference: String,
+    pub comments: String,
+    #[serde(rename = "warehouseId")]
+    pub warehouse_id: Option<i64>,
+    #[serde(rename = "inWarehouseId")]
+    pub in_warehouse_id: Option<i64>,
+    #[serde(rename = "relatedOrderId")]
+    pub related_order_id: Option<i64>,
+    #[serde(rename = "taxType")]
+    pub tax_type: i32,
+    #[serde(rename = "shipType")]
+    pub ship_type: i32,
+    #[serde(rename = "paymentType")]
+    pub payment_type: Option<i32>,
+    #[serde(rename = "areaType")]
+    pub area_type: Option<i32>,
+    #[serde(rename = "priceType")]
+    pub price_type: Option<i32>,
+    pub status: i32,
+    #[serde(rename = "closure")]
+    pub closed: bool,
+    #[serde(rename = "xeroSent")]
+    pub xero_sent: i32,
+    #[serde(rename = "xeroError")]
+    pub xero_error: String,
+    #[serde(skip)]
+    pub xero_id: String,
+    #[serde(rename = "print")]
+    pub printed: bool,
+    #[serde(rename = "printedAt")]
+    pub printed_at: Option<NaiveDateTime>,
+    #[serde(rename = "drafterType")]
+    pub drafter_type: i32,
+    #[serde(rename = "drafterId")]
+    pub drafter_id: Option<i64>,
+    #[serde(rename = "lastApproverId")]
+    pub last_approver_id: Option<i64>,
+    #[serde(rename = "lastApprovedAt")]
+    pub last_approved_at: Option<NaiveDateTime>,
+    #[serde(rename = "qty")]
+    pub total_qty: i64,
+    #[serde(skip)]
+    pub total_amount: i64,
+    #[serde(rename = "gst")]
+    pub total_gst: i64,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// The total `total` of a sheet of type `order_type` as `sight` may see it (an adjustment's
+/// is valued at cost).
+pub fn amount_for(order_type: i32, total: i64, sight: Sight) -> Option<i64> {
+    sight.sheet_total(OrderType::from_i32(order_type)?, Cents(total)).map(|c| c.0)
+}
+
+impl Order {
+    /// The sheet's total as `sight` may see it ([`amount_for`]).
+    pub fn amount_for(&self, sight: Sight) -> Option<i64> {
+        amount_for(self.order_type, self.total_amount, sight)
+    }
+}
+
+/// A sheet line as stored. Its cost at approval is a [`Cost`]; the JSON sheet answers a
+/// line through [`LineJson`], which asks the viewer's `Sight`.
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = order_lines)]
+pub struct Line {
+    pub id: i64,
+    pub org_id: i64,
+    pub order_id: i64,
+    pub seq: i32,
+    pub product_id: Option<i64>,
+    pub description: String,
+    pub unit: String,
+    pub quantity: i64,
+    pub in_warehouse_qty: i64,
+    pub in_system_qty: i64,
+    pub price: i64,
+    pub amount: i64,
+    pub tax_type: i32,
+    #[diesel(deserialize_as = i64)]
+    pub cost_price: Cost,
+}
+
+/// A sheet line as answered to one viewer (spec §3's line fields): the cost at approval, and
+/// an adjustment's price and amount (valued at cost), only for a viewer who may see cost.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LineJson {
+    pub id: i64,
+    pub seq: i32,
+    #[serde(rename = "productId")]
+    pub product_id: Option<i64>,
+    #[serde(rename = "desc")]
+    pub description: String,
+    pub unit: String,
+    pub quantity: i64,
+    #[serde(rename = "inWarehouseQty")]
+    pub in_warehouse_qty: i64,
+    #[serde(rename = "inSystemQty")]
+    pub in_system_qty: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price: Option<i64>,
+    #[serde(rename = "line_amount", skip_serializing_if = "Option::is_none")]
+    pub amount: Option<i64>,
+    #[serde(rename = "taxType")]
+    pub tax_type: i32,
+    #[serde(rename = "costPrice", skip_serializing_if = "Option::is_none")]
+    pub cost_price: Option<i64>,
+}
+
+impl LineJson {
+    /// Line `l` of a sheet of type `t` as `sight` may see it.
+    pub fn new(l: Line, t: domain::enums::OrderType, sight: Sight) -> Self {
+        let money = sight.line_money(t, Cents(l.price), Cents(l.amount));
+        Self {
+            id: l.id,
+            seq: l.seq,
+            product_id: l.product_id,
+            description: l.description,
+            unit: l.unit,
+            quantity: l.quantity,
+            in_warehouse_qty: l.in_warehouse_qty,
+            in_system_qty: l.in_system_qty,
+            price: money.map(|m| m.0.0),
+            amount: money.map(|m| m.1.0),
+            tax_type: l.tax_type,
+            cost_price: sight.cost(l.cost_price).map(|c| c.0),
+        }
+    }
+}
+
+/// A history row (spec §3: date, operator, action).
+#[derive(Queryable, Clone, Debug, serde::Serialize)]
+pub struct Event {
+    #[serde(rename = "date")]
+    pub created_at: NaiveDateTime,
+    pub operator: String,
+    pub action: String,
+}
+
+/// One sheet of the organisation; another company's id is not found.
+pub fn get(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Order> {
+    Ok(orders::table.filter(orders::org_id.eq(org)).find(id).select(Order::as_select()).first(conn)?)
+}
+
+/// The lines of a sheet in `seq` order.
+pub fn lines_of(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<Line>> {
+    Ok(order_lines::table.filter(order_lines::order_id.eq(order_id)).order((order_lines::seq.asc(), order_lines::id.asc())).select(Line::as_select()).load(conn)?)
+}
+
+/// The history of a sheet, oldest first.
+pub fn events_of(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<Event>> {
+    Ok(order_events::table
+        .filter(order_events::order_id.eq(order_id))
+        .order((order_events::created_at.asc(), order_events::id.asc()))
+        .select((order_events::created_at, order_events::operator, order_events::action))
+        .load(conn)?)
+}
+
+/// The neighbour of a sheet across all types: the previous or next id in the organisation.
+pub fn neighbour(conn: &mut DbConn, org: i64, id: i64, forward: bool) -> AppResult<Option<(i64, i32)>> {
+    let base = orders::table.filter(orders::org_id.eq(org)).select((orders::id, orders::order_type));
+    Ok(if forward {
+        base.filter(orders::id.gt(id)).order(orders::id.asc()).first(conn).optional()?
+    } else {
+        base.filter(orders::id.lt(id)).order(orders::id.desc()).first(conn).optional()?
+    })
+}
+
+/// A past sheet line of a product (the 'CHK' price history, spec §3 Price-history row).
+#[derive(Queryable, Clone, Debug, serde::Serialize)]
+pub struct PriceHistoryRow {
+    pub id: i64,
+    pub no: String,
+    pub date: NaiveDate,
+    #[serde(rename = "dueDate")]
+    pub due_date: Option<NaiveDate>,
+    pub reference: String,
+    #[serde(rename = "csrName")]
+    pub csr_name: Option<String>,
+    pub qty: i64,
+    #[serde(rename = "unitPrice")]
+    pub unit_price: i64,
+    pub amount: i64,
+    #[serde(rename = "type")]
+    pub order_type: i32,
+}
+
+/// The latest approved sales lines of a product, for one customer when given.
+pub fn price_history(conn: &mut DbConn, org: i64, product_id: i64, customer: Option<i64>, limit: i64) -> AppResult<Vec<PriceHistoryRow>> {
+    let mut q = order_lines::table
+        .inner_join(orders::table.left_join(customers::table))
+        .filter(order_lines::org_id.eq(org))
+        .filter(order_lines::product_id.eq(product_id))
+        .filter(orders::order_type.eq_any([1, 2]))
+        .filter(orders::status.eq_any([2, 4]))
+        .into_boxed();
+    if let Some(c) = customer {
+        q = q.filter(orders::customer_id.eq(c));
+    }
+    Ok(q.order((orders::order_date.desc(), orders::id.desc()))
+        .limit(limit)
+        .select((
+            orders::id,
+            orders::no,
+            orders::order_date,
+            orders::due_date,
+            orders::reference,
+            customers::name.nullable(),
+            order_lines::quantity,
+            order_lines::price,
+            order_lines::amount,
+            orders::order_type,
+        ))
+        .load(conn)?)
+}

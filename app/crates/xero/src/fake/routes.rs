@@ -1,0 +1,215 @@
+//! Serving the fake over HTTP, and the answer to each call: the token endpoint, then every API
+//! call through the bearer check, the limits, the knobs, the idempotent replay and the route
+//! table.
+
+use std::net::SocketAddr;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use chrono::NaiveDateTime;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::checks::{DAY_LIMIT, IDEMPOTENCY_MINUTES, MINUTE_LIMIT, base64_decode, where_of};
+use super::store::{ACCOUNTS, CREDIT_NOTES, INVOICES, TAX_RATES, ok, random_id};
+use super::{Answer, CLI_CLIENT_ID, CLI_CLIENT_SECRET, FakeXero, Logged, State};
+
+impl FakeXero {
+    /// The router (every path goes through one handler).
+    pub fn router(&self) -> Router {
+        let me = self.clone();
+        Router::new().fallback(move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+            let me = me.clone();
+            async move { me.handle(method, uri, headers, body).await }
+        })
+    }
+
+    /// Binds `addr`, serves in a spawned task, answers the bound address.
+    pub async fn spawn(&self, addr: SocketAddr) -> std::io::Result<SocketAddr> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let bound = listener.local_addr()?;
+        let router = self.router();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        Ok(bound)
+    }
+
+    /// `tyredesk xero-fake`: serves on `bind` until Ctrl-C, after printing the settings to paste.
+    pub async fn run_cli(bind: SocketAddr) -> std::io::Result<()> {
+        let fake = Self::new(CLI_CLIENT_ID, CLI_CLIENT_SECRET);
+        let listener = tokio::net::TcpListener::bind(bind).await?;
+        let addr = listener.local_addr()?;
+        println!("A Xero stand-in ('Demo Company (AU)') is running on http://{addr}. Start TyreDesk with TYREDESK_XERO_STANDIN=1, then in Settings › Accounting link:");
+        println!("  Client id      {CLI_CLIENT_ID}");
+        println!("  Client secret  {CLI_CLIENT_SECRET}");
+        println!("  Identity URL   http://{addr}");
+        println!("  API URL        http://{addr}/api.xro/2.0");
+        println!("What was created: GET http://{addr}/api.xro/2.0/Invoices (with a bearer token from /connect/token). Ctrl-C stops it; nothing is kept.");
+        axum::serve(listener, fake.router()).with_graceful_shutdown(async { let _ = tokio::signal::ctrl_c().await; }).await
+    }
+
+    async fn handle(&self, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
+        let at = self.now();
+        let path = uri.path().to_string();
+        let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let answer = if path == "/connect/token" && method == Method::POST {
+            self.token(&headers, &body)
+        } else if let Some(rest) = path.strip_prefix("/api.xro/2.0/") {
+            self.api(&method, rest, uri.query().unwrap_or(""), &headers, &body, key.as_deref()).await
+        } else {
+            Answer::new(404, json!({"Title": "NotFound"}))
+        };
+        // Logged before a hang: a client that gives up drops this future.
+        self.st().log.push(Logged { at, method: method.to_string(), path, status: answer.status, idempotency_key: key });
+        if let Some(h) = answer.hang {
+            tokio::time::sleep(h).await;
+        }
+        let mut res = (StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), axum::Json(answer.body)).into_response();
+        for (k, v) in answer.headers {
+            if let Ok(v) = HeaderValue::from_str(&v) {
+                res.headers_mut().insert(k, v);
+            }
+        }
+        res
+    }
+
+    fn token(&self, headers: &HeaderMap, body: &[u8]) -> Answer {
+        let form = String::from_utf8_lossy(body);
+        let grant_ok = form.split('&').any(|p| p == "grant_type=client_credentials");
+        let creds = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Basic ")).and_then(base64_decode).and_then(|b| String::from_utf8(b).ok());
+        let expected = format!("{}:{}", self.inner.client_id, self.inner.client_secret);
+        if !grant_ok {
+            return Answer::new(400, json!({"error": "unsupported_grant_type"}));
+        }
+        if creds.as_deref() != Some(expected.as_str()) {
+            return Answer::new(400, json!({"error": "invalid_client"}));
+        }
+        let token = random_id();
+        self.st().tokens.insert(token.clone(), self.now() + chrono::Duration::minutes(30));
+        Answer::new(200, json!({"access_token": token, "expires_in": 1800, "token_type": "Bearer", "scope": "accounting.transactions accounting.contacts accounting.settings"}))
+    }
+
+    /// Checks the token and the limits, then runs the call; the concurrency slot is held
+    /// until the answer is ready (including a hang).
+    async fn api(&self, method: &Method, rest: &str, query: &str, headers: &HeaderMap, body: &[u8], key: Option<&str>) -> Answer {
+        let now = self.now();
+        let bearer = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
+        {
+            let mut st = self.st();
+            if st.tokens.get(bearer).is_none_or(|exp| *exp <= now) {
+                return Answer::new(401, json!({"Title": "Unauthorized", "Status": 401, "Detail": "AuthenticationUnsuccessful"}));
+            }
+            if let Some(refusal) = st.take_slot(now) {
+                return refusal;
+            }
+        }
+        let mut answer = self.call(method, rest, query, body, key, now);
+        {
+            let mut st = self.st();
+            st.in_flight = st.in_flight.saturating_sub(1);
+            let (min_left, day_left) = (MINUTE_LIMIT.saturating_sub(st.minute.len()), DAY_LIMIT.saturating_sub(st.day.map_or(0, |d| d.1)));
+            answer.headers.push(("X-MinLimit-Remaining", min_left.to_string()));
+            answer.headers.push(("X-DayLimit-Remaining", day_left.to_string()));
+        }
+        answer
+    }
+
+    fn call(&self, method: &Method, rest: &str, query: &str, body: &[u8], key: Option<&str>, now: NaiveDateTime) -> Answer {
+        let mut st = self.st();
+        if let Some((status, b, retry)) = st.fail_next.take() {
+            let mut a = Answer::new(status, b);
+            if let Some(r) = retry {
+                a.headers.push(("Retry-After", r.to_string()));
+            }
+            return a;
+        }
+        let writes = matches!(*method, Method::PUT | Method::POST);
+        let digest = hex::encode(Sha256::digest(body));
+        if let (true, Some(k)) = (writes, key) {
+            if k.len() > 128 {
+                return Answer::new(400, json!({"Type": "IdempotencyException", "Message": "Idempotency-Key must be 128 characters or less."}));
+            }
+            st.idempotent.retain(|_, v| now - v.3 < chrono::Duration::minutes(IDEMPOTENCY_MINUTES));
+            if let Some((d, status, b, _)) = st.idempotent.get(k) {
+                if *d != digest {
+                    return Answer::new(400, json!({"Type": "IdempotencyException", "Message": "The Idempotency-Key was used with a different request body."}));
+                }
+                return Answer::new(*status, b.clone());
+            }
+        }
+        let segs: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+        let parsed: Result<Value, Answer> = if writes {
+            serde_json::from_slice(body).map_err(|e| Answer::new(400, json!({"ErrorNumber": 14, "Type": "PostDataInvalidException", "Message": format!("Invalid JSON: {e}")})))
+        } else {
+            Ok(Value::Null)
+        };
+        let mut answer = match parsed {
+            Err(a) => a,
+            Ok(b) => st.route(method, &segs, query, &b, now),
+        };
+        if writes && answer.status == 200 && matches!(segs.first(), Some(&"Invoices") | Some(&"CreditNotes")) {
+            answer.hang = st.hang_next.take();
+        }
+        if let (true, Some(k)) = (writes, key) {
+            st.idempotent.insert(k.to_string(), (digest, answer.status, answer.body.clone(), now));
+        }
+        answer
+    }
+}
+
+impl State {
+    pub(super) fn route(&mut self, method: &Method, segs: &[&str], query: &str, body: &Value, now: NaiveDateTime) -> Answer {
+        let filter = match where_of(query) {
+            Ok(f) => f,
+            Err(m) => return Answer::new(400, json!({"Type": "QueryParseException", "Message": m})),
+        };
+        match (method.as_str(), segs) {
+            ("GET", ["Organisation"]) => ok("Organisations", vec![json!({"OrganisationID": "00000000-0000-0000-0000-00000000a001", "Name": "Demo Company (AU)", "CountryCode": "AU", "BaseCurrency": "AUD"})], now),
+            ("GET", ["TaxRates"]) => ok(
+                "TaxRates",
+                TAX_RATES.iter().map(|(n, t, r)| json!({"Name": n, "TaxType": t, "Status": "ACTIVE", "EffectiveRate": r, "DisplayTaxRate": r})).collect(),
+                now,
+            ),
+            ("GET", ["Accounts"]) => ok("Accounts", ACCOUNTS.iter().map(|(c, n, t)| json!({"Code": c, "Name": n, "Type": t, "Status": "ACTIVE"})).collect(), now),
+            ("GET", ["Contacts"]) => ok("Contacts", self.contacts.iter().filter(|c| filter.matches(c)).cloned().collect(), now),
+            ("GET", ["Contacts", id]) => match self.contacts.iter().find(|c| c["ContactID"] == *id).cloned() {
+                Some(mut c) => {
+                    c["Balances"] = self.balances(id, now.date());
+                    ok("Contacts", vec![c], now)
+                }
+                None => Answer::new(404, json!({"Title": "NotFound", "Detail": "Resource not found"})),
+            },
+            ("PUT", ["Contacts"]) => self.save_contacts(body, None, false, now),
+            ("POST", ["Contacts"]) => self.save_contacts(body, None, true, now),
+            ("POST", ["Contacts", id]) => self.save_contacts(body, Some(id), true, now),
+            ("GET", ["Items"]) => ok("Items", self.items.iter().filter(|i| filter.matches(i)).cloned().collect(), now),
+            ("GET", ["Items", id]) => match self.items.iter().find(|i| i["ItemID"] == *id || i["Code"] == *id).cloned() {
+                Some(i) => ok("Items", vec![i], now),
+                None => Answer::new(404, json!({"Title": "NotFound"})),
+            },
+            ("PUT", ["Items"]) => self.save_items(body, false, now),
+            ("POST", ["Items"]) => self.save_items(body, true, now),
+            ("GET", [coll]) if *coll == "Invoices" || *coll == "CreditNotes" => {
+                let k = if *coll == "Invoices" { INVOICES } else { CREDIT_NOTES };
+                let page: usize = query.split('&').find_map(|p| p.strip_prefix("page=")).and_then(|p| p.parse().ok()).unwrap_or(1).max(1);
+                let docs: Vec<Value> = self.docs(k).iter().filter(|d| filter.matches(d)).skip((page - 1) * 100).take(100).cloned().collect();
+                ok(k.coll, docs, now)
+            }
+            ("GET", [coll, id]) if *coll == "Invoices" || *coll == "CreditNotes" => {
+                let k = if *coll == "Invoices" { INVOICES } else { CREDIT_NOTES };
+                match self.docs(k).iter().find(|d| d[k.id] == *id || d[k.number] == *id).cloned() {
+                    Some(d) => ok(k.coll, vec![d], now),
+                    None => Answer::new(404, json!({"Title": "NotFound"})),
+                }
+            }
+            ("PUT" | "POST", [coll, rest @ ..]) if (*coll == "Invoices" || *coll == "CreditNotes") && rest.len() <= 1 => {
+                let k = if *coll == "Invoices" { INVOICES } else { CREDIT_NOTES };
+                self.save_docs(k, body, rest.first().copied(), method == Method::POST, now)
+            }
+            _ => Answer::new(404, json!({"Title": "NotFound"})),
+        }
+    }
+}
