@@ -4,7 +4,7 @@ import { act } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { render } from '../../server';
 import { mount } from './index';
-import { MARKUP_CASES } from './markup-cases';
+import { MARKUP_CASES } from '../../../tests/fixtures/line-editor-markup';
 
 describe('line editor live markup', () => {
   it.each(MARKUP_CASES)('%s', async (_name, props) => {

@@ -4,7 +4,7 @@
 // change its first render must leave these snapshots as they are.
 import { describe, expect, it } from 'vitest';
 import { render } from '../../server';
-import { MARKUP_CASES } from './markup-cases';
+import { MARKUP_CASES } from '../../../tests/fixtures/line-editor-markup';
 
 describe('line editor server markup', () => {
   it.each(MARKUP_CASES)('%s', (_name, props) => {
