@@ -66,7 +66,7 @@ pub async fn customers(State(state): State<AppState>, auth: Auth, Query(q): Quer
     let org = auth.org_id;
     let filter = CustomerFilter { key: q.name.clone(), ids: q.ids.clone(), ..Default::default() };
     if wants_xlsx(q.format.as_deref())? {
-        return download::xlsx("csr.xlsx", exports::customers(state.export_to(), org, filter).await?).await;
+        return download::xlsx("csr.xlsx", exports::customers(&state, org, filter).await?).await;
     }
     let page = state.db.run(move |c| customers::list(c, org, &filter, req.offset(), req.per_page)).await?;
     Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }).into_response())
@@ -119,14 +119,14 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
     let xlsx = wants_xlsx(q.format.as_deref())?;
     if let Some(ids) = q.ids()? {
         if xlsx {
-            return download::xlsx("products.xlsx", exports::products_by_id(state.export_to(), org, ids).await?).await;
+            return download::xlsx("products.xlsx", exports::products_by_id(&state, org, ids).await?).await;
         }
         let rows = state.db.run(move |c| { let rows = products::by_ids(c, org, &ids)?; hits(c, org, rows, customer, warehouse, sight) }).await?;
         return Ok(Json(ListAnswer::all(rows)).into_response());
     }
     let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() };
     if xlsx {
-        return download::xlsx("products.xlsx", exports::products(state.export_to(), org, filter).await?).await;
+        return download::xlsx("products.xlsx", exports::products(&state, org, filter).await?).await;
     }
     let req = q.paging().resolve(20);
     let (rows, total) = state

@@ -51,7 +51,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFil
     let org = auth.org_id;
     let filter = f.value;
     if wants_xlsx(f.format.as_deref())? {
-        return download::xlsx("orders.xlsx", exports::orders(state.export_to(), org, auth.sight(), ALL_TYPES.to_vec(), filter).await?).await;
+        return download::xlsx("orders.xlsx", exports::orders(&state, org, auth.sight(), ALL_TYPES.to_vec(), filter).await?).await;
     }
     let req = f.paging.resolve(20);
     let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;

@@ -38,7 +38,7 @@ fn filters(pairs: &[(String, String)]) -> Vec<Filter> {
 pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<CustomerFilter>) -> AppResult<Response> {
     let org = auth.org_id;
     if f.export {
-        return download::xlsx("csr.xlsx", exports::customers(state.export_to(), org, f.value).await?).await;
+        return download::xlsx("csr.xlsx", exports::customers(&state, org, f.value).await?).await;
     }
     let st = state.clone();
     respond(&state, &auth, &headers, "Customers", PATH, &[], async move {

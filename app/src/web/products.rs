@@ -87,7 +87,7 @@ fn filters(pairs: &[(String, String)], brands: &[Brand], tags: &(Vec<String>, Ve
 pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<ProductFilter>) -> AppResult<Response> {
     let org = auth.org_id;
     if f.export {
-        return download::xlsx("products.xlsx", exports::products(state.export_to(), org, f.value).await?).await;
+        return download::xlsx("products.xlsx", exports::products(&state, org, f.value).await?).await;
     }
     let st = state.clone();
     respond(&state, &auth, &headers, "Products", PATH, &[], async move {

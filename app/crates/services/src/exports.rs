@@ -1,28 +1,18 @@
 //! The spreadsheet exports of the lists (customers, products, sheets): one definition of
 //! each file's columns and rows for the screen's export and the API's `format=xlsx`.
 
-use std::path::Path;
-
 use db::customers::{self, CustomerFilter};
 use db::error::AppResult;
 use db::masters::{self as master_db, Brand};
 use db::order_views::{self, Names};
 use db::orders::{self as order_db, OrderFilter};
 use db::products::{self, Product, ProductFilter};
-use db::Db;
 use domain::enums::{AreaType, DrafterType, OrderStatus, OrderType, PaymentType, PriceStrategy, ProductCategory, XeroState, closure_label, code_label, delivery_text, print_label};
 use domain::permissions::Sight;
 
 use xlsx::export::{self, Col, Kind, Sheet, Val, Written};
 
-/// Where an export is written: the database it reads, the data folder its file goes to,
-/// and how many rows it reads at a time.
-#[derive(Clone, Copy)]
-pub struct To<'a> {
-    pub db: &'a Db,
-    pub dir: &'a Path,
-    pub chunk: usize,
-}
+use crate::Core;
 
 /// The brand's name, or nothing for a product without one.
 pub fn brand_name(brands: &[Brand], id: Option<i64>) -> String {
@@ -55,9 +45,9 @@ const CUSTOMER_COLUMNS: [Col; 17] = [
 ];
 
 /// The customers of a search (`csr.xlsx`: the screen's export and the API's).
-pub async fn customers(to: To<'_>, org: i64, filter: CustomerFilter) -> AppResult<Written> {
-    let chunk = to.chunk;
-    export::write(to.db, to.dir, Sheet { name: "Customers", cols: &CUSTOMER_COLUMNS }, move |c, out| {
+pub async fn customers(core: &Core, org: i64, filter: CustomerFilter) -> AppResult<Written> {
+    let chunk = core.export_chunk;
+    export::write(&core.db, &core.data_dir, Sheet { name: "Customers", cols: &CUSTOMER_COLUMNS }, move |c, out| {
         customers::for_each_chunk(c, org, &filter, chunk, |rows| {
             out.append(rows.into_iter().map(|c| {
                 use chrono::TimeZone;
@@ -106,9 +96,9 @@ const PRODUCT_COLUMNS: [Col; 16] = [
 ];
 
 /// The products of a search (`products.xlsx`: the screen's export and the API's).
-pub async fn products(to: To<'_>, org: i64, filter: ProductFilter) -> AppResult<Written> {
-    let chunk = to.chunk;
-    export::write(to.db, to.dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
+pub async fn products(core: &Core, org: i64, filter: ProductFilter) -> AppResult<Written> {
+    let chunk = core.export_chunk;
+    export::write(&core.db, &core.data_dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
         let brands = master_db::all_brands(c, org)?;
         products::for_each_chunk(c, org, &filter, chunk, |c, rows| {
             let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
@@ -120,8 +110,8 @@ pub async fn products(to: To<'_>, org: i64, filter: ProductFilter) -> AppResult<
 }
 
 /// The products given by id (API `ids=`), in the order the JSON list has them.
-pub async fn products_by_id(to: To<'_>, org: i64, ids: Vec<i64>) -> AppResult<Written> {
-    export::write(to.db, to.dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
+pub async fn products_by_id(core: &Core, org: i64, ids: Vec<i64>) -> AppResult<Written> {
+    export::write(&core.db, &core.data_dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
         let brands = master_db::all_brands(c, org)?;
         let rows = products::by_ids(c, org, &ids)?;
         let stock = products::stock_totals(c, org, &ids)?;
@@ -178,10 +168,10 @@ const ORDER_COLUMNS: [Col; 17] = [
 
 /// The sheets of a list (`orders.xlsx`: the screen's export and `GET /api/orders?format=xlsx`).
 /// An adjustment's amount is left empty for a viewer without cost sight.
-pub async fn orders(to: To<'_>, org: i64, sight: Sight, types: Vec<i32>, filter: OrderFilter) -> AppResult<Written> {
-    let names = Names::from(to.db.run(move |c| order_views::list_names(c, org)).await?);
-    let chunk = to.chunk;
-    export::write(to.db, to.dir, Sheet { name: "Orders", cols: &ORDER_COLUMNS }, move |c, out| {
+pub async fn orders(core: &Core, org: i64, sight: Sight, types: Vec<i32>, filter: OrderFilter) -> AppResult<Written> {
+    let names = Names::from(core.db.run(move |c| order_views::list_names(c, org)).await?);
+    let chunk = core.export_chunk;
+    export::write(&core.db, &core.data_dir, Sheet { name: "Orders", cols: &ORDER_COLUMNS }, move |c, out| {
         order_db::for_each_chunk(c, org, &types, &filter, chunk, |rows| {
             out.append(rows.into_iter().map(|r| {
                 let o = &r.order;

@@ -43,10 +43,3 @@ pub struct Core {
     /// The accounting link: client, secret key, clock and worker (issue 12).
     pub xero: Arc<::xero::Link>,
 }
-
-impl Core {
-    /// Where this process writes its exports.
-    pub fn export_to(&self) -> exports::To<'_> {
-        exports::To { db: &self.db, dir: &self.data_dir, chunk: self.export_chunk }
-    }
-}

@@ -370,7 +370,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     }
     let org = auth.org_id;
     if f.export {
-        return download::xlsx("orders.xlsx", exports::orders(state.export_to(), org, auth.sight(), types, f.value).await?).await;
+        return download::xlsx("orders.xlsx", exports::orders(&state, org, auth.sight(), types, f.value).await?).await;
     }
     let path: &'static str = match r.route {
         "invoices" => "/invoices",
