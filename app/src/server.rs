@@ -142,7 +142,7 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     // Exports left by a crash; a running export's file is younger, and open files survive.
     xlsx::export::sweep(&xlsx::export::temp_dir(&config.data_dir), xlsx::export::LEFTOVER_AGE);
     let state = AppState::new(config, db)?;
-    if let Err(e) = services::jobs::queue::clean(&state).await {
+    if let Err(e) = services::jobs::files::clean(&state).await {
         tracing::warn!("cleaning old reports failed: {e}");
     }
     state.ssr.warm_up();

@@ -205,7 +205,7 @@ async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, 
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     // The report worker, as `serve` runs it.
-    tokio::spawn(services::jobs::queue::run(state.core.clone()));
+    tokio::spawn(services::jobs::run(state.core.clone()));
     let app = crate::router(state);
     tokio::spawn(crate::server::serve_on(listener, app, crate::server::ConnLimits::default(), async move {
         let _ = stopped.await;

@@ -461,7 +461,7 @@ impl TestApp {
         let res = self.post_json("/api/reports", s, body).await;
         assert!(res.status.is_success(), "{} {}", res.status, res.body);
         let id = res.json()["data"]["id"].as_i64().expect("job id");
-        while services::jobs::queue::run_once(&self.state.core).await.expect("worker").is_some() {}
+        while services::jobs::files::run_once(&self.state.core).await.expect("worker").is_some() {}
         let list = self.get("/api/reports", Some(s)).await;
         list.json()["data"].as_array().expect("report list").iter().find(|j| j["id"] == id).cloned().expect("the job is listed")
     }

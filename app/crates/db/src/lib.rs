@@ -21,6 +21,7 @@ pub mod reports;
 pub mod search;
 pub mod shop;
 pub mod imports;
+pub mod jobs;
 pub mod notices;
 pub mod xero;
 pub mod error;
@@ -37,7 +38,7 @@ pub use url::DatabaseUrl;
 pub use bulk::{DeferredIndexes, SchemaObject, analyze_all, bulk_load, checkpoint, defer_indexes, sync_sequences};
 pub use conn::{BUSY, Conn, ConnectError, Db, Manager, POOL_WAIT, WRITE_ATTEMPTS, connect};
 pub use keyset::{CountOf, Predicate, SortedIds, after_key, keyset_chunks, nulls_first, read_snapshot};
-pub use migrate::{migrate, under_start_lock};
+pub use migrate::{migrate, revert_last, under_start_lock};
 pub use planner::{PLANNED_TABLES, analyze, optimize, plan};
 
 use diesel::prelude::*;

@@ -23,6 +23,17 @@ pub fn migrate(conn: &mut DbConn) -> Result<Vec<String>, String> {
     Ok(applied)
 }
 
+/// Reverts the newest applied migration (its `down.sql`) and answers its name: the way back
+/// from a release, and how the tests check that a migration carries old rows forward.
+pub fn revert_last(conn: &mut DbConn) -> Result<String, String> {
+    match conn {
+        DbConn::Sqlite(c) => c.revert_last_migration(SQLITE_MIGRATIONS),
+        DbConn::Pg(c) => c.revert_last_migration(PG_MIGRATIONS),
+    }
+    .map(|v| v.to_string())
+    .map_err(|e| format!("reverting the last migration failed: {e}"))
+}
+
 /// The advisory lock that start-up work takes on PostgreSQL (migrations, demo data), so N
 /// server processes started at once on one database do it once, one after another (issue 29).
 const START_LOCK: i64 = 0x7479_7265_6465_736b; // "tyredesk"

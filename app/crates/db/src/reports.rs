@@ -1,26 +1,39 @@
-//! The report job queue (`report_jobs`, docs/decisions/reports.md): rows claimed by the
-//! workers of any server process, kept alive by a heartbeat, claimed again when their worker
-//! died, and never left Queued or Running after a failure.
+//! Report and import jobs: the `report` and `import` queues of the one job queue (`jobs`,
+//! `super::jobs`; docs/decisions/reports.md). An identical request of a company while one
+//! is queued or running answers that job; a job that took its worker down too often fails
+//! instead of being claimed again; a job ends Done with its file or summary, Failed with a
+//! message, or Cancelled, never left Queued or Running.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text, Timestamp};
 
 use super::DbConn;
-use super::schema::report_jobs;
-use domain::reports::JobState;
+use super::jobs::{self, GiveUp, Lease};
+use super::schema::jobs as table;
+use domain::jobs::{JobState, Queue};
 use crate::error::{AppError, AppResult};
 
-/// A report job as stored. `locked_by` names the worker that ran it last (kept after it
-/// ends, for the log and the two-process test).
+/// The queues of this module, one worker slot.
+pub const QUEUES: [Queue; 2] = [Queue::Report, Queue::Import];
+
+/// The codes of [`QUEUES`], as stored.
+fn codes() -> [&'static str; 2] {
+    QUEUES.map(Queue::code)
+}
+
+/// A report or import job as stored. `locked_by` names the worker that ran it last (kept
+/// after it ends, for the log and the two-process test); `date_range` is the range a report
+/// covers, or what an import did once it is done (the `summary` column).
 #[derive(Clone, Debug, Queryable, Selectable, QueryableByName)]
-#[diesel(table_name = report_jobs)]
+#[diesel(table_name = table)]
 pub struct Job {
     pub id: i64,
     pub org_id: i64,
-    pub user_id: i64,
+    pub requested_by: Option<i64>,
     pub kind: String,
     pub params: String,
+    #[diesel(column_name = summary)]
     pub date_range: String,
     pub state: i32,
     pub progress: i32,
@@ -51,8 +64,15 @@ pub struct NewJob<'a> {
     pub dedupe_key: &'a str,
 }
 
+impl NewJob<'_> {
+    /// An import's kind names an import; any other kind is a report's.
+    fn queue(&self) -> Queue {
+        if domain::imports::ImportKind::from_code(self.kind).is_some() { Queue::Import } else { Queue::Report }
+    }
+}
+
 /// Adds a job, or answers the company's identical job still queued or running; `true` when
-/// it was added. The partial unique index `report_jobs_active` decides between two requests
+/// it was added. The partial unique index `jobs_active` decides between two requests
 /// arriving together, on one process or two.
 pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppResult<(Job, bool)> {
     // One request of a user at a time from here (PostgreSQL; SQLite's writers queue), so the
@@ -65,17 +85,18 @@ pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppRe
         if let Some(j) = active_identical(conn, job)? {
             return Ok((j, false));
         }
-        let active: i64 = report_jobs::table
-            .filter(report_jobs::user_id.eq(job.user_id))
-            .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+        let active: i64 = table::table
+            .filter(table::queue.eq_any(codes()))
+            .filter(table::requested_by.eq(job.user_id))
+            .filter(table::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
             .count()
             .get_result(conn)?;
         if active >= domain::reports::ACTIVE_PER_USER {
             return Err(AppError::Conflict { message: domain::reports::too_many_active(active), code: Some("too_many_reports"), reasons: vec![] });
         }
         let inserted = diesel::sql_query(
-            "INSERT INTO report_jobs (org_id, user_id, kind, params, date_range, state, dedupe_key, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING *",
+            "INSERT INTO jobs (org_id, requested_by, kind, params, summary, state, dedupe_key, created_at, not_before, queue) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) ON CONFLICT DO NOTHING RETURNING *",
         )
         .bind::<BigInt, _>(job.org_id)
         .bind::<BigInt, _>(job.user_id)
@@ -85,6 +106,7 @@ pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppRe
         .bind::<Integer, _>(JobState::Queued.as_i32())
         .bind::<Text, _>(job.dedupe_key)
         .bind::<Timestamp, _>(now)
+        .bind::<Text, _>(job.queue().code())
         .get_result::<Job>(conn)
         .optional()?;
         if let Some(j) = inserted {
@@ -96,95 +118,45 @@ pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppRe
 
 /// The company's job identical to `job` still queued or running.
 fn active_identical(conn: &mut DbConn, job: &NewJob<'_>) -> AppResult<Option<Job>> {
-    Ok(report_jobs::table
-        .filter(report_jobs::org_id.eq(job.org_id))
-        .filter(report_jobs::dedupe_key.eq(job.dedupe_key))
-        .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+    Ok(table::table
+        .filter(table::org_id.eq(job.org_id))
+        .filter(table::queue.eq(job.queue().code()))
+        .filter(table::dedupe_key.eq(job.dedupe_key))
+        .filter(table::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
         .select(Job::as_select())
         .first::<Job>(conn)
         .optional()?)
-}
-
-/// How a worker claims jobs.
-#[derive(Clone, Copy, Debug)]
-pub struct Lease<'a> {
-    /// The worker's name (host, process, random), kept in `locked_by`.
-    pub worker: &'a str,
-    pub now: NaiveDateTime,
-    /// A running job whose heartbeat is older than this has lost its worker.
-    pub stale_before: NaiveDateTime,
-    /// Runs a job may have; a job whose worker died this often fails instead.
-    pub max_attempts: i32,
 }
 
 /// What a person reads on a job whose worker died too often.
 pub const GAVE_UP: &str = "The report stopped without finishing several times (the server restarted or ran out of memory while writing it). \
                            Try a shorter date range or fewer filters; if it keeps failing, ask an administrator to check the server's log.";
 
-/// Claims the oldest queued job, or a running one whose worker died, for `lease.worker`.
-/// Running jobs that died too often are failed first, with [`GAVE_UP`]. PostgreSQL skips
-/// rows another process is claiming (`FOR UPDATE SKIP LOCKED`); SQLite has one writer at a
-/// time, so the statement alone is the lease.
-pub fn claim(conn: &mut DbConn, lease: Lease<'_>) -> AppResult<Option<Job>> {
-    diesel::update(report_jobs::table)
-        .filter(report_jobs::state.eq(JobState::Running.as_i32()))
-        .filter(report_jobs::heartbeat_at.lt(lease.stale_before))
-        .filter(report_jobs::attempts.ge(lease.max_attempts))
-        .set((
-            report_jobs::state.eq(JobState::Failed.as_i32()),
-            report_jobs::error.eq(GAVE_UP),
-            report_jobs::finished_at.eq(lease.now),
-        ))
-        .execute(conn)?;
-    let skip_locked = match conn.backend() {
-        super::Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-        super::Backend::Sqlite => "",
-    };
-    // Fair across companies: the company whose last report started longest ago (or never)
-    // goes first, then the oldest request within it; one company's long queue cannot hold
-    // another's report behind all of it (issue 29).
-    let sql = format!(
-        "UPDATE report_jobs SET state = {running}, locked_by = $1, attempts = attempts + 1, progress = 0, started_at = $2, heartbeat_at = $2 \
-         WHERE id = (SELECT j.id FROM report_jobs j WHERE j.state = {queued} OR (j.state = {running} AND j.heartbeat_at < $3) \
-                     ORDER BY (SELECT MAX(s.started_at) FROM report_jobs s WHERE s.org_id = j.org_id) NULLS FIRST, j.created_at, j.id \
-                     LIMIT 1{skip_locked}) \
-         RETURNING *",
-        running = JobState::Running.as_i32(),
-        queued = JobState::Queued.as_i32(),
-    );
-    let job = diesel::sql_query(sql)
-        .bind::<Text, _>(lease.worker)
-        .bind::<Timestamp, _>(lease.now)
-        .bind::<Timestamp, _>(lease.stale_before)
-        .get_result::<Job>(conn)
-        .optional()?;
-    Ok(job)
+/// Claims the report or import whose company waited longest (`jobs::claim`). Each claim
+/// counts: a job whose worker died `max_attempts` times fails with [`GAVE_UP`].
+pub fn claim(conn: &mut DbConn, worker: &str, now: NaiveDateTime, stale_before: NaiveDateTime, max_attempts: i32) -> AppResult<Option<Job>> {
+    let lease = Lease { worker, now, stale_before, give_up: Some(GiveUp { max_attempts, message: GAVE_UP }) };
+    match jobs::claim(conn, &QUEUES, lease)? {
+        Some(id) => Ok(Some(table::table.find(id).select(Job::as_select()).first(conn)?)),
+        None => Ok(None),
+    }
 }
 
 /// Beats a running job's heartbeat and records its progress; `false` when the job is no
 /// longer this worker's (cancelled, or given to another worker after a stall).
 pub fn heartbeat(conn: &mut DbConn, id: i64, worker: &str, progress: i32, now: NaiveDateTime) -> AppResult<bool> {
-    let n = diesel::update(report_jobs::table)
-        .filter(report_jobs::id.eq(id))
-        .filter(report_jobs::locked_by.eq(worker))
-        .filter(report_jobs::state.eq(JobState::Running.as_i32()))
-        .set((report_jobs::heartbeat_at.eq(now), report_jobs::progress.eq(progress.clamp(0, 99))))
-        .execute(conn)?;
-    Ok(n == 1)
+    jobs::heartbeat(conn, id, worker, now, Some(progress))
 }
 
 /// Marks the job done with its file; `false` when it is no longer this worker's (the file
 /// must then be removed).
 pub fn finish(conn: &mut DbConn, id: i64, worker: &str, file_name: &str, now: NaiveDateTime) -> AppResult<bool> {
-    let n = diesel::update(report_jobs::table)
-        .filter(report_jobs::id.eq(id))
-        .filter(report_jobs::locked_by.eq(worker))
-        .filter(report_jobs::state.eq(JobState::Running.as_i32()))
+    let n = diesel::update(jobs::mine(id, worker))
         .set((
-            report_jobs::state.eq(JobState::Done.as_i32()),
-            report_jobs::progress.eq(100),
-            report_jobs::file_name.eq(file_name),
-            report_jobs::finished_at.eq(now),
+            table::state.eq(JobState::Done.as_i32()),
+            table::progress.eq(100),
+            table::file_name.eq(file_name),
+            table::finished_at.eq(now),
         ))
         .execute(conn)?;
     Ok(n == 1)
@@ -192,48 +164,34 @@ pub fn finish(conn: &mut DbConn, id: i64, worker: &str, file_name: &str, now: Na
 
 /// Marks an import job done; `summary` replaces its date range column (what was imported).
 pub fn finish_import(conn: &mut DbConn, id: i64, worker: &str, summary: &str, now: NaiveDateTime) -> AppResult<bool> {
-    let n = diesel::update(report_jobs::table)
-        .filter(report_jobs::id.eq(id))
-        .filter(report_jobs::locked_by.eq(worker))
-        .filter(report_jobs::state.eq(JobState::Running.as_i32()))
-        .set((report_jobs::state.eq(JobState::Done.as_i32()), report_jobs::progress.eq(100), report_jobs::date_range.eq(summary), report_jobs::finished_at.eq(now)))
+    let n = diesel::update(jobs::mine(id, worker))
+        .set((table::state.eq(JobState::Done.as_i32()), table::progress.eq(100), table::summary.eq(summary), table::finished_at.eq(now)))
         .execute(conn)?;
     Ok(n == 1)
 }
 
 /// Marks the job failed with a message a person can act on.
 pub fn fail(conn: &mut DbConn, id: i64, worker: &str, message: &str, now: NaiveDateTime) -> AppResult<()> {
-    diesel::update(report_jobs::table)
-        .filter(report_jobs::id.eq(id))
-        .filter(report_jobs::locked_by.eq(worker))
-        .filter(report_jobs::state.eq(JobState::Running.as_i32()))
-        .set((
-            report_jobs::state.eq(JobState::Failed.as_i32()),
-            report_jobs::error.eq(message),
-            report_jobs::finished_at.eq(now),
-        ))
-        .execute(conn)?;
+    jobs::fail(conn, id, worker, message, now)?;
     Ok(())
 }
 
 /// Cancels a queued or running job of the user in the company. A job of someone else or
 /// of another company is not found; a finished one is a conflict that says so.
 pub fn cancel(conn: &mut DbConn, org: i64, user: i64, id: i64, now: NaiveDateTime) -> AppResult<()> {
-    let job = report_jobs::table
-        .filter(report_jobs::id.eq(id))
-        .filter(report_jobs::org_id.eq(org))
-        .filter(report_jobs::user_id.eq(user))
+    let job = table::table
+        .filter(table::id.eq(id))
+        .filter(table::org_id.eq(org))
+        .filter(table::queue.eq_any(codes()))
+        .filter(table::requested_by.eq(user))
         .select(Job::as_select())
         .first::<Job>(conn)
         .optional()?
         .ok_or(AppError::NotFound)?;
-    let n = diesel::update(report_jobs::table)
-        .filter(report_jobs::id.eq(job.id))
-        .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
-        .set((
-            report_jobs::state.eq(JobState::Cancelled.as_i32()),
-            report_jobs::finished_at.eq(now),
-        ))
+    let n = diesel::update(table::table)
+        .filter(table::id.eq(job.id))
+        .filter(table::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+        .set((table::state.eq(JobState::Cancelled.as_i32()), table::finished_at.eq(now)))
         .execute(conn)?;
     if n == 0 {
         return Err(AppError::Conflict {
@@ -247,9 +205,10 @@ pub fn cancel(conn: &mut DbConn, org: i64, user: i64, id: i64, now: NaiveDateTim
 
 /// The company's jobs, newest first.
 pub fn list(conn: &mut DbConn, org: i64, limit: i64) -> AppResult<Vec<Job>> {
-    Ok(report_jobs::table
-        .filter(report_jobs::org_id.eq(org))
-        .order((report_jobs::created_at.desc(), report_jobs::id.desc()))
+    Ok(table::table
+        .filter(table::org_id.eq(org))
+        .filter(table::queue.eq_any(codes()))
+        .order((table::created_at.desc(), table::id.desc()))
         .limit(limit)
         .select(Job::as_select())
         .load(conn)?)
@@ -257,10 +216,11 @@ pub fn list(conn: &mut DbConn, org: i64, limit: i64) -> AppResult<Vec<Job>> {
 
 /// The company's finished job whose file is `file_name`.
 pub fn done_with_file(conn: &mut DbConn, org: i64, file_name: &str) -> AppResult<Option<Job>> {
-    Ok(report_jobs::table
-        .filter(report_jobs::org_id.eq(org))
-        .filter(report_jobs::file_name.eq(file_name))
-        .filter(report_jobs::state.eq(JobState::Done.as_i32()))
+    Ok(table::table
+        .filter(table::org_id.eq(org))
+        .filter(table::queue.eq_any(codes()))
+        .filter(table::file_name.eq(file_name))
+        .filter(table::state.eq(JobState::Done.as_i32()))
         .select(Job::as_select())
         .first(conn)
         .optional()?)
@@ -268,34 +228,22 @@ pub fn done_with_file(conn: &mut DbConn, org: i64, file_name: &str) -> AppResult
 
 /// One job of the company.
 pub fn get(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Job> {
-    report_jobs::table
-        .filter(report_jobs::id.eq(id))
-        .filter(report_jobs::org_id.eq(org))
+    table::table
+        .filter(table::id.eq(id))
+        .filter(table::org_id.eq(org))
+        .filter(table::queue.eq_any(codes()))
         .select(Job::as_select())
         .first(conn)
         .optional()?
         .ok_or(AppError::NotFound)
 }
 
-/// Removes the finished jobs created before `before` and answers their files
-/// (`(org_id, file_name)`) for the caller to delete.
+/// Removes the finished reports and imports created before `before` and answers their
+/// files (`(org_id, file_name)`) for the caller to delete.
 pub fn expire(conn: &mut DbConn, before: NaiveDateTime) -> AppResult<Vec<(i64, String)>> {
     let finished = [JobState::Done.as_i32(), JobState::Failed.as_i32(), JobState::Cancelled.as_i32()];
-    let old = report_jobs::table
-        .filter(report_jobs::created_at.lt(before))
-        .filter(report_jobs::state.eq_any(finished));
-    let files: Vec<(i64, String)> = old.select((report_jobs::org_id, report_jobs::file_name)).load(conn)?;
-    diesel::delete(report_jobs::table.filter(report_jobs::created_at.lt(before)).filter(report_jobs::state.eq_any(finished))).execute(conn)?;
+    let old = || table::table.filter(table::queue.eq_any(codes())).filter(table::created_at.lt(before)).filter(table::state.eq_any(finished));
+    let files: Vec<(i64, String)> = old().select((table::org_id, table::file_name)).load(conn)?;
+    diesel::delete(old()).execute(conn)?;
     Ok(files.into_iter().filter(|(_, f)| !f.is_empty()).collect())
-}
-
-/// Whether any job of any company is queued or running (a running one may have lost its
-/// worker). An idle worker reads this before it takes the write lock to claim.
-pub fn any_unfinished(conn: &mut DbConn) -> AppResult<bool> {
-    let found = report_jobs::table
-        .filter(report_jobs::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
-        .select(report_jobs::id)
-        .first::<i64>(conn)
-        .optional()?;
-    Ok(found.is_some())
 }

@@ -1,6 +1,33 @@
 // @generated from migrations/postgres by hand-run script; keep in step with both migration folders.
 
 diesel::table! {
+    jobs (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        queue -> Text,
+        kind -> Text,
+        state -> Integer,
+        attempts -> Integer,
+        not_before -> Timestamp,
+        locked_by -> Text,
+        heartbeat_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        started_at -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+        error -> Text,
+        requested_by -> Nullable<BigInt>,
+        dedupe_key -> Text,
+        params -> Text,
+        progress -> Integer,
+        summary -> Text,
+        file_name -> Text,
+        order_id -> Nullable<BigInt>,
+        idempotency_key -> Text,
+        outcome_unknown -> Bool,
+    }
+}
+
+diesel::table! {
     organisations (id) {
         id -> BigInt,
         name -> Text,
@@ -415,28 +442,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    report_jobs (id) {
-        id -> BigInt,
-        org_id -> BigInt,
-        user_id -> BigInt,
-        kind -> Text,
-        params -> Text,
-        date_range -> Text,
-        state -> Integer,
-        progress -> Integer,
-        file_name -> Text,
-        error -> Text,
-        locked_by -> Text,
-        created_at -> Timestamp,
-        started_at -> Nullable<Timestamp>,
-        finished_at -> Nullable<Timestamp>,
-        attempts -> Integer,
-        heartbeat_at -> Nullable<Timestamp>,
-        dedupe_key -> Text,
-    }
-}
-
-diesel::table! {
     xero_connections (org_id) {
         org_id -> BigInt,
         client_id -> Text,
@@ -453,27 +458,6 @@ diesel::table! {
         connected_by -> BigInt,
         connected_at -> Timestamp,
         updated_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    xero_jobs (id) {
-        id -> BigInt,
-        org_id -> BigInt,
-        target -> Text,
-        order_id -> Nullable<BigInt>,
-        kind -> Integer,
-        state -> Integer,
-        attempts -> Integer,
-        not_before -> Timestamp,
-        idempotency_key -> Text,
-        outcome_unknown -> Bool,
-        error -> Text,
-        locked_by -> Text,
-        heartbeat_at -> Nullable<Timestamp>,
-        requested_by -> Nullable<BigInt>,
-        created_at -> Timestamp,
-        finished_at -> Nullable<Timestamp>,
     }
 }
 
@@ -542,11 +526,9 @@ diesel::joinable!(stock_moves -> users (user_id));
 diesel::joinable!(ocop_prices -> organisations (org_id));
 diesel::joinable!(ocop_prices -> customers (customer_id));
 diesel::joinable!(ocop_prices -> products (product_id));
-diesel::joinable!(report_jobs -> organisations (org_id));
-diesel::joinable!(report_jobs -> users (user_id));
 diesel::joinable!(xero_connections -> organisations (org_id));
-diesel::joinable!(xero_jobs -> organisations (org_id));
-diesel::joinable!(xero_jobs -> orders (order_id));
+diesel::joinable!(jobs -> organisations (org_id));
+diesel::joinable!(jobs -> orders (order_id));
 diesel::joinable!(imports -> organisations (org_id));
 diesel::joinable!(audit_log -> organisations (org_id));
 diesel::joinable!(audit_log -> users (user_id));
@@ -646,8 +628,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     order_events,
     stock_moves,
     ocop_prices,
-    report_jobs,
     xero_connections,
-    xero_jobs,
     imports,
+    jobs,
 );

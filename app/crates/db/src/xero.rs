@@ -1,14 +1,18 @@
 //! The accounting link's rows (docs/decisions/xero.md): each company's connection and
-//! shared call budget, and the `xero_jobs` queue — claimed like `report_jobs` (heartbeat,
-//! stale claims taken over, `FOR UPDATE SKIP LOCKED` on PostgreSQL), with a time before
-//! which a job waits (back-off, 429) and the flag that an attempt's outcome is unknown.
+//! shared call budget, and the `xero` queue of the one job queue (`super::jobs`: claimed
+//! fairly, heartbeat, stale claims taken over, `FOR UPDATE SKIP LOCKED` on PostgreSQL),
+//! with a time before which a job waits (back-off, 429) and the flag that an attempt's
+//! outcome is unknown. A job's target (a sheet, or a customer's balance) is its dedupe key:
+//! one active job per target.
 
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::{Text, Timestamp};
 
 use super::DbConn;
-use super::schema::{xero_connections, xero_jobs};
+use super::jobs::{self as queue, Lease};
+use super::schema::{jobs as xero_jobs, xero_connections};
+use domain::jobs::{JobState, Queue};
 use domain::xero::Budget;
 use crate::error::{AppError, AppResult};
 
@@ -110,39 +114,39 @@ pub const NOT_CONNECTED: &str = "The accounting link (Xero) is not configured fo
 /// A job's kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JobKind {
-    Send = 1,
-    Recall = 2,
-    Balance = 3,
+    Send,
+    Recall,
+    Balance,
 }
 
 impl JobKind {
-    pub fn from_i32(v: i32) -> Option<Self> {
-        match v {
-            1 => Some(Self::Send),
-            2 => Some(Self::Recall),
-            3 => Some(Self::Balance),
-            _ => None,
+    /// The word stored in `jobs.kind`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Send => "send",
+            Self::Recall => "recall",
+            Self::Balance => "balance",
         }
+    }
+
+    pub fn from_code(code: &str) -> Option<Self> {
+        [Self::Send, Self::Recall, Self::Balance].into_iter().find(|k| k.code() == code)
     }
 }
 
-/// A job's state.
-pub mod state {
-    pub const QUEUED: i32 = 0;
-    pub const RUNNING: i32 = 1;
-    pub const DONE: i32 = 2;
-    pub const FAILED: i32 = 3;
-}
+/// The queue of this module.
+pub const QUEUES: [Queue; 1] = [Queue::Xero];
 
-/// A job as stored.
+/// A job as stored; its target is the `dedupe_key` column.
 #[derive(Clone, Debug, Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = xero_jobs)]
 pub struct Job {
     pub id: i64,
     pub org_id: i64,
+    #[diesel(column_name = dedupe_key)]
     pub target: String,
     pub order_id: Option<i64>,
-    pub kind: i32,
+    pub kind: String,
     pub state: i32,
     pub attempts: i32,
     pub not_before: NaiveDateTime,
@@ -154,6 +158,12 @@ pub struct Job {
     pub requested_by: Option<i64>,
     pub created_at: NaiveDateTime,
     pub finished_at: Option<NaiveDateTime>,
+}
+
+impl Job {
+    pub fn job_kind(&self) -> Option<JobKind> {
+        JobKind::from_code(&self.kind)
+    }
 }
 
 /// A job to add.
@@ -168,16 +178,16 @@ pub struct NewJob<'a> {
 }
 
 /// Adds a job unless the target has one queued or running (`false` then). The partial
-/// unique index `xero_jobs_active` decides between two requests at the same instant.
+/// unique index `jobs_active` decides between two requests at the same instant.
 pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppResult<bool> {
     let key = format!("tyredesk-{}-{}-{}", job.org_id, job.target.replace(':', "-"), random_hex());
-    let sql = "INSERT INTO xero_jobs (org_id, target, order_id, kind, state, not_before, idempotency_key, outcome_unknown, requested_by, created_at) \
-               VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $5) ON CONFLICT DO NOTHING";
+    let sql = "INSERT INTO jobs (org_id, queue, dedupe_key, order_id, kind, state, not_before, idempotency_key, outcome_unknown, requested_by, created_at) \
+               VALUES ($1, 'xero', $2, $3, $4, 0, $5, $6, $7, $8, $5) ON CONFLICT DO NOTHING";
     let n = diesel::sql_query(sql)
         .bind::<diesel::sql_types::BigInt, _>(job.org_id)
         .bind::<Text, _>(job.target)
         .bind::<diesel::sql_types::Nullable<diesel::sql_types::BigInt>, _>(job.order_id)
-        .bind::<diesel::sql_types::Integer, _>(job.kind as i32)
+        .bind::<Text, _>(job.kind.code())
         .bind::<Timestamp, _>(now)
         .bind::<Text, _>(&key)
         .bind::<diesel::sql_types::Bool, _>(job.outcome_unknown)
@@ -198,7 +208,8 @@ fn random_hex() -> String {
 pub fn outcome_was_unknown(conn: &mut DbConn, order: i64) -> AppResult<bool> {
     let n: i64 = xero_jobs::table
         .filter(xero_jobs::order_id.eq(order))
-        .filter(xero_jobs::kind.eq(JobKind::Send as i32))
+        .filter(xero_jobs::queue.eq(Queue::Xero.code()))
+        .filter(xero_jobs::kind.eq(JobKind::Send.code()))
         .filter(xero_jobs::outcome_unknown.eq(true))
         .count()
         .get_result(conn)?;
@@ -209,47 +220,34 @@ pub fn outcome_was_unknown(conn: &mut DbConn, order: i64) -> AppResult<bool> {
 pub fn recalls_done(conn: &mut DbConn, order: i64) -> AppResult<i64> {
     Ok(xero_jobs::table
         .filter(xero_jobs::order_id.eq(order))
-        .filter(xero_jobs::kind.eq(JobKind::Recall as i32))
-        .filter(xero_jobs::state.eq(state::DONE))
+        .filter(xero_jobs::queue.eq(Queue::Xero.code()))
+        .filter(xero_jobs::kind.eq(JobKind::Recall.code()))
+        .filter(xero_jobs::state.eq(JobState::Done.as_i32()))
         .filter(xero_jobs::error.eq(""))
         .count()
         .get_result(conn)?)
 }
 
-/// Claims the job due first, or a running one whose worker stopped beating before
-/// `stale_before`, for `worker`.
+/// Claims the due job whose company waited longest (`jobs::claim`), or a running one whose
+/// worker stopped beating before `stale_before`, for `worker`. Attempts are counted by the
+/// worker (a transient failure), not by claims.
 pub fn claim(conn: &mut DbConn, worker: &str, now: NaiveDateTime, stale_before: NaiveDateTime) -> AppResult<Option<Job>> {
-    let skip_locked = match conn.backend() {
-        super::Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-        super::Backend::Sqlite => "",
-    };
-    let sql = format!(
-        "UPDATE xero_jobs SET state = {running}, locked_by = $1, heartbeat_at = $2 \
-         WHERE id = (SELECT id FROM xero_jobs WHERE (state = {queued} AND not_before <= $2) OR (state = {running} AND heartbeat_at < $3) \
-                     ORDER BY not_before, id LIMIT 1{skip_locked}) \
-         RETURNING *",
-        running = state::RUNNING,
-        queued = state::QUEUED,
-    );
-    Ok(diesel::sql_query(sql).bind::<Text, _>(worker).bind::<Timestamp, _>(now).bind::<Timestamp, _>(stale_before).get_result::<Job>(conn).optional()?)
+    match queue::claim(conn, &QUEUES, Lease { worker, now, stale_before, give_up: None })? {
+        Some(id) => Ok(Some(xero_jobs::table.find(id).select(Job::as_select()).first(conn)?)),
+        None => Ok(None),
+    }
 }
 
-/// Whether any job is queued (due or not) or running: the worker sleeps until the earliest.
+/// When the earliest queued job is due: the worker sleeps until then.
 pub fn next_due(conn: &mut DbConn) -> AppResult<Option<NaiveDateTime>> {
-    Ok(xero_jobs::table.filter(xero_jobs::state.eq(state::QUEUED)).select(diesel::dsl::min(xero_jobs::not_before)).first::<Option<NaiveDateTime>>(conn)?)
+    queue::next_due(conn, &QUEUES)
 }
 
-/// The job `id` while running under `worker`: every write of a worker is limited to it, so a
-/// worker that stalled and lost its job to another changes nothing.
-type Mine = diesel::dsl::Filter<diesel::dsl::Filter<diesel::dsl::Filter<xero_jobs::table, diesel::dsl::Eq<xero_jobs::id, i64>>, diesel::dsl::Eq<xero_jobs::locked_by, String>>, diesel::dsl::Eq<xero_jobs::state, i32>>;
-
-fn mine(id: i64, worker: &str) -> Mine {
-    xero_jobs::table.filter(xero_jobs::id.eq(id)).filter(xero_jobs::locked_by.eq(worker.to_string())).filter(xero_jobs::state.eq(state::RUNNING))
-}
+use queue::mine;
 
 /// Beats the heartbeat; `false` when the job is no longer this worker's.
 pub fn heartbeat(conn: &mut DbConn, id: i64, worker: &str, now: NaiveDateTime) -> AppResult<bool> {
-    Ok(diesel::update(mine(id, worker)).set(xero_jobs::heartbeat_at.eq(Some(now))).execute(conn)? == 1)
+    queue::heartbeat(conn, id, worker, now, None)
 }
 
 /// Records, before the call that creates the document, that its outcome will be unknown
@@ -260,7 +258,7 @@ pub fn mark_unknown(conn: &mut DbConn, id: i64, worker: &str, now: NaiveDateTime
 
 /// Ends the job: done (`error` empty, or the reason Xero refused a recall) or failed.
 pub fn finish(conn: &mut DbConn, id: i64, worker: &str, failed: bool, error: &str, outcome_known: bool, now: NaiveDateTime) -> AppResult<bool> {
-    let st = if failed { state::FAILED } else { state::DONE };
+    let st = if failed { JobState::Failed } else { JobState::Done }.as_i32();
     let q = diesel::update(mine(id, worker));
     let n = if outcome_known {
         q.set((xero_jobs::state.eq(st), xero_jobs::error.eq(error), xero_jobs::finished_at.eq(Some(now)), xero_jobs::outcome_unknown.eq(false))).execute(conn)?
@@ -275,7 +273,7 @@ pub fn finish(conn: &mut DbConn, id: i64, worker: &str, failed: bool, error: &st
 pub fn retry_at(conn: &mut DbConn, id: i64, worker: &str, at: NaiveDateTime, count: bool, error: &str) -> AppResult<bool> {
     let attempts = if count { xero_jobs::attempts + 1 } else { xero_jobs::attempts + 0 };
     Ok(diesel::update(mine(id, worker))
-        .set((xero_jobs::state.eq(state::QUEUED), xero_jobs::not_before.eq(at), xero_jobs::attempts.eq(attempts), xero_jobs::error.eq(error)))
+        .set((xero_jobs::state.eq(JobState::Queued.as_i32()), xero_jobs::not_before.eq(at), xero_jobs::attempts.eq(attempts), xero_jobs::error.eq(error)))
         .execute(conn)?
         == 1)
 }
@@ -284,16 +282,38 @@ pub fn retry_at(conn: &mut DbConn, id: i64, worker: &str, at: NaiveDateTime, cou
 pub fn cancel_active(conn: &mut DbConn, org: i64, message: &str, now: NaiveDateTime) -> AppResult<Vec<Job>> {
     let jobs: Vec<Job> = xero_jobs::table
         .filter(xero_jobs::org_id.eq(org))
-        .filter(xero_jobs::state.eq_any([state::QUEUED, state::RUNNING]))
+        .filter(xero_jobs::queue.eq(Queue::Xero.code()))
+        .filter(xero_jobs::state.eq_any(ACTIVE))
         .select(Job::as_select())
         .load(conn)?;
     diesel::update(xero_jobs::table.filter(xero_jobs::id.eq_any(jobs.iter().map(|j| j.id).collect::<Vec<_>>())))
-        .set((xero_jobs::state.eq(state::FAILED), xero_jobs::error.eq(message), xero_jobs::finished_at.eq(Some(now))))
+        .set((xero_jobs::state.eq(JobState::Failed.as_i32()), xero_jobs::error.eq(message), xero_jobs::finished_at.eq(Some(now))))
         .execute(conn)?;
     Ok(jobs)
 }
 
 /// The company's jobs still waiting or running.
 pub fn active_count(conn: &mut DbConn, org: i64) -> AppResult<i64> {
-    Ok(xero_jobs::table.filter(xero_jobs::org_id.eq(org)).filter(xero_jobs::state.eq_any([state::QUEUED, state::RUNNING])).count().get_result(conn)?)
+    Ok(xero_jobs::table
+        .filter(xero_jobs::org_id.eq(org))
+        .filter(xero_jobs::queue.eq(Queue::Xero.code()))
+        .filter(xero_jobs::state.eq_any(ACTIVE))
+        .count()
+        .get_result(conn)?)
+}
+
+/// The states of a job still to finish.
+const ACTIVE: [i32; 2] = [JobState::Queued.as_i32(), JobState::Running.as_i32()];
+
+#[cfg(test)]
+mod tests {
+    use super::JobKind;
+
+    #[test]
+    fn job_kinds_round_trip_through_their_stored_words() {
+        for k in [JobKind::Send, JobKind::Recall, JobKind::Balance] {
+            assert_eq!(JobKind::from_code(k.code()), Some(k));
+        }
+        assert_eq!(JobKind::from_code("1"), None);
+    }
 }

@@ -8,6 +8,7 @@ pub mod due_date;
 pub mod enums;
 pub mod guard;
 pub mod imports;
+pub mod jobs;
 pub mod limits;
 pub mod lenient;
 pub mod masters;

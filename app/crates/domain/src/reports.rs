@@ -384,65 +384,7 @@ impl Params {
     }
 }
 
-/// A report job's state (spec §3 Report job; `state` of `GET /api/reports`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JobState {
-    Queued,
-    Running,
-    Done,
-    Failed,
-    Cancelled,
-}
-
-impl JobState {
-    pub const fn as_i32(self) -> i32 {
-        match self {
-            JobState::Queued => 0,
-            JobState::Running => 1,
-            JobState::Done => 2,
-            JobState::Failed => 3,
-            JobState::Cancelled => 4,
-        }
-    }
-
-    pub const fn from_i32(n: i32) -> Option<Self> {
-        match n {
-            0 => Some(JobState::Queued),
-            1 => Some(JobState::Running),
-            2 => Some(JobState::Done),
-            3 => Some(JobState::Failed),
-            4 => Some(JobState::Cancelled),
-            _ => None,
-        }
-    }
-
-    /// The API's word.
-    pub const fn code(self) -> &'static str {
-        match self {
-            JobState::Queued => "queued",
-            JobState::Running => "running",
-            JobState::Done => "done",
-            JobState::Failed => "failed",
-            JobState::Cancelled => "cancelled",
-        }
-    }
-
-    /// The Download Center's word.
-    pub const fn label(self) -> &'static str {
-        match self {
-            JobState::Queued => "Queued",
-            JobState::Running => "Running",
-            JobState::Done => "Done",
-            JobState::Failed => "Failed",
-            JobState::Cancelled => "Cancelled",
-        }
-    }
-
-    /// Still to finish: a queued or running job.
-    pub const fn is_active(self) -> bool {
-        matches!(self, JobState::Queued | JobState::Running)
-    }
-}
+pub use crate::jobs::JobState;
 
 /// The file name a report is downloaded as: `type-dateRange.xlsx` (spec §7), e.g.
 /// `invoiceDetails-2026-01-01~2026-12-31.xlsx`.

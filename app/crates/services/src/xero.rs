@@ -224,7 +224,7 @@ pub fn disconnect(conn: &mut DbConn, actor: &Actor, now: NaiveDateTime) -> AppRe
     let jobs = q::cancel_active(conn, actor.org_id, WHY, now)?;
     for j in jobs {
         let Some(oid) = j.order_id else { continue };
-        let (from, to) = if j.kind == JobKind::Send as i32 { (XeroState::Sending, XeroState::Fail) } else { (XeroState::Recalling, XeroState::Sent) };
+        let (from, to) = if j.job_kind() == Some(JobKind::Send) { (XeroState::Sending, XeroState::Fail) } else { (XeroState::Recalling, XeroState::Sent) };
         let n = diesel::update(orders::table.filter(orders::id.eq(oid)).filter(orders::org_id.eq(actor.org_id)).filter(orders::xero_sent.eq(from.as_i32())))
             .set((orders::xero_sent.eq(to.as_i32()), orders::xero_error.eq(WHY), orders::updated_at.eq(now)))
             .execute(conn)?;

@@ -1,4 +1,5 @@
-//! The accounting link's worker: claims a due job of `xero_jobs`, calls Xero within the
+//! The accounting link's jobs: a due job of the `xero` queue (claimed by the process's one
+//! worker loop, `services::jobs`, or by `run_once` in tests) calls Xero within the
 //! company's budget and writes the outcome on the sheet. Exactly once: before the call
 //! that creates a document the job is marked "outcome unknown"; a job so marked (a timeout,
 //! a dropped connection, a crash, a second process taking over a stalled job) first looks
@@ -35,23 +36,6 @@ pub const BALANCE_TARGET: &str = "balance:";
 /// Waits for the budget longer than this put the job back in the queue instead.
 const LONGEST_WAIT_SECS: i64 = 20;
 
-/// Runs jobs until the process ends: at once when rung, else when the earliest is due
-/// (checking at least every few seconds, for jobs queued by another process).
-pub async fn run(db: Db, link: Arc<Link>) {
-    loop {
-        match run_once(&db, &link).await {
-            Ok(Some(_)) => continue,
-            Ok(None) => {}
-            Err(e) => tracing::warn!("the Xero worker failed: {e}"),
-        }
-        let wait = match db.run(q::next_due).await {
-            Ok(Some(t)) => (t - link.clock.now()).to_std().unwrap_or_default().min(std::time::Duration::from_secs(5)),
-            _ => std::time::Duration::from_secs(5),
-        };
-        let _ = tokio::time::timeout(wait.max(std::time::Duration::from_millis(50)), link.bell.notified()).await;
-    }
-}
-
 /// Runs every job due, moving a manual clock to the next one while any is queued (tests).
 pub async fn drain(db: &Db, link: &Arc<Link>) -> AppResult<usize> {
     let mut n = 0;
@@ -69,17 +53,41 @@ pub async fn drain(db: &Db, link: &Arc<Link>) -> AppResult<usize> {
 
 /// Claims and runs one due job; its id, or `None` when none is due.
 pub async fn run_once(db: &Db, link: &Arc<Link>) -> AppResult<Option<i64>> {
-    let now = link.clock.now();
-    let stale_before = now - link.settings.stale_after;
-    let worker = link.worker.clone();
-    let Some(job) = db.write(move |c| q::claim(c, &worker, now, stale_before)).await? else {
-        return Ok(None);
-    };
+    let Some(job) = claim(db, link).await? else { return Ok(None) };
     let id = job.id;
+    execute(db, link, job).await?;
+    Ok(Some(id))
+}
+
+/// When a running job's heartbeat is older than this, its worker is gone.
+pub fn stale_before(link: &Link) -> NaiveDateTime {
+    link.clock.now() - link.settings.stale_after
+}
+
+/// Whether a job waits: one due, or one whose worker died (a read, so that an idle worker
+/// does not take the write lock to find out).
+pub async fn any_claimable(db: &Db, link: &Arc<Link>) -> AppResult<bool> {
+    let (now, stale) = (link.clock.now(), stale_before(link));
+    db.run(move |c| db::jobs::any_claimable(c, &q::QUEUES, now, stale)).await
+}
+
+/// When the earliest queued job is due.
+pub async fn next_due(db: &Db) -> AppResult<Option<NaiveDateTime>> {
+    db.run(q::next_due).await
+}
+
+/// Claims the due job whose company waited longest, for this process's worker.
+pub async fn claim(db: &Db, link: &Arc<Link>) -> AppResult<Option<Job>> {
+    let (now, stale) = (link.clock.now(), stale_before(link));
+    let worker = link.worker.clone();
+    db.write(move |c| q::claim(c, &worker, now, stale)).await
+}
+
+/// Runs a claimed job to its end and writes the outcome on the sheet.
+pub async fn execute(db: &Db, link: &Arc<Link>, job: Job) -> AppResult<()> {
     let mut w = Work { db: db.clone(), link: link.clone(), job, endpoint: None };
     let outcome = w.run().await;
-    w.settle(outcome).await?;
-    Ok(Some(id))
+    w.settle(outcome).await
 }
 
 /// How a step of a job ended when it did not succeed.
@@ -154,7 +162,7 @@ impl Work {
             ));
         };
         self.endpoint = Some(Endpoint { org_id: org, client_id: conn.client_id.clone(), secret, identity_url: conn.identity_url.clone(), api_url: conn.api_url.clone() });
-        match JobKind::from_i32(self.job.kind) {
+        match self.job.job_kind() {
             Some(JobKind::Send) => self.send(&conn.tax_types).await,
             Some(JobKind::Recall) => self.recall().await,
             Some(JobKind::Balance) => self.balance().await,
@@ -448,7 +456,7 @@ impl Work {
         let job = self.job.clone();
         let worker = self.link.worker.clone();
         let now = self.now();
-        let kind = JobKind::from_i32(job.kind);
+        let kind = job.job_kind();
         let sending = kind == Some(JobKind::Send);
         if let Err(Stop::Unknown(m)) = &outcome {
             tracing::warn!("Xero job {} (attempt {}): {m}", job.id, job.attempts + 1);

@@ -284,7 +284,7 @@ async fn a_large_file_becomes_a_job_with_its_state_in_the_download_center() {
     let job = res.json()["jobId"].as_i64().unwrap();
     let center = app.get("/reports_download", Some(&s)).await;
     assert!(center.body.contains("Import Basic"), "the job is listed");
-    while services::jobs::queue::run_once(&app.state.core).await.unwrap().is_some() {}
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
     let n: i64 = app.state.db.run(|c| Ok(suppliers::table.filter(suppliers::org_id.eq(4)).filter(suppliers::code.like("BULK-%")).count().get_result(c)?)).await.unwrap();
     assert_eq!(n, 2_100);
     let list = app.get("/api/reports", Some(&s)).await.json();

@@ -3,6 +3,7 @@
 
 mod backup;
 mod concurrency;
+mod job_queue;
 mod query_count;
 pub(crate) mod scale_out;
 mod schema;

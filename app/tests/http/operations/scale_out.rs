@@ -141,7 +141,7 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
         let ids = ids.clone();
         app.state.db.run(move |c| {
             use diesel::prelude::*;
-            use db::schema::report_jobs;
+            use db::schema::jobs as report_jobs;
             Ok(report_jobs::table.filter(report_jobs::id.eq_any(ids)).select((report_jobs::attempts, report_jobs::locked_by)).load::<(i32, String)>(c)?)
         })
         .await

@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use db::schema::report_jobs;
+use db::schema::jobs as report_jobs;
 
 use crate::support::{TestApp, normalise_html};
 
@@ -75,7 +75,7 @@ async fn an_identical_request_while_one_waits_returns_that_job() {
     assert_eq!(first.json()["data"]["id"], second.json()["data"]["id"]);
     let different = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": year(), "group": "asProducts"})).await;
     assert_eq!(different.status, StatusCode::CREATED, "another grouping is another report");
-    while services::jobs::queue::run_once(&app.state.core).await.unwrap().is_some() {}
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
     let again = app.post_json("/api/reports", &s, sales_detail()).await;
     assert_eq!(again.status, StatusCode::CREATED, "once done, the same request prepares a fresh file");
 }
@@ -121,7 +121,7 @@ async fn a_job_whose_worker_died_runs_again_and_fails_after_too_many_attempts() 
     app.state
         .db
         .write(move |c| {
-            for (id, attempts) in [(a, 1), (b, services::jobs::queue::MAX_ATTEMPTS)] {
+            for (id, attempts) in [(a, 1), (b, services::jobs::files::MAX_ATTEMPTS)] {
                 diesel::update(report_jobs::table.find(id))
                     .set((report_jobs::state.eq(1), report_jobs::locked_by.eq("dead-worker"), report_jobs::heartbeat_at.eq(long_ago), report_jobs::attempts.eq(attempts)))
                     .execute(c)?;
@@ -130,7 +130,7 @@ async fn a_job_whose_worker_died_runs_again_and_fails_after_too_many_attempts() 
         })
         .await
         .unwrap();
-    while services::jobs::queue::run_once(&app.state.core).await.unwrap().is_some() {}
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
     let (ra, rb) = (row(&app, a).await, row(&app, b).await);
     assert_eq!((ra.state, ra.attempts), (2, 2), "run again to the end: {ra:?}");
     assert_eq!(rb.state, 3, "failed: {rb:?}");
@@ -151,7 +151,7 @@ async fn a_user_cancels_their_own_waiting_report() {
     let res = app.post_json(&format!("/api/reports/{id}/cancel"), &s, json!({})).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     assert_eq!(res.json()["data"]["state"], "cancelled");
-    assert_eq!(services::jobs::queue::run_once(&app.state.core).await.unwrap(), None, "nothing left to run");
+    assert_eq!(services::jobs::files::run_once(&app.state.core).await.unwrap(), None, "nothing left to run");
     let again = app.post_json(&format!("/api/reports/{id}/cancel"), &s, json!({})).await;
     assert_eq!(again.status, StatusCode::CONFLICT);
     assert!(files_of(&app, 4).is_empty());
@@ -198,7 +198,7 @@ async fn the_download_center_refreshes_itself_only_while_a_report_runs() {
     let manager = app.session_in("manager@demo.test", 4).await;
     assert!(!app.get_fragment("/reports_download/jobs", &manager).await.body.contains("/cancel"), "only the requester cancels");
 
-    while services::jobs::queue::run_once(&app.state.core).await.unwrap().is_some() {}
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
     let done = app.get_fragment("/reports_download/jobs", &s).await;
     assert!(done.body.contains("Done") && done.body.contains("/api/download/invoiceDetails-"), "{}", done.body);
     assert!(!done.body.contains("every 2s"), "polling stops when nothing runs");
@@ -235,11 +235,11 @@ async fn a_user_may_have_three_reports_waiting_and_companies_are_served_in_turn(
     assert_eq!(theirs.status, StatusCode::CREATED, "{}", theirs.body);
     let theirs = theirs.json()["data"]["id"].as_i64().unwrap();
 
-    let first = services::jobs::queue::run_once(&app.state.core).await.unwrap();
+    let first = services::jobs::files::run_once(&app.state.core).await.unwrap();
     assert_eq!(first, Some(mine[0]), "the oldest goes first");
-    let second = services::jobs::queue::run_once(&app.state.core).await.unwrap();
+    let second = services::jobs::files::run_once(&app.state.core).await.unwrap();
     assert_eq!(second, Some(theirs), "then the company not yet served, before the first company's next two");
-    while services::jobs::queue::run_once(&app.state.core).await.unwrap().is_some() {}
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
     let again = app.post_json("/api/reports", &s, json!({"type": "invoiceDetails", "dateRange": range(10)})).await;
     assert_eq!(again.status, StatusCode::CREATED, "once they are done the user may ask again: {}", again.body);
 }

@@ -597,7 +597,7 @@ async fn a_5xx_is_retried_after_a_back_off_and_sends_once() {
     let failed = log.iter().position(|l| l.status == 503).expect("the 503");
     let next = log[failed + 1..].iter().find(|l| l.path.contains("api.xro")).expect("a later call");
     assert!(next.at - log[failed].at >= chrono::Duration::seconds(30), "backed off {:?}", next.at - log[failed].at);
-    let attempts: i32 = r.sql(move |c| db::schema::xero_jobs::table.filter(db::schema::xero_jobs::order_id.eq(id)).select(db::schema::xero_jobs::attempts).first(c)).await;
+    let attempts: i32 = r.sql(move |c| db::schema::jobs::table.filter(db::schema::jobs::order_id.eq(id)).select(db::schema::jobs::attempts).first(c)).await;
     assert_eq!(attempts, 1, "the failed attempt is counted");
 }
 
@@ -618,7 +618,7 @@ async fn the_hourly_refresh_reads_the_stalest_balances_first_and_at_most_50() {
     let now = r.clock.now();
     let queued = r.app.state.db.write(move |c| services::xero::refresh_all_balances(c, now)).await.unwrap();
     assert_eq!(queued, 50, "at most 50 an hour");
-    let targets: Vec<String> = r.sql(|c| db::schema::xero_jobs::table.select(db::schema::xero_jobs::target).load(c)).await;
+    let targets: Vec<String> = r.sql(|c| db::schema::jobs::table.filter(db::schema::jobs::queue.eq("xero")).select(db::schema::jobs::dedupe_key).load(c)).await;
     let fresh: i64 = r.sql(|c| customers::table.filter(customers::org_id.eq(ORG)).order(customers::id.asc()).select(customers::id).first(c)).await;
     assert!(!targets.contains(&format!("balance:{fresh}")), "the balance read a minute ago waits");
     let again = r.app.state.db.write(move |c| services::xero::refresh_all_balances(c, now)).await.unwrap();

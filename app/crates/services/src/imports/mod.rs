@@ -237,7 +237,8 @@ async fn run_stored(core: &Core, job: &Job, kind: ImportKind, path: &Path, param
             "The import stopped part-way when the server restarted. Look for its drafts in the invoice list (by reference) before importing the file again.",
         ));
     }
-    let (org, user) = (job.org_id, job.user_id);
+    let org = job.org_id;
+    let user = job.requested_by.ok_or_else(|| AppError::Internal(anyhow::anyhow!("import job {} names nobody", job.id)))?;
     let who = core
         .db
         .run(move |c| {

@@ -24,7 +24,7 @@ pub async fn run(core: Arc<Core>) {
         if let Err(e) = db.write(db::notices::forget_stale).await {
             tracing::warn!("forgetting notices no page took failed: {e}");
         }
-        if let Err(e) = super::queue::clean(&core).await {
+        if let Err(e) = super::files::clean(&core).await {
             tracing::warn!("cleaning old reports failed: {e}");
         }
         // Customers' Xero balances (the approval guard's credit-limit rule) read again.

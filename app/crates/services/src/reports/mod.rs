@@ -1,5 +1,5 @@
 //! Reports prepared in the background (issue 11, spec §2.9, DESIGN §9): a request becomes a
-//! row of `report_jobs` (`submit`), a worker inside a server process claims it
+//! row of the one job queue (`submit`), a worker inside a server process claims it
 //! (`worker`), writes the xlsx through the streaming writer into the company's folder of the
 //! data directory (`files`), and the Download Center lists it. What each kind's file holds
 //! is in `docs/decisions/reports.md` and in its module.
@@ -273,7 +273,7 @@ impl JobView {
             name: (state == JobState::Done && !job.file_name.is_empty()).then(|| job.file_name.clone()),
             error: (state == JobState::Failed).then(|| job.error.clone()),
             active: state.is_active(),
-            cancellable: state.is_active() && job.user_id == viewer,
+            cancellable: state.is_active() && job.requested_by == Some(viewer),
         }
     }
 }

@@ -1,6 +1,7 @@
-//! The worker of the report and import queue in a server process: claims a job, beats its heartbeat while the file
-//! is written, and records how it ended (docs/decisions/reports.md). Any number of server
-//! processes may run one on the same PostgreSQL; each job runs once at a time.
+//! Report and import jobs (the worker slot that writes and reads files): claims one, beats
+//! its heartbeat while the file is written or read, and records how it ended
+//! (docs/decisions/reports.md). Any number of server processes may run them on the same
+//! PostgreSQL; each job runs once at a time.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::reports::{Ctx, Progress, Stored, files, write};
-use db::reports::{self as queue, Job, Lease};
+use db::reports::{self as queue, Job};
 use db::{self, DbConn};
 use db::error::{AppError, AppResult};
 use crate::Core;
@@ -21,48 +22,32 @@ pub const HEARTBEAT: Duration = Duration::from_secs(5);
 pub const STALE_AFTER: Duration = Duration::from_secs(60);
 /// Runs a job may have before it fails with `queue::GAVE_UP`.
 pub const MAX_ATTEMPTS: i32 = 3;
-/// How often an idle worker looks for jobs queued by other processes.
-const IDLE_POLL: Duration = Duration::from_secs(2);
-
-/// Runs jobs until the process ends.
-pub async fn run(core: Arc<Core>) {
-    loop {
-        match run_once(&core).await {
-            Ok(Some(_)) => {}
-            Ok(None) => {
-                tokio::select! {
-                    () = core.reports.wake.notified() => {}
-                    () = tokio::time::sleep(IDLE_POLL) => {}
-                }
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "the report worker could not reach the database");
-                tokio::time::sleep(IDLE_POLL).await;
-            }
-        }
-    }
-}
-
 /// Claims one job and runs it to its end; answers its id, or `None` when nothing waits.
 pub async fn run_once(core: &Arc<Core>) -> AppResult<Option<i64>> {
-    // A read first: an idle worker polls every 2 s, and claiming takes the write lock.
-    if !core.db.run(queue::any_unfinished).await? {
-        return Ok(None);
-    }
-    let worker = core.reports.worker.clone();
-    let now = db::now();
-    let stale_before = now - chrono::Duration::from_std(STALE_AFTER).unwrap_or_default();
-    let claimed = core
-        .db
-        .write(move |c| queue::claim(c, Lease { worker: &worker, now, stale_before, max_attempts: MAX_ATTEMPTS }))
-        .await?;
-    let Some(job) = claimed else { return Ok(None) };
+    let Some(job) = claim(core).await? else { return Ok(None) };
     let id = job.id;
     execute(core, job).await?;
     Ok(Some(id))
 }
 
-async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
+fn stale_before(now: chrono::NaiveDateTime) -> chrono::NaiveDateTime {
+    now - chrono::Duration::from_std(STALE_AFTER).unwrap_or_default()
+}
+
+/// Claims the report or import whose company waited longest; `None` when nothing waits.
+pub async fn claim(core: &Core) -> AppResult<Option<Job>> {
+    let now = db::now();
+    let stale = stale_before(now);
+    // A read first: an idle worker polls every few seconds, and claiming takes the write lock.
+    if !core.db.run(move |c| db::jobs::any_claimable(c, &queue::QUEUES, now, stale)).await? {
+        return Ok(None);
+    }
+    let worker = core.reports.worker.clone();
+    core.db.write(move |c| queue::claim(c, &worker, now, stale, MAX_ATTEMPTS)).await
+}
+
+/// Runs a claimed job to its end and records how it ended.
+pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
     let (id, worker) = (job.id, core.reports.worker.clone());
     let progress = Arc::new(Progress::default());
     let cancel = Arc::new(AtomicBool::new(false));

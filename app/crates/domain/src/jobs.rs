@@ -1,0 +1,148 @@
+//! The one background job queue (DESIGN §9, docs/decisions/operations.md "One job queue"):
+//! every job is a row of one table, in a queue that names its family, with one state
+//! machine, one way to claim, beat and take over, and one worker loop per server process.
+
+/// A job's family. Each has its own slot in a process's worker (a long report does not hold
+/// a Xero send back), and jobs of one family run one at a time per process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Queue {
+    /// A report written to an xlsx file (`kind` is the report's code).
+    Report,
+    /// An import of a workbook (`kind` is the import's code, `import-…`).
+    Import,
+    /// A call to Xero (`kind` is `send`, `recall` or `balance`).
+    Xero,
+}
+
+impl Queue {
+    pub const ALL: [Queue; 3] = [Queue::Report, Queue::Import, Queue::Xero];
+
+    /// The word stored in `jobs.queue`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Queue::Report => "report",
+            Queue::Import => "import",
+            Queue::Xero => "xero",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|q| q.code() == code)
+    }
+
+    /// The worker slot the queue shares: reports and imports write files from the same
+    /// data and take turns (one at a time per process, as before they shared a table);
+    /// Xero calls wait on Xero and its rate budget, not on this machine.
+    pub const fn slot(self) -> Slot {
+        match self {
+            Queue::Report | Queue::Import => Slot::Files,
+            Queue::Xero => Slot::Xero,
+        }
+    }
+}
+
+/// A slot of the worker: the queues whose jobs run one at a time per process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    Files,
+    Xero,
+}
+
+impl Slot {
+    pub const ALL: [Slot; 2] = [Slot::Files, Slot::Xero];
+
+    /// The queues a worker of this slot claims from.
+    pub fn queues(self) -> Vec<Queue> {
+        Queue::ALL.into_iter().filter(|q| q.slot() == self).collect()
+    }
+}
+
+/// A job's state, the same for every queue (spec §3 Report job; `state` of `GET /api/reports`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobState {
+    Queued,
+    Running,
+    Done,
+    Failed,
+    Cancelled,
+}
+
+impl JobState {
+    pub const fn as_i32(self) -> i32 {
+        match self {
+            JobState::Queued => 0,
+            JobState::Running => 1,
+            JobState::Done => 2,
+            JobState::Failed => 3,
+            JobState::Cancelled => 4,
+        }
+    }
+
+    pub const fn from_i32(n: i32) -> Option<Self> {
+        match n {
+            0 => Some(JobState::Queued),
+            1 => Some(JobState::Running),
+            2 => Some(JobState::Done),
+            3 => Some(JobState::Failed),
+            4 => Some(JobState::Cancelled),
+            _ => None,
+        }
+    }
+
+    /// The API's word.
+    pub const fn code(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Failed => "failed",
+            JobState::Cancelled => "cancelled",
+        }
+    }
+
+    /// The Download Center's word.
+    pub const fn label(self) -> &'static str {
+        match self {
+            JobState::Queued => "Queued",
+            JobState::Running => "Running",
+            JobState::Done => "Done",
+            JobState::Failed => "Failed",
+            JobState::Cancelled => "Cancelled",
+        }
+    }
+
+    /// Still to finish: a queued or running job.
+    pub const fn is_active(self) -> bool {
+        matches!(self, JobState::Queued | JobState::Running)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_queue_has_one_code_and_one_slot() {
+        for q in Queue::ALL {
+            assert_eq!(Queue::from_code(q.code()), Some(q));
+            assert!(q.slot().queues().contains(&q));
+        }
+        assert_eq!(Queue::from_code("mail"), None);
+    }
+
+    #[test]
+    fn reports_and_imports_take_turns_and_xero_runs_beside_them() {
+        assert_eq!(Slot::Files.queues(), vec![Queue::Report, Queue::Import]);
+        assert_eq!(Slot::Xero.queues(), vec![Queue::Xero]);
+    }
+
+    #[test]
+    fn job_states_round_trip_and_only_queued_and_running_are_active() {
+        for n in 0..5 {
+            let s = JobState::from_i32(n).unwrap();
+            assert_eq!(s.as_i32(), n);
+            assert_eq!(s.is_active(), n < 2);
+        }
+        assert_eq!(JobState::from_i32(5), None);
+    }
+}
