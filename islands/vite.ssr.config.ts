@@ -1,5 +1,5 @@
 // The server-rendering build of the islands (DESIGN §6, second step): one script,
-// src/server.tsx, run by the embedded JavaScript engine (QuickJS, app/src/ssr) inside the
+// src/server.tsx, run by the embedded JavaScript engine (QuickJS, app/crates/web/src/ssr) inside the
 // Rust server. Written to ../static/islands/ssr/server.js after the browser build (which
 // empties ../static/islands first), embedded in the binary and never served.
 //

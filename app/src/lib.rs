@@ -1,18 +1,9 @@
-//! TyreDesk: the back office of a tyre, wheel, battery and auto-parts wholesaler.
+//! TyreDesk: the back office of a tyre, wheel, battery and auto-parts wholesaler. This crate
+//! is the `tyredesk` binary's: the start-up of `serve`, the demo and scale data (`seed`), the
+//! benchmark (`bench`) and the operations commands (`ops`). The server itself is the `web`
+//! crate; the layers below it are `services`, `db`, `domain` and the adapters.
 
-pub mod api;
-pub mod assets;
-pub mod auth;
 pub mod bench;
-pub mod config;
-pub mod http;
 pub mod ops;
-pub mod print;
 pub mod seed;
-pub mod server;
-pub mod shop;
-pub mod ssr;
-pub mod state;
-pub mod web;
-
-pub use server::router;
+pub mod serve;

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use tyredesk::config::Config;
+use web::config::Config;
 use db::accounts::{self, NewMembership, NewUser};
-use tyredesk::{seed, server};
+use tyredesk::{seed, serve};
 
 /// mimalloc returns freed memory to the OS, so a large export's buffers do not stay with the
 /// process afterwards as they did with the system allocator (docs/decisions/operations.md, "Builds and the allocator").
@@ -130,7 +130,7 @@ struct UserAdd {
 }
 
 fn main() -> ExitCode {
-    tyredesk::ops::files::private_from_now_on();
+    web::files::private_from_now_on();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("TYREDESK_LOG").unwrap_or_else(|_| "tyredesk=info,tower_http=warn".into()))
         .with_target(false)
@@ -150,7 +150,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command.unwrap_or(Command::Serve { no_demo: false }) {
         Command::Serve { no_demo } => {
             let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-            rt.block_on(server::serve(config, !no_demo)).map_err(|e| e.to_string())
+            rt.block_on(serve::serve(config, !no_demo)).map_err(|e| e.to_string())
         }
         Command::Backup { to } => match tyredesk::ops::backup::run(&config, to.as_deref())? {
             tyredesk::ops::backup::Backup::Written { path, bytes, report_files } => {
@@ -174,12 +174,12 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Migrate => {
-            server::open(&config)?;
+            serve::open(&config)?;
             println!("Migrations are up to date.");
             Ok(())
         }
         Command::Seed { scale } => {
-            let db = server::open(&config)?;
+            let db = serve::open(&config)?;
             let mut conn = db.get().map_err(|e| e.to_string())?;
             let today = chrono::Utc::now().with_timezone(&chrono_tz::Australia::Sydney).date_naive();
             let started = std::time::Instant::now();
@@ -225,7 +225,7 @@ fn add_user(config: &Config, u: UserAdd) -> Result<(), String> {
     if domain::validate::sign_in_email(&u.email).is_err() {
         return Err(format!("'{}' is not an e-mail address", u.email));
     }
-    let db = server::open(config)?;
+    let db = serve::open(config)?;
     let mut conn = db.get().map_err(|e| e.to_string())?;
     let generated = u.password.is_none();
     let password = u.password.unwrap_or_else(|| db::token::random_token()[..16].to_string());

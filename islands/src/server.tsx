@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 /*
  * The server-rendering entry (DESIGN §6, second step; build: vite.ssr.config.ts). The Rust
- * server (app/src/ssr) evaluates this bundle once per engine and then calls
+ * server (app/crates/web/src/ssr) evaluates this bundle once per engine and then calls
  *
  *   TyreDeskSsr.render(name, propsJson) → html
  *

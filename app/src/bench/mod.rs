@@ -17,7 +17,7 @@ use std::time::Instant;
 use chrono::{Duration as Days, NaiveDate};
 use diesel::prelude::*;
 
-use crate::config::Config;
+use web::config::Config;
 use db::DatabaseUrl;
 use db::accounts;
 use db::customers::{self as customer_db, CustomerFilter};
@@ -27,7 +27,7 @@ use db::schema::{customers, orders, products, warehouses};
 use domain::enums::OrderType;
 use crate::seed::{self, Scale};
 use services::quoting::{self, QuoteFilter};
-use crate::state::AppState;
+use web::state::AppState;
 use client::{Client, Session};
 pub use measure::Limits;
 use measure::{PathFn, SqlFn};
@@ -206,8 +206,8 @@ async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, 
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     // The report worker, as `serve` runs it.
     tokio::spawn(services::jobs::run(state.core.clone()));
-    let app = crate::router(state);
-    tokio::spawn(crate::server::serve_on(listener, app, crate::server::ConnLimits::default(), async move {
+    let app = web::router(state);
+    tokio::spawn(web::server::serve_on(listener, app, web::server::ConnLimits::default(), async move {
         let _ = stopped.await;
     }));
     Ok((addr, stop))
@@ -229,7 +229,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         DatabaseUrl::Sqlite(_) => "sqlite",
         DatabaseUrl::Postgres(_) => "postgresql",
     };
-    let db = crate::server::open(&config).map_err(anyhow::Error::msg)?;
+    let db = crate::serve::open(&config).map_err(anyhow::Error::msg)?;
     let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
     let started = Instant::now();
     if opts.existing {
@@ -249,7 +249,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     let fx = db.run(move |c| load_fixture(c, today)).await?;
     let user = fx.user;
     let (token, _) = db.run(move |c| accounts::create_session(c, user, ORG)).await?;
-    let session = Session { cookie: format!("{}={token}", crate::auth::SESSION_COOKIE), csrf: crate::auth::csrf::token_for(&token) };
+    let session = Session { cookie: format!("{}={token}", web::auth::SESSION_COOKIE), csrf: web::auth::csrf::token_for(&token) };
     let client = Client::new(addr, session);
     let crowd: Vec<Arc<Client>> = (0..opts.clients).map(|_| Arc::new(client.another())).collect();
     let l = opts.limits;
@@ -329,7 +329,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
             move |c| db::shop::create_session(c, org, customer)
         })
         .await?;
-        let shop_client = Client::new(addr, Session { cookie: format!("{}={token}", crate::shop::SHOP_COOKIE), csrf: crate::auth::csrf::token_for(&token) });
+        let shop_client = Client::new(addr, Session { cookie: format!("{}={token}", web::shop::SHOP_COOKIE), csrf: web::auth::csrf::token_for(&token) });
         let path = fixed("/shop?key=2055516".into());
         let sql: measure::SqlFn = Arc::new(move |c, _| services::shop::search(c, &shop, &services::shop::Browse { key: Some("2055516".into()), ..Default::default() }).map(|_| ()));
         let t = measure::single(name, &shop_client, &db, &path, Some(&sql), l).await?;
@@ -353,7 +353,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
 
     if opts.selected("ssr") {
         // On the blocking pool, as pages render islands; engines of their own.
-        let engine = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
+        let engine = web::ssr::Ssr::embedded(web::ssr::Limits::default());
         if engine.enabled() {
             let (rows, heap, rss) = tokio::task::spawn_blocking(move || {
                 let rows = ssr::latency(&engine);
@@ -383,7 +383,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
                 accounts::create_session(c, other.id, 9)
             })
             .await?;
-        let b = Client::new(addr, Session { cookie: format!("{}={token9}", crate::auth::SESSION_COOKIE), csrf: crate::auth::csrf::token_for(&token9) });
+        let b = Client::new(addr, Session { cookie: format!("{}={token9}", web::auth::SESSION_COOKIE), csrf: web::auth::csrf::token_for(&token9) });
         let (row, note) = fairness::report_queue(name, &client.another(), &b, today).await?;
         println!("  {:<40} waited {:.2} s", row.name, row.p95_ms / 1000.0);
         notes.push(note);

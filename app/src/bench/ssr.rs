@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::memory::rss_mb;
 use super::report::{Budget, LatencyRow, MemoryRow, Timings};
-use crate::ssr::Ssr;
+use web::ssr::Ssr;
 
 /// Renders asked for each latency row.
 const RENDERS: usize = 300;

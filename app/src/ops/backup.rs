@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use diesel::connection::SimpleConnection;
 
-use crate::config::Config;
+use web::config::Config;
 use db::DatabaseUrl;
 
 /// The database's name inside the archive.

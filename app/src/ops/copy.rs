@@ -6,7 +6,7 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Text};
 
-use crate::config::Config;
+use web::config::Config;
 use db::DatabaseUrl;
 use db::{self, DbConn};
 

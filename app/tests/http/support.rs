@@ -16,9 +16,9 @@ use http_body_util::BodyExt;
 use tower::ServiceExt;
 use services::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
 use db::DatabaseUrl;
-use tyredesk::config::Config;
+use web::config::Config;
 use db::{Db, accounts};
-use tyredesk::state::AppState;
+use web::state::AppState;
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
@@ -173,14 +173,14 @@ pub struct TestAppBuilder {
     pool: Option<(u32, Duration)>,
     export_chunk: usize,
     xero: Option<xero::Link>,
-    ssr: Option<tyredesk::ssr::Ssr>,
+    ssr: Option<web::ssr::Ssr>,
 }
 
 impl Default for TestAppBuilder {
     /// The server's own settings: its request timeout, its pool, its export chunk, an
     /// accounting link and island renderer of its own.
     fn default() -> Self {
-        Self { request_timeout: tyredesk::config::REQUEST_TIMEOUT, pool: None, export_chunk: tyredesk::config::EXPORT_CHUNK, xero: None, ssr: None }
+        Self { request_timeout: web::config::REQUEST_TIMEOUT, pool: None, export_chunk: web::config::EXPORT_CHUNK, xero: None, ssr: None }
     }
 }
 
@@ -210,7 +210,7 @@ impl TestAppBuilder {
     }
 
     /// Islands are rendered by `ssr` (e.g. a bundle that throws).
-    pub fn with_ssr(mut self, ssr: tyredesk::ssr::Ssr) -> Self {
+    pub fn with_ssr(mut self, ssr: web::ssr::Ssr) -> Self {
         self.ssr = Some(ssr);
         self
     }
@@ -257,7 +257,7 @@ impl TestAppBuilder {
             Some(ssr) => state.with_ssr(ssr),
             None => state,
         };
-        TestApp { router: tyredesk::router(state.clone()), state, clock, _dir: Some(data) }
+        TestApp { router: web::router(state.clone()), state, clock, _dir: Some(data) }
     }
 }
 
@@ -360,7 +360,7 @@ impl TestApp {
             })
             .await
             .unwrap();
-        Session { csrf: tyredesk::auth::csrf::token_for(&token), cookie: format!("td_session={token}") }
+        Session { csrf: web::auth::csrf::token_for(&token), cookie: format!("td_session={token}") }
     }
 
     pub async fn request(&self, method: Method, path: &str, body: Option<Body>, content_type: Option<&str>, headers: &[(&str, &str)]) -> TestResponse {

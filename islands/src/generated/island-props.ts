@@ -1,4 +1,4 @@
-// Generated from the Rust structs of the island props (app/src/web/island.rs,
+// Generated from the Rust structs of the island props (app/crates/web/src/pages/island.rs,
 // `island_prop_types`). Do not edit: after changing one of those structs run
 //   TYREDESK_WRITE_TYPES=1 cargo test --lib prop_types
 

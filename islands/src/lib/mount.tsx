@@ -7,7 +7,7 @@ export type MountFn = (el: HTMLElement, props: unknown) => () => void;
 
 /**
  * The attribute the server puts on an <app-island> whose content is the island's own first
- * render (app/src/ssr): the browser hydrates it instead of replacing it.
+ * render (app/crates/web/src/ssr): the browser hydrates it instead of replacing it.
  */
 export const SSR_ATTR = 'ssr';
 

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 use serde_json::json;
 use db::DatabaseUrl;
-use tyredesk::config::Config;
+use web::config::Config;
 use db::schema::{orders, products, warehouses};
 use tyredesk::ops::backup::{self, Backup, DATABASE_ENTRY};
 use tyredesk::ops::copy;

@@ -81,7 +81,7 @@ async fn two_processes_on_one_postgresql_serve_one_user() {
     let signed = send(&http, Method::POST, &format!("{}/login", a.base), &[("cookie", &format!("td_pre={pre}"))], Some(("application/x-www-form-urlencoded", form))).await;
     assert_eq!(signed.status, StatusCode::SEE_OTHER, "{}", signed.body);
     let session = cookie(&signed, "td_session").expect("session cookie");
-    let csrf = tyredesk::auth::csrf::token_for(&session);
+    let csrf = web::auth::csrf::token_for(&session);
     let cookie_header = format!("td_session={session}");
     let auth: [(&str, &str); 2] = [("cookie", &cookie_header), ("x-csrf-token", &csrf)];
 
@@ -169,7 +169,7 @@ fn second_process(app: &TestApp) -> axum::Router {
     use services::throttle::{LoginThrottle, ManualClock, ThrottleLimits};
     let db = db::Db::open(&app.state.config.database).unwrap();
     let throttle = LoginThrottle::new(ThrottleLimits::default(), Arc::new(ManualClock::default()));
-    tyredesk::router(tyredesk::state::AppState::with_throttle(app.state.config.clone(), db, throttle).unwrap())
+    web::router(web::state::AppState::with_throttle(app.state.config.clone(), db, throttle).unwrap())
 }
 
 async fn sign_in(router: &axum::Router, email: &str, password: &str) -> StatusCode {

@@ -53,7 +53,7 @@ async fn the_first_start_seeds_no_date_after_now() {
     let db = Db::open(&url).unwrap();
     db::migrate(&mut db.get().unwrap()).unwrap();
     // The server's own first-start path, with today's date in the company's zone.
-    assert!(tyredesk::server::seed_demo_if_empty(&db).unwrap(), "an empty database is seeded");
+    assert!(tyredesk::serve::seed_demo_if_empty(&db).unwrap(), "an empty database is seeded");
     let seeded = chrono::Utc::now().naive_utc();
     let mut conn = db.get().unwrap();
     for (table, column) in STAMPS {

@@ -1,7 +1,7 @@
 //! Islands rendered on the server (issue 16): pages carry the island's own first render,
 //! marked for hydration, and fall back to the plain placeholder when rendering fails.
 
-use tyredesk::ssr::{Limits, Ssr};
+use web::ssr::{Limits, Ssr};
 
 use crate::support::TestApp;
 

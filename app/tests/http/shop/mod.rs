@@ -23,7 +23,7 @@ pub(crate) async fn shop_login(app: &TestApp, email: &str, password: &str) -> Re
     let cookie = format!("td_shop_pre={pre}");
     let res = app.request(Method::POST, "/shop/login", Some(Body::from(body)), Some("application/x-www-form-urlencoded"), &[("cookie", &cookie)]).await;
     match res.cookie("td_shop") {
-        Some(token) if !token.is_empty() => Ok(Session { csrf: tyredesk::auth::csrf::token_for(&token), cookie: format!("td_shop={token}") }),
+        Some(token) if !token.is_empty() => Ok(Session { csrf: web::auth::csrf::token_for(&token), cookie: format!("td_shop={token}") }),
         _ => Err(res),
     }
 }

@@ -150,7 +150,7 @@ async fn company_switch_is_remembered_for_the_next_sign_in() {
     let app = TestApp::new().await;
     let res = app.login("multi@demo.test", PASSWORD).await;
     let cookie = format!("td_session={}", res.cookie("td_session").unwrap());
-    let s = crate::support::Session { csrf: tyredesk::auth::csrf::token_for(cookie.trim_start_matches("td_session=")), cookie };
+    let s = crate::support::Session { csrf: web::auth::csrf::token_for(cookie.trim_start_matches("td_session=")), cookie };
     let acct = app.get("/api/account", Some(&s)).await.json();
     let current: Vec<i64> = acct["data"].as_array().unwrap().iter().filter(|a| a["current"] == true).map(|a| a["orgId"].as_i64().unwrap()).collect();
     assert_eq!(current, vec![4], "first company when none was used");

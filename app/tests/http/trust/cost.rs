@@ -215,7 +215,12 @@ fn shop_paths(f: &Fixture, shop_order: i64) -> Vec<(&'static str, Vec<String>)> 
 
 /// The GET routes the routers declare (`.route("…", get(…)`), from their sources.
 fn declared_get_routes() -> Vec<String> {
-    let sources = [include_str!("../../../src/web/mod.rs"), include_str!("../../../src/api/mod.rs"), include_str!("../../../src/shop/mod.rs"), include_str!("../../../src/server.rs")];
+    let sources = [
+        include_str!("../../../crates/web/src/pages/mod.rs"),
+        include_str!("../../../crates/web/src/api/mod.rs"),
+        include_str!("../../../crates/web/src/shop/mod.rs"),
+        include_str!("../../../crates/web/src/server.rs"),
+    ];
     let mut out = Vec::new();
     for src in sources {
         for line in src.lines() {

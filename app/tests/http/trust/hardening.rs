@@ -251,14 +251,14 @@ struct Server {
 async fn start(app: &TestApp) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let limits = tyredesk::server::ConnLimits {
+    let limits = web::server::ConnLimits {
         header_read: Duration::from_secs(1),
         body_idle: Duration::from_secs(1),
         body_total: Duration::from_secs(3),
         anonymous_body_total: Duration::from_millis(1_500),
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let done = tokio::spawn(tyredesk::server::serve_on(listener, app.router.clone(), limits, async {
+    let done = tokio::spawn(web::server::serve_on(listener, app.router.clone(), limits, async {
         let _ = stopped.await;
     }));
     Server { addr, stop, done }

@@ -1,5 +1,5 @@
 // Island entry: <app-island name="report-form" props='{"tabs":[…],"warehouses":[…],…}'>
-// on /sales_reports, /purchase_reports and /inventory_reports (app/src/web/reports.rs).
+// on /sales_reports, /purchase_reports and /inventory_reports (app/crates/web/src/pages/reports.rs).
 import { defineIsland } from '../../lib/island';
 import { createMount } from '../../lib/mount';
 import { ReportForm } from './ReportForm';

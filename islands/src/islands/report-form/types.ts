@@ -1,4 +1,4 @@
-// Props of the report-form island (built by app/src/web/reports.rs `ReportFormProps`) and
+// Props of the report-form island (built by app/crates/web/src/pages/reports.rs `ReportFormProps`) and
 // their parser: props arrive as untyped JSON, malformed entries are dropped, never fatal.
 
 import type {
