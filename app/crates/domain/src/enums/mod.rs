@@ -137,9 +137,10 @@ pub use sort::*;
 pub use tax::*;
 pub use xero::*;
 
-/// The label of a stored code, or nothing for a code the enum does not know.
-pub fn code_label<T: Copy>(code: i32, from: fn(i32) -> Option<T>, label: fn(T) -> &'static str) -> String {
-    from(code).map(label).unwrap_or_default().to_string()
+/// The label of a stored code, or nothing for a code the enum does not know or a column
+/// left empty (`code` is an `i32` or an `Option<i32>`).
+pub fn code_label<T: Copy>(code: impl Into<Option<i32>>, from: fn(i32) -> Option<T>, label: fn(T) -> &'static str) -> String {
+    code.into().and_then(from).map(label).unwrap_or_default().to_string()
 }
 
 #[cfg(test)]
@@ -377,5 +378,13 @@ mod tests {
         assert_eq!(err.to_string(), "unknown OrderType code 9");
         assert_eq!(Role::try_from(4), Ok(Role::Approver));
         assert_eq!(i32::from(ShipType::ThirdPartyLogistics), 8);
+    }
+
+    #[test]
+    fn a_stored_code_reads_as_its_label_and_an_unknown_or_empty_one_as_nothing() {
+        assert_eq!(code_label(2, PaymentType::from_i32, PaymentType::label), PaymentType::from_i32(2).unwrap().label());
+        assert_eq!(code_label(Some(2), PaymentType::from_i32, PaymentType::label), PaymentType::from_i32(2).unwrap().label());
+        assert_eq!(code_label(99, PaymentType::from_i32, PaymentType::label), "");
+        assert_eq!(code_label(None, PaymentType::from_i32, PaymentType::label), "");
     }
 }

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use domain::enums::delivery_text;
+use domain::enums::{code_label, delivery_text};
 use crate::auth::Auth;
 use db::masters::{Employee, Warehouse};
 use db::order_views::{self, DetailLine, Sheet, SheetCustomer, SheetDetail};
@@ -135,10 +135,6 @@ fn balance_text(on_sheet: i64, now: Option<(i64, Option<chrono::NaiveDateTime>)>
     }
 }
 
-fn label_or<T: Copy>(v: Option<i32>, from: fn(i32) -> Option<T>, label: fn(T) -> &'static str) -> String {
-    v.and_then(from).map(label).unwrap_or("").to_string()
-}
-
 /// `GET /order_detail/{route}/{id}`, streamed (web/stream.rs): the sheet's type and number
 /// are read before the page answers (404 for another company's sheet), the rest after.
 pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, uri: axum::http::Uri, Path((route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
@@ -206,14 +202,14 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
                 Field { label: "Business Staff", value: names.staff(o.csr_bd_id) },
                 Field { label: "Credit Limit", value: money(o.csr_credit_limit) },
                 Field { label: "Accounting Balance", value: balance_text(o.csr_xero_balance, balance) },
-                Field { label: "Price Type", value: label_or(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
-                Field { label: "Payment Type", value: label_or(o.payment_type, PaymentType::from_i32, PaymentType::label) },
-                Field { label: "Area Type", value: label_or(o.area_type, AreaType::from_i32, AreaType::label) },
+                Field { label: "Price Type", value: code_label(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
+                Field { label: "Payment Type", value: code_label(o.payment_type, PaymentType::from_i32, PaymentType::label) },
+                Field { label: "Area Type", value: code_label(o.area_type, AreaType::from_i32, AreaType::label) },
                 Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) },
-                Field { label: "Shipping Type", value: label_or(Some(o.ship_type), ShipType::from_i32, ShipType::label) },
+                Field { label: "Shipping Type", value: code_label(o.ship_type, ShipType::from_i32, ShipType::label) },
                 Field { label: "Delivery", value: delivery_text(o.ship_type, o.delivery_status, &names.staff(o.driver_id)) },
                 Field { label: "Driver Comment", value: o.delivery_comment.clone() },
-                Field { label: "Actual Pay Type", value: label_or(Some(o.actual_pay_type), ActualPayType::from_i32, ActualPayType::label) },
+                Field { label: "Actual Pay Type", value: code_label(o.actual_pay_type, ActualPayType::from_i32, ActualPayType::label) },
                 Field { label: "Drafter", value: format!("{} {}", DrafterType::label_for_code(o.drafter_type), names.staff(o.drafter_id)).trim().to_string() },
                 Field { label: "CSR Self Note", value: o.csr_self_note.clone() },
             ]);
@@ -226,7 +222,7 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
                 Field { label: "Due Date", value: date_opt(o.due_date) },
                 Field { label: "Reference", value: o.reference.clone() },
                 Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) },
-                Field { label: "Amount Tax Type", value: label_or(Some(o.tax_type), TaxType::from_i32, TaxType::label) },
+                Field { label: "Amount Tax Type", value: code_label(o.tax_type, TaxType::from_i32, TaxType::label) },
             ]);
         }
         OrderType::Transfer => fields.extend([
