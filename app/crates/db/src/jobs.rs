@@ -14,6 +14,9 @@ use super::schema::jobs;
 use crate::error::AppResult;
 use domain::jobs::{JobState, Queue};
 
+/// The states of a job still to finish: queued, or running.
+pub const ACTIVE: [i32; 2] = [JobState::Queued.as_i32(), JobState::Running.as_i32()];
+
 /// How a worker claims jobs.
 #[derive(Clone, Copy, Debug)]
 pub struct Lease<'a> {

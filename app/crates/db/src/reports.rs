@@ -88,7 +88,7 @@ pub fn enqueue(conn: &mut DbConn, job: &NewJob<'_>, now: NaiveDateTime) -> AppRe
         let active: i64 = table::table
             .filter(table::queue.eq_any(codes()))
             .filter(table::requested_by.eq(job.user_id))
-            .filter(table::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+            .filter(table::state.eq_any(jobs::ACTIVE))
             .count()
             .get_result(conn)?;
         if active >= domain::reports::ACTIVE_PER_USER {
@@ -122,7 +122,7 @@ fn active_identical(conn: &mut DbConn, job: &NewJob<'_>) -> AppResult<Option<Job
         .filter(table::org_id.eq(job.org_id))
         .filter(table::queue.eq(job.queue().code()))
         .filter(table::dedupe_key.eq(job.dedupe_key))
-        .filter(table::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+        .filter(table::state.eq_any(jobs::ACTIVE))
         .select(Job::as_select())
         .first::<Job>(conn)
         .optional()?)
@@ -190,7 +190,7 @@ pub fn cancel(conn: &mut DbConn, org: i64, user: i64, id: i64, now: NaiveDateTim
         .ok_or(AppError::NotFound)?;
     let n = diesel::update(table::table)
         .filter(table::id.eq(job.id))
-        .filter(table::state.eq_any([JobState::Queued.as_i32(), JobState::Running.as_i32()]))
+        .filter(table::state.eq_any(jobs::ACTIVE))
         .set((table::state.eq(JobState::Cancelled.as_i32()), table::finished_at.eq(now)))
         .execute(conn)?;
     if n == 0 {

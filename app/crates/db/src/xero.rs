@@ -283,7 +283,7 @@ pub fn cancel_active(conn: &mut DbConn, org: i64, message: &str, now: NaiveDateT
     let jobs: Vec<Job> = xero_jobs::table
         .filter(xero_jobs::org_id.eq(org))
         .filter(xero_jobs::queue.eq(Queue::Xero.code()))
-        .filter(xero_jobs::state.eq_any(ACTIVE))
+        .filter(xero_jobs::state.eq_any(queue::ACTIVE))
         .select(Job::as_select())
         .load(conn)?;
     diesel::update(xero_jobs::table.filter(xero_jobs::id.eq_any(jobs.iter().map(|j| j.id).collect::<Vec<_>>())))
@@ -297,13 +297,10 @@ pub fn active_count(conn: &mut DbConn, org: i64) -> AppResult<i64> {
     Ok(xero_jobs::table
         .filter(xero_jobs::org_id.eq(org))
         .filter(xero_jobs::queue.eq(Queue::Xero.code()))
-        .filter(xero_jobs::state.eq_any(ACTIVE))
+        .filter(xero_jobs::state.eq_any(queue::ACTIVE))
         .count()
         .get_result(conn)?)
 }
-
-/// The states of a job still to finish.
-const ACTIVE: [i32; 2] = [JobState::Queued.as_i32(), JobState::Running.as_i32()];
 
 #[cfg(test)]
 mod tests {

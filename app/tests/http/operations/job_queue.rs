@@ -165,7 +165,7 @@ async fn claiming_is_fair_between_companies_and_queues_stay_apart() {
 }
 
 #[tokio::test]
-async fn the_worker_loop_runs_a_report_and_a_xero_call_side_by_side() {
+async fn the_worker_loop_runs_a_report_and_a_xero_call_to_their_ends() {
     // The one loop of a server process, started as `serve` starts it: a report queued here
     // and a balance read queued for a company without a connection both end, each in its
     // own slot.

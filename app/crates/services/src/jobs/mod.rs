@@ -59,19 +59,32 @@ fn index(slot: Slot) -> usize {
     Slot::ALL.iter().position(|s| *s == slot).unwrap_or(0)
 }
 
+/// Frees its slot when the job's task ends, however it ends: a job that panics must not
+/// leave its slot busy for the life of the process.
+struct Release {
+    slot: Slot,
+    done: mpsc::UnboundedSender<Slot>,
+}
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        let _ = self.done.send(self.slot);
+    }
+}
+
 /// Claims a job for `slot` and runs it on its own task, which reports back on `done` when it
 /// ends; `true` when a job was started.
 async fn start_one(core: &Arc<Core>, slot: Slot, done: mpsc::UnboundedSender<Slot>) -> db::error::AppResult<bool> {
     match slot {
         Slot::Files => {
             let Some(job) = files::claim(core).await? else { return Ok(false) };
-            let core = core.clone();
+            let (core, release) = (core.clone(), Release { slot, done });
             tokio::spawn(async move {
+                let _release = release;
                 let id = job.id;
                 if let Err(e) = files::execute(&core, job).await {
                     tracing::warn!(error = %e, job = id, "a report or import job could not record its end");
                 }
-                let _ = done.send(slot);
             });
         }
         Slot::Xero => {
@@ -80,13 +93,13 @@ async fn start_one(core: &Arc<Core>, slot: Slot, done: mpsc::UnboundedSender<Slo
                 return Ok(false);
             }
             let Some(job) = ::xero::worker::claim(&core.db, &link).await? else { return Ok(false) };
-            let db = core.db.clone();
+            let (db, release) = (core.db.clone(), Release { slot, done });
             tokio::spawn(async move {
+                let _release = release;
                 let id = job.id;
                 if let Err(e) = ::xero::worker::execute(&db, &link, job).await {
                     tracing::warn!(error = %e, job = id, "a Xero job could not record its end");
                 }
-                let _ = done.send(slot);
             });
         }
     }
