@@ -458,6 +458,7 @@ diesel::table! {
         connected_by -> BigInt,
         connected_at -> Timestamp,
         updated_at -> Timestamp,
+        tenant_id -> Text,
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Connection {
     pub tested_at: Option<NaiveDateTime>,
     pub connected_by: i64,
     pub connected_at: NaiveDateTime,
+    /// The Xero organisation the calls name (`xero-tenant-id`); empty until first read.
+    pub tenant_id: String,
 }
 
 /// The company's connection, if any.
@@ -59,11 +61,24 @@ pub fn save_connection(conn: &mut DbConn, c: &NewConnection<'_>, now: NaiveDateT
     Ok(())
 }
 
-/// Keeps what Test connection read: Xero's name of the organisation and its active tax types.
-pub fn record_test(conn: &mut DbConn, org: i64, name: &str, tax_types: &str, now: NaiveDateTime) -> AppResult<()> {
+/// Keeps what Test connection read: the organisation (Xero's tenant id and name) and its
+/// active tax types.
+pub fn record_test(conn: &mut DbConn, org: i64, tenant_id: &str, name: &str, tax_types: &str, now: NaiveDateTime) -> AppResult<()> {
     diesel::update(xero_connections::table.find(org))
-        .set((xero_connections::xero_org_name.eq(name), xero_connections::tax_types.eq(tax_types), xero_connections::tested_at.eq(Some(now)), xero_connections::updated_at.eq(now)))
+        .set((
+            xero_connections::tenant_id.eq(tenant_id),
+            xero_connections::xero_org_name.eq(name),
+            xero_connections::tax_types.eq(tax_types),
+            xero_connections::tested_at.eq(Some(now)),
+            xero_connections::updated_at.eq(now),
+        ))
         .execute(conn)?;
+    Ok(())
+}
+
+/// Keeps the tenant id a job read for a connection made before it was stored.
+pub fn record_tenant(conn: &mut DbConn, org: i64, tenant_id: &str) -> AppResult<()> {
+    diesel::update(xero_connections::table.find(org)).set(xero_connections::tenant_id.eq(tenant_id)).execute(conn)?;
     Ok(())
 }
 

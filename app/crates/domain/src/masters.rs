@@ -28,6 +28,11 @@ pub const VERSION_CONFLICT: &str = "This record was changed by someone else sinc
 pub const VERSION_MISSING: &str = "The record version is missing; reload the record and save again.";
 pub const INVALID_EMAIL: &str = "Please enter a valid email address";
 pub const INVALID_DATE: &str = "Please enter a date as yyyy-mm-dd";
+/// A new product's code longer than Xero holds an item code (issue 31): every product must
+/// be able to reach the accounting link.
+pub const CODE_LONGER_THAN_XERO_ITEM: &str = "At most 30 characters: Xero holds no longer item code.";
+/// A new customer's or supplier's code longer than Xero holds a contact number.
+pub const CODE_LONGER_THAN_XERO_CONTACT: &str = "At most 50 characters: Xero holds no longer contact number.";
 /// Item codes are unique within a company.
 pub const CODE_TAKEN: &str = "This item code is already used by another product.";
 pub const UNKNOWN_BRAND: &str = "Please choose a brand of this company";
@@ -332,6 +337,9 @@ fn product_fields(input: &ProductInput, e: &mut Errors) -> Option<ProductFields>
 pub fn validate_new_product(input: &ProductInput) -> Result<(ProductIdentity, ProductFields), Vec<FieldError>> {
     let mut e = Errors::default();
     let code = e.required("code", input.code.as_deref().unwrap_or(""));
+    if code.chars().count() > super::xero::ITEM_CODE_MAX {
+        e.push("code", CODE_LONGER_THAN_XERO_ITEM);
+    }
     let name = match check_product_name(input.name.as_deref().unwrap_or("")) {
         Ok(n) => n.to_string(),
         Err(message) => {
@@ -697,6 +705,9 @@ pub fn validate_new_customer(input: &CustomerInput, actor: &Actor) -> Result<(Cu
     let credit_terms = credit_terms(input, actor.role, &CreditTerms::default(), &mut e)?;
     let name = e.required("name", input.name.as_deref().unwrap_or(""));
     let code = e.required("code", input.code.as_deref().unwrap_or(""));
+    if code.chars().count() > super::xero::CONTACT_NUMBER_MAX {
+        e.push("code", CODE_LONGER_THAN_XERO_CONTACT);
+    }
     match customer_fields(input, &mut e) {
         Some(fields) if e.0.is_empty() => Ok((CustomerIdentity { name, code }, ValidCustomer { fields, credit_terms })),
         _ => Err(Refusal::Fields(e.0)),
@@ -778,6 +789,18 @@ mod tests {
         let mut both = ProductInput { name: Some("y".repeat(60)), ..ProductInput::default() };
         both.code = None;
         assert_eq!(summary(&validate_new_product(&both).unwrap_err()), PRODUCT_NAME_TOO_LONG);
+    }
+
+    #[test]
+    fn a_new_product_code_fits_xeros_item_code_and_an_existing_longer_one_still_edits() {
+        // Issue 31, finding 2: a 34-character code was saved, then could reach Xero never.
+        let code = |c: &str| validate_new_product(&ProductInput { code: Some(c.into()), ..product() });
+        assert!(code(&"X".repeat(30)).is_ok());
+        assert!(code(&"é".repeat(30)).is_ok(), "characters, not bytes");
+        assert_eq!(fields_of(&code(&"X".repeat(31)).unwrap_err()), vec![("code", CODE_LONGER_THAN_XERO_ITEM)]);
+        let long = "LT265/70R17-121/118S-BFG-KO2-RWL-X";
+        let stored = LockedProduct { code: long, name: "205/55R16 91V MICHELIN PRIMACY 4", kind: 1 };
+        assert!(validate_product_update(&ProductInput { code: Some(long.into()), ..product() }, stored).is_ok(), "a record saved before the limit stays editable");
     }
 
     #[test]
@@ -867,6 +890,13 @@ mod tests {
         assert_eq!((f.country.as_str(), f.business_type, f.default_ship_type), (DEFAULT_COUNTRY, BusinessType::Retailer, DefaultShipType::Delivery));
         assert_eq!((f.price_strategy, f.payment_type, f.area_type), (PriceStrategy::ClassA, PaymentType::Cod, AreaType::South));
         assert_eq!(f.birthday, None);
+    }
+
+    #[test]
+    fn a_new_customer_code_fits_xeros_contact_number() {
+        assert!(validate_new_customer(&CustomerInput { code: Some("C".repeat(50)), ..customer() }, SALES).is_ok());
+        let Err(Refusal::Fields(errors)) = validate_new_customer(&CustomerInput { code: Some("C".repeat(51)), ..customer() }, SALES) else { panic!("expected field errors") };
+        assert_eq!(fields_of(&errors), vec![("code", CODE_LONGER_THAN_XERO_CONTACT)]);
     }
 
     #[test]

@@ -93,6 +93,11 @@ impl SupplierFields {
 pub fn validate_supplier(input: &SupplierInput, stored_code: Option<&str>) -> Result<SupplierFields, Vec<FieldError>> {
     let mut c = Check::default();
     let code = c.code("code", &input.code, stored_code);
+    // Only a new code is held to Xero's limit: one saved before it stays, and is fitted to
+    // the limit when sent (`xero::contact_number`).
+    if stored_code.is_none() && code.chars().count() > super::xero::CONTACT_NUMBER_MAX {
+        c.0.push(FieldError { field: "code", message: super::masters::CODE_LONGER_THAN_XERO_CONTACT });
+    }
     let name = c.required("name", &input.name, Text::Line(NAME_MAX));
     let primary_person_first = c.text("primary_person_first", &input.primary_person_first, Text::Line(NAME_MAX));
     let primary_person_last = c.text("primary_person_last", &input.primary_person_last, Text::Line(NAME_MAX));
@@ -192,6 +197,17 @@ mod tests {
         let ok = validate_supplier(&SupplierInput { code: " S-9 ".into(), name: "Hankook AU".into(), ..Default::default() }, None).unwrap();
         assert_eq!(ok.code, "S-9");
         assert_eq!(ok.search_text(), "s-9 hankook au");
+    }
+
+    #[test]
+    fn a_new_supplier_code_fits_xeros_contact_number_and_an_existing_longer_one_still_edits() {
+        // Issue 31, finding 2: a 60-character supplier code was saved, then never reached Xero.
+        let input = |c: &str| SupplierInput { code: c.into(), name: "Hankook AU".into(), ..Default::default() };
+        assert!(validate_supplier(&input(&"S".repeat(50)), None).is_ok());
+        let e = validate_supplier(&input(&"S".repeat(51)), None).unwrap_err();
+        assert_eq!(fields(&e), vec![("code", super::super::masters::CODE_LONGER_THAN_XERO_CONTACT)]);
+        let long = "S".repeat(60);
+        assert_eq!(validate_supplier(&input(&long), Some(&long)).unwrap().code, long);
     }
 
     #[test]

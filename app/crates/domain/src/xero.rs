@@ -69,9 +69,24 @@ impl DocKind {
         if self.is_credit() { "CreditNoteID" } else { "InvoiceID" }
     }
 
-    /// The `where` filter that finds the document sent under `number`.
-    pub fn lookup_filter(self, number: &str) -> String {
-        format!("{}=={} AND Type==\"{}\"", self.number_field(), quoted(number), self.xero_type())
+    /// The `where` filter that finds the document sent under `number`; a purchase's number
+    /// is the supplier's and not unique in Xero, so it is looked for with its contact.
+    pub fn lookup_filter(self, number: &str, contact_id: &str) -> String {
+        let mut f = format!("{}=={} AND Type==\"{}\"", self.number_field(), quoted(number), self.xero_type());
+        if !self.is_sales() && !contact_id.is_empty() {
+            f.push_str(&format!(" AND Contact.ContactID==guid({})", quoted(contact_id)));
+        }
+        f
+    }
+
+    /// The number the document carries in Xero. A sale carries ours ([`document_number`]).
+    /// Xero keeps a purchase's `Reference` nowhere (it is ACCREC / ACCRECCREDIT only): what
+    /// Xero shows as a bill's reference is its `InvoiceNumber` (`CreditNoteNumber` for a
+    /// bill credit note), so a purchase carries the supplier's reference there, and ours
+    /// when the sheet has none (docs/decisions/xero.md "Mapping").
+    pub fn number_sent(self, no: &str, recalls: i64, reference: &str) -> String {
+        let reference = reference.trim();
+        if self.is_sales() || reference.is_empty() { document_number(no, recalls) } else { cut(reference, 255) }
     }
 }
 
@@ -89,10 +104,34 @@ pub const ACCOUNT_PURCHASES: &str = "300";
 pub const ACCOUNT_COGS: &str = "310";
 pub const ACCOUNT_INVENTORY: &str = "630";
 
-/// Xero's limits on an item's `Code` and `Name`, and on a contact's `ContactNumber`.
+/// Xero's limits on an item's `Code` and `Name`, and on a contact's `ContactNumber`. New
+/// products, customers and suppliers are held to them (`masters`, `reference_data`).
 pub const ITEM_CODE_MAX: usize = 30;
 pub const ITEM_NAME_MAX: usize = 50;
 pub const CONTACT_NUMBER_MAX: usize = 50;
+
+/// The code a product's item carries in Xero: the product's code when it fits Xero's 30
+/// characters. A longer code (a product saved before the limit, whose code can no longer
+/// change) is sent as its first 21 characters, `~` and 8 hex digits of its SHA-256: the same
+/// every time, so the item is found again, and distinct from every code that fits.
+pub fn item_code(code: &str) -> String {
+    fit_code(code.trim(), ITEM_CODE_MAX)
+}
+
+/// The `ContactNumber` of a customer or supplier: its code, or a longer one fitted to
+/// Xero's 50 characters as [`item_code`] does.
+pub fn contact_number(code: &str) -> String {
+    fit_code(code.trim(), CONTACT_NUMBER_MAX)
+}
+
+fn fit_code(code: &str, max: usize) -> String {
+    use sha2::{Digest, Sha256};
+    if code.chars().count() <= max {
+        return code.to_string();
+    }
+    let digest = hex::encode(&Sha256::digest(code.as_bytes())[..4]);
+    format!("{}~{digest}", cut(code, max - 9))
+}
 
 /// The tax types we use and the Xero tax type each becomes: GST on sales is OUTPUT, on
 /// purchases INPUT; No Tax is GST free (EXEMPTOUTPUT / EXEMPTEXPENSES).
@@ -133,14 +172,10 @@ pub struct ItemDraft {
 }
 
 impl ItemDraft {
-    /// The item of a product; a code longer than Xero allows is refused (never cut, since
-    /// the code is how the item is found again), a long name is cut to 50 characters.
-    pub fn new(code: &str, name: &str, tracked: bool) -> Result<Self, String> {
-        let code = code.trim();
-        if code.is_empty() || code.chars().count() > ITEM_CODE_MAX {
-            return Err(format!("Product code {code} is longer than the {ITEM_CODE_MAX} characters Xero allows for an item code; shorten it, then send again."));
-        }
-        Ok(Self { code: code.into(), name: cut(name.trim(), ITEM_NAME_MAX), description: name.trim().into(), tracked })
+    /// The item of a product: its code fitted to Xero's limit ([`item_code`]), a long name
+    /// cut to 50 characters.
+    pub fn new(code: &str, name: &str, tracked: bool) -> Self {
+        Self { code: item_code(code), name: cut(name.trim(), ITEM_NAME_MAX), description: name.trim().into(), tracked }
     }
 
     /// The body of `POST /Items`.
@@ -182,16 +217,23 @@ pub struct ContactDraft {
 }
 
 impl ContactDraft {
-    /// The body of `POST /Contacts` (with the contact's id when it exists).
-    pub fn to_json(&self, contact_id: Option<&str>) -> Result<Value, String> {
-        if self.number.chars().count() > CONTACT_NUMBER_MAX {
-            return Err(format!("Code {} is longer than the {CONTACT_NUMBER_MAX} characters Xero allows for a contact number.", self.number));
+    /// The contact's `ContactNumber`: our code fitted to Xero's limit ([`contact_number`]).
+    pub fn number_sent(&self) -> String {
+        contact_number(&self.number)
+    }
+
+    /// The body of `POST /Contacts`. A new contact carries our code as its `ContactNumber`;
+    /// an update (with the contact's id) carries no number and no empty field, so that a
+    /// contact shared by a customer and a supplier of the same business (linked by name)
+    /// keeps the number and details the other record gave it.
+    pub fn to_json(&self, contact_id: Option<&str>) -> Value {
+        let mut c = json!({ "Name": cut(self.name.trim(), 255) });
+        if contact_id.is_none() {
+            c["ContactNumber"] = json!(self.number_sent());
         }
-        let mut c = json!({
-            "ContactNumber": self.number,
-            "Name": cut(self.name.trim(), 255),
-            "EmailAddress": self.email,
-        });
+        if !self.email.trim().is_empty() {
+            c["EmailAddress"] = json!(self.email.trim());
+        }
         if !self.phone.is_empty() {
             c["Phones"] = json!([{ "PhoneType": "DEFAULT", "PhoneNumber": self.phone }]);
         }
@@ -205,7 +247,7 @@ impl ContactDraft {
         if let Some(id) = contact_id {
             c["ContactID"] = json!(id);
         }
-        Ok(c)
+        c
     }
 }
 
@@ -315,7 +357,8 @@ impl DocDraft {
         if let Some(d) = self.due_date.or(Some(self.date)) {
             doc["DueDate"] = json!(d.format("%Y-%m-%d").to_string());
         }
-        if !self.reference.trim().is_empty() {
+        // `Reference` is ACCREC / ACCRECCREDIT only; a purchase's is its number ([`DocKind::number_sent`]).
+        if self.kind.is_sales() && !self.reference.trim().is_empty() {
             doc["Reference"] = json!(cut(self.reference.trim(), 255));
         }
         Ok(doc)
@@ -371,6 +414,26 @@ pub fn refusal_text(body: &Value) -> String {
     }
     let text = msgs.join(" ");
     cut(&text, 2000)
+}
+
+/// Xero's refusal of one element of a create or update answered 200 (sent with
+/// `summarizeErrors=false`, so that one refused element never hides the others): an element
+/// whose `StatusAttributeString` is `ERROR`, or that carries `HasErrors`,
+/// `HasValidationErrors` or any `ValidationErrors`, was not saved. Its messages, or `None`
+/// when Xero saved it.
+pub fn element_refusal(el: &Value) -> Option<String> {
+    let mut msgs: Vec<&str> = Vec::new();
+    for m in el.get("ValidationErrors").and_then(Value::as_array).into_iter().flatten().filter_map(|e| e.get("Message").and_then(Value::as_str)) {
+        if !msgs.contains(&m) {
+            msgs.push(m);
+        }
+    }
+    let flagged = el.get("StatusAttributeString").and_then(Value::as_str).is_some_and(|s| s.eq_ignore_ascii_case("ERROR"))
+        || ["HasErrors", "HasValidationErrors"].iter().any(|k| el.get(*k).and_then(Value::as_bool) == Some(true));
+    if !flagged && msgs.is_empty() {
+        return None;
+    }
+    Some(if msgs.is_empty() { "Xero refused it without giving a reason.".into() } else { cut(&msgs.join(" "), 2000) })
 }
 
 /// The company's call budget: Xero allows 60 calls a minute; we emit one per
@@ -458,7 +521,8 @@ mod tests {
         }
         assert_eq!(DocKind::CreditNote.collection(), "CreditNotes");
         assert_eq!(DocKind::Bill.number_field(), "InvoiceNumber");
-        assert_eq!(DocKind::BillCredit.lookup_filter("BC\"1"), "CreditNoteNumber==\"BC1\" AND Type==\"ACCPAYCREDIT\"");
+        assert_eq!(DocKind::Invoice.lookup_filter("IN\"1", "c-1"), "InvoiceNumber==\"IN1\" AND Type==\"ACCREC\"");
+        assert_eq!(DocKind::BillCredit.lookup_filter("BC1", "c-1"), "CreditNoteNumber==\"BC1\" AND Type==\"ACCPAYCREDIT\" AND Contact.ContactID==guid(\"c-1\")");
     }
 
     #[test]
@@ -484,6 +548,21 @@ mod tests {
         let codes: Vec<_> = doc["LineItems"].as_array().unwrap().iter().map(|l| (l["AccountCode"].as_str().unwrap().to_string(), l["TaxType"].as_str().unwrap().to_string())).collect();
         assert_eq!(codes, [("630".into(), "INPUT".into()), ("300".into(), "INPUT".into()), ("300".into(), "INPUT".into())]);
         assert!(doc["LineItems"][2].get("ItemCode").is_none());
+    }
+
+    #[test]
+    fn a_purchase_carries_the_suppliers_reference_as_its_number_where_xero_keeps_it() {
+        // Xero documents `Reference` as ACCREC / ACCRECCREDIT only (issue 31, finding 4).
+        assert_eq!(DocKind::Bill.number_sent("B000012", 0, " INV-5521 "), "INV-5521");
+        assert_eq!(DocKind::BillCredit.number_sent("BC00003", 1, ""), "BC00003/2");
+        assert_eq!(DocKind::Invoice.number_sent("IN00009", 0, "PO 9"), "IN00009");
+        let mut bill = draft(DocKind::Bill, TaxType::TaxInclusive, vec![line(Some("T1"), true, 1, 5500)]);
+        bill.number = DocKind::Bill.number_sent("B000012", 0, &bill.reference);
+        let doc = bill.to_json().unwrap();
+        assert_eq!(doc["InvoiceNumber"], "PO 9");
+        assert!(doc.get("Reference").is_none(), "{doc}");
+        let sale = draft(DocKind::CreditNote, TaxType::TaxInclusive, vec![line(None, false, 1, 100)]).to_json().unwrap();
+        assert_eq!(sale["Reference"], "PO 9");
     }
 
     #[test]
@@ -524,24 +603,50 @@ mod tests {
     }
 
     #[test]
-    fn an_item_code_over_30_is_refused_a_long_name_is_cut_and_physical_products_are_tracked() {
-        assert!(ItemDraft::new(&"X".repeat(31), "n", true).unwrap_err().contains("30 characters"));
-        let it = ItemDraft::new("T1", &"N".repeat(80), true).unwrap();
+    fn a_long_code_is_fitted_to_xeros_limit_the_same_way_every_time_and_physical_products_are_tracked() {
+        // Issue 31, finding 2: a product saved with a 34-character code before the limit.
+        let long = "LT265/70R17-121/118S-BFG-KO2-RWL-X";
+        let sent = ItemDraft::new(long, "n", true).code;
+        assert_eq!(sent.chars().count(), ITEM_CODE_MAX);
+        assert!(sent.starts_with("LT265/70R17-121/118S-~"), "{sent}");
+        assert_eq!(sent, item_code(long), "stable, so the item is found again");
+        assert_ne!(item_code(long), item_code("LT265/70R17-121/118S-BFG-KO2-RWL-Y"));
+        assert_eq!(item_code(" T1 "), "T1");
+        assert_eq!(item_code(&"X".repeat(30)), "X".repeat(30));
+        assert_eq!(contact_number(&"S".repeat(60)).chars().count(), CONTACT_NUMBER_MAX);
+        assert_eq!(contact_number("C001"), "C001");
+        let it = ItemDraft::new("T1", &"N".repeat(80), true);
         assert_eq!(it.name.chars().count(), 50);
         let j = it.to_json();
         assert_eq!((j["InventoryAssetAccountCode"].as_str(), j["PurchaseDetails"]["COGSAccountCode"].as_str()), (Some("630"), Some("310")));
-        let v = ItemDraft::new("FIT", "Fitting", false).unwrap().to_json();
+        let v = ItemDraft::new("FIT", "Fitting", false).to_json();
         assert!(v.get("InventoryAssetAccountCode").is_none());
         assert_eq!(v["PurchaseDetails"]["AccountCode"], "300");
     }
 
     #[test]
-    fn a_contact_carries_our_code_as_its_number_and_its_id_when_updating() {
+    fn a_new_contact_carries_our_code_as_its_number_and_an_update_only_what_the_record_has() {
         let c = ContactDraft { number: "C001".into(), name: "Acme".into(), phone: "02 1".into(), address: vec!["1 St".into()], ..Default::default() };
-        let j = c.to_json(Some("id-1")).unwrap();
-        assert_eq!((j["ContactNumber"].as_str(), j["ContactID"].as_str()), (Some("C001"), Some("id-1")));
+        let j = c.to_json(None);
+        assert_eq!((j["ContactNumber"].as_str(), j["Name"].as_str()), (Some("C001"), Some("Acme")));
         assert_eq!(j["Addresses"][0]["AddressLine1"], "1 St");
-        assert!(ContactDraft { number: "9".repeat(51), ..Default::default() }.to_json(None).is_err());
+        assert!(j.get("EmailAddress").is_none(), "an empty e-mail is not sent");
+        let update = c.to_json(Some("id-1"));
+        assert_eq!(update["ContactID"], "id-1");
+        assert!(update.get("ContactNumber").is_none(), "an update keeps the number the contact has: {update}");
+        assert_eq!(ContactDraft { number: "9".repeat(51), ..Default::default() }.to_json(None)["ContactNumber"].as_str().map(|n| n.chars().count()), Some(50));
+    }
+
+    #[test]
+    fn an_element_xero_refused_inside_a_200_answer_is_a_refusal_with_its_messages() {
+        // Issue 31, finding 1: Xero's own 200 example of a refused element.
+        let refused = json!({"InvoiceID": "00000000-0000-0000-0000-000000000000", "HasErrors": true, "StatusAttributeString": "ERROR",
+            "ValidationErrors": [{"Message": "Email address must be valid."}, {"Message": "Email address must be valid."}, {"Message": "Account code '999' is not a valid code."}]});
+        assert_eq!(element_refusal(&refused).as_deref(), Some("Email address must be valid. Account code '999' is not a valid code."));
+        assert!(element_refusal(&json!({"StatusAttributeString": "ERROR"})).unwrap().contains("without giving a reason"));
+        assert!(element_refusal(&json!({"ContactID": "x", "HasValidationErrors": true})).is_some());
+        assert_eq!(element_refusal(&json!({"InvoiceID": "a", "StatusAttributeString": "OK", "HasErrors": false})), None);
+        assert_eq!(element_refusal(&json!({"InvoiceID": "a"})), None);
     }
 
     #[test]

@@ -156,6 +156,8 @@ pub fn check_input(input: &ConnectionInput, standin: bool) -> AppResult<CheckedC
 /// What Test connection read from Xero.
 #[derive(Debug, Clone)]
 pub struct Tested {
+    /// The organisation's id in Xero (`xero-tenant-id`).
+    pub tenant_id: String,
     pub organisation_name: String,
     /// Active tax types, comma-separated.
     pub tax_types: String,
@@ -165,7 +167,7 @@ pub struct Tested {
 /// organisation's name and active tax rates. A refusal says what failed but never repeats
 /// what the other side answered.
 pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult<Tested> {
-    let ep = Endpoint { org_id: org, client_id: c.client_id.clone(), secret: c.client_secret.clone(), identity_url: c.identity_url.clone(), api_url: c.api_url.clone() };
+    let mut ep = Endpoint { org_id: org, client_id: c.client_id.clone(), secret: c.client_secret.clone(), identity_url: c.identity_url.clone(), api_url: c.api_url.clone(), tenant_id: String::new() };
     let said = |e: CallError| match e {
         CallError::Auth(_) => AppError::field("clientSecret", "Xero did not accept this client id and secret."),
         CallError::Refused { status, .. } => AppError::Conflict { message: format!("Test connection failed: the address answered {status}; check the addresses."), code: Some("xero_unreachable"), reasons: vec![] },
@@ -173,6 +175,7 @@ pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult
         CallError::Unknown(m) => AppError::Conflict { message: format!("Test connection failed: Xero did not answer ({m})."), code: Some("xero_unreachable"), reasons: vec![] },
     };
     client.sign_in(&ep).await.map_err(said)?;
+    ep.tenant_id = client.tenant(&ep).await.map_err(said)?.id;
     let orgs = client.call(&ep, reqwest::Method::GET, "/Organisation", &[], None, None).await.map_err(said)?;
     let name = orgs["Organisations"][0]["Name"].as_str().unwrap_or_default().to_string();
     let rates = client.call(&ep, reqwest::Method::GET, "/TaxRates", &[], None, None).await.map_err(said)?;
@@ -186,7 +189,7 @@ pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult
         .collect();
     types.sort();
     types.dedup();
-    Ok(Tested { organisation_name: name.chars().take(200).collect(), tax_types: types.join(",") })
+    Ok(Tested { tenant_id: ep.tenant_id, organisation_name: name.chars().take(200).collect(), tax_types: types.join(",") })
 }
 
 /// Stores a tested connection for the actor's company (role 4), replacing any earlier one.
@@ -194,7 +197,7 @@ pub fn save(conn: &mut DbConn, actor: &Actor, key: &SecretKey, c: &CheckedConnec
     only_approver(actor.role)?;
     let sealed = key.seal(actor.org_id, &c.client_secret);
     q::save_connection(conn, &NewConnection { org_id: actor.org_id, client_id: &c.client_id, secret_sealed: &sealed, identity_url: &c.identity_url, api_url: &c.api_url, connected_by: actor.user_id }, now)?;
-    q::record_test(conn, actor.org_id, &tested.organisation_name, &tested.tax_types, now)
+    q::record_test(conn, actor.org_id, &tested.tenant_id, &tested.organisation_name, &tested.tax_types, now)
 }
 
 /// The stored settings with the secret opened, for Test connection.
@@ -212,7 +215,7 @@ pub fn stored(conn: &mut DbConn, actor: &Actor, key: &SecretKey) -> AppResult<Ch
 /// Keeps a new test's reading.
 pub fn record_test(conn: &mut DbConn, actor: &Actor, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
     only_approver(actor.role)?;
-    q::record_test(conn, actor.org_id, &tested.organisation_name, &tested.tax_types, now)
+    q::record_test(conn, actor.org_id, &tested.tenant_id, &tested.organisation_name, &tested.tax_types, now)
 }
 
 /// Disconnects: the connection is removed and the company's pending jobs end — a sheet on

@@ -22,6 +22,26 @@ pub struct Endpoint {
     pub identity_url: String,
     /// The base `/Invoices` etc. are appended to (`…/api.xro/2.0`).
     pub api_url: String,
+    /// The organisation every Accounting call names in `xero-tenant-id` (empty before
+    /// [`Client::tenant`] has read it).
+    pub tenant_id: String,
+}
+
+impl Endpoint {
+    /// Where `GET /connections` lives: beside the API base (`https://api.xero.com/connections`
+    /// for `https://api.xero.com/api.xro/2.0`).
+    pub fn connections_url(&self) -> String {
+        let base = self.api_url.trim_end_matches('/');
+        let root = base.strip_suffix("/api.xro/2.0").unwrap_or(base);
+        format!("{root}/connections")
+    }
+}
+
+/// The organisation a connection reaches, from `GET /connections`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tenant {
+    pub id: String,
+    pub name: String,
 }
 
 /// How a call ended when it did not answer 2xx.
@@ -146,6 +166,34 @@ impl Client {
         Ok(token.to_string())
     }
 
+    /// The organisation the token reaches (`GET /connections`, Xero's identity API): a
+    /// Custom Connection reaches exactly one. The first `ORGANISATION` tenant is taken.
+    pub async fn tenant(&self, ep: &Endpoint) -> Result<Tenant, CallError> {
+        for renewed in [false, true] {
+            let token = self.token(ep).await?;
+            let res = self.http.get(ep.connections_url()).bearer_auth(&token).header("Accept", "application/json").send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
+            let status = res.status();
+            let json: Value = res.json().await.unwrap_or(Value::Null);
+            if status == StatusCode::UNAUTHORIZED && !renewed {
+                self.forget(ep);
+                continue;
+            }
+            if status.is_server_error() {
+                return Err(CallError::Unknown(format!("Xero answered {status}")));
+            }
+            if !status.is_success() {
+                return Err(CallError::Refused { status: status.as_u16(), message: format!("the connections call answered {status}") });
+            }
+            let found = json.as_array().into_iter().flatten().find(|c| c["tenantType"].as_str().is_none_or(|t| t == "ORGANISATION"));
+            let id = found.and_then(|c| c["tenantId"].as_str()).filter(|id| id.len() <= 64 && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-'));
+            return match (found, id) {
+                (Some(c), Some(id)) => Ok(Tenant { id: id.to_string(), name: c["tenantName"].as_str().unwrap_or_default().chars().take(200).collect() }),
+                _ => Err(CallError::Refused { status: status.as_u16(), message: "the connection reaches no Xero organisation; connect it to one in Xero".into() }),
+            };
+        }
+        Err(CallError::Auth("the token was refused twice".into()))
+    }
+
     /// One call: `path` below the API base, an optional `where` and other query pairs, an
     /// optional JSON body and `Idempotency-Key`. A 401 renews the token once.
     pub async fn call(&self, ep: &Endpoint, method: Method, path: &str, query: &[(&str, &str)], body: Option<&Value>, key: Option<&str>) -> Result<Value, CallError> {
@@ -153,6 +201,9 @@ impl Client {
             let token = self.token(ep).await?;
             let url = format!("{}{}", ep.api_url.trim_end_matches('/'), path);
             let mut req = self.http.request(method.clone(), &url).bearer_auth(&token).header("Accept", "application/json").query(query);
+            if !ep.tenant_id.is_empty() {
+                req = req.header("xero-tenant-id", &ep.tenant_id);
+            }
             if let Some(b) = body {
                 req = req.json(b);
             }

@@ -33,6 +33,9 @@ pub const OPERATOR: &str = "Xero link";
 /// The target of a customer's balance job: `balance:<customer id>`.
 pub const BALANCE_TARGET: &str = "balance:";
 
+/// The id Xero answers for an element it did not save.
+const NIL_ID: &str = "00000000-0000-0000-0000-000000000000";
+
 /// Waits for the budget longer than this put the job back in the queue instead.
 const LONGEST_WAIT_SECS: i64 = 20;
 
@@ -161,7 +164,14 @@ impl Work {
                 "The stored Xero client secret cannot be opened with this server's key (TYREDESK_SECRET_KEY or secret.key in the data directory changed); connect Xero again in Settings.".into(),
             ));
         };
-        self.endpoint = Some(Endpoint { org_id: org, client_id: conn.client_id.clone(), secret, identity_url: conn.identity_url.clone(), api_url: conn.api_url.clone() });
+        let mut ep = Endpoint { org_id: org, client_id: conn.client_id.clone(), secret, identity_url: conn.identity_url.clone(), api_url: conn.api_url.clone(), tenant_id: conn.tenant_id.clone() };
+        if ep.tenant_id.is_empty() {
+            // A connection made before the tenant was kept: read it once (issue 31).
+            ep.tenant_id = self.link.client.tenant(&ep).await?.id;
+            let tenant = ep.tenant_id.clone();
+            self.db(move |c| q::record_tenant(c, org, &tenant)).await?;
+        }
+        self.endpoint = Some(ep);
         match self.job.job_kind() {
             Some(JobKind::Send) => self.send(&conn.tax_types).await,
             Some(JobKind::Recall) => self.recall().await,
@@ -208,11 +218,18 @@ impl Work {
         self.db(move |c| order_db::get(c, org, id)).await
     }
 
-    /// The live document Xero holds under `number`, if any.
-    async fn find(&self, kind: DocKind, number: &str) -> Result<Option<Value>, Stop> {
-        let filter = kind.lookup_filter(number);
+    /// The live document Xero holds under `number` (for a purchase: of this contact and with
+    /// this total, since a supplier's reference is not unique in Xero), if any.
+    async fn find(&self, kind: DocKind, number: &str, contact_id: &str, total: Option<Cents>) -> Result<Option<Value>, Stop> {
+        let filter = kind.lookup_filter(number, contact_id);
         let found = self.call(Method::GET, &format!("/{}", kind.collection()), &[("where", &filter)], None, None).await?;
-        Ok(found[kind.collection()].as_array().into_iter().flatten().find(|d| d["Status"].as_str().is_some_and(rules::is_live)).cloned())
+        Ok(found[kind.collection()]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["Status"].as_str().is_some_and(rules::is_live))
+            .find(|d| kind.is_sales() || total.is_none_or(|t| d["Total"].as_f64().and_then(rules::cents_of) == Some(t)))
+            .cloned())
     }
 
     async fn send(&mut self, tax_types: &str) -> Result<Done, Stop> {
@@ -223,18 +240,19 @@ impl Work {
         let kind = OrderType::from_i32(o.order_type).and_then(DocKind::of).ok_or(Stop::Moot)?;
         let oid = o.id;
         let recalls = self.db(move |c| q::recalls_done(c, oid)).await?;
-        let number = rules::document_number(&o.no, recalls);
-        if self.job.outcome_unknown
-            && let Some(doc) = self.find(kind, &number).await?
-        {
-            return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string()));
-        }
+        let number = kind.number_sent(&o.no, recalls, &o.reference);
         let tax = TaxType::from_i32(o.tax_type).unwrap_or_default();
         if !tax_types.is_empty() {
             rules::check_tax_rate(tax_types, rules::xero_tax_type(kind, tax)).map_err(Stop::Refused)?;
         }
         let contact_id = if kind.is_sales() { self.customer_contact(&o).await? } else { self.supplier_contact(&o).await? };
         let lines = self.items_and_lines(&o).await?;
+        if self.job.outcome_unknown {
+            let total = lines.iter().try_fold(Cents::ZERO, |s, l| s.checked_add(l.amount));
+            if let Some(doc) = self.find(kind, &number, &contact_id, total).await? {
+                return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string()));
+            }
+        }
         let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference: o.reference.clone(), contact_id, tax, lines };
         let body = json!({ kind.collection(): [draft.to_json().map_err(Stop::Refused)?] });
         let (id, worker, now) = (self.job.id, self.link.worker.clone(), self.now());
@@ -242,10 +260,25 @@ impl Work {
             return Err(Stop::Lost);
         }
         self.job.outcome_unknown = true;
-        let key = idempotency_key(&self.job.idempotency_key, &body);
-        let answer = self.call(Method::PUT, &format!("/{}", kind.collection()), &[], Some(&body), Some(&key)).await?;
-        let xero_id = answer[kind.collection()][0][kind.id_field()].as_str().unwrap_or_default().to_string();
-        Ok(Done::Sent(xero_id))
+        let answer = self.save(kind.collection(), &body).await?;
+        let saved = &answer[kind.collection()][0];
+        if let Some(why) = rules::element_refusal(saved) {
+            return Err(Stop::Refused(why));
+        }
+        match saved[kind.id_field()].as_str().filter(|id| !id.is_empty() && *id != NIL_ID) {
+            Some(xero_id) => Ok(Done::Sent(xero_id.to_string())),
+            // Not refused, yet no document named: the next attempt looks for it first.
+            None => Err(Stop::Unknown(format!("Xero's answer named no {}", kind.id_field()))),
+        }
+    }
+
+    /// Creates or updates records of `collection` (`PUT`/`POST` with `summarizeErrors=false`,
+    /// so that Xero answers each element's own status rather than one refusal for all): the
+    /// answer, whose elements the caller reads with [`rules::element_refusal`].
+    async fn save(&self, collection: &str, body: &Value) -> Result<Value, Stop> {
+        let key = idempotency_key(&self.job.idempotency_key, body);
+        let method = if matches!(collection, "Invoices" | "CreditNotes") { Method::PUT } else { Method::POST };
+        self.call(method, &format!("/{collection}"), &[("summarizeErrors", "false")], Some(body), Some(&key)).await
     }
 
     /// The customer's contact: created, or updated when edited since it was last sent.
@@ -315,18 +348,40 @@ impl Work {
         Ok(id)
     }
 
+    /// The record's contact in Xero, created or brought up to date. One not linked yet is
+    /// looked for by its `ContactNumber`, then by its exact name (a business that is both a
+    /// customer and a supplier is one contact in Xero, whose names are unique), and only then
+    /// created (docs/decisions/xero.md "Contacts").
     async fn upsert_contact(&self, draft: &ContactDraft, known_id: &str) -> Result<String, Stop> {
         let mut id = known_id.to_string();
         if id.is_empty() {
-            let filter = format!("ContactNumber=={}", rules::quoted(&draft.number));
-            let found = self.call(Method::GET, "/Contacts", &[("where", &filter)], None, None).await?;
-            id = found["Contacts"][0]["ContactID"].as_str().unwrap_or_default().to_string();
+            id = self.find_contact(&format!("ContactNumber=={}", rules::quoted(&draft.number_sent())), |_| true).await?;
         }
-        let contact = draft.to_json((!id.is_empty()).then_some(id.as_str())).map_err(Stop::Refused)?;
-        let body = json!({ "Contacts": [contact] });
-        let key = idempotency_key(&self.job.idempotency_key, &body);
-        let answer = self.call(Method::POST, "/Contacts", &[], Some(&body), Some(&key)).await?;
-        answer["Contacts"][0]["ContactID"].as_str().map(str::to_string).ok_or_else(|| Stop::Unknown("Xero's answer had no ContactID".into()))
+        if id.is_empty() && !draft.name.trim().is_empty() {
+            let name = draft.name.trim().to_string();
+            id = self.find_contact(&format!("Name=={}", rules::quoted(&name)), |c| c["Name"].as_str().is_some_and(|n| n.trim().eq_ignore_ascii_case(&name))).await?;
+        }
+        let contact = draft.to_json((!id.is_empty()).then_some(id.as_str()));
+        let answer = self.save("Contacts", &json!({ "Contacts": [contact] })).await?;
+        let saved = &answer["Contacts"][0];
+        if let Some(why) = rules::element_refusal(saved) {
+            return Err(Stop::Refused(why));
+        }
+        saved["ContactID"].as_str().filter(|id| !id.is_empty() && *id != NIL_ID).map(str::to_string).ok_or_else(|| Stop::Unknown("Xero's answer had no ContactID".into()))
+    }
+
+    /// The id of the first active contact the filter finds that `fits`, or empty.
+    async fn find_contact(&self, filter: &str, fits: impl Fn(&Value) -> bool) -> Result<String, Stop> {
+        let found = self.call(Method::GET, "/Contacts", &[("where", filter)], None, None).await?;
+        Ok(found["Contacts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c["ContactStatus"].as_str().is_none_or(|s| s == "ACTIVE"))
+            .find(|c| fits(c))
+            .and_then(|c| c["ContactID"].as_str())
+            .unwrap_or_default()
+            .to_string())
     }
 
     /// The document's lines, after the items of their products exist in Xero as they are now.
@@ -348,7 +403,7 @@ impl Work {
         let mut stale = Vec::new();
         let mut drafts = std::collections::HashMap::new();
         for (id, code, name, category, version, synced, sent) in &prods {
-            let item = ItemDraft::new(code, name, *category == ProductKind::Physical.as_i32()).map_err(Stop::Refused)?;
+            let item = ItemDraft::new(code, name, *category == ProductKind::Physical.as_i32());
             if *sent != XeroState::Sent.as_i32() || synced != version {
                 stale.push((*id, *version, item.clone()));
             }
@@ -356,8 +411,16 @@ impl Work {
         }
         for chunk in stale.chunks(50) {
             let body = json!({ "Items": chunk.iter().map(|(_, _, i)| i.to_json()).collect::<Vec<_>>() });
-            let key = idempotency_key(&self.job.idempotency_key, &body);
-            self.call(Method::POST, "/Items", &[], Some(&body), Some(&key)).await?;
+            let answer = self.save("Items", &body).await?;
+            // Every element answers for itself: a refused item stops the sheet with its reason.
+            let refusals: Vec<String> = chunk
+                .iter()
+                .enumerate()
+                .filter_map(|(n, (_, _, item))| rules::element_refusal(&answer["Items"][n]).map(|why| format!("Item {}: {why}", item.code)))
+                .collect();
+            if !refusals.is_empty() {
+                return Err(Stop::Refused(refusals.join(" ")));
+            }
             let done: Vec<(i64, i32)> = chunk.iter().map(|(id, v, _)| (*id, *v)).collect();
             self.db(move |c| {
                 for &(id, v) in &done {
@@ -383,6 +446,20 @@ impl Work {
             .collect())
     }
 
+    /// The Xero contact the sheet's customer or supplier is linked to (empty when none).
+    async fn linked_contact(&self, o: &Order) -> Result<String, Stop> {
+        let (org, customer, supplier) = (o.org_id, o.customer_id, o.supplier_id);
+        self.db(move |c| {
+            let id = match (customer, supplier) {
+                (Some(cid), _) => customers::table.filter(customers::org_id.eq(org)).find(cid).select(customers::xero_contact_id).first::<String>(c).optional()?,
+                (None, Some(sid)) => suppliers::table.filter(suppliers::org_id.eq(org)).find(sid).select(suppliers::xero_contact_id).first::<String>(c).optional()?,
+                (None, None) => None,
+            };
+            Ok(id.unwrap_or_default())
+        })
+        .await
+    }
+
     async fn recall(&mut self) -> Result<Done, Stop> {
         let o = self.order().await?;
         if XeroState::from_i32(o.xero_sent) != Some(XeroState::Recalling) {
@@ -393,7 +470,8 @@ impl Work {
         let doc = if o.xero_id.is_empty() {
             let oid = o.id;
             let recalls = self.db(move |c| q::recalls_done(c, oid)).await?;
-            self.find(kind, &rules::document_number(&o.no, recalls)).await?
+            let contact_id = self.linked_contact(&o).await?;
+            self.find(kind, &kind.number_sent(&o.no, recalls, &o.reference), &contact_id, None).await?
         } else {
             let found = self.call(Method::GET, &format!("{path}/{}", o.xero_id), &[], None, None).await;
             match found {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde_json::{Value, json};
-use db::schema::{customers, order_events, orders, products};
+use db::schema::{customers, order_events, orders, products, suppliers, xero_connections};
 use xero::fake::FakeXero;
 use xero::secret::SecretKey;
 use xero::{Clock, Link, Settings};
@@ -85,6 +85,13 @@ impl Rig {
 
     fn docs(&self, collection: &str) -> Vec<Value> {
         if collection == "Invoices" { self.fake.invoices() } else { self.fake.credit_notes() }
+    }
+
+    /// Every request the stand-in received, and every answer it gave, was as Xero's own
+    /// description of its API allows.
+    fn assert_as_xero_describes(&self) {
+        let v = self.fake.violations();
+        assert!(v.is_empty(), "not as Xero describes its API:\n{}", v.join("\n"));
     }
 
     fn with_number(&self, collection: &str, field: &str, number: &str) -> Vec<Value> {
@@ -211,13 +218,20 @@ async fn credit_notes_bills_and_bill_credit_notes_map_to_their_xero_types_accoun
         if no_tax {
             r.sql(move |c| diesel::update(orders::table.find(id)).set(orders::tax_type.eq(1)).execute(c)).await;
         }
+        // The bill carries the supplier's invoice number as its reference; the bill credit
+        // note has none. Xero keeps no `Reference` on purchases (issue 31, finding 4): a
+        // purchase's number there is the supplier's reference, or ours without one.
+        let reference = if t == 4 { "SUP-INV-5521" } else { "" };
+        r.sql(move |c| diesel::update(orders::table.find(id)).set(orders::reference.eq(reference)).execute(c)).await;
         r.send(id).await;
         r.drain().await;
         assert_eq!(r.xero_state(id).await.0, 1, "sheet type {t} is Sent");
-        let docs = r.with_number(collection, number_field, &no);
+        let number = if reference.is_empty() { no.clone() } else { reference.to_string() };
+        let docs = r.with_number(collection, number_field, &number);
         assert_eq!(docs.len(), 1, "{no}");
         let d = &docs[0];
         assert_eq!(d["Type"], xero_type);
+        assert!(t == 2 || d.get("Reference").is_none(), "Reference is ACCREC/ACCRECCREDIT only: {d}");
         assert_eq!(d["LineAmountTypes"], if no_tax { "NoTax" } else { "Inclusive" });
         let kinds: Vec<(Option<i64>, i32)> = r
             .sql(move |c| {
@@ -340,7 +354,7 @@ async fn recall_voids_an_authorised_document_deletes_a_draft_and_keeps_a_paid_on
     // A document someone left as DRAFT in Xero is deleted.
     let (id2, no2) = r.sheet(2).await;
     let token = xero::client::Client::new(Duration::from_secs(5));
-    let ep = xero::client::Endpoint { org_id: ORG, client_id: "cid".into(), secret: "csecret".into(), identity_url: r.identity_url.clone(), api_url: r.api_url.clone() };
+    let ep = xero::client::Endpoint { org_id: ORG, client_id: "cid".into(), secret: "csecret".into(), identity_url: r.identity_url.clone(), api_url: r.api_url.clone(), tenant_id: r.fake.tenant_id() };
     let contact = token.call(&ep, reqwest::Method::PUT, "/Contacts", &[], Some(&json!({"Contacts": [{"Name": "Draft holder"}]})), None).await.unwrap();
     let cid = contact["Contacts"][0]["ContactID"].as_str().unwrap().to_string();
     let draft = json!({"CreditNotes": [{"Type": "ACCRECCREDIT", "CreditNoteNumber": no2, "Status": "DRAFT", "Date": "2026-11-20", "Contact": {"ContactID": cid},
@@ -747,4 +761,127 @@ async fn only_approvers_read_the_connection_and_approvers_or_accountants_recall_
     assert!(r.app.get(&format!("/order_detail/invoices/{id}"), Some(&manager)).await.body.contains(">XeroRecall<"));
     let recall = r.app.post_json(&format!("/api/xero/{id}/recall"), &manager, json!({})).await;
     assert_eq!(recall.status, 200, "{}", recall.body);
+}
+
+#[tokio::test]
+async fn an_element_xero_refuses_inside_a_200_answer_fails_the_sheet_with_xeros_message() {
+    // Issue 31, finding 1: Xero answers 200 and refuses the element inside it; the sheet
+    // showed "Xero SENT" with the nil InvoiceID.
+    let r = rig().await;
+    r.connect().await;
+    let (id, no) = r.sheet(1).await;
+    let why = "Account code '200' has been archived, or has been deleted. Each line item must reference a valid account.";
+    r.fake.refuse_next_element("Invoices", why);
+    r.send(id).await;
+    r.drain().await;
+    let (state, error, xero_id) = r.xero_state(id).await;
+    assert_eq!((state, xero_id.as_str()), (2, ""), "Fail, with no Xero id: {error}");
+    assert!(error.contains(why), "Xero's own message is on the sheet: {error}");
+    assert!(r.with_number("Invoices", "InvoiceNumber", &no).is_empty());
+    // Sent again once the cause is gone: one invoice.
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1);
+    assert_eq!(r.with_number("Invoices", "InvoiceNumber", &no).len(), 1);
+    // A refused contact or item stops the sheet the same way, naming the record.
+    let (id2, _) = r.sheet(1).await;
+    let pid: i64 = r.sql(move |c| db::schema::order_lines::table.filter(db::schema::order_lines::order_id.eq(id2)).filter(db::schema::order_lines::product_id.is_not_null()).select(db::schema::order_lines::product_id.assume_not_null()).first(c)).await;
+    r.sql(move |c| diesel::update(products::table.find(pid)).set(products::version.eq(products::version + 1)).execute(c)).await;
+    r.fake.refuse_next_element("Items", "The Name must be 50 characters or less.");
+    r.send(id2).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(id2).await;
+    assert_eq!(state, 2, "{error}");
+    assert!(error.contains("Item ") && error.contains("50 characters"), "{error}");
+    r.assert_as_xero_describes();
+}
+
+#[tokio::test]
+async fn records_saved_with_codes_longer_than_xero_allows_reach_it_under_a_fitted_code_and_new_ones_are_refused() {
+    // Issue 31, finding 2: a 34-character product code and a 60-character customer code,
+    // saved before the limit (their codes can no longer change).
+    let r = rig().await;
+    r.connect().await;
+    let (id, _) = r.sheet(1).await;
+    let long_product = "LT265/70R17-121/118S-BFG-KO2-RWL-X";
+    let long_customer = format!("CUST-{}", "7".repeat(55));
+    let pid: i64 = r.sql(move |c| db::schema::order_lines::table.filter(db::schema::order_lines::order_id.eq(id)).filter(db::schema::order_lines::product_id.is_not_null()).select(db::schema::order_lines::product_id.assume_not_null()).first(c)).await;
+    let cid: i64 = r.sql(move |c| orders::table.find(id).select(orders::customer_id.assume_not_null()).first(c)).await;
+    let lc = long_customer.clone();
+    r.sql(move |c| diesel::update(products::table.find(pid)).set(products::code.eq(long_product)).execute(c)).await;
+    r.sql(move |c| diesel::update(customers::table.find(cid)).set(customers::code.eq(lc)).execute(c)).await;
+    r.send(id).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(id).await;
+    assert_eq!(state, 1, "sent: {error}");
+    let item_code = domain::xero::item_code(long_product);
+    assert_eq!(item_code.chars().count(), 30);
+    assert_eq!(r.fake.items().iter().filter(|i| i["Code"] == item_code.as_str()).count(), 1, "the item carries the fitted code");
+    let number = domain::xero::contact_number(&long_customer);
+    assert_eq!(r.fake.contacts().iter().filter(|c| c["ContactNumber"] == number.as_str()).count(), 1);
+    // Sent again after a recall: the same item and contact are found, none duplicated.
+    let items = r.fake.items().len();
+    assert_eq!(r.app.post_json(&format!("/api/xero/{id}/recall"), &r.s, json!({})).await.status, 200);
+    r.drain().await;
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1);
+    assert_eq!(r.fake.items().len(), items);
+    // New records are held to Xero's limits.
+    let res = r.app.post_json("/api/products", &r.s, json!({"code": "X".repeat(31), "helperCode": "x", "name": "Long code", "unit": "EA", "tag1": "Autoparts", "brand": 1, "material": 1})).await;
+    assert_eq!(res.status, 422, "{}", res.body);
+    assert!(res.body.contains(domain::masters::CODE_LONGER_THAN_XERO_ITEM), "{}", res.body);
+    r.assert_as_xero_describes();
+}
+
+#[tokio::test]
+async fn a_business_that_is_customer_and_supplier_is_one_xero_contact_found_by_its_name() {
+    // Issue 31, finding 3: a supplier named like an existing customer could never be sent.
+    let r = rig().await;
+    r.connect().await;
+    let (invoice, _) = r.sheet(1).await;
+    r.send(invoice).await;
+    r.drain().await;
+    let cid: i64 = r.sql(move |c| orders::table.find(invoice).select(orders::customer_id.assume_not_null()).first(c)).await;
+    let (name, code, contact): (String, String, String) = r.sql(move |c| customers::table.find(cid).select((customers::name, customers::code, customers::xero_contact_id)).first(c)).await;
+    let (bill, _) = r.sheet(4).await;
+    let sid: i64 = r.sql(move |c| orders::table.find(bill).select(orders::supplier_id.assume_not_null()).first(c)).await;
+    let n = name.clone();
+    r.sql(move |c| diesel::update(suppliers::table.find(sid)).set((suppliers::name.eq(n), suppliers::xero_contact_id.eq(""))).execute(c)).await;
+    r.send(bill).await;
+    r.drain().await;
+    let (state, error, xero_id) = r.xero_state(bill).await;
+    assert_eq!(state, 1, "sent: {error}");
+    let same_name: Vec<Value> = r.fake.contacts().into_iter().filter(|c| c["Name"] == name.as_str()).collect();
+    assert_eq!(same_name.len(), 1, "one contact for the business");
+    assert_eq!(same_name[0]["ContactID"], contact.as_str());
+    assert_eq!(same_name[0]["ContactNumber"], code.as_str(), "the customer's number is kept");
+    let doc = r.fake.invoices().into_iter().find(|d| d["InvoiceID"] == xero_id.as_str()).unwrap();
+    assert_eq!(doc["Contact"]["ContactID"], contact.as_str(), "the bill names that contact");
+    let linked: String = r.sql(move |c| suppliers::table.find(sid).select(suppliers::xero_contact_id).first(c)).await;
+    assert_eq!(linked, contact);
+    r.assert_as_xero_describes();
+}
+
+#[tokio::test]
+async fn every_call_names_the_organisation_read_when_testing_and_a_connection_made_before_reads_it_once() {
+    // Issue 31, finding 7: `xero-tenant-id` is required on every Accounting path.
+    let r = rig().await;
+    r.connect().await;
+    let tenant = || async { r.sql(|c| xero_connections::table.find(ORG).select(xero_connections::tenant_id).first::<String>(c)).await };
+    assert_eq!(tenant().await, r.fake.tenant_id(), "read by the test on connecting");
+    r.sql(|c| diesel::update(xero_connections::table.find(ORG)).set(xero_connections::tenant_id.eq("")).execute(c)).await;
+    let (id, _) = r.sheet(1).await;
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1);
+    assert_eq!(tenant().await, r.fake.tenant_id(), "read once by the first job");
+    // A connection naming another organisation is refused by Xero, and says so.
+    r.sql(|c| diesel::update(xero_connections::table.find(ORG)).set(xero_connections::tenant_id.eq("11111111-2222-3333-4444-555555555555")).execute(c)).await;
+    let (id2, _) = r.sheet(1).await;
+    r.send(id2).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(id2).await;
+    assert_eq!(state, 2, "{error}");
+    r.assert_as_xero_describes();
 }

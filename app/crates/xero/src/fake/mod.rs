@@ -59,6 +59,7 @@ struct State {
     items: Vec<Value>,
     idempotent: HashMap<String, (String, u16, Value, NaiveDateTime)>,
     fail_next: Option<(u16, Value, Option<u64>)>,
+    refuse_element_next: Option<(String, String)>,
     hang_next: Option<Duration>,
     lock_date: Option<NaiveDate>,
     payments: HashMap<String, f64>,
@@ -68,6 +69,8 @@ struct State {
 struct Inner {
     client_id: String,
     client_secret: String,
+    /// The organisation's id, as `GET /connections` answers it and `xero-tenant-id` names it.
+    tenant_id: String,
     clock: Clock,
     state: Mutex<State>,
 }
@@ -105,7 +108,7 @@ impl FakeXero {
 
     /// The same, timed by `clock` (rate limits, tokens, the request log).
     pub fn with_clock(client_id: &str, client_secret: &str, clock: Clock) -> Self {
-        Self { inner: Arc::new(Inner { client_id: client_id.into(), client_secret: client_secret.into(), clock, state: Mutex::new(State::default()) }) }
+        Self { inner: Arc::new(Inner { client_id: client_id.into(), client_secret: client_secret.into(), tenant_id: store::random_id(), clock, state: Mutex::new(State::default()) }) }
     }
 
     fn st(&self) -> MutexGuard<'_, State> {
@@ -119,6 +122,14 @@ impl FakeXero {
     /// The next API call answers `status` with `body` (and `Retry-After`), doing nothing else.
     pub fn fail_next(&self, status: u16, body: Value, retry_after: Option<u64>) {
         self.st().fail_next = Some((status, body, retry_after));
+    }
+
+    /// The next create or update of `collection` (Contacts, Items, Invoices, CreditNotes)
+    /// answers as Xero does with `summarizeErrors=false` when it refuses an element: 200,
+    /// each element with `StatusAttributeString: "ERROR"`, `message` in its
+    /// `ValidationErrors` and the nil id; nothing is stored.
+    pub fn refuse_next_element(&self, collection: &str, message: &str) {
+        self.st().refuse_element_next = Some((collection.to_string(), message.to_string()));
     }
 
     /// The next create of an invoice or credit note is stored, then answered after `hang`.
@@ -161,6 +172,14 @@ impl FakeXero {
     pub fn items(&self) -> Vec<Value> {
         self.st().items.clone()
     }
+
+    /// The organisation's tenant id.
+    pub fn tenant_id(&self) -> String {
+        self.inner.tenant_id.clone()
+    }
+
+    // TEMP-STUB (replaced by the description check on merge)
+    pub fn violations(&self) -> Vec<String> { Vec::new() }
 
     /// Every request answered, oldest first.
     pub fn requests(&self) -> Vec<Logged> {

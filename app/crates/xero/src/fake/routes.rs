@@ -57,6 +57,8 @@ impl FakeXero {
         let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_string);
         let answer = if path == "/connect/token" && method == Method::POST {
             self.token(&headers, &body)
+        } else if path == "/connections" && method == Method::GET {
+            self.connections(&headers)
         } else if let Some(rest) = path.strip_prefix("/api.xro/2.0/") {
             self.api(&method, rest, uri.query().unwrap_or(""), &headers, &body, key.as_deref()).await
         } else {
@@ -92,16 +94,38 @@ impl FakeXero {
         Answer::new(200, json!({"access_token": token, "expires_in": 1800, "token_type": "Bearer", "scope": "accounting.transactions accounting.contacts accounting.settings"}))
     }
 
+    /// The bearer token of a call, when it is one the fake issued and it has not expired.
+    fn signed_in(&self, headers: &HeaderMap, now: NaiveDateTime) -> bool {
+        let bearer = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
+        self.st().tokens.get(bearer).is_some_and(|exp| *exp > now)
+    }
+
+    /// `GET /connections` (Xero's identity API): the one organisation a Custom Connection reaches.
+    fn connections(&self, headers: &HeaderMap) -> Answer {
+        let now = self.now();
+        if !self.signed_in(headers, now) {
+            return Answer::new(401, json!({"Title": "Unauthorized", "Status": 401, "Detail": "AuthenticationUnsuccessful"}));
+        }
+        let at = now.format("%Y-%m-%dT%H:%M:%S%.6f").to_string();
+        Answer::new(
+            200,
+            json!([{"id": random_id(), "authEventId": random_id(), "tenantId": self.inner.tenant_id, "tenantType": "ORGANISATION", "tenantName": "Demo Company (AU)", "createdDateUtc": at, "updatedDateUtc": at}]),
+        )
+    }
+
     /// Checks the token and the limits, then runs the call; the concurrency slot is held
     /// until the answer is ready (including a hang).
     async fn api(&self, method: &Method, rest: &str, query: &str, headers: &HeaderMap, body: &[u8], key: Option<&str>) -> Answer {
         let now = self.now();
-        let bearer = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
+        if !self.signed_in(headers, now) {
+            return Answer::new(401, json!({"Title": "Unauthorized", "Status": 401, "Detail": "AuthenticationUnsuccessful"}));
+        }
+        // A call naming another organisation than the one the token reaches is refused.
+        if headers.get("xero-tenant-id").and_then(|v| v.to_str().ok()).is_some_and(|t| t != self.inner.tenant_id) {
+            return Answer::new(403, json!({"Type": null, "Title": "Forbidden", "Status": 403, "Detail": "AuthenticationUnsuccessful"}));
+        }
         {
             let mut st = self.st();
-            if st.tokens.get(bearer).is_none_or(|exp| *exp <= now) {
-                return Answer::new(401, json!({"Title": "Unauthorized", "Status": 401, "Detail": "AuthenticationUnsuccessful"}));
-            }
             if let Some(refusal) = st.take_slot(now) {
                 return refusal;
             }
@@ -146,9 +170,11 @@ impl FakeXero {
         } else {
             Ok(Value::Null)
         };
-        let mut answer = match parsed {
-            Err(a) => a,
-            Ok(b) => st.route(method, &segs, query, &b, now),
+        let refuse = st.refuse_element_next.take_if(|(coll, _)| writes && segs.first() == Some(&coll.as_str()));
+        let mut answer = match (parsed, refuse) {
+            (Err(a), _) => a,
+            (Ok(b), Some((coll, message))) => st.refuse_all(&coll, &b, &message, now),
+            (Ok(b), None) => st.route(method, &segs, query, &b, now),
         };
         if writes && answer.status == 200 && matches!(segs.first(), Some(&"Invoices") | Some(&"CreditNotes")) {
             answer.hang = st.hang_next.take();
@@ -166,6 +192,8 @@ impl State {
             Ok(f) => f,
             Err(m) => return Answer::new(400, json!({"Type": "QueryParseException", "Message": m})),
         };
+        // Xero's default is to summarise: one refused element refuses the whole call.
+        let summarize = !query.split('&').any(|p| p.eq_ignore_ascii_case("summarizeErrors=false"));
         match (method.as_str(), segs) {
             ("GET", ["Organisation"]) => ok("Organisations", vec![json!({"OrganisationID": "00000000-0000-0000-0000-00000000a001", "Name": "Demo Company (AU)", "CountryCode": "AU", "BaseCurrency": "AUD"})], now),
             ("GET", ["TaxRates"]) => ok(
@@ -182,16 +210,16 @@ impl State {
                 }
                 None => Answer::new(404, json!({"Title": "NotFound", "Detail": "Resource not found"})),
             },
-            ("PUT", ["Contacts"]) => self.save_contacts(body, None, false, now),
-            ("POST", ["Contacts"]) => self.save_contacts(body, None, true, now),
-            ("POST", ["Contacts", id]) => self.save_contacts(body, Some(id), true, now),
+            ("PUT", ["Contacts"]) => self.save_contacts(body, None, false, summarize, now),
+            ("POST", ["Contacts"]) => self.save_contacts(body, None, true, summarize, now),
+            ("POST", ["Contacts", id]) => self.save_contacts(body, Some(id), true, true, now),
             ("GET", ["Items"]) => ok("Items", self.items.iter().filter(|i| filter.matches(i)).cloned().collect(), now),
             ("GET", ["Items", id]) => match self.items.iter().find(|i| i["ItemID"] == *id || i["Code"] == *id).cloned() {
                 Some(i) => ok("Items", vec![i], now),
                 None => Answer::new(404, json!({"Title": "NotFound"})),
             },
-            ("PUT", ["Items"]) => self.save_items(body, false, now),
-            ("POST", ["Items"]) => self.save_items(body, true, now),
+            ("PUT", ["Items"]) => self.save_items(body, false, summarize, now),
+            ("POST", ["Items"]) => self.save_items(body, true, summarize, now),
             ("GET", [coll]) if *coll == "Invoices" || *coll == "CreditNotes" => {
                 let k = if *coll == "Invoices" { INVOICES } else { CREDIT_NOTES };
                 let page: usize = query.split('&').find_map(|p| p.strip_prefix("page=")).and_then(|p| p.parse().ok()).unwrap_or(1).max(1);
@@ -207,7 +235,8 @@ impl State {
             }
             ("PUT" | "POST", [coll, rest @ ..]) if (*coll == "Invoices" || *coll == "CreditNotes") && rest.len() <= 1 => {
                 let k = if *coll == "Invoices" { INVOICES } else { CREDIT_NOTES };
-                self.save_docs(k, body, rest.first().copied(), method == Method::POST, now)
+                // `summarizeErrors` is a parameter of the collection only, not of `/{id}`.
+                self.save_docs(k, body, rest.first().copied(), method == Method::POST, summarize || !rest.is_empty(), now)
             }
             _ => Answer::new(404, json!({"Title": "NotFound"})),
         }

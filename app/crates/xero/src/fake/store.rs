@@ -69,6 +69,13 @@ fn invalid(elements: Vec<(Value, Vec<String>)>) -> Answer {
     Answer::new(400, json!({"ErrorNumber": 10, "Type": "ValidationException", "Message": "A validation exception occurred", "Elements": els}))
 }
 
+/// An element checked for a create or update: the record to keep (at its index when it
+/// exists), or the element with the messages it was refused with.
+type Outcome = Result<(Option<usize>, Value), (Value, Vec<String>)>;
+
+/// The id Xero answers for an element it did not save.
+const NIL_ID: &str = "00000000-0000-0000-0000-000000000000";
+
 fn ms_date(t: NaiveDateTime) -> String {
     format!("/Date({}+0000)/", t.and_utc().timestamp_millis())
 }
@@ -93,10 +100,6 @@ impl State {
         if k.coll == "Invoices" { &self.invoices } else { &self.credit_notes }
     }
 
-    fn docs_mut(&mut self, k: DocKind) -> &mut Vec<Value> {
-        if k.coll == "Invoices" { &mut self.invoices } else { &mut self.credit_notes }
-    }
-
     pub(super) fn balances(&self, contact: &str, today: NaiveDate) -> Value {
         let mut sums = [[0.0f64; 2]; 2];
         let mut add = |side: usize, amount: f64, due: Option<NaiveDate>| {
@@ -119,10 +122,69 @@ impl State {
                "AccountsPayable": {"Outstanding": round2(sums[1][0]), "Overdue": round2(sums[1][1])}})
     }
 
-    pub(super) fn save_contacts(&mut self, body: &Value, path_id: Option<&str>, upsert: bool, now: NaiveDateTime) -> Answer {
+    /// The collection of records a create or update names.
+    fn records_mut(&mut self, coll: &str) -> &mut Vec<Value> {
+        match coll {
+            "Contacts" => &mut self.contacts,
+            "Items" => &mut self.items,
+            "Invoices" => &mut self.invoices,
+            _ => &mut self.credit_notes,
+        }
+    }
+
+    /// Answers a create or update whose elements were checked in order: each the record to
+    /// keep (at its index when it exists) or the element refused with its messages. By
+    /// default (`summarize`) one refused element refuses them all with a 400
+    /// `ValidationException`. With `summarizeErrors=false` Xero keeps every valid element
+    /// and answers 200 with each element's own status: a refused one carries
+    /// `StatusAttributeString: "ERROR"`, its `ValidationErrors` and the nil id.
+    fn finish(&mut self, coll: &str, id_field: &str, outcomes: Vec<Outcome>, summarize: bool, now: NaiveDateTime) -> Answer {
+        if outcomes.is_empty() {
+            return invalid(vec![(json!({}), vec![format!("No {coll} were sent.")])]);
+        }
+        if summarize && outcomes.iter().any(Result::is_err) {
+            return invalid(outcomes.into_iter().filter_map(Result::err).collect());
+        }
+        let mut out = Vec::new();
+        for o in outcomes {
+            match o {
+                Ok((at, mut record)) => {
+                    match at {
+                        Some(i) => self.records_mut(coll)[i] = record.clone(),
+                        None => self.records_mut(coll).push(record.clone()),
+                    }
+                    if !summarize {
+                        record["StatusAttributeString"] = json!("OK");
+                    }
+                    out.push(record);
+                }
+                Err((mut el, msgs)) => {
+                    el[id_field] = json!(NIL_ID);
+                    el["StatusAttributeString"] = json!("ERROR");
+                    el[if coll == "Contacts" { "HasValidationErrors" } else { "HasErrors" }] = json!(true);
+                    el["ValidationErrors"] = Value::Array(msgs.into_iter().map(|m| json!({"Message": m})).collect());
+                    out.push(el);
+                }
+            }
+        }
+        ok(coll, out, now)
+    }
+
+    /// Every element of a create or update refused with `message` inside a 200 answer.
+    pub(super) fn refuse_all(&mut self, coll: &str, body: &Value, message: &str, now: NaiveDateTime) -> Answer {
+        let id_field = match coll {
+            "Contacts" => "ContactID",
+            "Items" => "ItemID",
+            "Invoices" => "InvoiceID",
+            _ => "CreditNoteID",
+        };
+        let outcomes = elements(body, coll).into_iter().map(|el| Err((el, vec![message.to_string()]))).collect();
+        self.finish(coll, id_field, outcomes, false, now)
+    }
+
+    pub(super) fn save_contacts(&mut self, body: &Value, path_id: Option<&str>, upsert: bool, summarize: bool, now: NaiveDateTime) -> Answer {
         let els = elements(body, "Contacts");
-        let mut errors = Vec::new();
-        let mut plan = Vec::new();
+        let mut outcomes: Vec<Outcome> = Vec::new();
         for el in &els {
             let id = path_id.map(str::to_string).or_else(|| el["ContactID"].as_str().map(str::to_string)).filter(|_| upsert);
             let existing = id.as_ref().and_then(|id| self.contacts.iter().position(|c| c["ContactID"] == id.as_str()));
@@ -135,7 +197,8 @@ impl State {
                 msgs.push("The contact name must be entered.".into());
             }
             if !name.is_empty() {
-                let clash = self.contacts.iter().enumerate().any(|(i, c)| Some(i) != existing && c["Name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));
+                let pending = outcomes.iter().filter_map(|o| o.as_ref().ok()).map(|(_, c)| c);
+                let clash = self.contacts.iter().enumerate().filter(|(i, _)| Some(*i) != existing).map(|(_, c)| c).chain(pending).any(|c| c["Name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));
                 if clash {
                     msgs.push(format!("The contact name {name} is already assigned to another contact. The contact name must be unique across all active contacts."));
                 }
@@ -143,44 +206,26 @@ impl State {
             if el["ContactNumber"].as_str().is_some_and(|n| n.chars().count() > 50) {
                 msgs.push("The ContactNumber must be 50 characters or less.".into());
             }
-            if msgs.is_empty() {
-                plan.push((existing, el.clone()));
-            } else {
-                errors.push((el.clone(), msgs));
+            if !msgs.is_empty() {
+                outcomes.push(Err((el.clone(), msgs)));
+                continue;
             }
-        }
-        if !errors.is_empty() || els.is_empty() {
-            return if els.is_empty() { invalid(vec![(json!({}), vec!["No contacts were sent.".into()])]) } else { invalid(errors) };
-        }
-        let mut out = Vec::new();
-        for (existing, el) in plan {
-            let c = match existing {
-                Some(i) => {
-                    let c = &mut self.contacts[i];
-                    for (k, v) in el.as_object().into_iter().flatten().filter(|(k, _)| *k != "ContactID") {
-                        c[k] = v.clone();
-                    }
-                    c["UpdatedDateUTC"] = json!(ms_date(now));
-                    c.clone()
-                }
-                None => {
-                    let mut c = el.clone();
-                    c["ContactID"] = json!(random_id());
-                    c["ContactStatus"] = json!("ACTIVE");
-                    c["UpdatedDateUTC"] = json!(ms_date(now));
-                    self.contacts.push(c.clone());
-                    c
-                }
+            let mut c = match existing {
+                Some(i) => self.contacts[i].clone(),
+                None => json!({"ContactID": random_id(), "ContactStatus": "ACTIVE"}),
             };
-            out.push(c);
+            for (k, v) in el.as_object().into_iter().flatten().filter(|(k, _)| *k != "ContactID") {
+                c[k] = v.clone();
+            }
+            c["UpdatedDateUTC"] = json!(ms_date(now));
+            outcomes.push(Ok((existing, c)));
         }
-        ok("Contacts", out, now)
+        self.finish("Contacts", "ContactID", outcomes, summarize, now)
     }
 
-    pub(super) fn save_items(&mut self, body: &Value, upsert: bool, now: NaiveDateTime) -> Answer {
+    pub(super) fn save_items(&mut self, body: &Value, upsert: bool, summarize: bool, now: NaiveDateTime) -> Answer {
         let els = elements(body, "Items");
-        let mut errors = Vec::new();
-        let mut plan = Vec::new();
+        let mut outcomes: Vec<Outcome> = Vec::new();
         for el in &els {
             let mut msgs = Vec::new();
             let code = el["Code"].as_str().unwrap_or("").trim().to_string();
@@ -204,17 +249,10 @@ impl State {
             if existing.is_some() && !upsert {
                 msgs.push(format!("Item code '{code}' already exists."));
             }
-            if msgs.is_empty() {
-                plan.push((existing, el.clone()));
-            } else {
-                errors.push((el.clone(), msgs));
+            if !msgs.is_empty() {
+                outcomes.push(Err((el.clone(), msgs)));
+                continue;
             }
-        }
-        if !errors.is_empty() || els.is_empty() {
-            return invalid(if els.is_empty() { vec![(json!({}), vec!["No items were sent.".into()])] } else { errors });
-        }
-        let mut out = Vec::new();
-        for (existing, el) in plan {
             let mut item = match existing {
                 Some(i) => self.items[i].clone(),
                 None => json!({"ItemID": random_id()}),
@@ -224,22 +262,14 @@ impl State {
             }
             item["IsTrackedAsInventory"] = json!(item["InventoryAssetAccountCode"].is_string());
             item["UpdatedDateUTC"] = json!(ms_date(now));
-            match existing {
-                Some(i) => self.items[i] = item.clone(),
-                None => self.items.push(item.clone()),
-            }
-            out.push(item);
+            outcomes.push(Ok((existing, item)));
         }
-        ok("Items", out, now)
+        self.finish("Items", "ItemID", outcomes, summarize, now)
     }
 
-    pub(super) fn save_docs(&mut self, k: DocKind, body: &Value, path_id: Option<&str>, upsert: bool, now: NaiveDateTime) -> Answer {
+    pub(super) fn save_docs(&mut self, k: DocKind, body: &Value, path_id: Option<&str>, upsert: bool, summarize: bool, now: NaiveDateTime) -> Answer {
         let els = elements(body, k.coll);
-        if els.is_empty() {
-            return invalid(vec![(json!({}), vec![format!("No {} were sent.", k.coll)])]);
-        }
-        let mut errors = Vec::new();
-        let mut plan: Vec<(Option<usize>, Value)> = Vec::new();
+        let mut outcomes: Vec<Outcome> = Vec::new();
         for el in &els {
             let id = path_id.map(str::to_string).or_else(|| el[k.id].as_str().map(str::to_string)).filter(|_| upsert);
             let result = match id {
@@ -247,25 +277,14 @@ impl State {
                     Some(i) => self.check_change(k, i, el).map(|v| (Some(i), v)),
                     None => Err(vec![format!("{} {id} could not be found.", k.coll)]),
                 },
-                None => self.build_doc(k, el, &plan, now).map(|v| (None, v)),
+                None => {
+                    let pending: Vec<(Option<usize>, Value)> = outcomes.iter().filter_map(|o| o.as_ref().ok()).cloned().collect();
+                    self.build_doc(k, el, &pending, now).map(|v| (None, v))
+                }
             };
-            match result {
-                Ok(p) => plan.push(p),
-                Err(msgs) => errors.push((el.clone(), msgs)),
-            }
+            outcomes.push(result.map_err(|msgs| (el.clone(), msgs)));
         }
-        if !errors.is_empty() {
-            return invalid(errors);
-        }
-        let mut out = Vec::new();
-        for (at, doc) in plan {
-            match at {
-                Some(i) => self.docs_mut(k)[i] = doc.clone(),
-                None => self.docs_mut(k).push(doc.clone()),
-            }
-            out.push(doc);
-        }
-        ok(k.coll, out, now)
+        self.finish(k.coll, k.id, outcomes, summarize, now)
     }
 
     /// A status change of an existing document (the only update the link makes).

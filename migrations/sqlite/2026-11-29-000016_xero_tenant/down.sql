@@ -1,0 +1,1 @@
+ALTER TABLE xero_connections DROP COLUMN tenant_id;
