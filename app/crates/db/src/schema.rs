@@ -459,6 +459,9 @@ diesel::table! {
         connected_at -> Timestamp,
         updated_at -> Timestamp,
         tenant_id -> Text,
+        chart -> Text,
+        rates -> Text,
+        mapping -> Text,
     }
 }
 

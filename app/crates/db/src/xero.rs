@@ -14,6 +14,7 @@ use super::jobs::{self as queue, Lease};
 use super::schema::{jobs as xero_jobs, xero_connections};
 use domain::jobs::{JobState, Queue};
 use domain::xero::Budget;
+use domain::xero_mapping::{Account, Mapping, Rate};
 use crate::error::{AppError, AppResult};
 
 /// A company's connection as stored (the secret sealed).
@@ -32,6 +33,38 @@ pub struct Connection {
     pub connected_at: NaiveDateTime,
     /// The Xero organisation the calls name (`xero-tenant-id`); empty until first read.
     pub tenant_id: String,
+    /// The chart of accounts and the tax rates last read (JSON), empty until first read.
+    pub chart: String,
+    pub rates: String,
+    /// Where sheets post (JSON `domain::xero_mapping::Mapping`).
+    pub mapping: String,
+}
+
+impl Connection {
+    /// The chart, rates and mapping kept; `None` before they were first read.
+    pub fn reading(&self) -> Option<(Vec<Account>, Vec<Rate>, Mapping)> {
+        if self.chart.is_empty() {
+            return None;
+        }
+        let accounts = serde_json::from_str(&self.chart).unwrap_or_default();
+        let rates = serde_json::from_str(&self.rates).unwrap_or_default();
+        Some((accounts, rates, self.mapping()))
+    }
+
+    /// The mapping kept (empty settings when none was).
+    pub fn mapping(&self) -> Mapping {
+        serde_json::from_str(&self.mapping).unwrap_or_default()
+    }
+}
+
+/// What a test of the connection read from Xero, with the mapping it leads to.
+pub struct Reading<'a> {
+    pub tenant_id: &'a str,
+    pub name: &'a str,
+    pub tax_types: &'a str,
+    pub accounts: &'a [Account],
+    pub rates: &'a [Rate],
+    pub mapping: &'a Mapping,
 }
 
 /// The company's connection, if any.
@@ -61,19 +94,34 @@ pub fn save_connection(conn: &mut DbConn, c: &NewConnection<'_>, now: NaiveDateT
     Ok(())
 }
 
-/// Keeps what Test connection read: the organisation (Xero's tenant id and name) and its
-/// active tax types.
-pub fn record_test(conn: &mut DbConn, org: i64, tenant_id: &str, name: &str, tax_types: &str, now: NaiveDateTime) -> AppResult<()> {
+/// Keeps what Test connection read: the organisation (Xero's tenant id and name), its
+/// active tax types, chart and rates, and the mapping completed from them.
+pub fn record_test(conn: &mut DbConn, org: i64, r: &Reading<'_>, now: NaiveDateTime) -> AppResult<()> {
     diesel::update(xero_connections::table.find(org))
         .set((
-            xero_connections::tenant_id.eq(tenant_id),
-            xero_connections::xero_org_name.eq(name),
-            xero_connections::tax_types.eq(tax_types),
+            xero_connections::tenant_id.eq(r.tenant_id),
+            xero_connections::xero_org_name.eq(r.name),
+            xero_connections::tax_types.eq(r.tax_types),
             xero_connections::tested_at.eq(Some(now)),
             xero_connections::updated_at.eq(now),
         ))
         .execute(conn)?;
+    record_chart(conn, org, r.accounts, r.rates, r.mapping)
+}
+
+/// Keeps the chart and rates read and the mapping.
+pub fn record_chart(conn: &mut DbConn, org: i64, accounts: &[Account], rates: &[Rate], mapping: &Mapping) -> AppResult<()> {
+    let json = |v: serde_json::Result<String>| v.map_err(|e| AppError::Internal(anyhow::anyhow!("cannot write the Xero chart: {e}")));
+    diesel::update(xero_connections::table.find(org))
+        .set((xero_connections::chart.eq(json(serde_json::to_string(accounts))?), xero_connections::rates.eq(json(serde_json::to_string(rates))?), xero_connections::mapping.eq(json(serde_json::to_string(mapping))?)))
+        .execute(conn)?;
     Ok(())
+}
+
+/// Keeps a mapping the approver chose.
+pub fn save_mapping(conn: &mut DbConn, org: i64, mapping: &Mapping, now: NaiveDateTime) -> AppResult<bool> {
+    let text = serde_json::to_string(mapping).map_err(|e| AppError::Internal(anyhow::anyhow!("cannot write the mapping: {e}")))?;
+    Ok(diesel::update(xero_connections::table.find(org)).set((xero_connections::mapping.eq(text), xero_connections::updated_at.eq(now))).execute(conn)? == 1)
 }
 
 /// Keeps the tenant id a job read for a connection made before it was stored.
@@ -115,6 +163,22 @@ pub fn take_call(conn: &mut DbConn, org: i64, now: NaiveDateTime) -> AppResult<R
         }
         Err(at) => Ok(Err(at)),
     }
+}
+
+/// Counts `n` calls a person's Test connection made at `now` in the company's budget.
+pub fn charge_calls(conn: &mut DbConn, org: i64, n: i32, now: NaiveDateTime) -> AppResult<()> {
+    type Row = (Option<NaiveDateTime>, i32, String, Option<NaiveDateTime>);
+    let q = xero_connections::table.find(org).select((xero_connections::rate_tat, xero_connections::day_count, xero_connections::day_of, xero_connections::blocked_until));
+    let row: Option<Row> = match conn {
+        super::DbConn::Pg(c) => q.for_update().first::<Row>(c).optional()?,
+        super::DbConn::Sqlite(c) => q.first::<Row>(c).optional()?,
+    };
+    let Some((tat, day_count, day_of, blocked_until)) = row else { return Ok(()) };
+    let b = Budget { tat, day_count, day: NaiveDate::parse_from_str(&day_of, "%Y-%m-%d").ok(), blocked_until }.charge(now, n);
+    diesel::update(xero_connections::table.find(org))
+        .set((xero_connections::rate_tat.eq(b.tat), xero_connections::day_count.eq(b.day_count), xero_connections::day_of.eq(b.day.map(|d| d.to_string()).unwrap_or_default())))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// Xero answered 429: no call of the company before `until`.

@@ -25,5 +25,6 @@ pub mod tyre_size;
 pub mod uploads;
 pub mod validate;
 pub mod xero;
+pub mod xero_mapping;
 
 pub use actor::Actor;

@@ -17,6 +17,7 @@ use db::DbConn;
 use domain::enums::{OrderStatus, OrderType, XeroState};
 use domain::permissions;
 use domain::status::Action;
+use domain::xero_mapping::{self as mapping, Account, Mapping, Rate};
 use db::error::{AppError, AppResult};
 use xero::client::{CallError, Client, Endpoint};
 use xero::secret::SecretKey;
@@ -52,14 +53,29 @@ pub struct Status {
     pub connected_at: Option<NaiveDateTime>,
     /// Jobs of the company still queued or running.
     pub pending: i64,
+    /// Where sheets post, what keeps it from being used (nothing is sent until this is
+    /// empty), and the chart and rates it was checked against.
+    pub mapping: Mapping,
+    pub problems: Vec<String>,
+    pub accounts: Vec<Account>,
+    pub rates: Vec<Rate>,
 }
+
+/// A connection whose chart was never read (made before it was kept).
+const NOT_READ: &str = "Xero's chart of accounts and tax rates have not been read yet: Test connection reads them.";
 
 /// The actor's company's connection status (role 4: it names the client id and addresses).
 pub fn status(conn: &mut DbConn, actor: &Actor) -> AppResult<Status> {
     only_approver(actor.role)?;
     let org = actor.org_id;
     let Some(c) = q::connection(conn, org)? else { return Ok(Status::default()) };
+    let (accounts, rates, mapping) = c.reading().unwrap_or_default();
+    let problems = if c.chart.is_empty() { vec![NOT_READ.to_string()] } else { mapping.problems(&accounts, &rates) };
     Ok(Status {
+        mapping,
+        problems,
+        accounts,
+        rates,
         connected: true,
         organisation_name: c.xero_org_name,
         client_id: c.client_id,
@@ -161,6 +177,27 @@ pub struct Tested {
     pub organisation_name: String,
     /// Active tax types, comma-separated.
     pub tax_types: String,
+    /// The chart's active accounts and the active tax rates.
+    pub accounts: Vec<Account>,
+    pub rates: Vec<Rate>,
+}
+
+impl Tested {
+    /// What to keep, with `mapping` completed from the chart and rates read.
+    fn keep(&self, mapping: &Mapping, f: impl FnOnce(&q::Reading<'_>) -> AppResult<()>) -> AppResult<()> {
+        let mapping = mapping.completed(&self.accounts, &self.rates);
+        f(&q::Reading { tenant_id: &self.tenant_id, name: &self.organisation_name, tax_types: &self.tax_types, accounts: &self.accounts, rates: &self.rates, mapping: &mapping })
+    }
+}
+
+/// The Accounting API calls a test makes (Organisation, TaxRates, Accounts), charged to the
+/// company's budget afterwards so that the worker's calls right after it stay under Xero's limit.
+const TEST_CALLS: i32 = 3;
+
+impl Tested {
+    fn charge(&self, conn: &mut DbConn, org: i64, now: NaiveDateTime) -> AppResult<()> {
+        q::charge_calls(conn, org, TEST_CALLS, now)
+    }
 }
 
 /// Signs in to Xero with the settings as entered (never a cached token) and reads the
@@ -178,26 +215,21 @@ pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult
     ep.tenant_id = client.tenant(&ep).await.map_err(said)?.id;
     let orgs = client.call(&ep, reqwest::Method::GET, "/Organisation", &[], None, None).await.map_err(said)?;
     let name = orgs["Organisations"][0]["Name"].as_str().unwrap_or_default().to_string();
-    let rates = client.call(&ep, reqwest::Method::GET, "/TaxRates", &[], None, None).await.map_err(said)?;
-    let mut types: Vec<String> = rates["TaxRates"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|r| r["Status"].as_str().is_none_or(|s| s == "ACTIVE"))
-        .filter_map(|r| r["TaxType"].as_str().map(str::to_string))
-        .filter(|t| t.len() <= 40 && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        .collect();
-    types.sort();
-    types.dedup();
-    Ok(Tested { tenant_id: ep.tenant_id, organisation_name: name.chars().take(200).collect(), tax_types: types.join(",") })
+    let rates = mapping::rates_of(&client.call(&ep, reqwest::Method::GET, "/TaxRates", &[], None, None).await.map_err(said)?);
+    let accounts = mapping::accounts_of(&client.call(&ep, reqwest::Method::GET, "/Accounts", &[], None, None).await.map_err(said)?);
+    let types: Vec<&str> = rates.iter().map(|r| r.tax_type.as_str()).collect();
+    Ok(Tested { tenant_id: ep.tenant_id, organisation_name: name.chars().take(200).collect(), tax_types: types.join(","), accounts, rates })
 }
 
 /// Stores a tested connection for the actor's company (role 4), replacing any earlier one.
 pub fn save(conn: &mut DbConn, actor: &Actor, key: &SecretKey, c: &CheckedConnection, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
     only_approver(actor.role)?;
     let sealed = key.seal(actor.org_id, &c.client_secret);
+    // A new connection of the same company keeps the mapping chosen before.
+    let before = q::connection(conn, actor.org_id)?.map(|c| c.mapping()).unwrap_or_default();
     q::save_connection(conn, &NewConnection { org_id: actor.org_id, client_id: &c.client_id, secret_sealed: &sealed, identity_url: &c.identity_url, api_url: &c.api_url, connected_by: actor.user_id }, now)?;
-    q::record_test(conn, actor.org_id, &tested.tenant_id, &tested.organisation_name, &tested.tax_types, now)
+    tested.keep(&before, |r| q::record_test(conn, actor.org_id, r, now))?;
+    tested.charge(conn, actor.org_id, now)
 }
 
 /// The stored settings with the secret opened, for Test connection.
@@ -215,7 +247,28 @@ pub fn stored(conn: &mut DbConn, actor: &Actor, key: &SecretKey) -> AppResult<Ch
 /// Keeps a new test's reading.
 pub fn record_test(conn: &mut DbConn, actor: &Actor, tested: &Tested, now: NaiveDateTime) -> AppResult<()> {
     only_approver(actor.role)?;
-    q::record_test(conn, actor.org_id, &tested.tenant_id, &tested.organisation_name, &tested.tax_types, now)
+    let before = q::connection(conn, actor.org_id)?.map(|c| c.mapping()).unwrap_or_default();
+    tested.keep(&before, |r| q::record_test(conn, actor.org_id, r, now))?;
+    tested.charge(conn, actor.org_id, now)
+}
+
+/// Keeps the accounts and tax rates the approver chose (the settings screen's mapping and
+/// `PUT /api/xero/mapping`), once each names an active account or rate of the chart last
+/// read that fits it; otherwise nothing changes and each setting says what is wrong.
+pub fn save_mapping(conn: &mut DbConn, actor: &Actor, input: &Value, now: NaiveDateTime) -> AppResult<Mapping> {
+    only_approver(actor.role)?;
+    let c = q::connection(conn, actor.org_id)?.ok_or_else(|| AppError::Conflict { message: q::NOT_CONNECTED.into(), code: Some("xero_not_configured"), reasons: vec![] })?;
+    let Some((accounts, rates, _)) = c.reading() else {
+        return Err(AppError::Conflict { message: NOT_READ.into(), code: Some("xero_chart_not_read"), reasons: vec![] });
+    };
+    let m = Mapping::from_input(input).map_err(AppError::BadRequest)?;
+    let errors: std::collections::BTreeMap<String, String> =
+        mapping::SLOTS.iter().filter_map(|s| m.problems(&accounts, &rates).into_iter().find(|p| p.starts_with(s.label)).map(|p| (s.field.to_string(), p))).collect();
+    if !errors.is_empty() {
+        return Err(AppError::Validation { message: "Choose an account or tax rate of your Xero for each setting.".into(), errors });
+    }
+    q::save_mapping(conn, actor.org_id, &m, now)?;
+    Ok(m)
 }
 
 /// Disconnects: the connection is removed and the company's pending jobs end — a sheet on

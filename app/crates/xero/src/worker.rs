@@ -22,6 +22,7 @@ use db::xero::{self as q, Job, JobKind};
 use domain::enums::{OrderType, ProductKind, TaxType, XeroState};
 use domain::money::Cents;
 use domain::xero::{self as rules, ContactDraft, DocDraft, DocKind, DocLine, ItemDraft, RecallStep};
+use domain::xero_mapping::{self, Mapping};
 use db::error::{AppError, AppResult};
 use db::Db;
 
@@ -88,7 +89,7 @@ pub async fn claim(db: &Db, link: &Arc<Link>) -> AppResult<Option<Job>> {
 
 /// Runs a claimed job to its end and writes the outcome on the sheet.
 pub async fn execute(db: &Db, link: &Arc<Link>, job: Job) -> AppResult<()> {
-    let mut w = Work { db: db.clone(), link: link.clone(), job, endpoint: None };
+    let mut w = Work { db: db.clone(), link: link.clone(), job, endpoint: None, mapping: Mapping::default() };
     let outcome = w.run().await;
     w.settle(outcome).await
 }
@@ -143,6 +144,8 @@ struct Work {
     link: Arc<Link>,
     job: Job,
     endpoint: Option<Endpoint>,
+    /// Where a send posts (read by `run` before a send).
+    mapping: Mapping,
 }
 
 impl Work {
@@ -173,10 +176,36 @@ impl Work {
         }
         self.endpoint = Some(ep);
         match self.job.job_kind() {
-            Some(JobKind::Send) => self.send(&conn.tax_types).await,
+            Some(JobKind::Send) => {
+                self.mapping = self.mapping(&conn).await?;
+                self.send().await
+            }
             Some(JobKind::Recall) => self.recall().await,
             Some(JobKind::Balance) => self.balance().await,
             None => Err(Stop::Moot),
+        }
+    }
+
+    /// The company's accounts and tax rates, complete and fitting the chart last read, or
+    /// the refusal that says what to choose. A connection made before the chart was kept
+    /// reads it once and takes the mapping it proposes.
+    async fn mapping(&self, conn: &q::Connection) -> Result<Mapping, Stop> {
+        let (accounts, rates, mapping) = match conn.reading() {
+            Some(r) => r,
+            None => {
+                let rates = xero_mapping::rates_of(&self.call(Method::GET, "/TaxRates", &[], None, None).await?);
+                let accounts = xero_mapping::accounts_of(&self.call(Method::GET, "/Accounts", &[], None, None).await?);
+                let mapping = conn.mapping().completed(&accounts, &rates);
+                let (org, a, r, m) = (self.job.org_id, accounts.clone(), rates.clone(), mapping.clone());
+                self.db(move |c| q::record_chart(c, org, &a, &r, &m)).await?;
+                (accounts, rates, mapping)
+            }
+        };
+        let problems = mapping.problems(&accounts, &rates);
+        if problems.is_empty() {
+            Ok(mapping)
+        } else {
+            Err(Stop::Refused(format!("Xero's accounts and tax rates are not chosen yet ({}) Choose them in Settings › Accounting link, then send again.", problems.join(" "))))
         }
     }
 
@@ -232,7 +261,7 @@ impl Work {
             .cloned())
     }
 
-    async fn send(&mut self, tax_types: &str) -> Result<Done, Stop> {
+    async fn send(&mut self) -> Result<Done, Stop> {
         let o = self.order().await?;
         if XeroState::from_i32(o.xero_sent) != Some(XeroState::Sending) {
             return Err(Stop::Moot);
@@ -242,9 +271,6 @@ impl Work {
         let recalls = self.db(move |c| q::recalls_done(c, oid)).await?;
         let number = kind.number_sent(&o.no, recalls, &o.reference);
         let tax = TaxType::from_i32(o.tax_type).unwrap_or_default();
-        if !tax_types.is_empty() {
-            rules::check_tax_rate(tax_types, rules::xero_tax_type(kind, tax)).map_err(Stop::Refused)?;
-        }
         let contact_id = if kind.is_sales() { self.customer_contact(&o).await? } else { self.supplier_contact(&o).await? };
         let lines = self.items_and_lines(&o).await?;
         if self.job.outcome_unknown {
@@ -254,7 +280,7 @@ impl Work {
             }
         }
         let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference: o.reference.clone(), contact_id, tax, lines };
-        let body = json!({ kind.collection(): [draft.to_json().map_err(Stop::Refused)?] });
+        let body = json!({ kind.collection(): [draft.to_json(&self.mapping).map_err(Stop::Refused)?] });
         let (id, worker, now) = (self.job.id, self.link.worker.clone(), self.now());
         if !self.db(move |c| q::mark_unknown(c, id, &worker, now)).await? {
             return Err(Stop::Lost);
@@ -410,7 +436,7 @@ impl Work {
             drafts.insert(*id, item);
         }
         for chunk in stale.chunks(50) {
-            let body = json!({ "Items": chunk.iter().map(|(_, _, i)| i.to_json()).collect::<Vec<_>>() });
+            let body = json!({ "Items": chunk.iter().map(|(_, _, i)| i.to_json(&self.mapping)).collect::<Vec<_>>() });
             let answer = self.save("Items", &body).await?;
             // Every element answers for itself: a refused item stops the sheet with its reason.
             let refusals: Vec<String> = chunk

@@ -885,3 +885,79 @@ async fn every_call_names_the_organisation_read_when_testing_and_a_connection_ma
     assert_eq!(state, 2, "{error}");
     r.assert_as_xero_describes();
 }
+
+#[tokio::test]
+async fn the_companys_own_chart_and_tax_rates_are_read_mapped_in_settings_and_nothing_is_sent_until_they_fit() {
+    // Issue 31, finding 5: accounts 200/300/310/630 were assumed; a company whose chart
+    // differs found out at its first send.
+    let r = rig().await;
+    r.fake.set_accounts(&[
+        ("4000", "Tyre sales", "SALES"),
+        ("5000", "Cost of sales", "DIRECTCOSTS"),
+        ("1400", "Stock on hand", "CURRENT"),
+        ("800", "Accounts Payable", "CURRLIAB"),
+    ]);
+    r.connect().await;
+    let status = r.app.get("/api/xero/connection", Some(&r.s)).await.json();
+    let data = &status["data"];
+    assert_eq!((data["mapping"]["sales"].as_str(), data["mapping"]["purchases"].as_str(), data["mapping"]["inventory"].as_str()), (Some("4000"), Some("5000"), Some("")));
+    assert_eq!(data["mapping"]["taxSales"], "OUTPUT", "tax rates proposed from what Xero holds");
+    assert_eq!(data["problems"], json!(["Inventory account: choose one."]));
+    // The settings screen shows the mapping and what is missing.
+    let page = r.app.get("/settings", Some(&r.s)).await;
+    assert!(page.body.contains("Accounts and tax rates") && page.body.contains("Inventory account: choose one."), "{}", page.body);
+    assert!(page.body.contains(r#"<option value="4000" selected>4000 Tyre sales (SALES)</option>"#), "{}", page.body);
+
+    // Nothing is sent while it is incomplete, and the sheet says why.
+    let (id, no) = r.sheet(1).await;
+    r.send(id).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(id).await;
+    assert_eq!(state, 2);
+    assert!(error.contains("Inventory account: choose one.") && error.contains("Settings"), "{error}");
+    assert!(r.with_number("Invoices", "InvoiceNumber", &no).is_empty());
+
+    // An account of the wrong type is refused, naming the setting; nothing changes.
+    let mut m = data["mapping"].clone();
+    m["inventory"] = json!("1400");
+    let refused = r.app.put_json("/api/xero/mapping", &r.s, m.clone()).await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(refused.json()["errors"]["inventory"].as_str().unwrap().contains("type CURRENT"), "{}", refused.body);
+    // Xero gains an inventory account; Test connection reads the chart again.
+    r.fake.set_accounts(&[
+        ("4000", "Tyre sales", "SALES"),
+        ("5000", "Cost of sales", "DIRECTCOSTS"),
+        ("1400", "Stock on hand", "CURRENT"),
+        ("1410", "Tyre stock", "INVENTORY"),
+        ("800", "Accounts Payable", "CURRLIAB"),
+    ]);
+    let tested = r.app.post_json("/api/xero/connection/test", &r.s, json!({})).await;
+    assert_eq!(tested.status, 200, "{}", tested.body);
+    assert_eq!(tested.json()["data"]["mapping"]["inventory"], "1410", "an empty setting is proposed from the chart read again");
+    assert_eq!(tested.json()["data"]["problems"], json!([]));
+    // A sales credit note and a bill post on the company's own accounts.
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1);
+    let inv = &r.with_number("Invoices", "InvoiceNumber", &no)[0];
+    assert!(inv["LineItems"].as_array().unwrap().iter().all(|l| l["AccountCode"] == "4000"), "{inv}");
+    let (bill, _) = r.sheet(4).await;
+    r.send(bill).await;
+    r.drain().await;
+    let (state, error, xero_id) = r.xero_state(bill).await;
+    assert_eq!(state, 1, "{error}");
+    let doc = r.fake.invoices().into_iter().find(|d| d["InvoiceID"] == xero_id.as_str()).unwrap();
+    let accounts: Vec<&str> = doc["LineItems"].as_array().unwrap().iter().map(|l| l["AccountCode"].as_str().unwrap()).collect();
+    assert!(accounts.iter().all(|a| *a == "1410" || *a == "5000"), "{accounts:?}");
+    let tracked = r.fake.items().into_iter().find(|i| i["IsTrackedAsInventory"] == true).unwrap();
+    assert_eq!((tracked["InventoryAssetAccountCode"].as_str(), tracked["PurchaseDetails"]["COGSAccountCode"].as_str()), (Some("1410"), Some("5000")));
+    // The approver may choose another fitting account through the form.
+    let mut form: Vec<(String, String)> = domain::xero_mapping::SLOTS.iter().map(|s| (s.field.to_string(), tested.json()["data"]["mapping"][s.field].as_str().unwrap().to_string())).collect();
+    form[1].1 = "5000".into();
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let saved = r.app.post_form("/settings/xero/mapping", &r.s, &pairs).await;
+    assert!(r.app.follow(&saved, &r.s).await.body.contains("The accounts and tax rates are saved."));
+    let sales = r.app.session("sales@demo.test").await;
+    assert_eq!(r.app.put_json("/api/xero/mapping", &sales, m).await.status, 403, "role 4 only");
+    r.assert_as_xero_describes();
+}

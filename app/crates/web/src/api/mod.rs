@@ -12,7 +12,7 @@ pub mod xero;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 
 use domain::uploads::MAX_UPLOAD_BODY_BYTES;
 use crate::state::AppState;
@@ -63,6 +63,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/xero", post(xero::batch))
         .route("/api/xero/connection", get(xero::get).put(xero::put).delete(xero::delete))
         .route("/api/xero/connection/test", post(xero::test))
+        .route("/api/xero/mapping", put(xero::mapping))
         .route("/api/xero/{id}/{what}", post(orders::xero))
         .route("/api/due-date", get(orders::due))
         .route(LINE_IMPORT, post(orders::import_lines).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))

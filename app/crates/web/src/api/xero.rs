@@ -45,6 +45,15 @@ pub async fn test(State(state): State<AppState>, auth: Auth) -> AppResult<Json<V
     Ok(Json(json!({ "message": "Operation successful", "data": status })))
 }
 
+/// `PUT /api/xero/mapping` (role 4): the accounts and tax rates sheets post to, each an
+/// active account or rate of the company's Xero that fits it (`{sales, purchases,
+/// inventory, cogs, taxSales, taxPurchases, taxFreeSales, taxFreePurchases}`).
+pub async fn mapping(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<Value>) -> AppResult<Json<Value>> {
+    let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
+    let m = state.db.write(move |c| svc::save_mapping(c, &actor, &body, now)).await?;
+    Ok(Json(json!({ "message": "Operation successful", "data": m })))
+}
+
 /// `DELETE /api/xero/connection` (role 4).
 pub async fn delete(State(state): State<AppState>, auth: Auth) -> AppResult<Json<Value>> {
     let (actor, now) = (Actor::from(&auth), state.xero.clock.now());

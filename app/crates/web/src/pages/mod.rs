@@ -63,6 +63,7 @@ pub fn router() -> Router<AppState> {
         .route("/settings/logo", get(settings::logo).post(settings::upload_logo))
         .route("/settings/xero", post(settings::connect))
         .route("/settings/xero/test", post(settings::test))
+        .route("/settings/xero/mapping", post(settings::mapping))
         .route("/settings/xero/disconnect", post(settings::disconnect))
         .route("/reports_download/{id}/cancel", post(report_center::cancel))
         .route("/products", get(products::list))

@@ -48,6 +48,36 @@ pub struct SettingsPage {
     pub form_api_url: String,
     /// The server runs in stand-in mode: the form offers the two addresses.
     pub xero_standin: bool,
+    /// The accounts and tax rates form, one select per setting.
+    pub mapping: Vec<MappingRow>,
+}
+
+/// One setting of the accounts and tax rates form: the accounts or rates of the company's
+/// Xero that fit it, and the one chosen.
+pub struct MappingRow {
+    pub field: &'static str,
+    pub label: &'static str,
+    pub value: String,
+    /// (value, text): what fits; the chosen value first when it no longer does.
+    pub options: Vec<(String, String)>,
+}
+
+fn mapping_rows(x: &Status) -> Vec<MappingRow> {
+    domain::xero_mapping::SLOTS
+        .iter()
+        .map(|slot| {
+            let value = x.mapping.get(slot.field).to_string();
+            let mut options: Vec<(String, String)> = if slot.is_account() {
+                x.accounts.iter().filter(|a| slot.takes_account(a)).map(|a| (a.code.clone(), format!("{} {} ({})", a.code, a.name, a.kind))).collect()
+            } else {
+                x.rates.iter().filter(|r| slot.takes_rate(r)).map(|r| (r.tax_type.clone(), format!("{} ({}, {}%)", r.name, r.tax_type, r.rate))).collect()
+            };
+            if !value.is_empty() && !options.iter().any(|o| o.0 == value) {
+                options.insert(0, (value.clone(), format!("{value} (does not fit: see above)")));
+            }
+            MappingRow { field: slot.field, label: slot.label, value, options }
+        })
+        .collect()
 }
 
 /// One input of the company form.
@@ -178,6 +208,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
         form_identity_url: keep(|f| &f.identity_url, if xero.identity_url == svc::IDENTITY_URL { "" } else { &xero.identity_url }),
         form_api_url: keep(|f| &f.api_url, if xero.api_url == svc::API_URL { "" } else { &xero.api_url }),
         xero_standin: state.xero.settings.standin,
+        mapping: mapping_rows(&xero),
         shell,
         xero,
         tested,
@@ -238,6 +269,23 @@ pub async fn connect(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f
 pub async fn test(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
     let r = services::xero::retest(&state, &Actor::from(&auth)).await.map(|s| format!("The connection works: {} ({} tax rates).", s.organisation_name, s.tax_types.len()));
+    outcome(&state, &auth, &uri, r, None).await
+}
+
+/// `POST /settings/xero/mapping`: keeps the accounts and tax rates chosen, or shows what
+/// does not fit.
+pub async fn mapping(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f): Form<BTreeMap<String, String>>) -> AppResult<Response> {
+    owner(&auth)?;
+    let input = serde_json::to_value(&f).map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;
+    let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
+    let r = state.db.write(move |c| svc::save_mapping(c, &actor, &input, now)).await;
+    let r = match r {
+        Ok(_) => Ok("The accounts and tax rates are saved.".to_string()),
+        Err(AppError::Validation { message, errors }) => {
+            Err(AppError::Validation { message: format!("{message} {}", errors.values().cloned().collect::<Vec<_>>().join(" ")), errors: BTreeMap::new() })
+        }
+        Err(e) => Err(e),
+    };
     outcome(&state, &auth, &uri, r, None).await
 }
 

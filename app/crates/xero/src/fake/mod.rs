@@ -60,6 +60,8 @@ struct State {
     idempotent: HashMap<String, (String, u16, Value, NaiveDateTime)>,
     fail_next: Option<(u16, Value, Option<u64>)>,
     refuse_element_next: Option<(String, String)>,
+    /// The chart of accounts (code, name, type) when a test replaced the AU default.
+    accounts: Option<Vec<(String, String, String)>>,
     hang_next: Option<Duration>,
     lock_date: Option<NaiveDate>,
     payments: HashMap<String, f64>,
@@ -130,6 +132,12 @@ impl FakeXero {
     /// `ValidationErrors` and the nil id; nothing is stored.
     pub fn refuse_next_element(&self, collection: &str, message: &str) {
         self.st().refuse_element_next = Some((collection.to_string(), message.to_string()));
+    }
+
+    /// Replaces the chart of accounts (code, name, type): an organisation whose chart is not
+    /// the AU default.
+    pub fn set_accounts(&self, accounts: &[(&str, &str, &str)]) {
+        self.st().accounts = Some(accounts.iter().map(|(c, n, t)| (c.to_string(), n.to_string(), t.to_string())).collect());
     }
 
     /// The next create of an invoice or credit note is stored, then answered after `hang`.

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::checks::{DAY_LIMIT, IDEMPOTENCY_MINUTES, MINUTE_LIMIT, base64_decode, where_of};
-use super::store::{ACCOUNTS, CREDIT_NOTES, INVOICES, TAX_RATES, ok, random_id};
+use super::store::{CREDIT_NOTES, INVOICES, TAX_RATES, ok, random_id};
 use super::{Answer, CLI_CLIENT_ID, CLI_CLIENT_SECRET, FakeXero, Logged, State};
 
 impl FakeXero {
@@ -201,7 +201,7 @@ impl State {
                 TAX_RATES.iter().map(|(n, t, r)| json!({"Name": n, "TaxType": t, "Status": "ACTIVE", "EffectiveRate": r, "DisplayTaxRate": r})).collect(),
                 now,
             ),
-            ("GET", ["Accounts"]) => ok("Accounts", ACCOUNTS.iter().map(|(c, n, t)| json!({"Code": c, "Name": n, "Type": t, "Status": "ACTIVE"})).collect(), now),
+            ("GET", ["Accounts"]) => ok("Accounts", self.chart().iter().map(|(c, n, t)| json!({"Code": c, "Name": n, "Type": t, "Status": "ACTIVE"})).collect(), now),
             ("GET", ["Contacts"]) => ok("Contacts", self.contacts.iter().filter(|c| filter.matches(c)).cloned().collect(), now),
             ("GET", ["Contacts", id]) => match self.contacts.iter().find(|c| c["ContactID"] == *id).cloned() {
                 Some(mut c) => {

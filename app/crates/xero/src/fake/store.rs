@@ -42,8 +42,18 @@ pub(super) const TAX_RATES: &[(&str, &str, f64)] = &[
     ("BAS Excluded", "BASEXCLUDED", 0.0),
 ];
 
-fn account_type(code: &str) -> Option<&'static str> {
-    ACCOUNTS.iter().find(|a| a.0 == code).map(|a| a.2)
+impl State {
+    /// The chart: the AU default unless a test replaced it.
+    pub(super) fn chart(&self) -> Vec<(String, String, String)> {
+        match &self.accounts {
+            Some(a) => a.clone(),
+            None => ACCOUNTS.iter().map(|(c, n, t)| (c.to_string(), n.to_string(), t.to_string())).collect(),
+        }
+    }
+
+    fn account_type(&self, code: &str) -> Option<String> {
+        self.chart().into_iter().find(|a| a.0 == code).map(|a| a.2)
+    }
 }
 
 fn tax_rate(tax_type: &str) -> Option<f64> {
@@ -238,7 +248,7 @@ impl State {
                 msgs.push("The Name must be 50 characters or less.".into());
             }
             if let Some(asset) = el["InventoryAssetAccountCode"].as_str() {
-                if account_type(asset) != Some("INVENTORY") {
+                if self.account_type(asset).as_deref() != Some("INVENTORY") {
                     msgs.push(format!("Account code '{asset}' is not an inventory asset account."));
                 }
                 if el["PurchaseDetails"]["COGSAccountCode"].as_str().is_none() {
@@ -347,7 +357,7 @@ impl State {
         for l in el["LineItems"].as_array().into_iter().flatten() {
             let mut line = l.clone();
             let account = l["AccountCode"].as_str().unwrap_or("");
-            match account_type(account) {
+            match self.account_type(account).as_deref() {
                 None => msgs.push(format!("Account code '{account}' is not a valid code for this document.")),
                 Some("INVENTORY") => {
                     let tracked = l["ItemCode"].as_str().and_then(|c| self.items.iter().find(|i| i["Code"] == c)).is_some_and(|i| i["IsTrackedAsInventory"] == true);

@@ -1,1 +1,0 @@
-ALTER TABLE xero_connections DROP COLUMN tenant_id;
