@@ -16,6 +16,7 @@
 //! Basic credentials.
 
 mod checks;
+pub mod description;
 mod routes;
 mod store;
 
