@@ -64,6 +64,8 @@ struct State {
     lock_date: Option<NaiveDate>,
     payments: HashMap<String, f64>,
     log: Vec<Logged>,
+    /// Where calls and answers differed from Xero's API description ("METHOD path: …").
+    violations: Vec<String>,
 }
 
 struct Inner {
@@ -166,5 +168,11 @@ impl FakeXero {
     /// Every request answered, oldest first.
     pub fn requests(&self) -> Vec<Logged> {
         self.st().log.clone()
+    }
+
+    /// Where the calls received and the answers given differed from Xero's API description
+    /// (`openapi/xero_accounting.yaml`), oldest first.
+    pub fn violations(&self) -> Vec<String> {
+        self.st().violations.clone()
     }
 }
