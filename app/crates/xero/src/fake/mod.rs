@@ -16,6 +16,7 @@
 //! Basic credentials.
 
 mod checks;
+pub mod description;
 mod routes;
 mod store;
 
@@ -66,6 +67,8 @@ struct State {
     lock_date: Option<NaiveDate>,
     payments: HashMap<String, f64>,
     log: Vec<Logged>,
+    /// Where calls and answers differed from Xero's API description ("METHOD path: …").
+    violations: Vec<String>,
 }
 
 struct Inner {
@@ -186,11 +189,14 @@ impl FakeXero {
         self.inner.tenant_id.clone()
     }
 
-    // TEMP-STUB (replaced by the description check on merge)
-    pub fn violations(&self) -> Vec<String> { Vec::new() }
-
     /// Every request answered, oldest first.
     pub fn requests(&self) -> Vec<Logged> {
         self.st().log.clone()
+    }
+
+    /// Where the calls received and the answers given differed from Xero's API description
+    /// (`openapi/xero_accounting.yaml`), oldest first.
+    pub fn violations(&self) -> Vec<String> {
+        self.st().violations.clone()
     }
 }

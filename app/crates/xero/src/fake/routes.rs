@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::checks::{DAY_LIMIT, IDEMPOTENCY_MINUTES, MINUTE_LIMIT, base64_decode, where_of};
+use super::description::Description;
 use super::store::{CREDIT_NOTES, INVOICES, TAX_RATES, ok, random_id};
 use super::{Answer, CLI_CLIENT_ID, CLI_CLIENT_SECRET, FakeXero, Logged, State};
 
@@ -60,7 +61,15 @@ impl FakeXero {
         } else if path == "/connections" && method == Method::GET {
             self.connections(&headers)
         } else if let Some(rest) = path.strip_prefix("/api.xro/2.0/") {
-            self.api(&method, rest, uri.query().unwrap_or(""), &headers, &body, key.as_deref()).await
+            let query = uri.query().unwrap_or("");
+            match self.refuse_undescribed(&method, rest, query, &headers, &body) {
+                Some(refusal) => refusal,
+                None => {
+                    let answer = self.api(&method, rest, query, &headers, &body, key.as_deref()).await;
+                    self.check_answer(&method, rest, &answer);
+                    answer
+                }
+            }
         } else {
             Answer::new(404, json!({"Title": "NotFound"}))
         };
@@ -76,6 +85,27 @@ impl FakeXero {
             }
         }
         res
+    }
+
+    /// Checks the call against Xero's API description: a call it does not describe is
+    /// recorded and refused with Xero's error shape, and nothing is stored.
+    fn refuse_undescribed(&self, method: &Method, rest: &str, query: &str, headers: &HeaderMap, body: &[u8]) -> Option<Answer> {
+        let sent: Vec<(String, String)> = headers.iter().map(|(k, v)| (k.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect();
+        let json: Option<Value> = if body.is_empty() { None } else { Some(serde_json::from_slice(body).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))) };
+        let problems = Description::get().check_request(method.as_str(), &format!("/{rest}"), query, &sent, json.as_ref());
+        if problems.is_empty() {
+            return None;
+        }
+        let mut st = self.st();
+        st.violations.extend(problems.iter().map(|p| format!("{method} /{rest}: {p}")));
+        let message = format!("The request does not match Xero's API description: {}", problems.join("; "));
+        Some(Answer::new(400, json!({"ErrorNumber": 10, "Type": "ValidationException", "Message": message})))
+    }
+
+    /// Records where an answer differs from what Xero's API description documents.
+    fn check_answer(&self, method: &Method, rest: &str, answer: &Answer) {
+        let problems = Description::get().check_answer(method.as_str(), &format!("/{rest}"), answer.status, &answer.body);
+        self.st().violations.extend(problems.into_iter().map(|p| format!("{method} /{rest}: {p}")));
     }
 
     fn token(&self, headers: &HeaderMap, body: &[u8]) -> Answer {
