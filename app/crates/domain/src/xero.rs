@@ -50,6 +50,11 @@ impl DocKind {
         matches!(self, Self::Invoice | Self::CreditNote)
     }
 
+    /// Takes tracked items out of Xero's stock: a sale, or a return to the supplier.
+    pub const fn takes_stock(self) -> bool {
+        matches!(self, Self::Invoice | Self::BillCredit)
+    }
+
     /// A credit note of either side (`/CreditNotes`).
     pub const fn is_credit(self) -> bool {
         matches!(self, Self::CreditNote | Self::BillCredit)
@@ -498,6 +503,7 @@ mod tests {
             assert_eq!(DocKind::of(t), None);
         }
         assert_eq!(DocKind::CreditNote.collection(), "CreditNotes");
+        assert_eq!([DocKind::Invoice, DocKind::CreditNote, DocKind::Bill, DocKind::BillCredit].map(DocKind::takes_stock), [true, false, false, true]);
         assert_eq!(DocKind::Bill.number_field(), "InvoiceNumber");
         assert_eq!(DocKind::Invoice.lookup_filter("IN\"1", "c-1"), "InvoiceNumber==\"IN1\" AND Type==\"ACCREC\"");
         assert_eq!(DocKind::BillCredit.lookup_filter("BC1", "c-1"), "CreditNoteNumber==\"BC1\" AND Type==\"ACCPAYCREDIT\" AND Contact.ContactID==guid(\"c-1\")");

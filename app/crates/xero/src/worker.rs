@@ -7,6 +7,7 @@
 //! carries an `Idempotency-Key`, so a repeat within Xero's few minutes is answered from
 //! its cache.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use chrono::NaiveDateTime;
@@ -17,7 +18,7 @@ use sha2::{Digest, Sha256};
 
 use super::client::{CallError, Endpoint};
 use db::orders::{self as order_db, Order};
-use db::schema::{customers, orders, products, suppliers};
+use db::schema::{customers, orders, products, stocks, suppliers};
 use db::xero::{self as q, Job, JobKind};
 use domain::enums::{OrderType, ProductKind, TaxType, XeroState};
 use domain::money::Cents;
@@ -129,8 +130,8 @@ impl From<CallError> for Stop {
 
 /// What a finished job did.
 enum Done {
-    /// The sheet is Sent with this Xero id.
-    Sent(String),
+    /// The sheet is Sent with this Xero id; the history says so, with the note when there is one.
+    Sent(String, String),
     /// The sheet is unsent again (history says how).
     Recalled(String),
     /// The recall was refused; the sheet stays Sent with this reason.
@@ -272,11 +273,11 @@ impl Work {
         let number = kind.number_sent(&o.no, recalls, &o.reference);
         let tax = TaxType::from_i32(o.tax_type).unwrap_or_default();
         let contact_id = if kind.is_sales() { self.customer_contact(&o).await? } else { self.supplier_contact(&o).await? };
-        let lines = self.items_and_lines(&o).await?;
+        let (lines, note) = self.items_and_lines(&o, kind).await?;
         if self.job.outcome_unknown {
             let total = lines.iter().try_fold(Cents::ZERO, |s, l| s.checked_add(l.amount));
             if let Some(doc) = self.find(kind, &number, &contact_id, total).await? {
-                return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string()));
+                return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string(), note));
             }
         }
         let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference: o.reference.clone(), contact_id, tax, lines };
@@ -292,7 +293,7 @@ impl Work {
             return Err(Stop::Refused(why));
         }
         match saved[kind.id_field()].as_str().filter(|id| !id.is_empty() && *id != NIL_ID) {
-            Some(xero_id) => Ok(Done::Sent(xero_id.to_string())),
+            Some(xero_id) => Ok(Done::Sent(xero_id.to_string(), note)),
             // Not refused, yet no document named: the next attempt looks for it first.
             None => Err(Stop::Unknown(format!("Xero's answer named no {}", kind.id_field()))),
         }
@@ -411,10 +412,15 @@ impl Work {
     }
 
     /// The document's lines, after the items of their products exist in Xero as they are now.
-    async fn items_and_lines(&self, o: &Order) -> Result<Vec<DocLine>, Stop> {
+    /// With the note for the sheet's history when a line went without its item: a sale (or
+    /// a return to the supplier) takes a tracked item out of Xero's stock, and Xero keeps no
+    /// negative stock of a tracked item while TyreDesk allows it; a line of a product whose
+    /// stock in TyreDesk is below zero is sent as an untracked line on the same account
+    /// (docs/decisions/xero.md "Negative stock").
+    async fn items_and_lines(&self, o: &Order, kind: DocKind) -> Result<(Vec<DocLine>, String), Stop> {
         let (org, oid) = (o.org_id, o.id);
         type P = (i64, String, String, i32, i32, i32, i32);
-        let (lines, prods): (Vec<order_db::Line>, Vec<P>) = self
+        let (lines, prods, short): (Vec<order_db::Line>, Vec<P>, HashSet<i64>) = self
             .db(move |c| {
                 let lines = order_db::lines_of(c, oid)?;
                 let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
@@ -423,7 +429,18 @@ impl Work {
                     .filter(products::id.eq_any(&ids))
                     .select((products::id, products::code, products::name, products::category, products::version, products::xero_synced_version, products::xero_sent))
                     .load::<P>(c)?;
-                Ok((lines, prods))
+                let short = if kind.takes_stock() {
+                    let rows: Vec<(i64, i64)> = stocks::table.filter(stocks::org_id.eq(org)).filter(stocks::product_id.eq_any(&ids)).select((stocks::product_id, stocks::on_hand)).load(c)?;
+                    let mut held: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
+                    for (p, n) in rows {
+                        let sum = held.entry(p).or_default();
+                        *sum = sum.saturating_add(n);
+                    }
+                    held.into_iter().filter(|(_, n)| *n < 0).map(|(p, _)| p).collect()
+                } else {
+                    HashSet::new()
+                };
+                Ok((lines, prods, short))
             })
             .await?;
         let mut stale = Vec::new();
@@ -456,10 +473,17 @@ impl Work {
             })
             .await?;
         }
-        Ok(lines
+        let mut untracked: Vec<String> = Vec::new();
+        let lines = lines
             .into_iter()
             .map(|l| {
-                let item = l.product_id.and_then(|p| drafts.get(&p));
+                let mut item = l.product_id.and_then(|p| drafts.get(&p));
+                if let Some(i) = item.filter(|i| i.tracked && l.product_id.is_some_and(|p| short.contains(&p))) {
+                    if !untracked.contains(&i.code) {
+                        untracked.push(i.code.clone());
+                    }
+                    item = None;
+                }
                 DocLine {
                     description: l.description,
                     quantity: l.quantity,
@@ -469,7 +493,13 @@ impl Work {
                     tracked: item.is_some_and(|i| i.tracked),
                 }
             })
-            .collect())
+            .collect();
+        let note = if untracked.is_empty() {
+            String::new()
+        } else {
+            format!("the lines of {} went without their item, as TyreDesk's stock of it is below zero and Xero keeps no negative stock of a tracked item", untracked.join(", "))
+        };
+        Ok((lines, note))
     }
 
     /// The Xero contact the sheet's customer or supplier is linked to (empty when none).
@@ -582,9 +612,10 @@ impl Work {
                 };
                 let (in_flight, before) = if sending { (XeroState::Sending, XeroState::Fail) } else { (XeroState::Recalling, XeroState::Sent) };
                 match &outcome {
-                    Ok(Done::Sent(id)) => {
+                    Ok(Done::Sent(id, note)) => {
                         if q::finish(c, job.id, &worker, false, "", true, now)? {
-                            sheet(c, XeroState::Sending, XeroState::Sent, Some(id), "", "Sent to Xero")?;
+                            let event = if note.is_empty() { "Sent to Xero".to_string() } else { format!("Sent to Xero; {note}") };
+                            sheet(c, XeroState::Sending, XeroState::Sent, Some(id), "", &event)?;
                         }
                     }
                     Ok(Done::Recalled(event)) => {

@@ -973,3 +973,61 @@ async fn the_companys_own_chart_and_tax_rates_are_read_mapped_in_settings_and_no
     assert_eq!(r.app.put_json("/api/xero/mapping", &sales, m).await.status, 403, "role 4 only");
     r.assert_as_xero_describes();
 }
+
+/// A product line of `order` whose product is physical (a tracked item in Xero).
+async fn tracked_line(r: &Rig, order: i64) -> (i64, String) {
+    r.sql(move |c| {
+        db::schema::order_lines::table
+            .inner_join(products::table)
+            .filter(db::schema::order_lines::order_id.eq(order))
+            .filter(products::category.eq(1))
+            .select((products::id, products::code))
+            .first(c)
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_sale_of_an_item_tyredesk_holds_below_zero_goes_without_its_item_and_xeros_refusal_otherwise_shows() {
+    // Issue 31, finding 6: TyreDesk allows negative stock; Xero keeps none of a tracked item.
+    let r = rig().await;
+    r.fake.keep_stock();
+    r.connect().await;
+    let (id, no) = r.sheet(1).await;
+    let (_, code) = tracked_line(&r, id).await;
+    // Every product of the sheet is below zero in TyreDesk (Xero holds none of them either).
+    let ids: Vec<i64> = r.sql(move |c| db::schema::order_lines::table.filter(db::schema::order_lines::order_id.eq(id)).filter(db::schema::order_lines::product_id.is_not_null()).select(db::schema::order_lines::product_id.assume_not_null()).load(c)).await;
+    r.sql(move |c| diesel::update(db::schema::stocks::table.filter(db::schema::stocks::product_id.eq_any(ids))).set(db::schema::stocks::on_hand.eq(-3)).execute(c)).await;
+    r.send(id).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(id).await;
+    assert_eq!(state, 1, "sent: {error}");
+    let inv = &r.with_number("Invoices", "InvoiceNumber", &no)[0];
+    let item_code = domain::xero::item_code(&code);
+    assert!(inv["LineItems"].as_array().unwrap().iter().all(|l| l["ItemCode"] != item_code.as_str()), "the line went without its item: {inv}");
+    let events: Vec<String> = r.sql(move |c| order_events::table.filter(order_events::order_id.eq(id)).select(order_events::action).load(c)).await;
+    assert!(events.iter().any(|e| e.contains("Sent to Xero; the lines of") && e.contains(&item_code) && e.contains("below zero")), "{events:?}");
+
+    // A tracked item TyreDesk holds but Xero does not (its bills never sent): Xero refuses,
+    // and the sheet shows Xero's reason rather than guessing.
+    let other: i64 = r
+        .sql(move |c| {
+            orders::table
+                .filter(orders::org_id.eq(ORG))
+                .filter(orders::order_type.eq(1))
+                .filter(orders::status.eq(2))
+                .filter(orders::xero_sent.eq(0))
+                .filter(orders::id.ne(id))
+                .filter(diesel::dsl::exists(db::schema::order_lines::table.inner_join(products::table).filter(db::schema::order_lines::order_id.eq(orders::id)).filter(products::category.eq(1))))
+                .select(orders::id)
+                .first(c)
+        })
+        .await;
+    r.sql(move |c| diesel::update(db::schema::stocks::table).set(db::schema::stocks::on_hand.eq(50)).execute(c)).await;
+    r.send(other).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(other).await;
+    assert_eq!(state, 2, "{error}");
+    assert!(error.contains("cannot go below zero"), "{error}");
+    r.assert_as_xero_describes();
+}

@@ -61,6 +61,8 @@ struct State {
     idempotent: HashMap<String, (String, u16, Value, NaiveDateTime)>,
     fail_next: Option<(u16, Value, Option<u64>)>,
     refuse_element_next: Option<(String, String)>,
+    /// Quantities on hand of tracked items by code, when a test asked the fake to keep them.
+    stock: Option<HashMap<String, f64>>,
     /// The chart of accounts (code, name, type) when a test replaced the AU default.
     accounts: Option<Vec<(String, String, String)>>,
     hang_next: Option<Duration>,
@@ -135,6 +137,19 @@ impl FakeXero {
     /// `ValidationErrors` and the nil id; nothing is stored.
     pub fn refuse_next_element(&self, collection: &str, message: &str) {
         self.st().refuse_element_next = Some((collection.to_string(), message.to_string()));
+    }
+
+    /// Keeps tracked items' quantities on hand from now on: an authorised bill or sales credit
+    /// note adds, an invoice or bill credit note takes away, and one that would take a
+    /// tracked item below zero is refused (what Xero is understood to do; not in its
+    /// description, docs/decisions/xero.md "Negative stock").
+    pub fn keep_stock(&self) {
+        self.st().stock = Some(HashMap::new());
+    }
+
+    /// A tracked item's quantity on hand (when stock is kept).
+    pub fn on_hand(&self, code: &str) -> Option<f64> {
+        self.st().stock.as_ref().map(|s| s.get(code).copied().unwrap_or(0.0))
     }
 
     /// Replaces the chart of accounts (code, name, type): an organisation whose chart is not

@@ -159,6 +159,13 @@ impl State {
         for o in outcomes {
             match o {
                 Ok((at, mut record)) => {
+                    if at.is_none() {
+                        for (code, delta) in self.stock_moves(&record) {
+                            if let Some(s) = self.stock.as_mut() {
+                                *s.entry(code).or_default() += delta;
+                            }
+                        }
+                    }
                     match at {
                         Some(i) => self.records_mut(coll)[i] = record.clone(),
                         None => self.records_mut(coll).push(record.clone()),
@@ -297,6 +304,29 @@ impl State {
         self.finish(k.coll, k.id, outcomes, summarize, now)
     }
 
+    /// How an authorised document moves tracked items' stock (code, quantity), when the fake
+    /// keeps stock.
+    fn stock_moves(&self, doc: &Value) -> Vec<(String, f64)> {
+        if self.stock.is_none() || doc["Status"] != "AUTHORISED" {
+            return Vec::new();
+        }
+        let sign = match doc["Type"].as_str().unwrap_or("") {
+            "ACCPAY" | "ACCRECCREDIT" => 1.0,
+            "ACCREC" | "ACCPAYCREDIT" => -1.0,
+            _ => return Vec::new(),
+        };
+        doc["LineItems"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|l| {
+                let code = l["ItemCode"].as_str()?;
+                let tracked = self.items.iter().any(|i| i["Code"] == code && i["IsTrackedAsInventory"] == true);
+                tracked.then(|| (code.to_string(), sign * l["Quantity"].as_f64().unwrap_or(0.0)))
+            })
+            .collect()
+    }
+
     /// A status change of an existing document (the only update the link makes).
     fn check_change(&self, k: DocKind, i: usize, el: &Value) -> Result<Value, Vec<String>> {
         let mut doc = self.docs(k)[i].clone();
@@ -396,6 +426,16 @@ impl State {
             sum_lines += amount;
             sum_tax += tax;
             lines.push(line);
+        }
+        let mut taken: std::collections::HashMap<String, f64> = std::collections::HashMap::new();
+        for (code, delta) in self.stock_moves(&json!({"Type": ty, "Status": status, "LineItems": lines})) {
+            *taken.entry(code).or_default() += delta;
+        }
+        for (code, delta) in taken {
+            let held = self.stock.as_ref().and_then(|s| s.get(&code)).copied().unwrap_or(0.0);
+            if held + delta < 0.0 {
+                msgs.push(format!("The quantity on hand for the tracked inventory item {code} cannot go below zero ({held} on hand)."));
+            }
         }
         if !msgs.is_empty() {
             return Err(msgs);
