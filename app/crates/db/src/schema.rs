@@ -462,6 +462,28 @@ diesel::table! {
         chart -> Text,
         rates -> Text,
         mapping -> Text,
+        grant_type -> Text,
+        login_url -> Text,
+        refresh_sealed -> Text,
+        refresh_expires_at -> Nullable<Timestamp>,
+        tenants -> Text,
+        reconnect -> Text,
+    }
+}
+
+diesel::table! {
+    xero_sign_ins (state) {
+        state -> Text,
+        org_id -> BigInt,
+        user_id -> BigInt,
+        client_id -> Text,
+        secret_sealed -> Text,
+        verifier_sealed -> Text,
+        login_url -> Text,
+        identity_url -> Text,
+        api_url -> Text,
+        redirect_uri -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -633,6 +655,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     stock_moves,
     ocop_prices,
     xero_connections,
+    xero_sign_ins,
     imports,
     jobs,
 );

@@ -11,7 +11,7 @@ use diesel::sql_types::{Text, Timestamp};
 
 use super::DbConn;
 use super::jobs::{self as queue, Lease};
-use super::schema::{jobs as xero_jobs, xero_connections};
+use super::schema::{jobs as xero_jobs, xero_connections, xero_sign_ins};
 use domain::jobs::{JobState, Queue};
 use domain::xero::Budget;
 use domain::xero_mapping::{Account, Mapping, Rate};
@@ -38,6 +38,29 @@ pub struct Connection {
     pub rates: String,
     /// Where sheets post (JSON `domain::xero_mapping::Mapping`).
     pub mapping: String,
+    /// `client_credentials` (a Custom Connection) or `authorization_code` (Connect to Xero).
+    pub grant_type: String,
+    /// Code connections: the sign-in base, the refresh token sealed and when it expires,
+    /// the organisations Xero offered (JSON [`Tenant`]s), and why the connection must be
+    /// made again (empty while Xero accepts it).
+    pub login_url: String,
+    pub refresh_sealed: String,
+    pub refresh_expires_at: Option<NaiveDateTime>,
+    pub tenants: String,
+    pub reconnect: String,
+}
+
+/// The grant of a connection made with "Connect to Xero".
+pub const CODE_GRANT: &str = "authorization_code";
+
+/// An organisation Xero offered a code connection (`GET /connections`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tenant {
+    /// The connection's id (what `DELETE /connections/{id}` removes).
+    pub connection_id: String,
+    pub tenant_id: String,
+    pub name: String,
 }
 
 impl Connection {
@@ -55,6 +78,111 @@ impl Connection {
     pub fn mapping(&self) -> Mapping {
         serde_json::from_str(&self.mapping).unwrap_or_default()
     }
+
+    /// Made with "Connect to Xero" (OAuth 2.0 authorization code).
+    pub fn is_code(&self) -> bool {
+        self.grant_type == CODE_GRANT
+    }
+
+    /// The organisations Xero offered.
+    pub fn tenant_list(&self) -> Vec<Tenant> {
+        serde_json::from_str(&self.tenants).unwrap_or_default()
+    }
+}
+
+/// What "Connect to Xero" keeps once Xero answered tokens.
+pub struct NewCodeConnection<'a> {
+    pub org_id: i64,
+    pub client_id: &'a str,
+    pub secret_sealed: &'a str,
+    pub login_url: &'a str,
+    pub identity_url: &'a str,
+    pub api_url: &'a str,
+    pub refresh_sealed: &'a str,
+    pub refresh_expires_at: NaiveDateTime,
+    pub tenants: &'a [Tenant],
+    pub connected_by: i64,
+}
+
+/// Connects a company with "Connect to Xero", replacing any earlier connection; the mapping
+/// chosen before is kept. The organisation is set when Xero offered exactly one.
+pub fn save_code_connection(conn: &mut DbConn, c: &NewCodeConnection<'_>, now: NaiveDateTime) -> AppResult<()> {
+    let before = connection(conn, c.org_id)?.map(|x| x.mapping).unwrap_or_default();
+    save_connection(conn, &NewConnection { org_id: c.org_id, client_id: c.client_id, secret_sealed: c.secret_sealed, identity_url: c.identity_url, api_url: c.api_url, connected_by: c.connected_by }, now)?;
+    let tenants = serde_json::to_string(c.tenants).map_err(|e| AppError::Internal(anyhow::anyhow!("cannot write the organisations: {e}")))?;
+    let only = if c.tenants.len() == 1 { c.tenants[0].tenant_id.as_str() } else { "" };
+    diesel::update(xero_connections::table.find(c.org_id))
+        .set((
+            xero_connections::grant_type.eq(CODE_GRANT),
+            xero_connections::login_url.eq(c.login_url),
+            xero_connections::refresh_sealed.eq(c.refresh_sealed),
+            xero_connections::refresh_expires_at.eq(Some(c.refresh_expires_at)),
+            xero_connections::tenants.eq(tenants),
+            xero_connections::tenant_id.eq(only),
+            xero_connections::mapping.eq(before),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Keeps the refresh token that replaced the one just used (Xero's are single-use).
+pub fn rotate_refresh(conn: &mut DbConn, org: i64, sealed: &str, expires_at: NaiveDateTime) -> AppResult<()> {
+    diesel::update(xero_connections::table.find(org))
+        .set((xero_connections::refresh_sealed.eq(sealed), xero_connections::refresh_expires_at.eq(Some(expires_at)), xero_connections::reconnect.eq("")))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Xero no longer accepts the connection: it must be made again, and this says why.
+pub fn needs_reconnect(conn: &mut DbConn, org: i64, why: &str) -> AppResult<()> {
+    diesel::update(xero_connections::table.find(org)).set(xero_connections::reconnect.eq(why)).execute(conn)?;
+    Ok(())
+}
+
+/// Picks the organisation of a code connection (one Xero offered).
+pub fn pick_tenant(conn: &mut DbConn, org: i64, tenant_id: &str) -> AppResult<bool> {
+    let Some(c) = connection(conn, org)? else { return Ok(false) };
+    if !c.tenant_list().iter().any(|t| t.tenant_id == tenant_id) {
+        return Ok(false);
+    }
+    diesel::update(xero_connections::table.find(org)).set(xero_connections::tenant_id.eq(tenant_id)).execute(conn)?;
+    Ok(true)
+}
+
+/// A sign-in under way (Connect to Xero), between the approver leaving for Xero and
+/// coming back.
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = xero_sign_ins)]
+pub struct SignIn {
+    pub state: String,
+    pub org_id: i64,
+    pub user_id: i64,
+    pub client_id: String,
+    pub secret_sealed: String,
+    pub verifier_sealed: String,
+    pub login_url: String,
+    pub identity_url: String,
+    pub api_url: String,
+    pub redirect_uri: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// Keeps a sign-in under way; sign-ins older than `stale_before` are dropped.
+pub fn start_sign_in(conn: &mut DbConn, s: &SignIn, stale_before: NaiveDateTime) -> AppResult<()> {
+    diesel::delete(xero_sign_ins::table.filter(xero_sign_ins::created_at.lt(stale_before))).execute(conn)?;
+    diesel::insert_into(xero_sign_ins::table).values(s).execute(conn)?;
+    Ok(())
+}
+
+/// Takes (once) the sign-in with this state, of this company and approver, begun after
+/// `stale_before`.
+pub fn take_sign_in(conn: &mut DbConn, state: &str, org: i64, user: i64, stale_before: NaiveDateTime) -> AppResult<Option<SignIn>> {
+    let found = xero_sign_ins::table.find(state).select(SignIn::as_select()).first(conn).optional()?;
+    let Some(s) = found else { return Ok(None) };
+    if diesel::delete(xero_sign_ins::table.find(state)).execute(conn)? != 1 {
+        return Ok(None);
+    }
+    Ok((s.org_id == org && s.user_id == user && s.created_at >= stale_before).then_some(s))
 }
 
 /// What a test of the connection read from Xero, with the mapping it leads to.

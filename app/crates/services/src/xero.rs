@@ -59,6 +59,15 @@ pub struct Status {
     pub problems: Vec<String>,
     pub accounts: Vec<Account>,
     pub rates: Vec<Rate>,
+    /// How the connection was made: "customConnection" or "connectToXero".
+    pub grant: String,
+    /// Why the connection must be made again (empty while Xero accepts it).
+    pub reconnect: String,
+    /// The organisations Xero offered a "Connect to Xero" connection, and whether one is
+    /// still to be picked.
+    pub organisations: Vec<q::Tenant>,
+    #[serde(rename = "chooseOrganisation")]
+    pub choose_organisation: bool,
 }
 
 /// A connection whose chart was never read (made before it was kept).
@@ -72,6 +81,10 @@ pub fn status(conn: &mut DbConn, actor: &Actor) -> AppResult<Status> {
     let (accounts, rates, mapping) = c.reading().unwrap_or_default();
     let problems = if c.chart.is_empty() { vec![NOT_READ.to_string()] } else { mapping.problems(&accounts, &rates) };
     Ok(Status {
+        grant: if c.is_code() { "connectToXero" } else { "customConnection" }.into(),
+        reconnect: c.reconnect.clone(),
+        organisations: c.tenant_list(),
+        choose_organisation: c.is_code() && c.tenant_id.is_empty(),
         mapping,
         problems,
         accounts,
@@ -200,25 +213,34 @@ impl Tested {
     }
 }
 
-/// Signs in to Xero with the settings as entered (never a cached token) and reads the
-/// organisation's name and active tax rates. A refusal says what failed but never repeats
-/// what the other side answered.
-pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult<Tested> {
-    let mut ep = Endpoint { org_id: org, client_id: c.client_id.clone(), secret: c.client_secret.clone(), identity_url: c.identity_url.clone(), api_url: c.api_url.clone(), tenant_id: String::new() };
-    let said = |e: CallError| match e {
+/// What a failed test says: what failed, never what the other side answered.
+fn said(e: CallError) -> AppError {
+    match e {
         CallError::Auth(_) => AppError::field("clientSecret", "Xero did not accept this client id and secret."),
+        CallError::Reconnect(m) => AppError::Conflict { message: format!("{m}. Connect to Xero again."), code: Some("xero_reconnect"), reasons: vec![] },
         CallError::Refused { status, .. } => AppError::Conflict { message: format!("Test connection failed: the address answered {status}; check the addresses."), code: Some("xero_unreachable"), reasons: vec![] },
         CallError::RateLimited { .. } => AppError::Conflict { message: "Test connection failed: Xero's call limit was reached; try again in a minute.".into(), code: Some("xero_unreachable"), reasons: vec![] },
         CallError::Unknown(m) => AppError::Conflict { message: format!("Test connection failed: Xero did not answer ({m})."), code: Some("xero_unreachable"), reasons: vec![] },
-    };
+    }
+}
+
+/// Signs in to Xero with the settings as entered (never a cached token), reads the
+/// organisation the Custom Connection reaches, and [`read`]s it.
+pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult<Tested> {
+    let mut ep = Endpoint { org_id: org, client_id: c.client_id.clone(), secret: c.client_secret.clone(), identity_url: c.identity_url.clone(), api_url: c.api_url.clone(), tenant_id: String::new(), bearer: None };
     client.sign_in(&ep).await.map_err(said)?;
     ep.tenant_id = client.tenant(&ep).await.map_err(said)?.id;
-    let orgs = client.call(&ep, reqwest::Method::GET, "/Organisation", &[], None, None).await.map_err(said)?;
+    read(client, &ep).await
+}
+
+/// Reads the organisation's name, its active tax rates and its chart of accounts.
+async fn read(client: &Client, ep: &Endpoint) -> AppResult<Tested> {
+    let orgs = client.call(ep, reqwest::Method::GET, "/Organisation", &[], None, None).await.map_err(said)?;
     let name = orgs["Organisations"][0]["Name"].as_str().unwrap_or_default().to_string();
-    let rates = mapping::rates_of(&client.call(&ep, reqwest::Method::GET, "/TaxRates", &[], None, None).await.map_err(said)?);
-    let accounts = mapping::accounts_of(&client.call(&ep, reqwest::Method::GET, "/Accounts", &[], None, None).await.map_err(said)?);
+    let rates = mapping::rates_of(&client.call(ep, reqwest::Method::GET, "/TaxRates", &[], None, None).await.map_err(said)?);
+    let accounts = mapping::accounts_of(&client.call(ep, reqwest::Method::GET, "/Accounts", &[], None, None).await.map_err(said)?);
     let types: Vec<&str> = rates.iter().map(|r| r.tax_type.as_str()).collect();
-    Ok(Tested { tenant_id: ep.tenant_id, organisation_name: name.chars().take(200).collect(), tax_types: types.join(","), accounts, rates })
+    Ok(Tested { tenant_id: ep.tenant_id.clone(), organisation_name: name.chars().take(200).collect(), tax_types: types.join(","), accounts, rates })
 }
 
 /// Stores a tested connection for the actor's company (role 4), replacing any earlier one.
@@ -473,9 +495,23 @@ pub async fn connect(core: &Core, actor: &Actor, input: ConnectionInput) -> AppR
 /// Test connection: reads the organisation and tax rates again with the stored settings
 /// (the settings screen's Test and `POST /api/xero/connection/test`).
 pub async fn retest(core: &Core, actor: &Actor) -> AppResult<Status> {
-    let (a, key) = (actor.clone(), core.xero.key.clone());
-    let stored = core.db.run(move |c| stored(c, &a, &key)).await?;
-    let tested = test(&core.xero.client, actor.org_id, &stored).await?;
+    only_approver(actor.role)?;
+    let org = actor.org_id;
+    let conn = core.db.run(move |c| q::connection(c, org)).await?;
+    let tested = match conn {
+        Some(conn) if conn.is_code() => {
+            let ep = xero::access::endpoint(&core.db, &core.xero, &conn).await.map_err(said)?;
+            if ep.tenant_id.is_empty() {
+                return Err(AppError::Conflict { message: CHOOSE_ORGANISATION.into(), code: Some("xero_choose_organisation"), reasons: vec![] });
+            }
+            read(&core.xero.client, &ep).await?
+        }
+        _ => {
+            let (a, key) = (actor.clone(), core.xero.key.clone());
+            let stored = core.db.run(move |c| stored(c, &a, &key)).await?;
+            test(&core.xero.client, actor.org_id, &stored).await?
+        }
+    };
     let (a, now) = (actor.clone(), core.xero.clock.now());
     core
         .db
@@ -484,6 +520,177 @@ pub async fn retest(core: &Core, actor: &Actor) -> AppResult<Status> {
             status(c, &a)
         })
         .await
+}
+
+/// A code connection that reaches several organisations and has none picked yet.
+pub const CHOOSE_ORGANISATION: &str = "Choose the Xero organisation to send to in Settings › Accounting link.";
+
+/// How long a sign-in at Xero may take, from leaving TyreDesk to coming back.
+const SIGN_IN_MINUTES: i64 = 10;
+
+/// "Connect to Xero" as entered: the app's client id and (for a web app) secret, and in
+/// stand-in mode the three addresses.
+#[derive(Debug, Clone, Default)]
+pub struct CodeInput {
+    pub client_id: String,
+    pub client_secret: String,
+    pub login_url: Option<String>,
+    pub identity_url: Option<String>,
+    pub api_url: Option<String>,
+}
+
+/// Starts "Connect to Xero" (role 4): keeps the sign-in under way (its state, the PKCE
+/// verifier and the secret sealed, for ten minutes) and answers the address at Xero to send
+/// the approver's browser to. `redirect_uri` is TyreDesk's `/settings/xero/callback` as
+/// the browser reaches it.
+pub async fn start_code_flow(core: &Core, actor: &Actor, input: &CodeInput, redirect_uri: &str) -> AppResult<String> {
+    only_approver(actor.role)?;
+    let standin = core.xero.settings.standin;
+    let id = input.client_id.trim();
+    if id.is_empty() || id.len() > 100 || id.chars().any(char::is_whitespace) {
+        return Err(AppError::field("clientId", "Enter the client id of your Xero app (at most 100 characters, without spaces)."));
+    }
+    let secret = input.client_secret.trim();
+    if secret.len() > 200 {
+        return Err(AppError::field("clientSecret", "The client secret is at most 200 characters."));
+    }
+    let login_url = check_url("loginUrl", input.login_url.as_deref(), xero::auth::LOGIN_URL, standin)?;
+    let identity_url = check_url("identityUrl", input.identity_url.as_deref(), IDENTITY_URL, standin)?;
+    let api_url = check_url("apiUrl", input.api_url.as_deref(), API_URL, standin)?;
+    let flow = xero::auth::Flow { client_id: id.into(), secret: None, login_url: login_url.clone(), identity_url: identity_url.clone(), redirect_uri: redirect_uri.into() };
+    let started = xero::auth::start(&flow).map_err(|e| AppError::bad_request(e.to_string()))?;
+    let key = &core.xero.key;
+    let org = actor.org_id;
+    let now = core.xero.clock.now();
+    let row = q::SignIn {
+        state: started.state,
+        org_id: org,
+        user_id: actor.user_id,
+        client_id: id.into(),
+        secret_sealed: if secret.is_empty() { String::new() } else { key.seal(org, secret) },
+        verifier_sealed: key.seal(org, &started.verifier),
+        login_url,
+        identity_url,
+        api_url,
+        redirect_uri: redirect_uri.into(),
+        created_at: now,
+    };
+    let stale = now - chrono::Duration::minutes(SIGN_IN_MINUTES);
+    core.db.write(move |c| q::start_sign_in(c, &row, stale)).await?;
+    Ok(started.url)
+}
+
+/// The approver came back from Xero (`/settings/xero/callback?code&state`): the sign-in
+/// under way with this state — begun by this approver of this company less than ten
+/// minutes ago, used once — exchanges the code with its verifier, reads the organisations
+/// the tokens reach, and keeps the connection with its refresh token sealed. With exactly
+/// one organisation it is tested and read at once; with several the approver picks one.
+pub async fn finish_code_flow(core: &Core, actor: &Actor, code: &str, state: &str) -> AppResult<Status> {
+    only_approver(actor.role)?;
+    let (org, user, now) = (actor.org_id, actor.user_id, core.xero.clock.now());
+    let stale = now - chrono::Duration::minutes(SIGN_IN_MINUTES);
+    let state = state.to_string();
+    let sign_in = core.db.write(move |c| q::take_sign_in(c, &state, org, user, stale)).await?.ok_or_else(|| AppError::Conflict {
+        message: "This sign-in at Xero is no longer valid (it was used already, is older than ten minutes, or was begun by someone else); press Connect to Xero again.".into(),
+        code: Some("xero_sign_in_expired"),
+        reasons: vec![],
+    })?;
+    let key = &core.xero.key;
+    let unreadable = || AppError::Conflict { message: "The sign-in cannot be read with this server's key; press Connect to Xero again.".into(), code: Some("xero_sign_in_expired"), reasons: vec![] };
+    let verifier = key.open(org, &sign_in.verifier_sealed).ok_or_else(unreadable)?;
+    let secret = if sign_in.secret_sealed.is_empty() { None } else { Some(key.open(org, &sign_in.secret_sealed).ok_or_else(unreadable)?) };
+    let flow = xero::auth::Flow { client_id: sign_in.client_id.clone(), secret, login_url: sign_in.login_url.clone(), identity_url: sign_in.identity_url.clone(), redirect_uri: sign_in.redirect_uri.clone() };
+    let client = &core.xero.client;
+    let tokens = xero::auth::exchange(client.http(), &flow, code, &verifier).await.map_err(said)?;
+    let mut ep = Endpoint { org_id: org, client_id: flow.client_id.clone(), secret: String::new(), identity_url: flow.identity_url.clone(), api_url: sign_in.api_url.clone(), tenant_id: String::new(), bearer: Some(tokens.access.clone()) };
+    let tenants = client.tenants(&ep).await.map_err(said)?;
+    if tenants.is_empty() {
+        return Err(AppError::Conflict { message: "Xero connected no organisation; choose one on Xero's consent screen.".into(), code: Some("xero_no_organisation"), reasons: vec![] });
+    }
+    let refresh_sealed = key.seal(org, &tokens.refresh);
+    let expires = now + chrono::Duration::days(xero::auth::REFRESH_DAYS);
+    let (s_row, t) = (sign_in.clone(), tenants.clone());
+    core.db
+        .write(move |c| {
+            q::save_code_connection(
+                c,
+                &q::NewCodeConnection {
+                    org_id: org,
+                    client_id: &s_row.client_id,
+                    secret_sealed: &s_row.secret_sealed,
+                    login_url: &s_row.login_url,
+                    identity_url: &s_row.identity_url,
+                    api_url: &s_row.api_url,
+                    refresh_sealed: &refresh_sealed,
+                    refresh_expires_at: expires,
+                    tenants: &t,
+                    connected_by: user,
+                },
+                now,
+            )
+        })
+        .await?;
+    xero::access::forget(&core.xero, org);
+    if let Ok(mut m) = core.xero.code_tokens.lock() {
+        m.insert(org, (tokens.access.clone(), std::time::Instant::now() + std::time::Duration::from_secs(tokens.expires_in.max(120) - 60)));
+    }
+    if let [only] = tenants.as_slice() {
+        ep.tenant_id = only.tenant_id.clone();
+        let tested = read(client, &ep).await?;
+        let a = actor.clone();
+        return core
+            .db
+            .write(move |c| {
+                record_test(c, &a, &tested, now)?;
+                status(c, &a)
+            })
+            .await;
+    }
+    let a = actor.clone();
+    core.db.run(move |c| status(c, &a)).await
+}
+
+/// Picks the organisation of a code connection (one Xero offered), then tests and reads it.
+pub async fn pick_organisation(core: &Core, actor: &Actor, tenant_id: &str) -> AppResult<Status> {
+    only_approver(actor.role)?;
+    let (org, t) = (actor.org_id, tenant_id.to_string());
+    if !core.db.write(move |c| q::pick_tenant(c, org, &t)).await? {
+        return Err(AppError::field("tenantId", "Choose one of the organisations Xero offered."));
+    }
+    retest(core, actor).await
+}
+
+/// Disconnects (role 4): a code connection is also removed at Xero (`DELETE
+/// /connections/{id}`) and its refresh token revoked, as far as Xero answers; the
+/// connection is removed here whatever Xero said. See [`disconnect`].
+pub async fn disconnect_everywhere(core: &Core, actor: &Actor) -> AppResult<bool> {
+    only_approver(actor.role)?;
+    let org = actor.org_id;
+    if let Some(conn) = core.db.run(move |c| q::connection(c, org)).await?
+        && conn.is_code()
+        && conn.reconnect.is_empty()
+    {
+        match xero::access::endpoint(&core.db, &core.xero, &conn).await {
+            Ok(ep) => {
+                if let Some(t) = conn.tenant_list().iter().find(|t| t.tenant_id == conn.tenant_id) {
+                    if let Err(e) = core.xero.client.remove_connection(&ep, &t.connection_id).await {
+                        tracing::warn!("company {org}: Xero did not remove the connection: {e}");
+                    }
+                }
+                if let (Ok(flow), Some(refresh)) = (xero::access::flow(&core.xero, &conn), core.xero.key.open(org, &conn.refresh_sealed)) {
+                    // The refresh just used was replaced; revoke the one kept now.
+                    let fresh = core.db.run(move |c| q::connection(c, org)).await?.and_then(|c| core.xero.key.open(org, &c.refresh_sealed)).unwrap_or(refresh);
+                    if let Err(e) = xero::auth::revoke(core.xero.client.http(), &flow, &fresh).await {
+                        tracing::warn!("company {org}: Xero did not revoke the refresh token: {e}");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("company {org}: disconnecting without reaching Xero: {e}"),
+        }
+        xero::access::forget(&core.xero, org);
+    }
+    let (a, now) = (actor.clone(), core.xero.clock.now());
+    core.db.write(move |c| disconnect(c, &a, now)).await
 }
 
 #[cfg(test)]

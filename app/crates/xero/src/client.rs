@@ -25,6 +25,9 @@ pub struct Endpoint {
     /// The organisation every Accounting call names in `xero-tenant-id` (empty before
     /// [`Client::tenant`] has read it).
     pub tenant_id: String,
+    /// A connection made with "Connect to Xero" calls with this access token (fetched by
+    /// `auth` through its refresh token) instead of signing in with the secret.
+    pub bearer: Option<String>,
 }
 
 impl Endpoint {
@@ -55,6 +58,9 @@ pub enum CallError {
     Unknown(String),
     /// The connection's credentials were refused.
     Auth(String),
+    /// The connection must be made again (Xero revoked it, or its secret or refresh token
+    /// can no longer be opened); says why.
+    Reconnect(String),
 }
 
 impl std::fmt::Display for CallError {
@@ -64,6 +70,7 @@ impl std::fmt::Display for CallError {
             Self::RateLimited { wait, problem } => write!(f, "Xero's {problem} limit was reached; waiting {} s", wait.num_seconds()),
             Self::Unknown(m) => write!(f, "Xero did not answer: {m}"),
             Self::Auth(m) => write!(f, "Xero did not accept the connection's client id and secret: {m}"),
+            Self::Reconnect(m) => write!(f, "{m}; connect to Xero again in Settings"),
         }
     }
 }
@@ -103,6 +110,11 @@ pub struct Client {
 }
 
 impl Client {
+    /// The HTTP client itself (the OAuth 2.0 requests of `auth` go through it: no redirects).
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
     /// A client whose calls time out after `timeout`.
     pub fn new(timeout: Duration) -> Self {
         let http = reqwest::Client::builder()
@@ -127,9 +139,12 @@ impl Client {
         }
     }
 
-    /// A bearer token for the endpoint (client-credentials grant), from the cache when one
-    /// was fetched for exactly these settings.
+    /// A bearer token for the endpoint: the code connection's own, or (client-credentials
+    /// grant) from the cache when one was fetched for exactly these settings.
     pub async fn token(&self, ep: &Endpoint) -> Result<String, CallError> {
+        if let Some(t) = &ep.bearer {
+            return Ok(t.clone());
+        }
         if let Some(t) = self.cached(ep) {
             return Ok(t);
         }
@@ -166,6 +181,47 @@ impl Client {
         Ok(token.to_string())
     }
 
+    /// The organisations the token reaches (`GET /connections`, Xero's identity API), each
+    /// with the id of its connection.
+    pub async fn tenants(&self, ep: &Endpoint) -> Result<Vec<db::xero::Tenant>, CallError> {
+        let token = self.token(ep).await?;
+        let res = self.http.get(ep.connections_url()).bearer_auth(&token).header("Accept", "application/json").send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
+        let status = res.status();
+        let json: Value = res.json().await.unwrap_or(Value::Null);
+        if status == StatusCode::UNAUTHORIZED {
+            return Err(CallError::Auth("Xero did not accept the token".into()));
+        }
+        if !status.is_success() {
+            return Err(if status.is_server_error() { CallError::Unknown(format!("Xero answered {status}")) } else { CallError::Refused { status: status.as_u16(), message: format!("the connections call answered {status}") } });
+        }
+        let id_like = |s: &str| s.len() <= 64 && s.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+        Ok(json
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c["tenantType"].as_str().is_none_or(|t| t == "ORGANISATION"))
+            .filter_map(|c| {
+                let tenant_id = c["tenantId"].as_str().filter(|s| id_like(s))?;
+                let connection_id = c["id"].as_str().filter(|s| id_like(s)).unwrap_or_default();
+                Some(db::xero::Tenant { connection_id: connection_id.into(), tenant_id: tenant_id.into(), name: c["tenantName"].as_str().unwrap_or_default().chars().take(200).collect() })
+            })
+            .take(50)
+            .collect())
+    }
+
+    /// Removes the connection to one organisation (`DELETE /connections/{id}`): how Xero
+    /// disconnects an app from an organisation.
+    pub async fn remove_connection(&self, ep: &Endpoint, connection_id: &str) -> Result<(), CallError> {
+        let token = self.token(ep).await?;
+        let url = format!("{}/{connection_id}", ep.connections_url());
+        let res = self.http.delete(url).bearer_auth(&token).send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
+        match res.status() {
+            s if s.is_success() || s == StatusCode::NOT_FOUND => Ok(()),
+            StatusCode::UNAUTHORIZED => Err(CallError::Auth("Xero did not accept the token".into())),
+            s => Err(CallError::Unknown(format!("Xero answered {s}"))),
+        }
+    }
+
     /// The organisation the token reaches (`GET /connections`, Xero's identity API): a
     /// Custom Connection reaches exactly one. The first `ORGANISATION` tenant is taken.
     pub async fn tenant(&self, ep: &Endpoint) -> Result<Tenant, CallError> {
@@ -174,9 +230,12 @@ impl Client {
             let res = self.http.get(ep.connections_url()).bearer_auth(&token).header("Accept", "application/json").send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
             let status = res.status();
             let json: Value = res.json().await.unwrap_or(Value::Null);
-            if status == StatusCode::UNAUTHORIZED && !renewed {
+            if status == StatusCode::UNAUTHORIZED && !renewed && ep.bearer.is_none() {
                 self.forget(ep);
                 continue;
+            }
+            if status == StatusCode::UNAUTHORIZED {
+                return Err(CallError::Auth("Xero did not accept the token".into()));
             }
             if status.is_server_error() {
                 return Err(CallError::Unknown(format!("Xero answered {status}")));
@@ -218,7 +277,7 @@ impl Client {
             let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             match status {
                 s if s.is_success() => return Ok(json),
-                StatusCode::UNAUTHORIZED if !renewed => {
+                StatusCode::UNAUTHORIZED if !renewed && ep.bearer.is_none() => {
                     self.forget(ep);
                     continue;
                 }

@@ -3,11 +3,14 @@
 //! claims it (`worker`), calls Xero through `client` within the company's call budget, and
 //! writes the outcome on the sheet. `fake` is a Xero stand-in for tests and demos.
 
+pub mod access;
+pub mod auth;
 pub mod client;
 pub mod fake;
 pub mod secret;
 pub mod worker;
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use chrono::NaiveDateTime;
@@ -107,6 +110,8 @@ pub struct Link {
     pub worker: String,
     /// Rung when a job is queued, so the worker starts at once.
     pub bell: Notify,
+    /// Access tokens of code connections, by company, until a minute before they expire.
+    pub code_tokens: Mutex<HashMap<i64, (String, std::time::Instant)>>,
 }
 
 impl Link {
@@ -118,7 +123,7 @@ impl Link {
     /// A link with the given parts (tests).
     pub fn with(key: SecretKey, clock: Clock, settings: Settings) -> Self {
         let worker = format!("{}-{}-{:04x}", hostname(), std::process::id(), rand::random::<u16>());
-        Self { client: Client::new(settings.call_timeout), key, clock, settings, worker, bell: Notify::new() }
+        Self { client: Client::new(settings.call_timeout), key, clock, settings, worker, bell: Notify::new(), code_tokens: Mutex::new(HashMap::new()) }
     }
 }
 

@@ -121,6 +121,7 @@ impl From<CallError> for Stop {
         match e {
             CallError::Refused { message, .. } => Stop::Refused(message),
             CallError::Auth(m) => Stop::Refused(format!("Xero did not accept the connection's client id and secret ({m}); check them in Settings.")),
+            CallError::Reconnect(m) => Stop::Refused(format!("{m}. Connect to Xero again in Settings › Accounting link, then send again.")),
             CallError::Unknown(m) => Stop::Unknown(m),
             // `call` turns a 429 into `Later` itself.
             CallError::RateLimited { problem, .. } => Stop::Unknown(format!("rate limited ({problem})")),
@@ -163,12 +164,10 @@ impl Work {
         let Some(conn) = self.db(move |c| q::connection(c, org)).await? else {
             return Err(Stop::Refused(q::NOT_CONNECTED.into()));
         };
-        let Some(secret) = self.link.key.open(org, &conn.secret_sealed) else {
-            return Err(Stop::Refused(
-                "The stored Xero client secret cannot be opened with this server's key (TYREDESK_SECRET_KEY or secret.key in the data directory changed); connect Xero again in Settings.".into(),
-            ));
-        };
-        let mut ep = Endpoint { org_id: org, client_id: conn.client_id.clone(), secret, identity_url: conn.identity_url.clone(), api_url: conn.api_url.clone(), tenant_id: conn.tenant_id.clone() };
+        let mut ep = super::access::endpoint(&self.db, &self.link, &conn).await?;
+        if ep.tenant_id.is_empty() && conn.is_code() {
+            return Err(Stop::Refused("Choose the Xero organisation to send to in Settings › Accounting link, then send again.".into()));
+        }
         if ep.tenant_id.is_empty() {
             // A connection made before the tenant was kept: read it once (issue 31).
             ep.tenant_id = self.link.client.tenant(&ep).await?.id;
@@ -233,6 +232,12 @@ impl Work {
                 tracing::info!("Xero asked company {org} to wait {} s ({problem} limit)", wait.num_seconds());
                 self.db(move |c| q::block_calls(c, org, until)).await?;
                 Err(Stop::Later(until))
+            }
+            Err(CallError::Auth(m)) if self.endpoint.as_ref().is_some_and(|e| e.bearer.is_some()) => {
+                // A code connection's access token was refused before it expired: the next
+                // attempt refreshes it.
+                super::access::forget(&self.link, org);
+                Err(Stop::Unknown(format!("Xero refused the access token ({m})")))
             }
             Err(e) => Err(e.into()),
         }

@@ -360,7 +360,7 @@ async fn recall_voids_an_authorised_document_deletes_a_draft_and_keeps_a_paid_on
     // A document someone left as DRAFT in Xero is deleted.
     let (id2, no2) = r.sheet(2).await;
     let token = xero::client::Client::new(Duration::from_secs(5));
-    let ep = xero::client::Endpoint { org_id: ORG, client_id: "cid".into(), secret: "csecret".into(), identity_url: r.identity_url.clone(), api_url: r.api_url.clone(), tenant_id: r.fake.tenant_id() };
+    let ep = xero::client::Endpoint { org_id: ORG, client_id: "cid".into(), secret: "csecret".into(), identity_url: r.identity_url.clone(), api_url: r.api_url.clone(), tenant_id: r.fake.tenant_id(), bearer: None };
     let contact = token.call(&ep, reqwest::Method::PUT, "/Contacts", &[], Some(&json!({"Contacts": [{"Name": "Draft holder"}]})), None).await.unwrap();
     let cid = contact["Contacts"][0]["ContactID"].as_str().unwrap().to_string();
     let draft = json!({"CreditNotes": [{"Type": "ACCRECCREDIT", "CreditNoteNumber": no2, "Status": "DRAFT", "Date": "2026-11-20", "Contact": {"ContactID": cid},
@@ -1029,5 +1029,95 @@ async fn a_sale_of_an_item_tyredesk_holds_below_zero_goes_without_its_item_and_x
     let (state, error, _) = r.xero_state(other).await;
     assert_eq!(state, 2, "{error}");
     assert!(error.contains("cannot go below zero"), "{error}");
+    r.assert_as_xero_describes();
+}
+
+/// The address of the consent screen's Allow access (or Cancel) link, as a path of ours.
+async fn consent(location: &str, link_id: &str) -> String {
+    let page = reqwest::get(location).await.unwrap().text().await.unwrap();
+    let at = page.find(&format!("id=\"{link_id}\" href=\"")).unwrap_or_else(|| panic!("no {link_id} on {page}")) + link_id.len() + 12;
+    let href = page[at..].split('"').next().unwrap().replace("&amp;", "&");
+    let url = reqwest::Url::parse(&href).unwrap();
+    format!("{}?{}", url.path(), url.query().unwrap_or(""))
+}
+
+#[tokio::test]
+async fn connect_to_xero_signs_in_with_the_code_flow_picks_the_organisation_refreshes_and_asks_to_reconnect_once_revoked() {
+    // Issue 31: the OAuth 2.0 authorization-code flow with PKCE, beside the Custom Connection.
+    let r = rig().await;
+    let other = r.fake.add_organisation("Other Motors Pty Ltd");
+    let form = [("client_id", "cid"), ("client_secret", "csecret"), ("login_url", r.identity_url.as_str()), ("identity_url", r.identity_url.as_str()), ("api_url", r.api_url.as_str())];
+    let sales = r.app.session("sales@demo.test").await;
+    assert_eq!(r.app.post_form("/settings/xero/authorize", &sales, &form).await.status, 403, "role 4 only");
+    let started = r.app.post_form("/settings/xero/authorize", &r.s, &form).await;
+    assert_eq!(started.status, 303, "{}", started.body);
+    let location = started.location().to_string();
+    assert!(location.starts_with(&format!("{}/identity/connect/authorize?", r.identity_url)), "{location}");
+    assert!(location.contains("code_challenge_method=S256") && location.contains("offline_access"), "{location}");
+
+    // Cancel on Xero's screen changes nothing.
+    let cancelled = r.app.get(&consent(&location, "deny").await, Some(&r.s)).await;
+    assert!(r.app.get(cancelled.location(), Some(&r.s)).await.body.contains("Xero did not connect: access was not allowed."));
+    assert_eq!(r.app.get("/api/xero/connection", Some(&r.s)).await.json()["data"]["connected"], false);
+
+    // Allow access: back at TyreDesk with a code; two organisations, so the approver picks.
+    let callback = consent(&location, "allow").await;
+    assert!(callback.starts_with("/settings/xero/callback?code="), "{callback}");
+    let back = r.app.get(&callback, Some(&r.s)).await;
+    assert_eq!(back.status, 303, "{}", back.body);
+    let page = r.app.get(back.location(), Some(&r.s)).await;
+    assert!(page.body.contains("Choose the Xero organisation to send to") && page.body.contains("Other Motors Pty Ltd"), "{}", page.body);
+    let status = r.app.get("/api/xero/connection", Some(&r.s)).await.json()["data"].clone();
+    assert_eq!((status["grant"].as_str(), status["chooseOrganisation"].as_bool()), (Some("connectToXero"), Some(true)));
+    // The code is single-use: the same return again is refused.
+    let replay = r.app.get(&callback, Some(&r.s)).await;
+    assert!(r.app.get(replay.location(), Some(&r.s)).await.body.contains("no longer valid"));
+    // Nothing is sent before an organisation is chosen, and the sheet says so.
+    let (id, _) = r.sheet(1).await;
+    r.send(id).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(id).await;
+    assert_eq!(state, 2);
+    assert!(error.contains("Choose the Xero organisation"), "{error}");
+    // An organisation Xero did not offer is refused; the offered one is tested and read.
+    assert_eq!(r.app.put_json("/api/xero/organisation", &r.s, json!({"tenantId": "11111111-2222-3333-4444-555555555555"})).await.status, 422);
+    let picked = r.app.post_form("/settings/xero/organisation", &r.s, &[("tenant_id", r.fake.tenant_id().as_str())]).await;
+    assert!(r.app.follow(&picked, &r.s).await.body.contains("Connected to Demo Company (AU)."));
+    assert_ne!(other, r.fake.tenant_id());
+
+    // Sent with the code connection's token and organisation.
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1);
+    // The refresh token is kept sealed, never in the clear.
+    let sealed: String = r.sql(|c| xero_connections::table.find(ORG).select(xero_connections::refresh_sealed).first(c)).await;
+    assert!(!sealed.is_empty());
+    // Half an hour later the access token has expired at Xero: the next send refreshes it,
+    // and the refresh token is replaced (single use), the old one spent.
+    r.clock.advance(chrono::Duration::minutes(31));
+    let (id2, _) = r.sheet(1).await;
+    r.send(id2).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id2).await.0, 1, "{}", r.xero_state(id2).await.1);
+    let resealed: String = r.sql(|c| xero_connections::table.find(ORG).select(xero_connections::refresh_sealed).first(c)).await;
+    assert_ne!(resealed, sealed, "the rotated refresh token was kept");
+    assert_eq!(r.fake.live_refresh_tokens(), 1);
+
+    // Xero revokes the app: the next refresh is refused; the sheet and Settings say reconnect.
+    r.fake.revoke_grants();
+    r.clock.advance(chrono::Duration::minutes(31));
+    xero::access::forget(&r.app.state.xero, ORG);
+    let (id3, _) = r.sheet(1).await;
+    r.send(id3).await;
+    r.drain().await;
+    let (state, error, _) = r.xero_state(id3).await;
+    assert_eq!(state, 2);
+    assert!(error.contains("Connect to Xero again"), "{error}");
+    let page = r.app.get("/settings", Some(&r.s)).await;
+    assert!(page.body.contains("Reconnect to Xero."), "{}", page.body);
+    // Disconnect removes it here whatever Xero says.
+    let gone = r.app.request(axum::http::Method::DELETE, "/api/xero/connection", None, None, &[("cookie", &r.s.cookie), ("x-csrf-token", &r.s.csrf)]).await;
+    assert_eq!(gone.status, 200, "{}", gone.body);
+    assert_eq!(r.app.get("/api/xero/connection", Some(&r.s)).await.json()["data"]["connected"], false);
     r.assert_as_xero_describes();
 }

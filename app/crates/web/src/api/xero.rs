@@ -54,13 +54,40 @@ pub async fn mapping(State(state): State<AppState>, auth: Auth, ApiJson(body): A
     Ok(Json(json!({ "message": "Operation successful", "data": m })))
 }
 
-/// `DELETE /api/xero/connection` (role 4).
+/// `DELETE /api/xero/connection` (role 4); a "Connect to Xero" connection is also removed
+/// at Xero.
 pub async fn delete(State(state): State<AppState>, auth: Auth) -> AppResult<Json<Value>> {
-    let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
-    if !state.db.write(move |c| svc::disconnect(c, &actor, now)).await? {
+    if !svc::disconnect_everywhere(&state, &Actor::from(&auth)).await? {
         return Err(AppError::NotFound);
     }
     Ok(Json(json!({ "message": "Operation successful" })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorizeBody {
+    #[serde(default)]
+    client_id: String,
+    #[serde(default)]
+    client_secret: String,
+    login_url: Option<String>,
+    identity_url: Option<String>,
+    api_url: Option<String>,
+}
+
+/// `POST /api/xero/authorize` (role 4): starts "Connect to Xero"; answers `{url}`, Xero's
+/// consent screen, which returns the browser to `/settings/xero/callback`.
+pub async fn authorize(State(state): State<AppState>, auth: Auth, headers: axum::http::HeaderMap, ApiJson(b): ApiJson<AuthorizeBody>) -> AppResult<Json<Value>> {
+    let input = svc::CodeInput { client_id: b.client_id, client_secret: b.client_secret, login_url: b.login_url, identity_url: b.identity_url, api_url: b.api_url };
+    let url = svc::start_code_flow(&state, &Actor::from(&auth), &input, &crate::pages::settings::callback_url(&headers)).await?;
+    Ok(Json(json!({ "message": "Operation successful", "url": url })))
+}
+
+/// `PUT /api/xero/organisation` (role 4): `{tenantId}`, one of the organisations Xero offered.
+pub async fn organisation(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<Value>) -> AppResult<Json<Value>> {
+    let tenant = body.get("tenantId").and_then(Value::as_str).unwrap_or_default().to_string();
+    let status = svc::pick_organisation(&state, &Actor::from(&auth), &tenant).await?;
+    Ok(Json(json!({ "message": "Operation successful", "data": status })))
 }
 
 /// `POST /api/xero` (Batch SendXero): `{dateRange, sheets}`.

@@ -292,8 +292,84 @@ pub async fn mapping(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f
 /// `POST /settings/xero/disconnect`: Disconnect.
 pub async fn disconnect(State(state): State<AppState>, auth: Auth, uri: Uri) -> AppResult<Response> {
     owner(&auth)?;
-    let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
-    let r = state.db.write(move |c| svc::disconnect(c, &actor, now)).await.map(|was| if was { "Xero is disconnected.".to_string() } else { "Xero was not connected.".to_string() });
+    let r = svc::disconnect_everywhere(&state, &Actor::from(&auth)).await.map(|was| if was { "Xero is disconnected.".to_string() } else { "Xero was not connected.".to_string() });
+    outcome(&state, &auth, &uri, r, None).await
+}
+
+/// "Connect to Xero" as the form sends it.
+#[derive(Deserialize, Default)]
+pub struct CodeForm {
+    #[serde(default)]
+    client_id: String,
+    #[serde(default)]
+    client_secret: String,
+    #[serde(default)]
+    login_url: String,
+    #[serde(default)]
+    identity_url: String,
+    #[serde(default)]
+    api_url: String,
+}
+
+/// Where Xero sends the approver back: `TYREDESK_PUBLIC_URL` when set (the address the
+/// app is registered with at Xero), else the address this request came to.
+pub fn callback_url(headers: &HeaderMap) -> String {
+    let base = std::env::var("TYREDESK_PUBLIC_URL").ok().map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty()).unwrap_or_else(|| {
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+        let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()).is_some_and(|p| p.eq_ignore_ascii_case("https"));
+        format!("{}://{host}", if https { "https" } else { "http" })
+    });
+    format!("{base}/settings/xero/callback")
+}
+
+/// `POST /settings/xero/authorize`: Connect to Xero — off to Xero's consent screen.
+pub async fn authorize(State(state): State<AppState>, auth: Auth, uri: Uri, headers: HeaderMap, Form(f): Form<CodeForm>) -> AppResult<Response> {
+    owner(&auth)?;
+    let input = svc::CodeInput { client_id: f.client_id, client_secret: f.client_secret, login_url: Some(f.login_url), identity_url: Some(f.identity_url), api_url: Some(f.api_url) };
+    match svc::start_code_flow(&state, &Actor::from(&auth), &input, &callback_url(&headers)).await {
+        Ok(url) => Ok(Redirect::to(&url).into_response()),
+        Err(e) => outcome(&state, &auth, &uri, Err(e), None).await,
+    }
+}
+
+#[derive(Deserialize, Default)]
+pub struct CallbackQuery {
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    state: String,
+    #[serde(default)]
+    error: String,
+}
+
+/// `GET /settings/xero/callback`: back from Xero, with a code (or Xero's `error`).
+pub async fn callback(State(state): State<AppState>, auth: Auth, axum::extract::Query(q): axum::extract::Query<CallbackQuery>) -> AppResult<Response> {
+    owner(&auth)?;
+    let actor = Actor::from(&auth);
+    let (level, text) = if !q.error.is_empty() {
+        let why = if q.error == "access_denied" { "access was not allowed".to_string() } else { q.error.chars().filter(char::is_ascii_alphanumeric).take(40).collect() };
+        ("error", format!("Xero did not connect: {why}. Nothing was changed."))
+    } else {
+        match svc::finish_code_flow(&state, &actor, &q.code, &q.state).await {
+            Ok(s) if s.choose_organisation => ("success", "Signed in to Xero. Choose the organisation to send to below.".to_string()),
+            Ok(s) => ("success", format!("Connected to {}.", s.organisation_name)),
+            Err(e @ (AppError::Conflict { .. } | AppError::Validation { .. })) => ("error", e.to_string()),
+            Err(e) => return Err(e),
+        }
+    };
+    crate::pages::redirect_with_notice(&state, &auth, "/settings", level, text).await
+}
+
+#[derive(Deserialize, Default)]
+pub struct OrganisationForm {
+    #[serde(default)]
+    tenant_id: String,
+}
+
+/// `POST /settings/xero/organisation`: picks the organisation of a "Connect to Xero" connection.
+pub async fn organisation(State(state): State<AppState>, auth: Auth, uri: Uri, Form(f): Form<OrganisationForm>) -> AppResult<Response> {
+    owner(&auth)?;
+    let r = svc::pick_organisation(&state, &Actor::from(&auth), &f.tenant_id).await.map(|s| format!("Connected to {}.", s.organisation_name));
     outcome(&state, &auth, &uri, r, None).await
 }
 

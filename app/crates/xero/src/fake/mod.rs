@@ -16,6 +16,7 @@
 //! Basic credentials.
 
 mod checks;
+mod identity;
 pub mod description;
 mod routes;
 mod store;
@@ -71,6 +72,8 @@ struct State {
     log: Vec<Logged>,
     /// Where calls and answers differed from Xero's API description ("METHOD path: …").
     violations: Vec<String>,
+    /// "Connect to Xero": codes, refresh tokens, organisations.
+    identity: identity::Identity,
 }
 
 struct Inner {
@@ -95,11 +98,17 @@ struct Answer {
     headers: Vec<(&'static str, String)>,
     /// Stored something, then waits this long before answering.
     hang: Option<Duration>,
+    /// A page instead of JSON (the consent screen).
+    html: Option<String>,
 }
 
 impl Answer {
     fn new(status: u16, body: Value) -> Self {
-        Self { status, body, headers: Vec::new(), hang: None }
+        Self { status, body, headers: Vec::new(), hang: None, html: None }
+    }
+
+    fn html(status: u16, page: String) -> Self {
+        Self { html: Some(page), ..Self::new(status, Value::Null) }
     }
 }
 

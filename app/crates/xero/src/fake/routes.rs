@@ -58,8 +58,14 @@ impl FakeXero {
         let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_string);
         let answer = if path == "/connect/token" && method == Method::POST {
             self.token(&headers, &body)
+        } else if path == "/identity/connect/authorize" && method == Method::GET {
+            self.authorize_page(uri.query().unwrap_or(""))
+        } else if path == "/connect/revocation" && method == Method::POST {
+            self.revocation(&body)
         } else if path == "/connections" && method == Method::GET {
-            self.connections(&headers)
+            self.code_connections(bearer_of(&headers)).unwrap_or_else(|| self.connections(&headers))
+        } else if let (Some(id), true) = (path.strip_prefix("/connections/"), method == Method::DELETE) {
+            if self.code_connections(bearer_of(&headers)).is_some() { self.remove_connection(id) } else { Answer::new(401, json!({"Title": "Unauthorized", "Status": 401})) }
         } else if let Some(rest) = path.strip_prefix("/api.xro/2.0/") {
             let query = uri.query().unwrap_or("");
             match self.refuse_undescribed(&method, rest, query, &headers, &body) {
@@ -78,7 +84,12 @@ impl FakeXero {
         if let Some(h) = answer.hang {
             tokio::time::sleep(h).await;
         }
-        let mut res = (StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), axum::Json(answer.body)).into_response();
+        let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut res = match answer.html {
+            Some(page) => (status, axum::response::Html(page)).into_response(),
+            None if answer.status == 204 => status.into_response(),
+            None => (status, axum::Json(answer.body)).into_response(),
+        };
         for (k, v) in answer.headers {
             if let Ok(v) = HeaderValue::from_str(&v) {
                 res.headers_mut().insert(k, v);
@@ -112,6 +123,17 @@ impl FakeXero {
         let form = String::from_utf8_lossy(body);
         let grant_ok = form.split('&').any(|p| p == "grant_type=client_credentials");
         let creds = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Basic ")).and_then(base64_decode).and_then(|b| String::from_utf8(b).ok());
+        if !grant_ok && form.split('&').any(|p| p.starts_with("grant_type=")) {
+            // The code and refresh grants; the app authenticates with Basic, or (a PKCE app
+            // without a secret) names its client_id in the body (RFC 6749 §2.3.1, §3.2.1).
+            let fields: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes::<Vec<(String, String)>>(body).unwrap_or_default().into_iter().collect();
+            let decode = |s: &str| serde_urlencoded::from_str::<Vec<(String, String)>>(&format!("v={s}")).ok().and_then(|v| v.into_iter().next()).map(|(_, v)| v).unwrap_or_default();
+            let client = match creds.as_deref().and_then(|c| c.split_once(':')) {
+                Some((id, secret)) => Some((decode(id), Some(decode(secret)))),
+                None => fields.get("client_id").map(|id| (id.clone(), fields.get("client_secret").cloned())),
+            };
+            return self.code_grants(client, &fields);
+        }
         let expected = format!("{}:{}", self.inner.client_id, self.inner.client_secret);
         if !grant_ok {
             return Answer::new(400, json!({"error": "unsupported_grant_type"}));
@@ -151,7 +173,7 @@ impl FakeXero {
             return Answer::new(401, json!({"Title": "Unauthorized", "Status": 401, "Detail": "AuthenticationUnsuccessful"}));
         }
         // A call naming another organisation than the one the token reaches is refused.
-        if headers.get("xero-tenant-id").and_then(|v| v.to_str().ok()).is_some_and(|t| t != self.inner.tenant_id) {
+        if headers.get("xero-tenant-id").and_then(|v| v.to_str().ok()).is_some_and(|t| t != self.inner.tenant_id || self.own_removed()) {
             return Answer::new(403, json!({"Type": null, "Title": "Forbidden", "Status": 403, "Detail": "AuthenticationUnsuccessful"}));
         }
         {
@@ -271,4 +293,9 @@ impl State {
             _ => Answer::new(404, json!({"Title": "NotFound"})),
         }
     }
+}
+
+/// The bearer token a call carries.
+fn bearer_of(headers: &HeaderMap) -> &str {
+    headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("")
 }
