@@ -90,7 +90,7 @@ pub async fn claim(db: &Db, link: &Arc<Link>) -> AppResult<Option<Job>> {
 
 /// Runs a claimed job to its end and writes the outcome on the sheet.
 pub async fn execute(db: &Db, link: &Arc<Link>, job: Job) -> AppResult<()> {
-    let mut w = Work { db: db.clone(), link: link.clone(), job, endpoint: None, mapping: Mapping::default() };
+    let mut w = Work { db: db.clone(), link: link.clone(), job, endpoint: std::sync::Mutex::new(None), conn: None, mapping: Mapping::default() };
     let outcome = w.run().await;
     w.settle(outcome).await
 }
@@ -145,7 +145,10 @@ struct Work {
     db: Db,
     link: Arc<Link>,
     job: Job,
-    endpoint: Option<Endpoint>,
+    /// Where and as whom calls go (a code connection's token is renewed mid-job).
+    endpoint: std::sync::Mutex<Option<Endpoint>>,
+    /// The connection the job runs with.
+    conn: Option<q::Connection>,
     /// Where a send posts (read by `run` before a send).
     mapping: Mapping,
 }
@@ -174,7 +177,8 @@ impl Work {
             let tenant = ep.tenant_id.clone();
             self.db(move |c| q::record_tenant(c, org, &tenant)).await?;
         }
-        self.endpoint = Some(ep);
+        self.endpoint = std::sync::Mutex::new(Some(ep));
+        self.conn = Some(conn.clone());
         match self.job.job_kind() {
             Some(JobKind::Send) => {
                 self.mapping = self.mapping(&conn).await?;
@@ -224,23 +228,29 @@ impl Work {
                 }
             }
         }
-        let ep = self.endpoint.as_ref().ok_or(Stop::Moot)?;
-        match self.link.client.call(ep, method, path, query, body, key).await {
-            Ok(v) => Ok(v),
-            Err(CallError::RateLimited { wait, problem }) => {
-                let until = self.now() + wait;
-                tracing::info!("Xero asked company {org} to wait {} s ({problem} limit)", wait.num_seconds());
-                self.db(move |c| q::block_calls(c, org, until)).await?;
-                Err(Stop::Later(until))
+        for renewed in [false, true] {
+            let ep = self.endpoint.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or(Stop::Moot)?;
+            match self.link.client.call(&ep, method.clone(), path, query, body, key).await {
+                Ok(v) => return Ok(v),
+                Err(CallError::RateLimited { wait, problem }) => {
+                    let until = self.now() + wait;
+                    tracing::info!("Xero asked company {org} to wait {} s ({problem} limit)", wait.num_seconds());
+                    self.db(move |c| q::block_calls(c, org, until)).await?;
+                    return Err(Stop::Later(until));
+                }
+                Err(CallError::Auth(_)) if ep.bearer.is_some() && !renewed => {
+                    // A code connection's access token was refused (it expired at Xero
+                    // before our copy said): refresh it once and call again.
+                    super::access::forget(&self.link, org);
+                    let conn = self.conn.as_ref().ok_or(Stop::Moot)?;
+                    let mut fresh = super::access::endpoint(&self.db, &self.link, conn).await?;
+                    fresh.tenant_id = ep.tenant_id.clone();
+                    *self.endpoint.lock().unwrap_or_else(|e| e.into_inner()) = Some(fresh);
+                }
+                Err(e) => return Err(e.into()),
             }
-            Err(CallError::Auth(m)) if self.endpoint.as_ref().is_some_and(|e| e.bearer.is_some()) => {
-                // A code connection's access token was refused before it expired: the next
-                // attempt refreshes it.
-                super::access::forget(&self.link, org);
-                Err(Stop::Unknown(format!("Xero refused the access token ({m})")))
-            }
-            Err(e) => Err(e.into()),
         }
+        Err(Stop::Unknown("Xero refused a fresh access token".into()))
     }
 
     async fn beat(&self) -> Result<(), Stop> {

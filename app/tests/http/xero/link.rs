@@ -1067,6 +1067,12 @@ async fn connect_to_xero_signs_in_with_the_code_flow_picks_the_organisation_refr
     assert_eq!(back.status, 303, "{}", back.body);
     let page = r.app.get(back.location(), Some(&r.s)).await;
     assert!(page.body.contains("Choose the Xero organisation to send to") && page.body.contains("Other Motors Pty Ltd"), "{}", page.body);
+    // The browser lets the Connect to Xero form lead to Xero's sign-in (form-action), and
+    // nowhere else: every other page keeps the server's policy.
+    let csp = page.headers.get("content-security-policy").unwrap().to_str().unwrap().to_string();
+    assert!(csp.contains("form-action 'self' https://login.xero.com http://127.0.0.1:*"), "{csp}");
+    let elsewhere = r.app.get("/invoices", Some(&r.s)).await;
+    assert!(elsewhere.headers.get("content-security-policy").unwrap().to_str().unwrap().ends_with("form-action 'self'"));
     let status = r.app.get("/api/xero/connection", Some(&r.s)).await.json()["data"].clone();
     assert_eq!((status["grant"].as_str(), status["chooseOrganisation"].as_bool()), (Some("connectToXero"), Some(true)));
     // The code is single-use: the same return again is refused.

@@ -228,7 +228,20 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         None => has("saved=1").then(|| ("success", crate::pages::baseinfo::SAVED.to_string())),
     };
     let (st, au) = (state.clone(), auth.clone());
-    stream::respond(&state, &auth, &headers, TITLE, uri.path(), &[], move |shell| async move { settings_page(&st, &au, shell, alert, None, None).await }).await
+    let res = stream::respond(&state, &auth, &headers, TITLE, uri.path(), &[], move |shell| async move { settings_page(&st, &au, shell, alert, None, None).await }).await?;
+    Ok(may_leave_for_xero(res, state.xero.settings.standin))
+}
+
+/// The settings page's own policy: as the server's (`server::CSP`), except that its
+/// Connect to Xero form may lead to Xero's sign-in (the browser holds a form's redirects to
+/// `form-action`), or in stand-in mode to a stand-in on this machine's loopback.
+fn may_leave_for_xero(mut res: Response, standin: bool) -> Response {
+    let extra = if standin { format!("{} http://127.0.0.1:* http://localhost:* http://[::1]:*", xero::auth::LOGIN_URL) } else { xero::auth::LOGIN_URL.to_string() };
+    let policy = crate::server::CSP.replace("form-action 'self'", &format!("form-action 'self' {extra}"));
+    if let Ok(v) = axum::http::HeaderValue::from_str(&policy) {
+        res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    res
 }
 
 #[derive(Deserialize, Default)]
@@ -253,7 +266,7 @@ async fn outcome(state: &AppState, auth: &Auth, uri: &Uri, r: AppResult<String>,
         Err(e @ AppError::Conflict { .. }) => (e.status(), e.to_string()),
         Err(e) => return Err(e),
     };
-    Ok((status, render(state, auth, uri, Some(("error", message)), form).await?).into_response())
+    Ok(may_leave_for_xero((status, render(state, auth, uri, Some(("error", message)), form).await?).into_response(), state.xero.settings.standin))
 }
 
 /// `POST /settings/xero`: Connect.

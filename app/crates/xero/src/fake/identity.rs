@@ -25,6 +25,13 @@ pub(super) struct Code {
     expires: NaiveDateTime,
 }
 
+impl super::State {
+    /// Every code access token expires (the refresh tokens stay).
+    pub(super) fn identity_expire(&mut self) {
+        self.identity.code_access.clear();
+    }
+}
+
 /// The stand-in's sign-in state.
 #[derive(Default)]
 pub(super) struct Identity {

@@ -48,6 +48,8 @@ impl FakeXero {
         println!("  Client secret  {CLI_CLIENT_SECRET}");
         println!("  Identity URL   http://{addr}");
         println!("  API URL        http://{addr}/api.xro/2.0");
+        println!("For Connect to Xero use the same client id, secret and addresses (the sign-in URL is http://{addr} too).");
+        println!("To make it fail as Xero documents: POST http://{addr}/fake/control with {{\"action\": \"fail-next\", \"status\": 429}} (or 400, 401, 403, 404, 500, 503), {{\"action\": \"refuse-next-element\", \"collection\": \"Invoices\", \"message\": \"…\"}}, {{\"action\": \"expire-tokens\"}}, {{\"action\": \"revoke\"}} or {{\"action\": \"add-organisation\", \"name\": \"…\"}}.");
         println!("What was created: GET http://{addr}/api.xro/2.0/Invoices (with a bearer token from /connect/token). Ctrl-C stops it; nothing is kept.");
         axum::serve(listener, fake.router()).with_graceful_shutdown(async { let _ = tokio::signal::ctrl_c().await; }).await
     }
@@ -58,6 +60,8 @@ impl FakeXero {
         let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_string);
         let answer = if path == "/connect/token" && method == Method::POST {
             self.token(&headers, &body)
+        } else if path == "/fake/control" && method == Method::POST {
+            self.control(&body)
         } else if path == "/identity/connect/authorize" && method == Method::GET {
             self.authorize_page(uri.query().unwrap_or(""))
         } else if path == "/connect/revocation" && method == Method::POST {
@@ -146,6 +150,47 @@ impl FakeXero {
         Answer::new(200, json!({"access_token": token, "expires_in": 1800, "token_type": "Bearer", "scope": "accounting.transactions accounting.contacts accounting.settings"}))
     }
 
+    /// `POST /fake/control` (the stand-in's own, not Xero's): tells it to fail the way Xero
+    /// documents, so a manual run or a browser test can show each failure. `{"action": …}`:
+    /// `fail-next` (`status`, `message`, `retryAfter`: a 400 ValidationException, a 401, a
+    /// 403, a 404, a 429 with `Retry-After` and `X-Rate-Limit-Problem`, a 5xx),
+    /// `refuse-next-element` (`collection`, `message`: a 200 whose element is refused),
+    /// `expire-tokens` (every access token expires), `revoke` (every grant is revoked, as
+    /// disconnecting the app in Xero does), `add-organisation` (`name`).
+    fn control(&self, body: &[u8]) -> Answer {
+        let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let text = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+        match v["action"].as_str().unwrap_or_default() {
+            "fail-next" => {
+                let status = v["status"].as_u64().and_then(|s| u16::try_from(s).ok()).filter(|s| (400..600).contains(s)).unwrap_or(500);
+                let message = text("message");
+                let body = match status {
+                    400 => json!({"ErrorNumber": 10, "Type": "ValidationException", "Message": "A validation exception occurred", "Elements": [{"ValidationErrors": [{"Message": if message.is_empty() { "A validation error occurred." } else { message.as_str() }}]}]}),
+                    401 => json!({"Title": "Unauthorized", "Status": 401, "Detail": "TokenExpired"}),
+                    403 => json!({"Title": "Forbidden", "Status": 403, "Detail": "AuthorizationUnsuccessful"}),
+                    404 => json!({"Title": "NotFound", "Status": 404, "Detail": "Resource not found"}),
+                    429 => json!({"Title": "Too Many Requests", "Status": 429, "Detail": "minute rate limit exceeded"}),
+                    _ => json!({"Title": "An error occurred", "Status": status, "Detail": message}),
+                };
+                let retry = v["retryAfter"].as_u64().or((status == 429).then_some(60));
+                self.fail_next(status, body, retry);
+            }
+            "refuse-next-element" => self.refuse_next_element(&text("collection"), &text("message")),
+            "expire-tokens" => {
+                let mut st = self.st();
+                st.tokens.clear();
+                st.identity_expire();
+            }
+            "revoke" => self.revoke_grants(),
+            "add-organisation" => {
+                let tenant = self.add_organisation(&text("name"));
+                return Answer::new(200, json!({"tenantId": tenant}));
+            }
+            _ => return Answer::new(400, json!({"error": "unknown action: fail-next, refuse-next-element, expire-tokens, revoke or add-organisation"})),
+        }
+        Answer::new(200, json!({"ok": true}))
+    }
+
     /// The bearer token of a call, when it is one the fake issued and it has not expired.
     fn signed_in(&self, headers: &HeaderMap, now: NaiveDateTime) -> bool {
         let bearer = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
@@ -199,6 +244,9 @@ impl FakeXero {
             let mut a = Answer::new(status, b);
             if let Some(r) = retry {
                 a.headers.push(("Retry-After", r.to_string()));
+            }
+            if status == 429 {
+                a.headers.push(("X-Rate-Limit-Problem", "minute".into()));
             }
             return a;
         }
