@@ -177,7 +177,8 @@ async fn new_product_form_has_the_groups_and_the_defaults() {
     assert_eq!(selected(&res.body, "material"), "", "material must be chosen");
     assert!(input_tag(&res.body, "code").contains("data-required=\"Please enter\""));
     assert!(input_tag(&res.body, "name").contains("data-max=\"50\""));
-    assert!(!res.body.contains("Xero "), "no Xero tag before the product exists");
+    assert!(!res.body.contains("title=\"Xero sync state\""), "no Xero tag before the product exists");
+    assert!(input_tag(&res.body, "code").contains("data-max=\"30\""), "a new code fits Xero's item code");
     assert!(res.body.contains("<option value=\"Wheels/Alloy\">Wheels/Alloy</option>"), "category tree");
 }
 

@@ -839,6 +839,9 @@ async fn records_saved_with_codes_longer_than_xero_allows_reach_it_under_a_fitte
     r.drain().await;
     assert_eq!(r.xero_state(id).await.0, 1);
     assert_eq!(r.fake.items().len(), items);
+    // The product's form says how Xero knows it; a new product's form holds 30 characters.
+    let form = r.app.get(&format!("/baseinfo/products/{pid}"), Some(&r.s)).await;
+    assert!(form.body.contains("Item Code in Xero") && form.body.contains(&item_code), "{}", form.body);
     // New records are held to Xero's limits.
     let res = r.app.post_json("/api/products", &r.s, json!({"code": "X".repeat(31), "helperCode": "x", "name": "Long code", "unit": "EA", "tag1": "Autoparts", "brand": 1, "material": 1})).await;
     assert_eq!(res.status, 422, "{}", res.body);

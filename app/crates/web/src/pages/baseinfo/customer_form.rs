@@ -90,7 +90,11 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
             title: "Basic",
             fields: vec![
                 Field::text("name", "Customer Name", input.name.as_deref().unwrap_or("")).required().locked(editing).span("wide"),
-                Field::text("code", "ABN Number", input.code.as_deref().unwrap_or("")).required().locked(editing),
+                if editing {
+                    Field::text("code", "ABN Number", input.code.as_deref().unwrap_or("")).required().locked(true)
+                } else {
+                    Field::text("code", "ABN Number", input.code.as_deref().unwrap_or("")).required().max_chars(domain::xero::CONTACT_NUMBER_MAX, domain::masters::CODE_LONGER_THAN_XERO_CONTACT)
+                },
                 Field::text("origin_code", "Origin Code", &input.origin_code),
                 Field::select("business_type", "Business Type", code_options::<BusinessType>(None), selected(input.business_type)),
                 Field::typed("email", "Email (shop login)", &input.email, "email"),

@@ -85,11 +85,12 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
     let category = ProductCategory::from_path(&input.category).map(ProductCategory::path).unwrap_or_else(|| input.category.clone());
     let brands = std::iter::once((String::new(), CHOOSE.to_string())).chain(ctx.brands.iter().map(|b| (b.id.to_string(), b.name.clone()))).collect();
     let show = vec![("0".to_string(), "No".to_string()), ("1".to_string(), "Yes".to_string())];
+    let xero_code = input.code.as_deref().map(domain::xero::item_code).filter(|sent| editing && Some(sent.as_str()) != input.code.as_deref().map(str::trim));
     let mut groups = vec![
         Group {
             title: "Basic",
             fields: vec![
-                Field::text("code", "Item Code", input.code.as_deref().unwrap_or("")).required().locked(editing),
+                code_field(input.code.as_deref().unwrap_or(""), editing),
                 Field::text("helperCode", "Helper Code", &input.helper_code).required(),
                 name,
                 Field::text("originCode", "Origin Code", &input.origin_code),
@@ -136,6 +137,10 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
             ],
         },
     ];
+    if let Some(sent) = xero_code {
+        // A code saved before Xero's limit: the form says how Xero knows it (issue 31).
+        groups[0].fields.insert(1, Field::display("xeroCode", "Item Code in Xero (Xero holds 30 characters)", sent));
+    }
     if let Some(p) = ctx.existing {
         groups.push(prices(p, ctx.uplifts, ctx.sight));
     }
@@ -154,4 +159,10 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
         notice: None,
         actions: vec![],
     }
+}
+
+/// The item code: locked once the product exists; a new one within Xero's 30 characters.
+fn code_field(value: &str, editing: bool) -> Field {
+    let f = Field::text("code", "Item Code", value).required().locked(editing);
+    if editing { f } else { f.max_chars(domain::xero::ITEM_CODE_MAX, domain::masters::CODE_LONGER_THAN_XERO_ITEM) }
 }

@@ -91,7 +91,8 @@ impl Record for Supplier {
         let mut groups = vec![Group {
             title: "Basic",
             fields: vec![
-                code(&input.code, existing.is_some()),
+                // A new supplier's code is its contact number in Xero: at most 50 characters.
+                if existing.is_some() { code(&input.code, true) } else { code(&input.code, false).max_chars(domain::xero::CONTACT_NUMBER_MAX, domain::masters::CODE_LONGER_THAN_XERO_CONTACT) },
                 name("Name", &input.name),
                 Field::text("primary_person_first", "Primary Person First Name", &input.primary_person_first).max_chars(NAME_MAX, too_long(NAME_MAX)),
                 Field::text("primary_person_last", "Primary Person Last Name", &input.primary_person_last).max_chars(NAME_MAX, too_long(NAME_MAX)),
