@@ -19,6 +19,7 @@ use jsonschema::{Draft, Validator};
 use serde_json::{Map, Value, json};
 
 const ACCOUNTING: &str = include_str!("../../openapi/xero_accounting.yaml");
+const IDENTITY: &str = include_str!("../../openapi/xero-identity.yaml");
 
 /// Statuses any call may answer without the description listing them: Xero's OAuth 2.0
 /// and limits pages document 401, 403 (a token not connected to the `xero-tenant-id` it
@@ -55,8 +56,15 @@ impl Description {
         ONE.get_or_init(|| Description::parse(ACCOUNTING, true))
     }
 
+    /// Xero's description of its identity API (`/Connections`, which Xero serves at
+    /// `/connections`: its paths are not case-sensitive), parsed once.
+    pub fn identity() -> &'static Description {
+        static ONE: OnceLock<Description> = OnceLock::new();
+        ONE.get_or_init(|| Description::parse(IDENTITY, false))
+    }
+
     fn parse(yaml: &str, require_headers: bool) -> Self {
-        let doc: Value = serde_yaml::from_str(yaml).expect("openapi/xero_accounting.yaml is YAML");
+        let doc: Value = serde_yaml::from_str(yaml).expect("the vendored descriptions are YAML");
         let schemas = doc.pointer("/components/schemas").and_then(Value::as_object).cloned().unwrap_or_default();
         let convert_all = |strict: bool| {
             let converted: Map<String, Value> = schemas.iter().map(|(k, v)| (k.clone(), convert(v, strict))).collect();
@@ -401,6 +409,17 @@ mod tests {
         one_naming(d.check_request("GET", "/Invoices", "", &headers(), Some(&json!({"Invoices": []}))), "no request body");
         one_naming(d.check_request("PUT", "/Invoices", "", &headers(), None), "requires a JSON body");
         one_naming(d.check_request("GET", "/Items/not-a-uuid", "", &headers(), None), "ItemID");
+    }
+
+    #[test]
+    fn the_identity_apis_connections_are_checked_against_its_own_description() {
+        let d = Description::identity();
+        assert!(d.check_request("GET", "/Connections", "", &[], None).is_empty());
+        assert!(!d.check_request("GET", "/Connections", "foo=1", &[], None).is_empty(), "an undocumented parameter");
+        let good = json!([{"id": "7cb59f93-2964-421d-bb5e-a0f7a4572a44", "tenantId": "fe79f7dd-b6d4-4a92-ba7b-538af6289c58", "tenantType": "ORGANISATION", "tenantName": "Demo Company (AU)"}]);
+        assert!(d.check_answer("GET", "/Connections", 200, &good).is_empty());
+        assert!(!d.check_answer("GET", "/Connections", 200, &json!({"tenantId": 5})).is_empty(), "not an array of connections");
+        assert!(d.check_request("DELETE", "/Connections/7cb59f93-2964-421d-bb5e-a0f7a4572a44", "", &[], None).is_empty());
     }
 
     #[test]

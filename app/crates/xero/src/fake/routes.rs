@@ -66,10 +66,23 @@ impl FakeXero {
             self.authorize_page(uri.query().unwrap_or(""))
         } else if path == "/connect/revocation" && method == Method::POST {
             self.revocation(&body)
-        } else if path == "/connections" && method == Method::GET {
-            self.code_connections(bearer_of(&headers)).unwrap_or_else(|| self.connections(&headers))
-        } else if let (Some(id), true) = (path.strip_prefix("/connections/"), method == Method::DELETE) {
-            if self.code_connections(bearer_of(&headers)).is_some() { self.remove_connection(id) } else { Answer::new(401, json!({"Title": "Unauthorized", "Status": 401})) }
+        } else if path == "/connections" || path.starts_with("/connections/") {
+            // Xero's identity API, checked against its own description (`/Connections`).
+            let described = format!("/C{}", &path[2..]);
+            let problems = Description::identity().check_request(method.as_str(), &described, uri.query().unwrap_or(""), &[], None);
+            let answer = if !problems.is_empty() {
+                self.st().violations.extend(problems.iter().map(|p| format!("{method} {path}: {p}")));
+                Answer::new(400, json!({"Title": "BadRequest", "Detail": problems.join("; ")}))
+            } else if method == Method::GET && path == "/connections" {
+                self.code_connections(bearer_of(&headers)).unwrap_or_else(|| self.connections(&headers))
+            } else if self.code_connections(bearer_of(&headers)).is_some() {
+                self.remove_connection(&path["/connections/".len()..])
+            } else {
+                Answer::new(401, json!({"Title": "Unauthorized", "Status": 401}))
+            };
+            let wrong = Description::identity().check_answer(method.as_str(), &described, answer.status, &answer.body);
+            self.st().violations.extend(wrong.into_iter().map(|p| format!("{method} {path}: {p}")));
+            answer
         } else if let Some(rest) = path.strip_prefix("/api.xro/2.0/") {
             let query = uri.query().unwrap_or("");
             match self.refuse_undescribed(&method, rest, query, &headers, &body) {
