@@ -64,6 +64,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/xero/connection", get(xero::get).put(xero::put).delete(xero::delete))
         .route("/api/xero/connection/test", post(xero::test))
         .route("/api/xero/mapping", put(xero::mapping))
+        .route("/api/xero/payments", post(xero::payments))
         .route("/api/xero/{id}/{what}", post(orders::xero))
         .route("/api/due-date", get(orders::due))
         .route(LINE_IMPORT, post(orders::import_lines).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))
