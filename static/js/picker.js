@@ -22,6 +22,13 @@
       hits.forEach(function (h, i) {
         var li = document.createElement('li');
         li.textContent = h.name + (h.code ? ' (' + h.code + ')' : '');
+        if (h.overdue > 0) { // a customer's overdue amount, as Xero's payments last said
+          var late = document.createElement('span');
+          late.className = 'tag tag-red';
+          late.textContent = 'Overdue $' + (h.overdue / 100).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+          li.appendChild(document.createTextNode(' '));
+          li.appendChild(late);
+        }
         li.setAttribute('role', 'option');
         if (i === active) li.className = 'active';
         li.addEventListener('mousedown', function (e) { e.preventDefault(); pick(i); });

@@ -46,6 +46,9 @@
       var set = function (sel, text) { var el = form.querySelector(sel); if (el) el.textContent = text; };
       set('[data-credit-limit]', money(c.creditLimit || 0));
       set('[data-balance]', money(c.xeroBalance || 0));
+      set('[data-overdue]', money(c.overdue || 0));
+      var late = form.querySelector('[data-overdue-wrap]');
+      if (late) late.hidden = !(c.overdue > 0);
       var remark = [c.note, c.attention].filter(Boolean).join(' · ');
       set('[data-remark]', remark);
       form.querySelector('[data-remark]')?.setAttribute('title', remark); // the line is cut: whole on hover

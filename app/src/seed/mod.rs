@@ -290,6 +290,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             created_at: now,
             updated_at: now,
             version: 1,
+            overdue_guard_days: None,
         },
         Organisation {
             id: 9,
@@ -313,6 +314,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             created_at: now,
             updated_at: now,
             version: 1,
+            overdue_guard_days: None,
         },
     ];
     diesel::insert_into(organisations::table).values(&orgs[0]).execute(conn)?;

@@ -89,6 +89,9 @@ pub struct Organisation {
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub version: i32,
+    /// The approval guard's overdue rule: an invoice of the customer more than this many
+    /// days past due stops an approval (`None`: off).
+    pub overdue_guard_days: Option<i32>,
 }
 
 /// Sessions stay valid this long after the last request.
@@ -451,6 +454,7 @@ pub fn update_settings(conn: &mut DbConn, org: i64, version: i32, s: &domain::ad
             organisations::tier_d_bp.eq(d),
             organisations::tier_e_bp.eq(e),
             organisations::time_zone.eq(&s.time_zone),
+            organisations::overdue_guard_days.eq(s.overdue_guard_days),
             organisations::updated_at.eq(now()),
             organisations::version.eq(organisations::version + 1),
         ))

@@ -50,6 +50,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         version -> Integer,
+        overdue_guard_days -> Nullable<Integer>,
     }
 }
 
@@ -371,6 +372,10 @@ diesel::table! {
         version -> Integer,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        xero_amount_due -> Nullable<BigInt>,
+        xero_amount_paid -> Nullable<BigInt>,
+        xero_paid_on -> Nullable<Date>,
+        xero_payments_at -> Nullable<Timestamp>,
     }
 }
 
@@ -468,6 +473,7 @@ diesel::table! {
         refresh_expires_at -> Nullable<Timestamp>,
         tenants -> Text,
         reconnect -> Text,
+        payments_read_at -> Nullable<Timestamp>,
     }
 }
 

@@ -258,6 +258,21 @@ pub fn record_tenant(conn: &mut DbConn, org: i64, tenant_id: &str) -> AppResult<
     Ok(())
 }
 
+/// Where the company's last payments read stopped (Xero's latest `UpdatedDateUTC` read):
+/// the next read asks only for invoices changed after it. `None` before the first read.
+pub fn payments_cursor(conn: &mut DbConn, org: i64) -> AppResult<Option<NaiveDateTime>> {
+    Ok(xero_connections::table.find(org).select(xero_connections::payments_read_at).first::<Option<NaiveDateTime>>(conn).optional()?.flatten())
+}
+
+/// Moves the company's payments cursor on to `at` (never back).
+pub fn record_payments_cursor(conn: &mut DbConn, org: i64, at: NaiveDateTime) -> AppResult<()> {
+    let before = payments_cursor(conn, org)?;
+    if before.is_none_or(|b| at > b) {
+        diesel::update(xero_connections::table.find(org)).set(xero_connections::payments_read_at.eq(Some(at))).execute(conn)?;
+    }
+    Ok(())
+}
+
 /// Removes the connection; `false` when there was none.
 pub fn delete_connection(conn: &mut DbConn, org: i64) -> AppResult<bool> {
     Ok(diesel::delete(xero_connections::table.find(org)).execute(conn)? == 1)
@@ -324,6 +339,8 @@ pub enum JobKind {
     Send,
     Recall,
     Balance,
+    /// One per company: read the payments of its sent sales invoices (issue 31).
+    Payments,
 }
 
 impl JobKind {
@@ -333,11 +350,12 @@ impl JobKind {
             Self::Send => "send",
             Self::Recall => "recall",
             Self::Balance => "balance",
+            Self::Payments => "payments",
         }
     }
 
     pub fn from_code(code: &str) -> Option<Self> {
-        [Self::Send, Self::Recall, Self::Balance].into_iter().find(|k| k.code() == code)
+        [Self::Send, Self::Recall, Self::Balance, Self::Payments].into_iter().find(|k| k.code() == code)
     }
 }
 
@@ -515,7 +533,7 @@ mod tests {
 
     #[test]
     fn job_kinds_round_trip_through_their_stored_words() {
-        for k in [JobKind::Send, JobKind::Recall, JobKind::Balance] {
+        for k in [JobKind::Send, JobKind::Recall, JobKind::Balance, JobKind::Payments] {
             assert_eq!(JobKind::from_code(k.code()), Some(k));
         }
         assert_eq!(JobKind::from_code("1"), None);

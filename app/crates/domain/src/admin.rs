@@ -18,6 +18,7 @@ pub const ACCOUNT_DIGITS: &str = "An account number has 5 to 10 digits.";
 pub const DEPARTMENT_RANGE: &str = "Enter a department id from 1 to 99.";
 pub const UPLIFT_RANGE: &str = "Enter a percentage from 0 to 100 with at most two decimals, e.g. 5 or 7.5.";
 pub const UNKNOWN_ZONE: &str = "Choose a time zone such as Australia/Sydney.";
+pub const OVERDUE_DAYS_RANGE: &str = "Enter a number of days from 0 to 3650, or leave it empty to turn the rule off.";
 /// A logo that is not a small PNG, JPEG, GIF or WebP image.
 pub const LOGO_TYPE: &str = "The logo must be a PNG, JPEG, GIF or WebP image.";
 pub const LOGO_TOO_LARGE: &str = "The logo must be at most 256 KB.";
@@ -79,6 +80,9 @@ pub struct SettingsInput {
     pub tier_e: String,
     #[serde(deserialize_with = "lenient::string")]
     pub time_zone: String,
+    /// The approval guard's overdue rule in days; empty: off (issue 31).
+    #[serde(deserialize_with = "lenient::string")]
+    pub overdue_guard_days: String,
     #[serde(deserialize_with = "lenient::int")]
     pub version: Option<i32>,
 }
@@ -100,6 +104,8 @@ pub struct Settings {
     /// Tier uplifts B–E in basis points (500 = 5%).
     pub tiers_bp: [i32; 4],
     pub time_zone: String,
+    /// Days past due after which a customer's invoice stops an approval; `None`: off.
+    pub overdue_guard_days: Option<i32>,
 }
 
 fn digits(s: &str) -> String {
@@ -129,6 +135,18 @@ pub fn parse_uplift(text: &str) -> Result<i32, &'static str> {
 pub fn show_uplift(bp: i32) -> String {
     let s = format!("{}.{:02}", bp / 100, bp % 100);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The overdue rule's days as typed: empty is off, else a whole number from 0 to 3650.
+pub fn parse_overdue_days(text: &str) -> Result<Option<i32>, &'static str> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    match t.parse::<i32>() {
+        Ok(d) if (0..=3650).contains(&d) && t.chars().all(|c| c.is_ascii_digit()) => Ok(Some(d)),
+        _ => Err(OVERDUE_DAYS_RANGE),
+    }
 }
 
 /// A time zone name the server understands.
@@ -190,10 +208,17 @@ pub fn validate_settings(input: &SettingsInput) -> Result<Settings, Vec<FieldErr
     if let Err(m) = parse_zone(&time_zone) {
         errors.push(FieldError { field: "time_zone", message: m });
     }
+    let overdue_guard_days = match parse_overdue_days(&input.overdue_guard_days) {
+        Ok(d) => d,
+        Err(m) => {
+            errors.push(FieldError { field: "overdue_guard_days", message: m });
+            None
+        }
+    };
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone })
+    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone, overdue_guard_days })
 }
 
 /// An uploaded logo's content type, read from its first bytes (never from the file name).
@@ -397,6 +422,7 @@ mod tests {
             tier_d: "5.555".into(),
             tier_e: "abc".into(),
             time_zone: "Sydney".into(),
+            overdue_guard_days: "-3".into(),
             ..settings()
         };
         assert_eq!(
@@ -413,8 +439,23 @@ mod tests {
                 ("tier_d", UPLIFT_RANGE),
                 ("tier_e", UPLIFT_RANGE),
                 ("time_zone", UNKNOWN_ZONE),
+                ("overdue_guard_days", OVERDUE_DAYS_RANGE),
             ]
         );
+    }
+
+    #[test]
+    fn the_overdue_rule_is_off_when_empty_and_whole_days_otherwise() {
+        assert_eq!(parse_overdue_days(""), Ok(None));
+        assert_eq!(parse_overdue_days(" 30 "), Ok(Some(30)));
+        assert_eq!(parse_overdue_days("0"), Ok(Some(0)));
+        assert_eq!(parse_overdue_days("3650"), Ok(Some(3650)));
+        for bad in ["-1", "+5", "3651", "7.5", "thirty"] {
+            assert_eq!(parse_overdue_days(bad), Err(OVERDUE_DAYS_RANGE), "{bad}");
+        }
+        assert_eq!(validate_settings(&settings()).unwrap().overdue_guard_days, None, "off by default");
+        let on = SettingsInput { overdue_guard_days: "45".into(), ..settings() };
+        assert_eq!(validate_settings(&on).unwrap().overdue_guard_days, Some(45));
     }
 
     #[test]

@@ -62,6 +62,12 @@ pub struct GuardInput<'a> {
     pub confirmed: bool,
     /// What whoever approves is asked to confirm first, whatever their role ([`warnings`]).
     pub warnings: &'a [String],
+    /// The company's overdue rule: days past due beyond which an invoice of the customer
+    /// stops the approval (`None`: off, the default).
+    pub overdue_guard_days: Option<i32>,
+    /// How many whole days the customer's longest-overdue sent invoice is past due, as Xero
+    /// last said (`payments::days_overdue`; 0 when none is).
+    pub days_overdue: i64,
 }
 
 /// The guard's answer.
@@ -112,6 +118,27 @@ pub fn guard_reasons(
     reasons
 }
 
+/// Reason (b2), issue 31: the customer has a sent invoice more than `setting` days past
+/// due with something still due, when the company's overdue rule is on.
+pub fn overdue_reason(setting: Option<i32>, days_overdue: i64) -> Option<String> {
+    let limit = setting?;
+    (days_overdue > i64::from(limit)).then(|| format!("Customer has invoices overdue more than {limit} days"))
+}
+
+/// The invoice guard's reasons for `input`, in the order lines (a), balance (b), overdue
+/// (b2, when the company's rule is on), CBD (c); none for other sheet types.
+pub fn invoice_reasons(input: &GuardInput<'_>) -> Vec<String> {
+    if input.order_type != OrderType::Invoice {
+        return vec![];
+    }
+    let mut reasons = guard_reasons(input.lines, input.credit_limit, input.balance, false);
+    reasons.extend(overdue_reason(input.overdue_guard_days, input.days_overdue));
+    if input.is_cbd {
+        reasons.push(CBD_REASON.to_owned());
+    }
+    reasons
+}
+
 /// A stock shortfall as the confirmation names it: product code, warehouse name, and what
 /// would be left (below zero).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,7 +167,7 @@ pub fn warnings(order_type: OrderType, lines: &[GuardLine], shortfalls: &[Shortf
 /// without the accountant permit is refused on a CBD customer, an approver confirms. The
 /// [`warnings`] are confirmed by whoever approves; they never refuse on their own.
 pub fn approval_guard(input: &GuardInput<'_>) -> GuardOutcome {
-    let mut reasons = if input.order_type == OrderType::Invoice { guard_reasons(input.lines, input.credit_limit, input.balance, input.is_cbd) } else { vec![] };
+    let mut reasons = invoice_reasons(input);
     if !reasons.is_empty() {
         if !input.role.is_approver() {
             return GuardOutcome::Refused(format!("{} Contact manager.", reasons.join(REASON_SEPARATOR)));
@@ -186,7 +213,37 @@ mod tests {
             is_acct: false,
             confirmed: false,
             warnings: &[],
+            overdue_guard_days: None,
+            days_overdue: 0,
         }
+    }
+
+    const OVERDUE_30: &str = "Customer has invoices overdue more than 30 days";
+
+    #[test]
+    fn the_overdue_reason_needs_the_rule_on_and_an_invoice_past_it() {
+        assert_eq!(overdue_reason(None, 400), None, "off by default");
+        assert_eq!(overdue_reason(Some(30), 30), None, "exactly 30 days is not more than 30");
+        assert_eq!(overdue_reason(Some(30), 31).as_deref(), Some(OVERDUE_30));
+        assert_eq!(overdue_reason(Some(0), 1).as_deref(), Some("Customer has invoices overdue more than 0 days"));
+        assert_eq!(overdue_reason(Some(0), 0), None);
+    }
+
+    #[test]
+    fn the_overdue_reason_joins_the_guard_before_cbd_and_refuses_below_approver() {
+        let lines = [line(2, 0, 5_000)];
+        let on = GuardInput { overdue_guard_days: Some(30), days_overdue: 45, credit_limit: Cents(100), balance: Cents(200), is_cbd: true, ..input(&lines, Role::Sales) };
+        assert_eq!(invoice_reasons(&on), [LINE_2, "Current Xero Balance 2.00 greater than his Limit 1.00", OVERDUE_30, CBD_REASON]);
+        let alone = GuardInput { overdue_guard_days: Some(30), days_overdue: 45, ..input(&[], Role::Sales) };
+        assert_eq!(approval_guard(&alone), GuardOutcome::Refused(format!("{OVERDUE_30} Contact manager.")));
+        let approver = GuardInput { role: Role::Approver, ..alone };
+        assert_eq!(approval_guard(&approver), GuardOutcome::NeedsConfirmation { reasons: vec![OVERDUE_30.to_string()], message: OVERDUE_30.to_string() });
+        assert_eq!(approval_guard(&GuardInput { confirmed: true, ..approver }), GuardOutcome::Proceed);
+        // Off, or not past the setting: nothing to say.
+        assert_eq!(approval_guard(&GuardInput { overdue_guard_days: None, ..alone }), GuardOutcome::Proceed);
+        assert_eq!(approval_guard(&GuardInput { days_overdue: 30, ..alone }), GuardOutcome::Proceed);
+        // Other sheet types are not guarded.
+        assert_eq!(approval_guard(&GuardInput { order_type: OrderType::CreditNote, ..alone }), GuardOutcome::Proceed);
     }
 
     const LINE_2: &str = "The price of line 2 is $10 (or more) lower than PriceA.";

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod lenient;
 pub mod masters;
 pub mod money;
+pub mod payments;
 pub mod permissions;
 pub mod price_tiers;
 pub mod reference_data;

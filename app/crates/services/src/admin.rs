@@ -41,6 +41,7 @@ fn settings_changes(o: &accounts::Organisation, s: &Settings) -> String {
         ("Class D uplift", bp(o.tier_d_bp), bp(s.tiers_bp[2])),
         ("Class E uplift", bp(o.tier_e_bp), bp(s.tiers_bp[3])),
         ("Time zone", o.time_zone.clone(), s.time_zone.clone()),
+        ("Overdue rule (days)", o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into()), s.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into())),
     ])
 }
 

@@ -475,6 +475,42 @@ pub fn refresh_all_balances(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<
     Ok(n)
 }
 
+/// Queues the read of the company's payments (one active per company: `false` when one is
+/// already queued or running). Nothing when the company is not connected.
+pub fn queue_payments(conn: &mut DbConn, org: i64, requested_by: Option<i64>, now: NaiveDateTime) -> AppResult<bool> {
+    if q::connection(conn, org)?.is_none() {
+        return Ok(false);
+    }
+    let target = format!("{}{org}", xero::worker::PAYMENTS_TARGET);
+    q::enqueue(conn, &NewJob { org_id: org, target: &target, order_id: None, kind: JobKind::Payments, requested_by, outcome_unknown: false }, now)
+}
+
+/// `POST /api/xero/payments`: an approver or an accountant asks for the payments to be read
+/// now; `true` when queued, `false` when a read is already on its way.
+pub fn request_payments(conn: &mut DbConn, actor: &Actor, now: NaiveDateTime) -> AppResult<bool> {
+    if !permissions::may_recall_or_batch_send(actor.role, actor.is_acct) {
+        return Err(AppError::forbidden(PAYMENTS_REFUSED));
+    }
+    require_connection(conn, actor.org_id)?;
+    queue_payments(conn, actor.org_id, Some(actor.user_id), now)
+}
+
+/// The refusal of `POST /api/xero/payments` to anyone but an approver or an accountant.
+pub const PAYMENTS_REFUSED: &str = "Only an approver or an accountant may ask Xero for payments.";
+
+/// The hourly read of payments: one job per connected company; the number queued.
+pub fn refresh_all_payments(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<usize> {
+    use db::schema::xero_connections;
+    let orgs: Vec<i64> = xero_connections::table.select(xero_connections::org_id).load(conn)?;
+    let mut n = 0;
+    for org in orgs {
+        if queue_payments(conn, org, None, now)? {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
 /// Connects the actor's company: signs in to Xero with `input`, reads the organisation and
 /// its tax rates, and only then stores the settings, the secret sealed (the settings
 /// screen's Connect and `PUT /api/xero/connection`).

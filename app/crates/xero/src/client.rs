@@ -254,8 +254,20 @@ impl Client {
     }
 
     /// One call: `path` below the API base, an optional `where` and other query pairs, an
-    /// optional JSON body and `Idempotency-Key`. A 401 renews the token once.
+    /// optional JSON body and `Idempotency-Key`. A 401 renews a Custom Connection's token
+    /// once (a code connection's is renewed by the worker, which holds its refresh token).
     pub async fn call(&self, ep: &Endpoint, method: Method, path: &str, query: &[(&str, &str)], body: Option<&Value>, key: Option<&str>) -> Result<Value, CallError> {
+        self.request(ep, method, path, query, body, key, None).await
+    }
+
+    /// A `GET` of the records changed since `since` (`If-Modified-Since`, as Xero's
+    /// description has it); a 304 (nothing changed) is an empty answer.
+    pub async fn get_changed_since(&self, ep: &Endpoint, path: &str, query: &[(&str, &str)], since: Option<&str>) -> Result<Value, CallError> {
+        self.request(ep, Method::GET, path, query, None, None, since).await
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn request(&self, ep: &Endpoint, method: Method, path: &str, query: &[(&str, &str)], body: Option<&Value>, key: Option<&str>, since: Option<&str>) -> Result<Value, CallError> {
         for renewed in [false, true] {
             let token = self.token(ep).await?;
             let url = format!("{}{}", ep.api_url.trim_end_matches('/'), path);
@@ -269,6 +281,9 @@ impl Client {
             if let Some(k) = key {
                 req = req.header("Idempotency-Key", k);
             }
+            if let Some(t) = since {
+                req = req.header("If-Modified-Since", t);
+            }
             let res = req.send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
             let status = res.status();
             let retry = res.headers().get("Retry-After").and_then(|v| v.to_str().ok()).map(str::to_string);
@@ -277,6 +292,7 @@ impl Client {
             let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             match status {
                 s if s.is_success() => return Ok(json),
+                StatusCode::NOT_MODIFIED if since.is_some() => return Ok(Value::Null),
                 StatusCode::UNAUTHORIZED if !renewed && ep.bearer.is_none() => {
                     self.forget(ep);
                     continue;

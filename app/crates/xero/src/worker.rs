@@ -22,6 +22,7 @@ use db::schema::{customers, orders, products, stocks, suppliers};
 use db::xero::{self as q, Job, JobKind};
 use domain::enums::{OrderType, ProductKind, TaxType, XeroState};
 use domain::money::Cents;
+use domain::payments;
 use domain::xero::{self as rules, ContactDraft, DocDraft, DocKind, DocLine, ItemDraft, RecallStep};
 use domain::xero_mapping::{self, Mapping};
 use db::error::{AppError, AppResult};
@@ -34,6 +35,13 @@ pub const OPERATOR: &str = "Xero link";
 
 /// The target of a customer's balance job: `balance:<customer id>`.
 pub const BALANCE_TARGET: &str = "balance:";
+
+/// The target of a company's payments read: `payments:<company id>`.
+pub const PAYMENTS_TARGET: &str = "payments:";
+
+/// Pages one payments read reads at most (100,000 invoices changed since the last read);
+/// beyond, it stops without moving the cursor and the next read starts again.
+const MAX_PAYMENT_PAGES: usize = 1000;
 
 /// The id Xero answers for an element it did not save.
 const NIL_ID: &str = "00000000-0000-0000-0000-000000000000";
@@ -139,6 +147,8 @@ enum Done {
     RecallRefused(String),
     /// A balance was read.
     Balance,
+    /// The company's payments were read.
+    Payments,
 }
 
 struct Work {
@@ -186,6 +196,7 @@ impl Work {
             }
             Some(JobKind::Recall) => self.recall().await,
             Some(JobKind::Balance) => self.balance().await,
+            Some(JobKind::Payments) => self.payments().await,
             None => Err(Stop::Moot),
         }
     }
@@ -216,6 +227,37 @@ impl Work {
     /// One call within the company's budget; a 429 blocks the company's calls until its
     /// Retry-After and puts the job back until then.
     async fn call(&self, method: Method, path: &str, query: &[(&str, &str)], body: Option<&Value>, key: Option<&str>) -> Result<Value, Stop> {
+        for renewed in [false, true] {
+            self.take_slot().await?;
+            let ep = self.ep()?;
+            let answer = self.link.client.call(&ep, method.clone(), path, query, body, key).await;
+            if let Some(v) = self.answered(answer, &ep, renewed).await? {
+                return Ok(v);
+            }
+        }
+        Err(Stop::Unknown("Xero refused a fresh access token".into()))
+    }
+
+    /// A `GET` of records changed since `since` (`If-Modified-Since`), within the budget as [`Work::call`].
+    async fn get_since(&self, path: &str, query: &[(&str, &str)], since: Option<&str>) -> Result<Value, Stop> {
+        for renewed in [false, true] {
+            self.take_slot().await?;
+            let ep = self.ep()?;
+            let answer = self.link.client.get_changed_since(&ep, path, query, since).await;
+            if let Some(v) = self.answered(answer, &ep, renewed).await? {
+                return Ok(v);
+            }
+        }
+        Err(Stop::Unknown("Xero refused a fresh access token".into()))
+    }
+
+    /// Where and as whom the job's calls go now.
+    fn ep(&self) -> Result<Endpoint, Stop> {
+        self.endpoint.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or(Stop::Moot)
+    }
+
+    /// Takes a slot of the company's budget, waiting for it when the wait is short.
+    async fn take_slot(&self) -> Result<(), Stop> {
         let org = self.job.org_id;
         loop {
             let now = self.now();
@@ -228,29 +270,32 @@ impl Work {
                 }
             }
         }
-        for renewed in [false, true] {
-            let ep = self.endpoint.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or(Stop::Moot)?;
-            match self.link.client.call(&ep, method.clone(), path, query, body, key).await {
-                Ok(v) => return Ok(v),
-                Err(CallError::RateLimited { wait, problem }) => {
-                    let until = self.now() + wait;
-                    tracing::info!("Xero asked company {org} to wait {} s ({problem} limit)", wait.num_seconds());
-                    self.db(move |c| q::block_calls(c, org, until)).await?;
-                    return Err(Stop::Later(until));
-                }
-                Err(CallError::Auth(_)) if ep.bearer.is_some() && !renewed => {
-                    // A code connection's access token was refused (it expired at Xero
-                    // before our copy said): refresh it once and call again.
-                    super::access::forget(&self.link, org);
-                    let conn = self.conn.as_ref().ok_or(Stop::Moot)?;
-                    let mut fresh = super::access::endpoint(&self.db, &self.link, conn).await?;
-                    fresh.tenant_id = ep.tenant_id.clone();
-                    *self.endpoint.lock().unwrap_or_else(|e| e.into_inner()) = Some(fresh);
-                }
-                Err(e) => return Err(e.into()),
+        Ok(())
+    }
+
+    /// Sorts a call's answer: the answer, or `None` when a code connection's access token
+    /// was refused (it expired at Xero before our copy said) and was renewed for one more
+    /// call. A 429 blocks the company's calls until its Retry-After.
+    async fn answered(&self, answer: Result<Value, CallError>, ep: &Endpoint, renewed: bool) -> Result<Option<Value>, Stop> {
+        let org = self.job.org_id;
+        match answer {
+            Ok(v) => Ok(Some(v)),
+            Err(CallError::RateLimited { wait, problem }) => {
+                let until = self.now() + wait;
+                tracing::info!("Xero asked company {org} to wait {} s ({problem} limit)", wait.num_seconds());
+                self.db(move |c| q::block_calls(c, org, until)).await?;
+                Err(Stop::Later(until))
             }
+            Err(CallError::Auth(_)) if ep.bearer.is_some() && !renewed => {
+                super::access::forget(&self.link, org);
+                let conn = self.conn.as_ref().ok_or(Stop::Moot)?;
+                let mut fresh = super::access::endpoint(&self.db, &self.link, conn).await?;
+                fresh.tenant_id = ep.tenant_id.clone();
+                *self.endpoint.lock().unwrap_or_else(|e| e.into_inner()) = Some(fresh);
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
         }
-        Err(Stop::Unknown("Xero refused a fresh access token".into()))
     }
 
     async fn beat(&self) -> Result<(), Stop> {
@@ -600,6 +645,54 @@ impl Work {
         Ok(Done::Balance)
     }
 
+    /// Reads the company's sales invoices changed since the last read (`GET /Invoices` with
+    /// `If-Modified-Since`, `where=Type=="ACCREC"`, 100 a page while pages are full, each
+    /// page one call of the budget) and keeps on each sheet sent as one of them what is due
+    /// and paid and the day it was fully paid. The cursor is Xero's own latest
+    /// `UpdatedDateUTC` read, so this server's clock never skips a change; a read that finds
+    /// nothing keeps it. The first read (no cursor) reads every sales invoice once; a
+    /// company with no invoice sent makes no call.
+    async fn payments(&mut self) -> Result<Done, Stop> {
+        let org = self.job.org_id;
+        let cursor = self.db(move |c| q::payments_cursor(c, org)).await?;
+        if cursor.is_none() && !self.db(move |c| order_db::any_invoice_sent(c, org)).await? {
+            return Ok(Done::Payments);
+        }
+        let header = cursor.map(payments::if_modified_since);
+        let mut latest = cursor;
+        let mut complete = false;
+        for page in 1..=MAX_PAYMENT_PAGES {
+            let number = page.to_string();
+            let answer = self.get_since("/Invoices", &[("where", "Type==\"ACCREC\""), ("page", &number)], header.as_deref()).await?;
+            let docs = answer["Invoices"].as_array().cloned().unwrap_or_default();
+            for d in &docs {
+                if let Some(t) = d["UpdatedDateUTC"].as_str().and_then(payments::parse_ms_date) {
+                    latest = Some(latest.map_or(t, |l| l.max(t)));
+                }
+            }
+            let reads: Vec<order_db::PaymentRead> = docs.iter().filter_map(payment_of).collect();
+            let now = self.now();
+            self.db(move |c| {
+                for r in &reads {
+                    order_db::record_payment(c, org, r, now)?;
+                }
+                Ok(())
+            })
+            .await?;
+            if docs.len() < payments::PAGE_SIZE {
+                complete = true;
+                break;
+            }
+            self.beat().await?;
+        }
+        match latest.filter(|_| complete) {
+            Some(t) => self.db(move |c| q::record_payments_cursor(c, org, t)).await?,
+            None if !complete => tracing::warn!("Xero payments of company {org}: more than {MAX_PAYMENT_PAGES} pages changed; the next read starts again"),
+            None => {}
+        }
+        Ok(Done::Payments)
+    }
+
     /// Writes the outcome: on the sheet (state, error, history) and on the job.
     async fn settle(&mut self, outcome: Result<Done, Stop>) -> AppResult<()> {
         let job = self.job.clone();
@@ -635,7 +728,12 @@ impl Work {
                     }
                     Ok(Done::Recalled(event)) => {
                         if q::finish(c, job.id, &worker, false, "", true, now)? {
-                            sheet(c, XeroState::Recalling, XeroState::Unsent, Some(""), "", event)?;
+                            if sheet(c, XeroState::Recalling, XeroState::Unsent, Some(""), "", event)? {
+                                // What was read of the recalled invoice no longer applies.
+                                if let Some(oid) = job.order_id {
+                                    order_db::forget_payment(c, job.org_id, oid)?;
+                                }
+                            }
                         }
                     }
                     Ok(Done::RecallRefused(reason)) => {
@@ -643,7 +741,7 @@ impl Work {
                             sheet(c, XeroState::Recalling, XeroState::Sent, None, &reason, &format!("Xero refused the recall: {reason}"))?;
                         }
                     }
-                    Ok(Done::Balance) => {
+                    Ok(Done::Balance | Done::Payments) => {
                         q::finish(c, job.id, &worker, false, "", true, now)?;
                     }
                     Err(Stop::Refused(reason)) => {
@@ -679,6 +777,21 @@ impl Work {
         self.link.bell.notify_one();
         result
     }
+}
+
+/// What an invoice of `GET /Invoices` says of its payments: a voided or deleted one owes
+/// nothing to show.
+fn payment_of(d: &Value) -> Option<order_db::PaymentRead> {
+    let xero_id = d["InvoiceID"].as_str().filter(|id| !id.is_empty() && *id != NIL_ID)?.to_string();
+    if !d["Status"].as_str().is_some_and(rules::is_live) {
+        return Some(order_db::PaymentRead { xero_id, amount_due: None, amount_paid: None, paid_on: None });
+    }
+    Some(order_db::PaymentRead {
+        xero_id,
+        amount_due: d["AmountDue"].as_f64().and_then(rules::cents_of),
+        amount_paid: d["AmountPaid"].as_f64().and_then(rules::cents_of),
+        paid_on: d["FullyPaidOnDate"].as_str().and_then(payments::parse_ms_date).map(|t| t.date()),
+    })
 }
 
 /// The key of one request: the job's key and a digest of the body, so a retry of the same

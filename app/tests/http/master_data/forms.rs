@@ -620,7 +620,7 @@ async fn balance_shows_credit_limit_and_xero_balance_of_own_customers_only() {
     let c = customers["data"].as_array().unwrap().iter().find(|c| c["xeroBalance"] != 0 && c["creditLimit"] != 0).cloned().expect("a customer with limit and balance");
     let res = app.get(&format!("/api/balance/{}", c["id"]), Some(&s)).await;
     assert_eq!(res.status, StatusCode::OK);
-    assert_eq!(res.json(), json!({"data": {"creditLimit": c["creditLimit"], "xeroBalance": c["xeroBalance"]}}));
+    assert_eq!(res.json(), json!({"data": {"creditLimit": c["creditLimit"], "xeroBalance": c["xeroBalance"], "overdue": c["overdue"]}}), "the overdue amount read back from Xero beside the balance");
     let s9 = in_org(&app, "approver@demo.test", 9).await;
     let foreign = app.get("/api/customers?per_page=1", Some(&s9)).await.json()["data"][0]["id"].clone();
     let res = app.get(&format!("/api/balance/{foreign}"), Some(&s)).await;

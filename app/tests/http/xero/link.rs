@@ -14,20 +14,20 @@ use xero::{Clock, Link, Settings};
 
 use crate::support::{ServerProcess, Session, TestApp};
 
-const ORG: i64 = 4;
+pub(super) const ORG: i64 = 4;
 
-fn start() -> NaiveDateTime {
+pub(super) fn start() -> NaiveDateTime {
     NaiveDate::from_ymd_opt(2026, 11, 24).unwrap().and_hms_opt(1, 0, 0).unwrap()
 }
 
 /// An app on a manual clock, the fake on the same clock, and an approver's session.
-struct Rig {
-    app: TestApp,
-    fake: FakeXero,
-    clock: Clock,
-    api_url: String,
-    identity_url: String,
-    s: Session,
+pub(super) struct Rig {
+    pub(super) app: TestApp,
+    pub(super) fake: FakeXero,
+    pub(super) clock: Clock,
+    pub(super) api_url: String,
+    pub(super) identity_url: String,
+    pub(super) s: Session,
 }
 
 async fn rig_with_timeout(timeout: Duration) -> Rig {
@@ -40,26 +40,26 @@ async fn rig_with_timeout(timeout: Duration) -> Rig {
     Rig { app, fake, clock, api_url: format!("http://{addr}/api.xro/2.0"), identity_url: format!("http://{addr}"), s }
 }
 
-async fn rig() -> Rig {
+pub(super) async fn rig() -> Rig {
     rig_with_timeout(Duration::from_secs(10)).await
 }
 
 impl Rig {
-    async fn connect(&self) {
+    pub(super) async fn connect(&self) {
         let res = self.app.put_json("/api/xero/connection", &self.s, json!({"clientId": "cid", "clientSecret": "csecret", "identityUrl": self.identity_url, "apiUrl": self.api_url})).await;
         assert_eq!(res.status, 200, "{}", res.body);
     }
 
-    async fn drain(&self) -> usize {
+    pub(super) async fn drain(&self) -> usize {
         xero::worker::drain(&self.app.state.db, &self.app.state.xero).await.expect("worker")
     }
 
-    async fn sql<T: Send + 'static>(&self, f: impl FnOnce(&mut db::DbConn) -> QueryResult<T> + Send + 'static) -> T {
+    pub(super) async fn sql<T: Send + 'static>(&self, f: impl FnOnce(&mut db::DbConn) -> QueryResult<T> + Send + 'static) -> T {
         self.app.state.db.run(move |c| Ok(f(c)?)).await.unwrap()
     }
 
     /// An approved, unsent sheet of `order_type` with lines, and its number.
-    async fn sheet(&self, order_type: i32) -> (i64, String) {
+    pub(super) async fn sheet(&self, order_type: i32) -> (i64, String) {
         self.sql(move |c| {
             orders::table
                 .filter(orders::org_id.eq(ORG))
@@ -74,11 +74,11 @@ impl Rig {
         .await
     }
 
-    async fn xero_state(&self, id: i64) -> (i32, String, String) {
+    pub(super) async fn xero_state(&self, id: i64) -> (i32, String, String) {
         self.sql(move |c| orders::table.find(id).select((orders::xero_sent, orders::xero_error, orders::xero_id)).first::<(i32, String, String)>(c)).await
     }
 
-    async fn send(&self, id: i64) {
+    pub(super) async fn send(&self, id: i64) {
         let res = self.app.post_json(&format!("/api/xero/{id}/order"), &self.s, json!({})).await;
         assert_eq!(res.status, 200, "{}", res.body);
     }
@@ -93,7 +93,7 @@ impl Rig {
 
     /// Every call the link made and every answer the stand-in gave are as Xero's OpenAPI
     /// description (app/crates/xero/openapi) has them.
-    fn assert_as_xero_describes(&self) {
+    pub(super) fn assert_as_xero_describes(&self) {
         let v = self.fake.violations();
         let shown: Vec<&str> = v.iter().take(40).map(String::as_str).collect();
         assert!(v.is_empty(), "{} differences from Xero's API description, the first:\n{}", v.len(), shown.join("\n"));

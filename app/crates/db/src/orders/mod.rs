@@ -5,9 +5,11 @@
 //! `db::orders::X` names it.
 
 mod list;
+mod payments;
 mod read;
 mod write;
 
 pub use list::*;
+pub use payments::*;
 pub use read::*;
 pub use write::*;

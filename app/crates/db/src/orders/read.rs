@@ -116,6 +116,17 @@ pub struct Order {
     pub version: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// What Xero last said the invoice sent from this sheet still owes and has been paid,
+    /// in cents, the day it was fully paid and when that was read (issue 31; `None` until
+    /// the payments job first read it).
+    #[serde(rename = "xeroAmountDue")]
+    pub xero_amount_due: Option<i64>,
+    #[serde(rename = "xeroAmountPaid")]
+    pub xero_amount_paid: Option<i64>,
+    #[serde(rename = "xeroPaidOn")]
+    pub xero_paid_on: Option<NaiveDate>,
+    #[serde(rename = "xeroPaymentsAt")]
+    pub xero_payments_at: Option<NaiveDateTime>,
 }
 
 /// The total `total` of a sheet of type `order_type` as `sight` may see it (an adjustment's

@@ -7,7 +7,8 @@ use crate::Core;
 
 /// Hourly upkeep: refreshes the planner's statistics (`db::optimize`), so plans follow the
 /// data as it grows, forgets sign-in failure meters that no longer count, removes
-/// reports past their retention, and queues the refresh of stale Xero balances. A failure is logged and tried again at the next tick.
+/// reports past their retention, and queues the refresh of stale Xero balances and the read of
+/// Xero payments. A failure is logged and tried again at the next tick.
 pub async fn run(core: Arc<Core>) {
     let db = core.db.clone();
     let mut every = tokio::time::interval(Duration::from_secs(3600));
@@ -33,6 +34,12 @@ pub async fn run(core: Arc<Core>) {
             Ok(n) if n > 0 => core.xero.bell.notify_one(),
             Ok(_) => {}
             Err(e) => tracing::warn!("queueing the Xero balance refresh failed: {e}"),
+        }
+        // Payments of sent sales invoices read back (issue 31): one read per connected company.
+        match db.write(move |c| crate::xero::refresh_all_payments(c, now)).await {
+            Ok(n) if n > 0 => core.xero.bell.notify_one(),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("queueing the Xero payments read failed: {e}"),
         }
     }
 }

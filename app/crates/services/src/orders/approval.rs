@@ -107,6 +107,20 @@ fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[ord
         Some(c) if t == OrderType::Invoice => customers::table.filter(customers::org_id.eq(o.org_id)).find(c).select((customers::credit_limit, customers::xero_balance, customers::payment_type)).first::<(i64, i64, i32)>(conn)?,
         _ => (0, 0, 0),
     };
+    // The company's overdue rule (issue 31): the customer's longest-overdue sent invoice.
+    let (overdue_guard_days, days_overdue) = match o.customer_id {
+        Some(c) if t == OrderType::Invoice => {
+            let company = db::accounts::organisation(conn, o.org_id)?;
+            match company.overdue_guard_days {
+                Some(days) => {
+                    let today = domain::dates::today(domain::admin::parse_zone(&company.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE));
+                    (Some(days), domain::payments::days_overdue(&db::orders::owed_by(conn, o.org_id, c)?, today))
+                }
+                None => (None, 0),
+            }
+        }
+        _ => (None, 0),
+    };
     let input = GuardInput {
         order_type: t,
         lines: &guard_lines,
@@ -117,10 +131,12 @@ fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[ord
         is_acct: actor.is_acct,
         confirmed,
         warnings: &warnings,
+        overdue_guard_days,
+        days_overdue,
     };
     match guard::approval_guard(&input) {
         GuardOutcome::Proceed => Ok(warnings),
-        GuardOutcome::Refused(message) => Err(AppError::Conflict { message, code: Some("approval_refused"), reasons: guard::guard_reasons(&guard_lines, Cents(limit), Cents(balance), input.is_cbd) }),
+        GuardOutcome::Refused(message) => Err(AppError::Conflict { message, code: Some("approval_refused"), reasons: guard::invoice_reasons(&input) }),
         GuardOutcome::NeedsConfirmation { reasons, message } => Err(AppError::Conflict { message, code: Some("confirm_approve"), reasons }),
     }
 }

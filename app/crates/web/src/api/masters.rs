@@ -68,14 +68,41 @@ pub async fn customers(State(state): State<AppState>, auth: Auth, Query(q): Quer
     if wants_xlsx(q.format.as_deref())? {
         return download::xlsx("csr.xlsx", exports::customers(&state, org, filter).await?).await;
     }
-    let page = state.db.run(move |c| customers::list(c, org, &filter, req.offset(), req.per_page)).await?;
-    Ok(Json(ListAnswer { data: page.rows, meta: Meta::page(page.total, &req) }).into_response())
+    let today = domain::dates::today(auth.zone);
+    let (page, overdue) = state
+        .db
+        .run(move |c| {
+            let page = customers::list(c, org, &filter, req.offset(), req.per_page)?;
+            let ids: Vec<i64> = page.rows.iter().map(|r| r.id).collect();
+            let overdue = db::orders::overdue_by_customers(c, org, &ids, today)?;
+            Ok((page, overdue))
+        })
+        .await?;
+    let data: Vec<CustomerJson> = page.rows.into_iter().map(|c| CustomerJson { overdue: overdue.get(&c.id).map_or(0, |a| a.0), customer: c }).collect();
+    Ok(Json(ListAnswer { data, meta: Meta::page(page.total, &req) }).into_response())
+}
+
+/// A customer as the JSON answers give it, with their overdue amount in cents: what Xero's
+/// payments last said is due on their sent invoices past due (issue 31).
+#[derive(Serialize)]
+pub struct CustomerJson {
+    #[serde(flatten)]
+    customer: db::customers::Customer,
+    overdue: i64,
 }
 
 /// `GET /api/customers/{id}`.
-pub async fn customer(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Customer>>> {
-    let org = auth.org_id;
-    Ok(Json(DataAnswer { data: state.db.run(move |c| customers::customer(c, org, id)).await? }))
+pub async fn customer(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<CustomerJson>>> {
+    let (org, today) = (auth.org_id, domain::dates::today(auth.zone));
+    let data = state
+        .db
+        .run(move |c| {
+            let customer = customers::customer(c, org, id)?;
+            let overdue = db::orders::overdue_by_customers(c, org, &[id], today)?.get(&id).map_or(0, |a| a.0);
+            Ok(CustomerJson { customer, overdue })
+        })
+        .await?;
+    Ok(Json(DataAnswer { data }))
 }
 
 /// A product as the pickers need it: stock, the customer's unit price and the prices list.
@@ -191,11 +218,14 @@ pub struct Balance {
     credit_limit: i64,
     #[serde(rename = "xeroBalance")]
     xero_balance: i64,
+    /// What is due on the customer's sent invoices past due (issue 31).
+    overdue: i64,
 }
 
 /// `GET /api/balance/{customerId}` (404 for another company's customer).
 pub async fn balance(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<Balance>>> {
     let org = auth.org_id;
-    let c = state.db.run(move |c| customers::customer(c, org, id)).await?;
-    Ok(Json(DataAnswer { data: Balance { credit_limit: c.credit_limit, xero_balance: c.xero_balance } }))
+    let today = domain::dates::today(auth.zone);
+    let (c, overdue) = state.db.run(move |c| Ok((customers::customer(c, org, id)?, db::orders::overdue_by_customers(c, org, &[id], today)?.get(&id).map_or(0, |a| a.0)))).await?;
+    Ok(Json(DataAnswer { data: Balance { credit_limit: c.credit_limit, xero_balance: c.xero_balance, overdue } }))
 }

@@ -66,6 +66,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/xero/mapping", put(xero::mapping))
         .route("/api/xero/authorize", post(xero::authorize))
         .route("/api/xero/organisation", put(xero::organisation))
+        .route("/api/xero/payments", post(xero::payments))
         .route("/api/xero/{id}/{what}", post(orders::xero))
         .route("/api/due-date", get(orders::due))
         .route(LINE_IMPORT, post(orders::import_lines).layer(DefaultBodyLimit::max(MAX_UPLOAD_BODY_BYTES)))

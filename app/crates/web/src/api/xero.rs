@@ -98,3 +98,13 @@ pub async fn batch(State(state): State<AppState>, auth: Auth, ApiJson(body): Api
     state.xero.bell.notify_one();
     Ok(Json(json!({ "message": svc::BATCH_QUEUED, "queued": queued })))
 }
+
+/// `POST /api/xero/payments` (approvers and accountants): read the payments of the company's
+/// sent sales invoices from Xero now. `queued` is false when a read is already on its way.
+pub async fn payments(State(state): State<AppState>, auth: Auth) -> AppResult<Json<Value>> {
+    let (actor, now) = (Actor::from(&auth), state.xero.clock.now());
+    let queued = state.db.write(move |c| svc::request_payments(c, &actor, now)).await?;
+    state.xero.bell.notify_one();
+    let message = if queued { "Reading payments from Xero; the invoice lists show them when done." } else { "Payments are already being read from Xero." };
+    Ok(Json(json!({ "message": message, "queued": queued })))
+}

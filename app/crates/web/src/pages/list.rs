@@ -129,6 +129,8 @@ pub enum Cell {
     Clip { text: String, title: String, narrow: bool },
     /// A tag whose details (e.g. the driver) are in the tooltip.
     TagTip { label: String, class: &'static str, title: String },
+    /// Two tags side by side (the Xero Sent state and the invoice's payment state).
+    TagPair { label: String, class: &'static str, second: String, second_class: &'static str },
 }
 
 impl Cell {

@@ -133,6 +133,7 @@ fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<S
         f("tier_d", "Class D uplift %", &v.tier_d, true, 6, "text", ""),
         f("tier_e", "Class E uplift %", &v.tier_e, true, 6, "text", ""),
         f("time_zone", "Time zone", &v.time_zone, true, SHORT_MAX, "zone", "'Today' for new sheets and reports is the date here."),
+        f("overdue_guard_days", "Overdue rule (days)", &v.overdue_guard_days, false, 4, "text", "Empty: off. Else an invoice whose customer has a sent invoice unpaid more than this many days past due needs an approver (Xero's payments, read hourly)."),
     ]
 }
 
@@ -154,6 +155,7 @@ fn input_of(o: &Organisation) -> SettingsInput {
         tier_d: show_uplift(o.tier_d_bp),
         tier_e: show_uplift(o.tier_e_bp),
         time_zone: o.time_zone.clone(),
+        overdue_guard_days: o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_default(),
         version: Some(o.version),
     }
 }

@@ -47,6 +47,9 @@ pub struct Logged {
     pub path: String,
     pub status: u16,
     pub idempotency_key: Option<String>,
+    /// The query as sent, and the `If-Modified-Since` header, if any.
+    pub query: String,
+    pub if_modified_since: Option<String>,
 }
 
 #[derive(Default)]
@@ -177,14 +180,23 @@ impl FakeXero {
         self.st().lock_date = date;
     }
 
-    /// Records a payment on the document with this number: it can no longer be voided or deleted.
+    /// Records a payment on the document with this number: it can no longer be voided or
+    /// deleted, its `UpdatedDateUTC` moves to now, and once nothing is due it is `PAID` with
+    /// today as its `FullyPaidOnDate`.
     pub fn add_payment(&self, number: &str, amount: f64) {
+        let now = self.now();
         let mut st = self.st();
         *st.payments.entry(number.to_string()).or_default() += amount;
         for d in st.invoices.iter_mut().filter(|d| d["InvoiceNumber"] == number) {
-            let paid = d["AmountPaid"].as_f64().unwrap_or(0.0) + amount;
-            d["AmountPaid"] = json!(round2(paid));
-            d["AmountDue"] = json!(round2(d["Total"].as_f64().unwrap_or(0.0) - paid));
+            let paid = round2(d["AmountPaid"].as_f64().unwrap_or(0.0) + amount);
+            let due = round2(d["Total"].as_f64().unwrap_or(0.0) - paid);
+            d["AmountPaid"] = json!(paid);
+            d["AmountDue"] = json!(due);
+            d["UpdatedDateUTC"] = json!(store::ms_date(now));
+            if due <= 0.0 {
+                d["Status"] = json!("PAID");
+                d["FullyPaidOnDate"] = json!(store::ms_date(now.date().and_hms_opt(0, 0, 0).unwrap_or(now)));
+            }
         }
     }
 

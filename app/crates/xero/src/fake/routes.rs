@@ -97,7 +97,8 @@ impl FakeXero {
             Answer::new(404, json!({"Title": "NotFound"}))
         };
         // Logged before a hang: a client that gives up drops this future.
-        self.st().log.push(Logged { at, method: method.to_string(), path, status: answer.status, idempotency_key: key });
+        let (query, if_modified_since) = (uri.query().unwrap_or("").to_string(), headers.get("if-modified-since").and_then(|v| v.to_str().ok()).map(str::to_string));
+        self.st().log.push(Logged { at, method: method.to_string(), path, status: answer.status, idempotency_key: key, query, if_modified_since });
         if let Some(h) = answer.hang {
             tokio::time::sleep(h).await;
         }
@@ -240,7 +241,12 @@ impl FakeXero {
                 return refusal;
             }
         }
-        let mut answer = self.call(method, rest, query, body, key, now);
+        let since = headers.get("if-modified-since").and_then(|v| v.to_str().ok()).map(modified_since);
+        let mut answer = match since {
+            Some(Err(m)) => Answer::new(400, json!({"ErrorNumber": 10, "Type": "ValidationException", "Message": m})),
+            Some(Ok(t)) => self.call(method, rest, query, body, key, Some(t), now),
+            None => self.call(method, rest, query, body, key, None, now),
+        };
         {
             let mut st = self.st();
             st.in_flight = st.in_flight.saturating_sub(1);
@@ -251,7 +257,7 @@ impl FakeXero {
         answer
     }
 
-    fn call(&self, method: &Method, rest: &str, query: &str, body: &[u8], key: Option<&str>, now: NaiveDateTime) -> Answer {
+    fn call(&self, method: &Method, rest: &str, query: &str, body: &[u8], key: Option<&str>, since: Option<NaiveDateTime>, now: NaiveDateTime) -> Answer {
         let mut st = self.st();
         if let Some((status, b, retry)) = st.fail_next.take() {
             let mut a = Answer::new(status, b);
@@ -287,7 +293,7 @@ impl FakeXero {
         let mut answer = match (parsed, refuse) {
             (Err(a), _) => a,
             (Ok(b), Some((coll, message))) => st.refuse_all(&coll, &b, &message, now),
-            (Ok(b), None) => st.route(method, &segs, query, &b, now),
+            (Ok(b), None) => st.route(method, &segs, query, &b, since, now),
         };
         if writes && answer.status == 200 && matches!(segs.first(), Some(&"Invoices") | Some(&"CreditNotes")) {
             answer.hang = st.hang_next.take();
@@ -300,7 +306,7 @@ impl FakeXero {
 }
 
 impl State {
-    pub(super) fn route(&mut self, method: &Method, segs: &[&str], query: &str, body: &Value, now: NaiveDateTime) -> Answer {
+    pub(super) fn route(&mut self, method: &Method, segs: &[&str], query: &str, body: &Value, since: Option<NaiveDateTime>, now: NaiveDateTime) -> Answer {
         let filter = match where_of(query) {
             Ok(f) => f,
             Err(m) => return Answer::new(400, json!({"Type": "QueryParseException", "Message": m})),
@@ -335,9 +341,18 @@ impl State {
             ("POST", ["Items"]) => self.save_items(body, true, summarize, now),
             ("GET", [coll]) if *coll == "Invoices" || *coll == "CreditNotes" => {
                 let k = if *coll == "Invoices" { INVOICES } else { CREDIT_NOTES };
-                let page: usize = query.split('&').find_map(|p| p.strip_prefix("page=")).and_then(|p| p.parse().ok()).unwrap_or(1).max(1);
-                let docs: Vec<Value> = self.docs(k).iter().filter(|d| filter.matches(d)).skip((page - 1) * 100).take(100).cloned().collect();
-                ok(k.coll, docs, now)
+                let number = |name: &str| query.split('&').find_map(|p| p.strip_prefix(name)).and_then(|p| p.parse::<usize>().ok());
+                let paged = number("page=").is_some();
+                let (page, size) = (number("page=").unwrap_or(1).max(1), number("pageSize=").unwrap_or(100).clamp(1, 1000));
+                // `If-Modified-Since`: only documents whose UpdatedDateUTC is after it.
+                let changed = |d: &&Value| since.is_none_or(|t| d["UpdatedDateUTC"].as_str().and_then(domain::payments::parse_ms_date).is_some_and(|u| u > t));
+                let all: Vec<&Value> = self.docs(k).iter().filter(|d| filter.matches(d)).filter(changed).collect();
+                let docs: Vec<Value> = all.iter().skip((page - 1) * size).take(size).map(|d| (*d).clone()).collect();
+                let mut a = ok(k.coll, docs, now);
+                if paged {
+                    a.body["pagination"] = json!({"page": page, "pageSize": size, "pageCount": all.len().div_ceil(size), "itemCount": all.len()});
+                }
+                a
             }
             ("GET", [coll, id]) if *coll == "Invoices" || *coll == "CreditNotes" => {
                 let k = if *coll == "Invoices" { INVOICES } else { CREDIT_NOTES };
@@ -359,4 +374,13 @@ impl State {
 /// The bearer token a call carries.
 fn bearer_of(headers: &HeaderMap) -> &str {
     headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("")
+}
+
+/// An `If-Modified-Since` as Xero's description has it (a date-time; RFC 3339, or without an
+/// offset as UTC), or why it cannot be read.
+fn modified_since(text: &str) -> Result<NaiveDateTime, String> {
+    chrono::DateTime::parse_from_rfc3339(text.trim())
+        .map(|t| t.naive_utc())
+        .or_else(|_| NaiveDateTime::parse_from_str(text.trim(), "%Y-%m-%dT%H:%M:%S%.f"))
+        .map_err(|_| format!("If-Modified-Since '{text}' is not a date-time."))
 }

@@ -86,7 +86,7 @@ type Outcome = Result<(Option<usize>, Value), (Value, Vec<String>)>;
 /// The id Xero answers for an element it did not save.
 const NIL_ID: &str = "00000000-0000-0000-0000-000000000000";
 
-fn ms_date(t: NaiveDateTime) -> String {
+pub(super) fn ms_date(t: NaiveDateTime) -> String {
     format!("/Date({}+0000)/", t.and_utc().timestamp_millis())
 }
 

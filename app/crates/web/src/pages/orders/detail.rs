@@ -135,6 +135,24 @@ fn balance_text(on_sheet: i64, now: Option<(i64, Option<chrono::NaiveDateTime>)>
     }
 }
 
+/// What Xero last said of the payments of a sent invoice (issue 31): its payment state, the
+/// amounts paid and due, the day it was fully paid and when it was read (Sydney time).
+fn payment_text(o: &db::orders::Order, today: NaiveDate) -> String {
+    let Some(at) = o.xero_payments_at.filter(|_| o.xero_sent == domain::enums::XeroState::Sent.as_i32()) else { return String::new() };
+    let mut parts: Vec<String> = crate::pages::orders::list::payment_state(o, today).map(|p| p.label()).into_iter().collect();
+    if let Some(paid) = o.xero_amount_paid.filter(|p| *p != 0) {
+        parts.push(match o.xero_paid_on {
+            Some(d) => format!("paid {} on {}", money(paid), d.format("%d/%m/%Y")),
+            None => format!("paid {}", money(paid)),
+        });
+    }
+    if let Some(due) = o.xero_amount_due {
+        parts.push(format!("due {}", money(due)));
+    }
+    let local = at.and_utc().with_timezone(&domain::dates::DEFAULT_ZONE);
+    format!("{} (Xero, as of {})", parts.join(" · "), local.format("%d/%m/%Y %H:%M"))
+}
+
 /// `GET /order_detail/{route}/{id}`, streamed (web/stream.rs): the sheet's type and number
 /// are read before the page answers (404 for another company's sheet), the rest after.
 pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, uri: axum::http::Uri, Path((route, id)): Path<(String, i64)>, Query(q): Query<DetailQuery>) -> AppResult<Response> {
@@ -202,6 +220,7 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
                 Field { label: "Business Staff", value: names.staff(o.csr_bd_id) },
                 Field { label: "Credit Limit", value: money(o.csr_credit_limit) },
                 Field { label: "Accounting Balance", value: balance_text(o.csr_xero_balance, balance) },
+                Field { label: "Xero Payment", value: if t == OrderType::Invoice { payment_text(o, domain::dates::today(domain::dates::DEFAULT_ZONE)) } else { String::new() } },
                 Field { label: "Price Type", value: code_label(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
                 Field { label: "Payment Type", value: code_label(o.payment_type, PaymentType::from_i32, PaymentType::label) },
                 Field { label: "Area Type", value: code_label(o.area_type, AreaType::from_i32, AreaType::label) },

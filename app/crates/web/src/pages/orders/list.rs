@@ -131,6 +131,31 @@ fn columns(fam: Family, sight: Sight) -> Vec<Column> {
     }
 }
 
+/// The Xero cell of a sales sheet: the Xero Sent state, and beside it the payment state
+/// Xero last gave a sent invoice (Paid, Part paid, Overdue N days; issue 31).
+fn xero_cell(o: &orders::Order, today: chrono::NaiveDate) -> Cell {
+    let sent = xero_tag(o.xero_sent);
+    match (payment_state(o, today), sent) {
+        (Some(p), Cell::Tag { label, class }) => Cell::TagPair { label, class, second: p.label(), second_class: tone_class(p) },
+        (_, sent) => sent,
+    }
+}
+
+/// The payment state of a sheet's invoice as Xero last said it, when it is a sent invoice.
+pub(crate) fn payment_state(o: &orders::Order, today: chrono::NaiveDate) -> Option<domain::payments::PaymentState> {
+    let sent_invoice = o.order_type == OrderType::Invoice.as_i32() && o.xero_sent == domain::enums::XeroState::Sent.as_i32();
+    sent_invoice.then(|| domain::payments::payment_state(o.xero_amount_due.map(Cents), o.xero_amount_paid.map(Cents), o.due_date.unwrap_or(o.order_date), today)).flatten()
+}
+
+/// The tag class of a payment state.
+pub(crate) fn tone_class(p: domain::payments::PaymentState) -> &'static str {
+    match p.tone() {
+        "green" => "tag-green",
+        "amber" => "tag-amber",
+        _ => "tag-red",
+    }
+}
+
 /// The self-order view shows the customer's note beside the customer.
 const NOTE_AT: usize = 4;
 
@@ -155,7 +180,7 @@ fn drafter_cell(o: &orders::Order, names: &Names) -> Cell {
     }
 }
 
-fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight) -> Vec<Cell> {
+fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight, today: chrono::NaiveDate) -> Vec<Cell> {
     let o = &r.order;
     let amount = || o.amount_for(sight).map_or(Cell::Text(String::new()), money);
     let no = Cell::Text(o.no.clone());
@@ -183,7 +208,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight) -> Vec<Cell> {
                 Cell::clip_narrow(format!("{area} / {ship}")),
                 status_tag(o),
                 if o.printed { Cell::Tag { label: print_label(true).into(), class: "tag-green" } } else { Cell::Tag { label: print_label(false).into(), class: "tag-grey" } },
-                xero_tag(o.xero_sent),
+                xero_cell(o, today),
                 view_link(o),
             ]
         }
@@ -381,7 +406,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         "transfers" => "/transfers",
         _ => "/adjustments",
     };
-    let (db, sight) = (state.db.clone(), auth.sight());
+    let (db, sight, today) = (state.db.clone(), auth.sight(), domain::dates::today(auth.zone));
     respond(&state, &auth, &headers, r.title, path, &[], async move {
         let req = f.paging.resolve(r.page_size);
         let filter = f.value.clone();
@@ -394,7 +419,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             filters: Some(filters(fam, r, &f.pairs, &names, csr_view)),
             results: Results {
                 columns: if csr_view { with_note_column(columns(fam, sight)) } else { columns(fam, sight) },
-                rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names, sight), row_) } else { row(fam, row_, &names, sight) }).collect(),
+                rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names, sight, today), row_) } else { row(fam, row_, &names, sight, today) }).collect(),
                 pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
                 empty_text: EMPTY_NO_DATA,
                 export_url: Some(export_url(path, &f.pairs)),

@@ -236,6 +236,8 @@ pub struct FormPage {
     pub cart_operation: Option<&'static str>,
     pub credit_limit: String,
     pub balance: String,
+    /// The customer's overdue amount (empty when nothing is overdue).
+    pub overdue: String,
     pub remark: String,
 }
 

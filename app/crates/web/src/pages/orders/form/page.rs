@@ -69,6 +69,11 @@ pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r
     };
     let editor = Island::new(state, EDITOR, &props).await;
     let today_ = today(auth.zone);
+    // The customer's overdue amount as Xero's payments last said (issue 31), beside the balance.
+    let overdue = match customer {
+        Some(cid) => state.db.run(move |c| db::orders::overdue_by_customers(c, org, &[cid], today_)).await?.get(&cid).map(|a| a.grouped()).unwrap_or_default(),
+        None => String::new(),
+    };
     if !r.errors.is_empty() {
         let text = r.errors.values().next().cloned().unwrap_or_default();
         shell.flash = Some(crate::pages::shell::Flash { text, level: "error", ms: 3500 });
@@ -102,6 +107,7 @@ pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r
         cart_operation: r.cart_operation,
         credit_limit,
         balance,
+        overdue,
         remark,
     })
 }

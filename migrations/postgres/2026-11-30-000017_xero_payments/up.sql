@@ -1,0 +1,12 @@
+-- Payments read back for sent sales invoices (issue 31, docs/decisions/xero.md "Payments
+-- read back"). What Xero said an invoice sent from this sheet still owes and has been paid,
+-- the day it was fully paid and when that was read (all NULL until first read).
+ALTER TABLE orders ADD COLUMN xero_amount_due BIGINT;
+ALTER TABLE orders ADD COLUMN xero_amount_paid BIGINT;
+ALTER TABLE orders ADD COLUMN xero_paid_on DATE;
+ALTER TABLE orders ADD COLUMN xero_payments_at TIMESTAMP;
+-- The company's cursor: the next read asks Xero only for invoices changed after it.
+ALTER TABLE xero_connections ADD COLUMN payments_read_at TIMESTAMP;
+-- The approval guard's overdue rule: days past due after which a customer's invoice stops
+-- an approval (NULL: off).
+ALTER TABLE organisations ADD COLUMN overdue_guard_days INTEGER;
