@@ -295,14 +295,14 @@ impl DocDraft {
     /// account, purchase lines on the inventory account through their tracked item, or on
     /// the purchases account without one.
     pub fn to_json(&self, m: &Mapping) -> Result<Value, String> {
-        let tax_type = m.tax_type(self.kind, self.tax);
+        let tax_type = m.tax_type(self.kind.is_sales(), self.tax);
         let taxes = line_taxes(&self.lines, self.tax).ok_or_else(|| format!("The lines of {} add up beyond the largest amount.", self.number))?;
         let lines: Vec<Value> = self
             .lines
             .iter()
             .zip(taxes)
             .map(|(l, t)| {
-                let account = m.line_account(self.kind, l.tracked && l.item_code.is_some());
+                let account = m.line_account(self.kind.is_sales(), l.tracked && l.item_code.is_some());
                 let mut line = json!({
                     "Description": if l.description.trim().is_empty() { l.item_code.clone().unwrap_or_else(|| "-".into()) } else { l.description.clone() },
                     "Quantity": l.quantity,

@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::enums::TaxType;
-use super::xero::DocKind;
 
 /// An account of the company's chart, as `GET /Accounts` answers it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -253,18 +252,19 @@ impl Mapping {
         Ok(m)
     }
 
-    /// The revenue or purchase account a line without a tracked item posts to.
-    pub fn line_account(&self, kind: DocKind, tracked_item: bool) -> &str {
-        match (kind.is_sales(), tracked_item) {
+    /// The account a line of a sale (`sales`) or a purchase posts to: a purchase line with
+    /// a tracked item on the inventory account, through the item.
+    pub fn line_account(&self, sales: bool, tracked_item: bool) -> &str {
+        match (sales, tracked_item) {
             (true, _) => &self.sales,
             (false, true) => &self.inventory,
             (false, false) => &self.purchases,
         }
     }
 
-    /// The tax type of a document's lines.
-    pub fn tax_type(&self, kind: DocKind, tax: TaxType) -> &str {
-        match (kind.is_sales(), tax.charges_gst()) {
+    /// The tax type of the lines of a sale (`sales`) or a purchase.
+    pub fn tax_type(&self, sales: bool, tax: TaxType) -> &str {
+        match (sales, tax.charges_gst()) {
             (true, true) => &self.tax_sales,
             (true, false) => &self.tax_free_sales,
             (false, true) => &self.tax_purchases,
@@ -364,11 +364,11 @@ mod tests {
     #[test]
     fn lines_and_tax_follow_the_mapping() {
         let m = Mapping { sales: "4000".into(), inventory: "1410".into(), purchases: "5000".into(), tax_sales: "GSTONINCOME".into(), ..Mapping::au_default() };
-        assert_eq!(m.line_account(DocKind::Invoice, true), "4000");
-        assert_eq!(m.line_account(DocKind::Bill, true), "1410");
-        assert_eq!(m.line_account(DocKind::BillCredit, false), "5000");
-        assert_eq!(m.tax_type(DocKind::CreditNote, TaxType::GstOnIncome), "GSTONINCOME");
-        assert_eq!(m.tax_type(DocKind::Bill, TaxType::NoTax), "EXEMPTEXPENSES");
+        assert_eq!(m.line_account(true, true), "4000", "a sale, tracked item or not");
+        assert_eq!(m.line_account(false, true), "1410", "a purchase through its tracked item");
+        assert_eq!(m.line_account(false, false), "5000");
+        assert_eq!(m.tax_type(true, TaxType::GstOnIncome), "GSTONINCOME");
+        assert_eq!(m.tax_type(false, TaxType::NoTax), "EXEMPTEXPENSES");
     }
 
     #[test]

@@ -561,6 +561,10 @@ pub async fn retest(core: &Core, actor: &Actor) -> AppResult<Status> {
 /// A code connection that reaches several organisations and has none picked yet.
 pub const CHOOSE_ORGANISATION: &str = "Choose the Xero organisation to send to in Settings › Accounting link.";
 
+/// The page Xero sends the approver's browser back to after Connect to Xero (its redirect
+/// URI is this below the server's public address).
+pub const CALLBACK_PATH: &str = "/settings/xero/callback";
+
 /// How long a sign-in at Xero may take, from leaving TyreDesk to coming back.
 const SIGN_IN_MINUTES: i64 = 10;
 

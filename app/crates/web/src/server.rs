@@ -28,12 +28,7 @@ use db::error::AppError;
 use crate::state::AppState;
 use crate::{api, assets, auth, pages};
 
-/// Content-Security-Policy of every answer (docs/decisions/screens.md, "What every answer carries"): scripts only from
-/// our own files, never inline; styles may be inline because Radix's dialogs and htmx add
-/// `<style>` elements at run time.
-pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; \
-                       font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
-                       frame-ancestors 'none'; form-action 'self'";
+pub use crate::http::CSP;
 
 /// Answers 408 for a read still running after `Config::request_timeout`. Writes (every
 /// method but GET and HEAD) are never cut off: a timeout drops the handler, but a write

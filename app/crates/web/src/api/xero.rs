@@ -79,7 +79,7 @@ pub struct AuthorizeBody {
 /// consent screen, which returns the browser to `/settings/xero/callback`.
 pub async fn authorize(State(state): State<AppState>, auth: Auth, headers: axum::http::HeaderMap, ApiJson(b): ApiJson<AuthorizeBody>) -> AppResult<Json<Value>> {
     let input = svc::CodeInput { client_id: b.client_id, client_secret: b.client_secret, login_url: b.login_url, identity_url: b.identity_url, api_url: b.api_url };
-    let url = svc::start_code_flow(&state, &Actor::from(&auth), &input, &crate::pages::settings::callback_url(&headers)).await?;
+    let url = svc::start_code_flow(&state, &Actor::from(&auth), &input, &crate::http::public_url(&headers, svc::CALLBACK_PATH)).await?;
     Ok(Json(json!({ "message": "Operation successful", "url": url })))
 }
 

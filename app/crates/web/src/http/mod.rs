@@ -13,6 +13,13 @@ use std::net::{IpAddr, SocketAddr};
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 
+/// Content-Security-Policy of every answer (docs/decisions/screens.md, "What every answer carries"): scripts only from
+/// our own files, never inline; styles may be inline because Radix's dialogs and htmx add
+/// `<style>` elements at run time.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; \
+                       font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+                       frame-ancestors 'none'; form-action 'self'";
+
 /// The client's address when the server runs with connection info (not in in-process tests).
 pub struct ClientIp(pub Option<IpAddr>);
 
@@ -22,4 +29,16 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         Ok(Self(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
     }
+}
+
+/// The address a browser reaches `path` of this server at, for an outside service to send
+/// it back to (Connect to Xero's redirect URI): `TYREDESK_PUBLIC_URL` when set (the address
+/// registered with that service), else the address this request came to.
+pub fn public_url(headers: &axum::http::HeaderMap, path: &str) -> String {
+    let base = std::env::var("TYREDESK_PUBLIC_URL").ok().map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty()).unwrap_or_else(|| {
+        let host = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+        let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()).is_some_and(|p| p.eq_ignore_ascii_case("https"));
+        format!("{}://{host}", if https { "https" } else { "http" })
+    });
+    format!("{base}{path}")
 }

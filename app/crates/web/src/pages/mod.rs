@@ -65,7 +65,7 @@ pub fn router() -> Router<AppState> {
         .route("/settings/xero/test", post(settings::test))
         .route("/settings/xero/mapping", post(settings::mapping))
         .route("/settings/xero/authorize", post(settings::authorize))
-        .route("/settings/xero/callback", get(settings::callback))
+        .route(services::xero::CALLBACK_PATH, get(settings::callback))
         .route("/settings/xero/organisation", post(settings::organisation))
         .route("/settings/xero/disconnect", post(settings::disconnect))
         .route("/reports_download/{id}/cancel", post(report_center::cancel))

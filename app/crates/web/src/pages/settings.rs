@@ -234,12 +234,12 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     Ok(may_leave_for_xero(res, state.xero.settings.standin))
 }
 
-/// The settings page's own policy: as the server's (`server::CSP`), except that its
+/// The settings page's own policy: as the server's (`http::CSP`), except that its
 /// Connect to Xero form may lead to Xero's sign-in (the browser holds a form's redirects to
 /// `form-action`), or in stand-in mode to a stand-in on this machine's loopback.
 fn may_leave_for_xero(mut res: Response, standin: bool) -> Response {
     let extra = if standin { format!("{} http://127.0.0.1:* http://localhost:* http://[::1]:*", xero::auth::LOGIN_URL) } else { xero::auth::LOGIN_URL.to_string() };
-    let policy = crate::server::CSP.replace("form-action 'self'", &format!("form-action 'self' {extra}"));
+    let policy = crate::http::CSP.replace("form-action 'self'", &format!("form-action 'self' {extra}"));
     if let Ok(v) = axum::http::HeaderValue::from_str(&policy) {
         res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
     }
@@ -326,22 +326,11 @@ pub struct CodeForm {
     api_url: String,
 }
 
-/// Where Xero sends the approver back: `TYREDESK_PUBLIC_URL` when set (the address the
-/// app is registered with at Xero), else the address this request came to.
-pub fn callback_url(headers: &HeaderMap) -> String {
-    let base = std::env::var("TYREDESK_PUBLIC_URL").ok().map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty()).unwrap_or_else(|| {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
-        let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()).is_some_and(|p| p.eq_ignore_ascii_case("https"));
-        format!("{}://{host}", if https { "https" } else { "http" })
-    });
-    format!("{base}/settings/xero/callback")
-}
-
 /// `POST /settings/xero/authorize`: Connect to Xero — off to Xero's consent screen.
 pub async fn authorize(State(state): State<AppState>, auth: Auth, uri: Uri, headers: HeaderMap, Form(f): Form<CodeForm>) -> AppResult<Response> {
     owner(&auth)?;
     let input = svc::CodeInput { client_id: f.client_id, client_secret: f.client_secret, login_url: Some(f.login_url), identity_url: Some(f.identity_url), api_url: Some(f.api_url) };
-    match svc::start_code_flow(&state, &Actor::from(&auth), &input, &callback_url(&headers)).await {
+    match svc::start_code_flow(&state, &Actor::from(&auth), &input, &crate::http::public_url(&headers, svc::CALLBACK_PATH)).await {
         Ok(url) => Ok(Redirect::to(&url).into_response()),
         Err(e) => outcome(&state, &auth, &uri, Err(e), None).await,
     }
