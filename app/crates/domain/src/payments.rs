@@ -62,20 +62,20 @@ impl PaymentState {
 }
 
 /// The payment state of a sent invoice from what Xero last said (`None` before it was read):
-/// Paid when nothing is due; Part paid when something was paid and something is due;
-/// Overdue N days when something is due and its due date is before `today` (N whole days);
-/// else nothing. Part paid comes before Overdue, in that order (issue 31).
+/// Paid when nothing is due; Overdue N days when something is due and its due date is before
+/// `today` (N whole days), paid in part or not — money late is what the counter must see
+/// first; Part paid when something was paid and the rest is not due yet; else nothing.
 pub fn payment_state(amount_due: Option<Cents>, amount_paid: Option<Cents>, due_date: NaiveDate, today: NaiveDate) -> Option<PaymentState> {
     let due = amount_due?;
     let paid = amount_paid.unwrap_or(Cents::ZERO);
     if due <= Cents::ZERO {
         return Some(PaymentState::Paid);
     }
-    if paid > Cents::ZERO {
-        return Some(PaymentState::PartPaid);
-    }
     let late = (today - due_date).num_days();
-    (late > 0).then_some(PaymentState::Overdue(late))
+    if late > 0 {
+        return Some(PaymentState::Overdue(late));
+    }
+    (paid > Cents::ZERO).then_some(PaymentState::PartPaid)
 }
 
 /// A customer's sent invoice as the overdue rules see it: what Xero says is still due, and
@@ -141,7 +141,7 @@ mod tests {
         assert_eq!(s(Some(0), Some(11_000), day(1)), Some(PaymentState::Paid));
         assert_eq!(s(Some(0), Some(0), day(25)), Some(PaymentState::Paid), "a $0 invoice owes nothing");
         assert_eq!(s(Some(5_000), Some(6_000), day(25)), Some(PaymentState::PartPaid));
-        assert_eq!(s(Some(5_000), Some(6_000), day(1)), Some(PaymentState::PartPaid), "part paid comes first");
+        assert_eq!(s(Some(5_000), Some(6_000), day(1)), Some(PaymentState::Overdue(19)), "late money shows first, paid in part or not");
         assert_eq!(s(Some(11_000), Some(0), day(17)), Some(PaymentState::Overdue(3)));
         assert_eq!(s(Some(11_000), None, day(19)), Some(PaymentState::Overdue(1)));
         assert_eq!(s(Some(11_000), Some(0), day(20)), None, "due today is not overdue");
