@@ -10,3 +10,6 @@ ALTER TABLE xero_connections ADD COLUMN payments_read_at TIMESTAMP;
 -- The approval guard's overdue rule: days past due after which a customer's invoice stops
 -- an approval (NULL: off).
 ALTER TABLE organisations ADD COLUMN overdue_guard_days INTEGER;
+-- A payments read finds each invoice's sheet by the id Xero gave it: one index lookup per
+-- invoice rather than a walk of the company's sheets (only sheets sent to Xero are in it).
+CREATE INDEX orders_xero_id ON orders (org_id, xero_id) WHERE xero_id <> '';

@@ -28,7 +28,8 @@ pub fn record_payment(conn: &mut DbConn, org: i64, read: &PaymentRead, at: Naive
     if read.xero_id.is_empty() {
         return Ok(false);
     }
-    let n = diesel::update(orders::table.filter(orders::org_id.eq(org)).filter(orders::xero_id.eq(&read.xero_id)))
+    // `xero_id <> ''` names the partial index `orders_xero_id` (a bound id alone does not).
+    let n = diesel::update(orders::table.filter(orders::org_id.eq(org)).filter(orders::xero_id.ne("")).filter(orders::xero_id.eq(&read.xero_id)))
         .set((
             orders::xero_amount_due.eq(read.amount_due.map(|c| c.0)),
             orders::xero_amount_paid.eq(read.amount_paid.map(|c| c.0)),
@@ -85,11 +86,6 @@ pub fn overdue_by_customers(conn: &mut DbConn, org: i64, customers: &[i64], toda
 /// Whether any of the company's sheets was sent to Xero as an invoice (before the first
 /// payments read: none, no call).
 pub fn any_invoice_sent(conn: &mut DbConn, org: i64) -> AppResult<bool> {
-    let n: i64 = orders::table
-        .filter(orders::org_id.eq(org))
-        .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
-        .filter(orders::xero_id.ne(""))
-        .count()
-        .get_result(conn)?;
-    Ok(n > 0)
+    let sent = orders::table.filter(orders::org_id.eq(org)).filter(orders::order_type.eq(OrderType::Invoice.as_i32())).filter(orders::xero_id.ne(""));
+    Ok(diesel::select(diesel::dsl::exists(sent)).get_result(conn)?)
 }
