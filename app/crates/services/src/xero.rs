@@ -201,17 +201,16 @@ impl Tested {
         let mapping = mapping.completed(&self.accounts, &self.rates);
         f(&q::Reading { tenant_id: &self.tenant_id, name: &self.organisation_name, tax_types: &self.tax_types, accounts: &self.accounts, rates: &self.rates, mapping: &mapping })
     }
-}
 
-/// The Accounting API calls a test makes (Organisation, TaxRates, Accounts), charged to the
-/// company's budget afterwards so that the worker's calls right after it stay under Xero's limit.
-const TEST_CALLS: i32 = 3;
-
-impl Tested {
+    /// Charges the test's calls to the company's budget, so that the worker's calls right
+    /// after it stay under Xero's limit.
     fn charge(&self, conn: &mut DbConn, org: i64, now: NaiveDateTime) -> AppResult<()> {
         q::charge_calls(conn, org, TEST_CALLS, now)
     }
 }
+
+/// The Accounting API calls a test makes (Organisation, TaxRates, Accounts).
+const TEST_CALLS: i32 = 3;
 
 /// What a failed test says: what failed, never what the other side answered.
 fn said(e: CallError) -> AppError {
@@ -229,7 +228,7 @@ fn said(e: CallError) -> AppError {
 pub async fn test(client: &Client, org: i64, c: &CheckedConnection) -> AppResult<Tested> {
     let mut ep = Endpoint { org_id: org, client_id: c.client_id.clone(), secret: c.client_secret.clone(), identity_url: c.identity_url.clone(), api_url: c.api_url.clone(), tenant_id: String::new(), bearer: None };
     client.sign_in(&ep).await.map_err(said)?;
-    ep.tenant_id = client.tenant(&ep).await.map_err(said)?.id;
+    ep.tenant_id = client.tenant(&ep).await.map_err(said)?.tenant_id;
     read(client, &ep).await
 }
 
@@ -628,6 +627,9 @@ pub async fn start_code_flow(core: &Core, actor: &Actor, input: &CodeInput, redi
 pub async fn finish_code_flow(core: &Core, actor: &Actor, code: &str, state: &str) -> AppResult<Status> {
     only_approver(actor.role)?;
     let (org, user, now) = (actor.org_id, actor.user_id, core.xero.clock.now());
+    if code.is_empty() || code.len() > 2000 || state.len() > 200 {
+        return Err(AppError::bad_request("Xero's answer carries no usable code or state; press Connect to Xero again."));
+    }
     let stale = now - chrono::Duration::minutes(SIGN_IN_MINUTES);
     let state = state.to_string();
     let sign_in = core.db.write(move |c| q::take_sign_in(c, &state, org, user, stale)).await?.ok_or_else(|| AppError::Conflict {
@@ -670,10 +672,7 @@ pub async fn finish_code_flow(core: &Core, actor: &Actor, code: &str, state: &st
             )
         })
         .await?;
-    xero::access::forget(&core.xero, org);
-    if let Ok(mut m) = core.xero.code_tokens.lock() {
-        m.insert(org, (tokens.access.clone(), std::time::Instant::now() + std::time::Duration::from_secs(tokens.expires_in.max(120) - 60)));
-    }
+    xero::access::remember(&core.xero, org, &tokens);
     if let [only] = tenants.as_slice() {
         ep.tenant_id = only.tenant_id.clone();
         let tested = read(client, &ep).await?;
@@ -712,17 +711,18 @@ pub async fn disconnect_everywhere(core: &Core, actor: &Actor) -> AppResult<bool
     {
         match xero::access::endpoint(&core.db, &core.xero, &conn).await {
             Ok(ep) => {
-                if let Some(t) = conn.tenant_list().iter().find(|t| t.tenant_id == conn.tenant_id) {
-                    if let Err(e) = core.xero.client.remove_connection(&ep, &t.connection_id).await {
-                        tracing::warn!("company {org}: Xero did not remove the connection: {e}");
-                    }
+                if let Some(t) = conn.tenant_list().iter().find(|t| t.tenant_id == conn.tenant_id)
+                    && let Err(e) = core.xero.client.remove_connection(&ep, &t.connection_id).await
+                {
+                    tracing::warn!("company {org}: Xero did not remove the connection: {e}");
                 }
-                if let (Ok(flow), Some(refresh)) = (xero::access::flow(&core.xero, &conn), core.xero.key.open(org, &conn.refresh_sealed)) {
-                    // The refresh just used was replaced; revoke the one kept now.
-                    let fresh = core.db.run(move |c| q::connection(c, org)).await?.and_then(|c| core.xero.key.open(org, &c.refresh_sealed)).unwrap_or(refresh);
-                    if let Err(e) = xero::auth::revoke(core.xero.client.http(), &flow, &fresh).await {
-                        tracing::warn!("company {org}: Xero did not revoke the refresh token: {e}");
-                    }
+                // Getting the endpoint may have replaced the refresh token: revoke the one kept now.
+                let kept = core.db.run(move |c| q::connection(c, org)).await?;
+                let refresh = kept.as_ref().and_then(|c| core.xero.key.open(org, &c.refresh_sealed));
+                if let (Ok(flow), Some(refresh)) = (xero::access::flow(&core.xero, &conn), refresh)
+                    && let Err(e) = xero::auth::revoke(core.xero.client.http(), &flow, &refresh).await
+                {
+                    tracing::warn!("company {org}: Xero did not revoke the refresh token: {e}");
                 }
             }
             Err(e) => tracing::warn!("company {org}: disconnecting without reaching Xero: {e}"),

@@ -54,9 +54,7 @@ async fn access_token(db: &Db, link: &Link, conn: &Connection) -> Result<String,
             let sealed = link.key.seal(org, &tokens.refresh);
             let expires = link.clock.now() + chrono::Duration::days(auth::REFRESH_DAYS);
             db.write(move |c| q::rotate_refresh(c, org, &sealed, expires)).await.map_err(|e| CallError::Unknown(format!("the new refresh token could not be kept: {e}")))?;
-            if let Ok(mut m) = link.code_tokens.lock() {
-                m.insert(org, (tokens.access.clone(), Instant::now() + Duration::from_secs(tokens.expires_in.max(120) - 60)));
-            }
+            remember(link, org, &tokens);
             Ok(tokens.access)
         }
         Err(CallError::Auth(why)) => {
@@ -65,6 +63,13 @@ async fn access_token(db: &Db, link: &Link, conn: &Connection) -> Result<String,
             Err(CallError::Reconnect(why))
         }
         Err(e) => Err(e),
+    }
+}
+
+/// Keeps the company's access token until a minute before it expires.
+pub fn remember(link: &Link, org: i64, tokens: &auth::Tokens) {
+    if let Ok(mut m) = link.code_tokens.lock() {
+        m.insert(org, (tokens.access.clone(), Instant::now() + Duration::from_secs(tokens.expires_in.max(120) - 60)));
     }
 }
 

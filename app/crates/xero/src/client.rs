@@ -40,13 +40,6 @@ impl Endpoint {
     }
 }
 
-/// The organisation a connection reaches, from `GET /connections`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tenant {
-    pub id: String,
-    pub name: String,
-}
-
 /// How a call ended when it did not answer 2xx.
 #[derive(Debug, Clone)]
 pub enum CallError {
@@ -182,31 +175,43 @@ impl Client {
     }
 
     /// The organisations the token reaches (`GET /connections`, Xero's identity API), each
-    /// with the id of its connection.
+    /// with the id of its connection. A 401 renews a Custom Connection's token once.
     pub async fn tenants(&self, ep: &Endpoint) -> Result<Vec<db::xero::Tenant>, CallError> {
-        let token = self.token(ep).await?;
-        let res = self.http.get(ep.connections_url()).bearer_auth(&token).header("Accept", "application/json").send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
-        let status = res.status();
-        let json: Value = res.json().await.unwrap_or(Value::Null);
-        if status == StatusCode::UNAUTHORIZED {
-            return Err(CallError::Auth("Xero did not accept the token".into()));
+        for renewed in [false, true] {
+            let token = self.token(ep).await?;
+            let res = self.http.get(ep.connections_url()).bearer_auth(&token).header("Accept", "application/json").send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
+            let status = res.status();
+            let json: Value = res.json().await.unwrap_or(Value::Null);
+            if status == StatusCode::UNAUTHORIZED && !renewed && ep.bearer.is_none() {
+                self.forget(ep);
+                continue;
+            }
+            if status == StatusCode::UNAUTHORIZED {
+                return Err(CallError::Auth("Xero did not accept the token".into()));
+            }
+            if !status.is_success() {
+                return Err(if status.is_server_error() { CallError::Unknown(format!("Xero answered {status}")) } else { CallError::Refused { status: status.as_u16(), message: format!("the connections call answered {status}") } });
+            }
+            let id_like = |s: &str| s.len() <= 64 && s.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+            return Ok(json
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|c| c["tenantType"].as_str().is_none_or(|t| t == "ORGANISATION"))
+                .filter_map(|c| {
+                    let tenant_id = c["tenantId"].as_str().filter(|s| id_like(s))?;
+                    let connection_id = c["id"].as_str().filter(|s| id_like(s)).unwrap_or_default();
+                    Some(db::xero::Tenant { connection_id: connection_id.into(), tenant_id: tenant_id.into(), name: c["tenantName"].as_str().unwrap_or_default().chars().take(200).collect() })
+                })
+                .take(50)
+                .collect());
         }
-        if !status.is_success() {
-            return Err(if status.is_server_error() { CallError::Unknown(format!("Xero answered {status}")) } else { CallError::Refused { status: status.as_u16(), message: format!("the connections call answered {status}") } });
-        }
-        let id_like = |s: &str| s.len() <= 64 && s.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
-        Ok(json
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|c| c["tenantType"].as_str().is_none_or(|t| t == "ORGANISATION"))
-            .filter_map(|c| {
-                let tenant_id = c["tenantId"].as_str().filter(|s| id_like(s))?;
-                let connection_id = c["id"].as_str().filter(|s| id_like(s)).unwrap_or_default();
-                Some(db::xero::Tenant { connection_id: connection_id.into(), tenant_id: tenant_id.into(), name: c["tenantName"].as_str().unwrap_or_default().chars().take(200).collect() })
-            })
-            .take(50)
-            .collect())
+        Err(CallError::Auth("the token was refused twice".into()))
+    }
+
+    /// The one organisation a Custom Connection reaches (the first Xero lists).
+    pub async fn tenant(&self, ep: &Endpoint) -> Result<db::xero::Tenant, CallError> {
+        self.tenants(ep).await?.into_iter().next().ok_or_else(|| CallError::Refused { status: 200, message: "the connection reaches no Xero organisation; connect it to one in Xero".into() })
     }
 
     /// Removes the connection to one organisation (`DELETE /connections/{id}`): how Xero
@@ -220,37 +225,6 @@ impl Client {
             StatusCode::UNAUTHORIZED => Err(CallError::Auth("Xero did not accept the token".into())),
             s => Err(CallError::Unknown(format!("Xero answered {s}"))),
         }
-    }
-
-    /// The organisation the token reaches (`GET /connections`, Xero's identity API): a
-    /// Custom Connection reaches exactly one. The first `ORGANISATION` tenant is taken.
-    pub async fn tenant(&self, ep: &Endpoint) -> Result<Tenant, CallError> {
-        for renewed in [false, true] {
-            let token = self.token(ep).await?;
-            let res = self.http.get(ep.connections_url()).bearer_auth(&token).header("Accept", "application/json").send().await.map_err(|e| CallError::Unknown(describe(&e)))?;
-            let status = res.status();
-            let json: Value = res.json().await.unwrap_or(Value::Null);
-            if status == StatusCode::UNAUTHORIZED && !renewed && ep.bearer.is_none() {
-                self.forget(ep);
-                continue;
-            }
-            if status == StatusCode::UNAUTHORIZED {
-                return Err(CallError::Auth("Xero did not accept the token".into()));
-            }
-            if status.is_server_error() {
-                return Err(CallError::Unknown(format!("Xero answered {status}")));
-            }
-            if !status.is_success() {
-                return Err(CallError::Refused { status: status.as_u16(), message: format!("the connections call answered {status}") });
-            }
-            let found = json.as_array().into_iter().flatten().find(|c| c["tenantType"].as_str().is_none_or(|t| t == "ORGANISATION"));
-            let id = found.and_then(|c| c["tenantId"].as_str()).filter(|id| id.len() <= 64 && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-'));
-            return match (found, id) {
-                (Some(c), Some(id)) => Ok(Tenant { id: id.to_string(), name: c["tenantName"].as_str().unwrap_or_default().chars().take(200).collect() }),
-                _ => Err(CallError::Refused { status: status.as_u16(), message: "the connection reaches no Xero organisation; connect it to one in Xero".into() }),
-            };
-        }
-        Err(CallError::Auth("the token was refused twice".into()))
     }
 
     /// One call: `path` below the API base, an optional `where` and other query pairs, an

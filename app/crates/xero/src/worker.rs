@@ -183,7 +183,7 @@ impl Work {
         }
         if ep.tenant_id.is_empty() {
             // A connection made before the tenant was kept: read it once (issue 31).
-            ep.tenant_id = self.link.client.tenant(&ep).await?.id;
+            ep.tenant_id = self.link.client.tenant(&ep).await?.tenant_id;
             let tenant = ep.tenant_id.clone();
             self.db(move |c| q::record_tenant(c, org, &tenant)).await?;
         }

@@ -59,6 +59,12 @@ fn html_escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// One organisation as `GET /connections` answers it.
+pub(super) fn connection(id: &str, tenant: &str, name: &str, at: NaiveDateTime) -> Value {
+    let at = at.format("%Y-%m-%dT%H:%M:%S%.6f").to_string();
+    json!({"id": id, "authEventId": random_id(), "tenantId": tenant, "tenantType": "ORGANISATION", "tenantName": name, "createdDateUtc": at, "updatedDateUtc": at})
+}
+
 fn oauth_error(error: &str) -> Answer {
     Answer::new(400, json!({"error": error}))
 }
@@ -181,13 +187,13 @@ impl FakeXero {
         if st.identity.own_connection.is_empty() {
             st.identity.own_connection = random_id();
         }
-        let at = self.now().format("%Y-%m-%dT%H:%M:%S%.6f").to_string();
+        let now = self.now();
         let mut list = Vec::new();
         if !st.identity.own_removed {
-            list.push(json!({"id": st.identity.own_connection, "authEventId": random_id(), "tenantId": self.inner.tenant_id, "tenantType": "ORGANISATION", "tenantName": "Demo Company (AU)", "createdDateUtc": at, "updatedDateUtc": at}));
+            list.push(connection(&st.identity.own_connection, &self.inner.tenant_id, "Demo Company (AU)", now));
         }
         for (id, tenant, name) in &st.identity.others {
-            list.push(json!({"id": id, "authEventId": random_id(), "tenantId": tenant, "tenantType": "ORGANISATION", "tenantName": name, "createdDateUtc": at, "updatedDateUtc": at}));
+            list.push(connection(id, tenant, name, now));
         }
         Some(Answer::new(200, Value::Array(list)))
     }

@@ -217,11 +217,7 @@ impl FakeXero {
         if !self.signed_in(headers, now) {
             return Answer::new(401, json!({"Title": "Unauthorized", "Status": 401, "Detail": "AuthenticationUnsuccessful"}));
         }
-        let at = now.format("%Y-%m-%dT%H:%M:%S%.6f").to_string();
-        Answer::new(
-            200,
-            json!([{"id": random_id(), "authEventId": random_id(), "tenantId": self.inner.tenant_id, "tenantType": "ORGANISATION", "tenantName": "Demo Company (AU)", "createdDateUtc": at, "updatedDateUtc": at}]),
-        )
+        Answer::new(200, json!([super::identity::connection(&random_id(), &self.inner.tenant_id, "Demo Company (AU)", now)]))
     }
 
     /// Checks the token and the limits, then runs the call; the concurrency slot is held
