@@ -33,12 +33,12 @@ before(async () => {
 });
 after(async () => { await app?.stop(); });
 
-/** Opens `path` on `page` (null: the page as it is), keeps its DOM, runs axe; returns the failing violations. */
-async function audit(page, path) {
+/** Opens `path` on `page` (null: the page as it is), keeps its DOM (as `kept`), runs axe; returns the failing violations. */
+async function audit(page, path, kept = '.dom') {
   if (path) await page.goto(path);
   await page.waitForLoadState('networkidle');
-  keepHtml('GET', page.url(), await page.content(), '.dom');
-  await page.addScriptTag({ path: AXE });
+  keepHtml('GET', page.url(), await page.content(), kept);
+  const axeTag = await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     const r = await window.axe.run(document, {
       resultTypes: ['violations'],
@@ -46,6 +46,7 @@ async function audit(page, path) {
     });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
+  await axeTag.evaluate((el) => el.remove()); // not part of the page the next DOM kept shows
   return violations.filter((v) => FAILING.includes(v.impact));
 }
 
@@ -117,6 +118,24 @@ test('staff: an invoice, a purchase order and a customer opened from their lists
     const href = await firstLink(staff, list, pattern);
     assertNone(await audit(staff, href), href);
   }
+});
+
+test('staff: the dialogs of the header, quoting and the invoice line', async () => {
+  await staff.goto('/quotings?key=2055516');
+  await staff.getByRole('button', { name: 'Change Password' }).click();
+  await staff.getByRole('dialog', { name: 'Change Password' }).waitFor();
+  assertNone(await audit(staff, null, '.change-password'), 'the Change Password dialog');
+  await staff.keyboard.press('Escape');
+
+  await staff.locator('#results tbody tr[data-product]').first().getByRole('button', { name: 'CHK' }).click();
+  await staff.getByRole('dialog').waitFor();
+  assertNone(await audit(staff, null, '.quoting-history'), 'the quoting CHK dialog');
+
+  await staff.goto('/order_add/invoices');
+  await staff.locator('app-island[name="line-editor"]:not([ssr])').waitFor({ state: 'attached' });
+  await staff.locator('input[aria-label="Item Code line 1"]').fill('205');
+  await staff.locator('[role="listbox"] [role="option"]').first().waitFor();
+  assertNone(await audit(staff, null, '.item-search'), 'the item search of an invoice line');
 });
 
 test('shop: sign-in, catalogue, a product, cart, orders', async () => {
