@@ -138,7 +138,13 @@ test('staff: the dialogs of the header, quoting and the invoice line', async () 
   assertNone(await audit(staff, null, '.item-search'), 'the item search of an invoice line');
 });
 
-test('shop: sign-in, catalogue, a product, cart, orders', async () => {
+test('staff: the sign-in page', async () => {
+  const page = await newPage();
+  assertNone(await audit(page, '/login'), '/login');
+  await page.context().close();
+});
+
+test('shop: sign-in, catalogue, a product, cart, orders, an order', async () => {
   assertNone(await audit(shop, '/shop/login'), '/shop/login');
   await shop.fill('#email', 'shop@demo.test');
   await shop.fill('#password', 'tyredesk');
@@ -150,4 +156,6 @@ test('shop: sign-in, catalogue, a product, cart, orders', async () => {
   assertNone(await audit(shop, product), product);
   assertNone(await audit(shop, '/shop/cart'), '/shop/cart');
   assertNone(await audit(shop, '/shop/orders'), '/shop/orders');
+  const order = await firstLink(shop, '/shop/orders', /^\/shop\/orders\/\d+$/);
+  assertNone(await audit(shop, order), order);
 });
