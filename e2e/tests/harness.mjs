@@ -52,6 +52,7 @@ export function keepHtml(method, url, html, suffix = '') {
   }
 }
 
+/** Whether `request` is for a frame inside a page (an iframe), not a page itself. */
 function inSubframe(request) {
   try {
     return request.frame().parentFrame() !== null;
@@ -62,7 +63,8 @@ function inSubframe(request) {
 
 /**
  * Records every main-frame document `context` loads, as served: navigations answered with
- * text/html (redirects carry no page). Returns the pending reads, for `stop` to wait on.
+ * text/html, whatever the status (redirects carry no page). Each body read goes into
+ * `pending`, for `stop` to wait on; `seen` holds the shapes already read.
  */
 function recordDocuments(context, pending, seen) {
   context.on('response', (response) => {
