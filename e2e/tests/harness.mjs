@@ -1,7 +1,7 @@
 // Starts a real tyredesk server on a free loopback port with a fresh data directory
 // (demo data seeded on first start) and a headless Debian Chromium driven by Playwright.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,6 +20,65 @@ function freePort() {
       const { port } = s.address();
       s.close(() => res(port));
     });
+  });
+}
+
+/**
+ * Where the HTML of every page the browser tests load goes, for one run of the Nu HTML
+ * checker after them (`nu-check.mjs`). One file per page shape: the method, the path with
+ * its numbers as `N`, the names (not the values) of its query; the first load of a shape wins,
+ * across test files too (`wx`).
+ */
+export const HTML_DIR = resolve(process.env.TYREDESK_HTML_DIR || 'test-results/html');
+
+/** The file name of a page's shape, e.g. `GET_order_detail_invoices_N.html`. */
+export function pageShape(method, url) {
+  const u = new URL(url);
+  const path = u.pathname.split('/').map((s) => (/^\d+$/.test(s) ? 'N' : s)).join('/');
+  const keys = [...new Set(u.searchParams.keys())].sort().join('&');
+  const name = `${method} ${path}${keys ? `?${keys}` : ''}`.replace(/[^A-Za-z0-9._&=?-]+/g, '_').replace(/[?&=]/g, '~');
+  return name.slice(0, 150);
+}
+
+/** Keeps `html` (served or the DOM of) `url` under its shape's name; `suffix` tells the kinds apart. */
+export function keepHtml(method, url, html, suffix = '') {
+  mkdirSync(HTML_DIR, { recursive: true });
+  const name = `${pageShape(method, url)}${suffix}`;
+  try {
+    writeFileSync(join(HTML_DIR, `${name}.html`), html, { flag: 'wx' });
+    writeFileSync(join(HTML_DIR, `${name}.url`), `${method} ${url}${suffix ? ` (${suffix.replace(/^\W+/, '')})` : ''}\n`);
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e;
+  }
+}
+
+/** Whether `request` is for a frame inside a page (an iframe), not a page itself. */
+function inSubframe(request) {
+  try {
+    return request.frame().parentFrame() !== null;
+  } catch {
+    return false; // a new tab's first page, asked for before its frame exists: a main frame
+  }
+}
+
+/**
+ * Records every main-frame document `context` loads, as served: navigations answered with
+ * text/html, whatever the status (redirects carry no page). Each body read goes into
+ * `pending`, for `stop` to wait on; `seen` holds the shapes already read.
+ */
+function recordDocuments(context, pending, seen) {
+  context.on('response', (response) => {
+    const request = response.request();
+    if (!request.isNavigationRequest() || inSubframe(request)) return;
+    if (response.status() >= 300 && response.status() < 400) return;
+    if (!(response.headers()['content-type'] || '').startsWith('text/html')) return;
+    const shape = pageShape(request.method(), response.url());
+    if (seen.has(shape)) return;
+    seen.add(shape);
+    pending.push(response.text().then(
+      (html) => keepHtml(request.method(), response.url(), html),
+      () => seen.delete(shape), // the page went away before its body was read: next load
+    ));
   });
 }
 
@@ -62,6 +121,15 @@ export async function start(options = {}) {
     throw new Error(`${e.message}\n${output}`);
   }
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, ...(options.args ?? [])] });
+  // Every context, the tests' own `browser.newContext` too, records the pages it loads.
+  const pending = [];
+  const seen = new Set();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    recordDocuments(context, pending, seen);
+    return context;
+  };
   return {
     base,
     browser,
@@ -73,6 +141,7 @@ export async function start(options = {}) {
       return page;
     },
     async stop() {
+      await Promise.allSettled(pending);
       await browser.close();
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));

@@ -77,12 +77,12 @@ test('with JavaScript every island hydrates without a warning and works', async 
   await qty.press('Tab');
   assert.equal(await qty.inputValue(), '7');
   // One History dialog serves every line; it opens for the line's product and gives focus back.
-  await page.getByRole('button', { name: 'History line 2' }).click();
+  await page.getByRole('button', { name: 'CHK history, line 2' }).click();
   const history = page.getByRole('dialog', { name: 'Price History' });
   await history.getByRole('table').waitFor();
   await page.keyboard.press('Escape');
   await history.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'History line 2');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'CHK history, line 2');
 
   await page.goto('/order_add/invoices');
   await page.locator('app-island[name="line-editor"]:not([ssr])').waitFor({ state: 'attached' });

@@ -305,9 +305,9 @@ describe('history (CHK)', () => {
         : undefined,
     );
     render(<LineEditor {...props({ customerId: 42, lines: [line(), line({ key: 'new_2', productId: null, code: '', name: '' })] })} />);
-    expect((screen.getByRole('button', { name: 'History line 2' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'CHK history, line 2' }) as HTMLButtonElement).disabled).toBe(true);
 
-    await user.click(screen.getByRole('button', { name: 'History line 1' }));
+    await user.click(screen.getByRole('button', { name: 'CHK history, line 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Price History' });
     await within(dialog).findByText('Michelin Primacy 4');
     expect(fetch.mock.calls.map((c) => c[0])).toEqual(['/api/products/501/history?cId=42']);
@@ -327,8 +327,8 @@ describe('history (CHK)', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // One dialog serves every line: closing it hands focus back to the line's CHK.
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'History line 1' })));
-    expect(screen.getByRole('button', { name: 'History line 1' }).getAttribute('aria-expanded')).toBe('false');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'CHK history, line 1' })));
+    expect(screen.getByRole('button', { name: 'CHK history, line 1' }).getAttribute('aria-expanded')).toBe('false');
   });
 });
 

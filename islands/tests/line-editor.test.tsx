@@ -27,7 +27,7 @@ describe('columns by kind (spec §2.5)', () => {
     ]);
     expect(screen.getByRole('checkbox', { name: 'Select all lines' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Prices line 1' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'History line 1' }).textContent).toBe('CHK');
+    expect(screen.getByRole('button', { name: 'CHK history, line 1' }).textContent).toBe('CHK');
   });
 
   it('purchase: no history, no prices dropdown', () => {
@@ -36,7 +36,7 @@ describe('columns by kind (spec §2.5)', () => {
       '', '#', 'Item Code', 'Item Name', 'Unit', 'Stock', 'Qty', 'Unit Price', 'Line Amount', 'Tax Type', 'Description',
     ]);
     expect(screen.queryByRole('button', { name: 'Prices line 1' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'History line 1' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'CHK history, line 1' })).toBeNull();
   });
 
   it('transfer: qty only, no footer', () => {

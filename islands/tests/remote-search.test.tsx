@@ -55,6 +55,12 @@ afterEach(() => {
 });
 
 describe('remote search: debounce and requests', () => {
+  it('is a text input with the combobox role (ARIA in HTML allows no role on type=search)', () => {
+    const f = renderField();
+    expect(f.input.type).toBe('text');
+    expect(f.input.getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('searches the trimmed text once typing pauses for the delay', async () => {
     const f = renderField(500);
     f.type('ac');

@@ -292,7 +292,7 @@ export function SearchField<T extends Hit>(props: SearchFieldProps<T>) {
       <input
         {...search.inputProps}
         id={inputId}
-        type="search"
+        type="text"
         placeholder={props.placeholder}
         value={text}
         disabled={props.disabled}

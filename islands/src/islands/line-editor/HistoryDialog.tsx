@@ -34,7 +34,7 @@ export function HistoryButton({ lineNo, productId, open, onOpen }: HistoryButton
       type="button"
       className="btn small"
       disabled={productId === null}
-      aria-label={`History line ${lineNo}`}
+      aria-label={`CHK history, line ${lineNo}`}
       aria-haspopup="dialog"
       aria-expanded={open}
       data-state={open ? 'open' : 'closed'}
@@ -76,7 +76,7 @@ export function HistoryDialog({ lineNo, productId, customerId, onClose }: Histor
   };
   const backToButton = (e: Event) => {
     e.preventDefault();
-    const button = document.querySelector<HTMLButtonElement>(`button[aria-label="History line ${lineNo}"]`);
+    const button = document.querySelector<HTMLButtonElement>(`button[aria-label="CHK history, line ${lineNo}"]`);
     button?.focus();
   };
 

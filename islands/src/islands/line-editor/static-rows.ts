@@ -127,7 +127,7 @@ function cell(out: string[], view: StaticRowsView, column: Column, line: Line, n
       out.push(
         '<button type="button" class="btn small"',
         line.productId === null ? ' disabled=""' : '',
-        ` aria-label="History line ${n}" aria-haspopup="dialog" aria-expanded="false" data-state="closed">CHK</button>`,
+        ` aria-label="CHK history, line ${n}" aria-haspopup="dialog" aria-expanded="false" data-state="closed">CHK</button>`,
       );
       return;
     case 'taxType':

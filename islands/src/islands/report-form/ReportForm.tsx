@@ -238,7 +238,9 @@ export function ReportForm(props: ReportFormProps) {
           </button>
         ))}
       </div>
-      <form ref={formRef} id={panelId} role="tabpanel" aria-labelledby={`${id}-tab-${tab.type}`} noValidate onSubmit={submit}>
+      {/* The panel is a div around the form: a form may not take the tabpanel role. */}
+      <div id={panelId} role="tabpanel" aria-labelledby={`${id}-tab-${tab.type}`}>
+      <form ref={formRef} noValidate onSubmit={submit}>
         <section className="card" aria-labelledby={`${id}-basic`}>
           <h2 id={`${id}-basic`}>Basic setting</h2>
           <div className="form-grid">
@@ -368,6 +370,7 @@ export function ReportForm(props: ReportFormProps) {
           <SubmitButton label="Submit" busyLabel="Submitting…" busy={pending} />
         </div>
       </form>
+      </div>
       </LiveFieldset>
     </div>
   );
