@@ -419,3 +419,29 @@ async fn basic_creates_a_customer_from_the_downloaded_template_with_its_contact(
         .unwrap();
     assert_eq!((name.as_str(), first.as_str(), last.as_str(), postal.as_str()), ("Imported Tyres Pty Ltd", "Ivy", "Nguyen", "2019"));
 }
+
+/// Issue 32: Import Basic shares the reader, so an Excel 97–2003 file of several worksheets
+/// (saved by LibreOffice, `fixtures/README.md`) imports like an xlsx.
+#[tokio::test]
+async fn basic_imports_an_xls_of_several_worksheets() {
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+    let res = upload(&app, &s, BASIC, include_bytes!("../fixtures/basic.xls")).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert!(res.json()["detail"].as_str().unwrap().contains("2 created, 0 updated"), "{}", res.body);
+    let (shown, contact, postal): (bool, String, String) = app
+        .state
+        .db
+        .run(|c| {
+            let shown = brands::table.filter(brands::org_id.eq(4)).filter(brands::name.eq("Xlsbrand")).select(brands::presented_to_csr).first(c)?;
+            let (contact, postal) = customers::table
+                .filter(customers::org_id.eq(4))
+                .filter(customers::code.eq("XLS-CUST-1"))
+                .select((customers::primary_person_first, customers::postal))
+                .first(c)?;
+            Ok((shown, contact, postal))
+        })
+        .await
+        .unwrap();
+    assert!(!shown);
+    assert_eq!((contact.as_str(), postal.as_str()), ("Olive", "2750"), "a number cell reads as the xlsx's would");
+}
