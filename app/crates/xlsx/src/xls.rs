@@ -36,6 +36,9 @@ pub const MAX_CELLS: u64 = 1_000_000;
 pub const MAX_TEXT_CHARS: u64 = 10_000_000;
 /// Worksheets (BoundSheet records) of an xls.
 pub const MAX_SHEETS: usize = 256;
+/// Records walked over all worksheets: each worksheet is read from its start to its EOF, so
+/// worksheets sharing records (or lacking an EOF) are walked again, by calamine too.
+pub const MAX_RECORDS: u64 = 2 * MAX_CELLS;
 
 pub const UNREADABLE: &str =
     "The file is not a readable Excel 97–2003 workbook (.xls). Open it in Excel or LibreOffice, save it again as .xls or as an Excel Workbook (.xlsx), and upload it again.";
@@ -192,6 +195,7 @@ fn shared_string_lengths(stream: &[u8], r: &Record) -> Result<Vec<u16>, &'static
 /// The cells of one worksheet as calamine will keep them.
 #[derive(Default)]
 struct Sheet {
+    records: u64,
     cells: u64,
     reserved: u64,
     text: u64,
@@ -246,6 +250,10 @@ fn walk_sheet(stream: &mut [u8], pos: usize, sst: &[u16]) -> Result<Sheet, Strin
     let mut to_empty = Vec::new();
     for record in (Records { stream: &*stream, pos }) {
         let r = record?;
+        sheet.records += 1;
+        if sheet.records > MAX_RECORDS {
+            return Err(too_many_cells());
+        }
         let d = &stream[r.data.clone()];
         if depth > 0 {
             match r.typ {
@@ -400,10 +408,12 @@ fn check_stream(mut stream: Vec<u8>) -> Result<Vec<u8>, String> {
     if first {
         return Err(UNREADABLE.into());
     }
-    let (mut cells, mut reserved, mut kept, mut formulas, mut rows) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    // Each shared string is a `String` calamine keeps, even an empty one.
+    let (mut cells, mut reserved, mut kept, mut formulas, mut rows, mut records) = (sst.len() as u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     for pos in &sheets {
         let s = walk_sheet(&mut stream, *pos, &sst)?;
         let (sheet_rows, values) = area(s.values);
+        records += s.records;
         cells += s.cells;
         reserved += s.reserved;
         kept += values;
@@ -414,7 +424,7 @@ fn check_stream(mut stream: Vec<u8>) -> Result<Vec<u8>, String> {
         if rows > MAX_ROWS as u64 {
             return Err(uploads::too_many_rows());
         }
-        if [cells, reserved, kept, formulas].iter().any(|n| *n > MAX_CELLS) {
+        if [cells, reserved, kept, formulas].iter().any(|n| *n > MAX_CELLS) || records > MAX_RECORDS {
             return Err(too_many_cells());
         }
         if text > MAX_TEXT_CHARS {
@@ -632,6 +642,20 @@ mod tests {
         assert_eq!(check_stream(stream(&[rec(0x00FC, &sst)], &[])).err().as_deref(), Some(UNREADABLE));
         // A formula too short for its token count.
         assert_eq!(check_stream(stream(&[], &[rec(0x0006, &[0u8; 20])])).err().as_deref(), Some(UNREADABLE));
+        // Worksheets that all start at the same records are walked (by calamine too) once each.
+        let mut s = stream(&[], &(0..8_000).map(|_| rec(0x0099, &[])).collect::<Vec<_>>());
+        let bound = s.windows(2).position(|w| w == [0x85, 0x00]).unwrap();
+        let sheet = s[bound..bound + 17].to_vec();
+        for _ in 0..MAX_SHEETS - 1 {
+            s.splice(bound..bound, sheet.clone());
+        }
+        let shift = ((MAX_SHEETS - 1) * sheet.len()) as u32;
+        for i in 0..MAX_SHEETS {
+            let at = bound + i * sheet.len() + 4;
+            let pos = u32::from_le_bytes(s[at..at + 4].try_into().unwrap()) + shift;
+            s[at..at + 4].copy_from_slice(&pos.to_le_bytes());
+        }
+        assert_eq!(check_stream(s).err(), Some(too_many_cells()));
         // A worksheet starting past the stream.
         let mut s = stream(&[], &[]);
         let at = s.windows(2).position(|w| w == [0x85, 0x00]).unwrap() + 4;
