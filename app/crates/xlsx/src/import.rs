@@ -1,15 +1,16 @@
-//! Reads the first worksheet of an uploaded xlsx into rows of the asked-for columns, after
-//! checking the file against the upload limits (`domain::uploads`).
+//! Reads the first worksheet of an uploaded xlsx or xls into rows of the asked-for columns,
+//! after checking the file against the upload limits (`domain::uploads`).
 //!
-//! Memory stays bounded whatever the file claims: the zip directory is checked before
-//! anything is inflated; the declared sizes hold, as the zip crate fails any read past an
-//! entry's declared size (calamine reads through it); and the sheet is streamed cell by cell
-//! (calamine's cell reader) instead of built as a dense range, keeping only the columns the
-//! import reads.
+//! Memory stays bounded whatever the file claims: the zip directory of an xlsx is checked
+//! before anything is inflated; the declared sizes hold, as the zip crate fails any read past
+//! an entry's declared size (calamine reads through it); and the sheet is streamed cell by
+//! cell (calamine's cell reader) instead of built as a dense range, keeping only the columns
+//! the import reads. An xls is walked record by record and held to its own limits before
+//! calamine parses it (`crate::xls`).
 
 use std::io::Cursor;
 
-use calamine::{Data, DataRef, Reader, Xlsx};
+use calamine::{Data, DataRef, Reader, Xls, Xlsx};
 use zip::ZipArchive;
 
 use db::error::{AppError, AppResult};
@@ -18,8 +19,8 @@ use domain::uploads::{self, EntrySize, FILE_TOO_LARGE, MAX_COLUMNS, MAX_ENTRIES,
 /// The start of an OLE compound file, the container of the older .xls format.
 const CFB_MAGIC: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
 
-/// The answer to an .xls file (see `docs/decisions/imports.md`, "Uploads").
-pub const XLS_REFUSED: &str = "Save the file as an Excel Workbook (.xlsx) and upload it again; the older .xls format is not accepted.";
+/// The answer to a file that is neither an xlsx nor an xls.
+pub const NOT_A_SPREADSHEET: &str = "The file is not an Excel spreadsheet. Upload an Excel Workbook (.xlsx) or Excel 97–2003 Workbook (.xls).";
 
 /// A sheet read into its header names and the asked-for columns of each data row.
 pub struct Table {
@@ -42,12 +43,27 @@ fn text_of(d: &DataRef<'_>) -> String {
         DataRef::Empty => String::new(),
         DataRef::String(s) => s.trim().to_string(),
         DataRef::SharedString(s) => s.trim().to_string(),
-        DataRef::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
-        DataRef::Float(f) => format!("{f}"),
+        DataRef::Float(f) => float_text(*f),
         DataRef::Int(i) => i.to_string(),
         DataRef::Bool(b) => b.to_string(),
         other => Data::from(other.clone()).to_string(),
     }
+}
+
+/// A cell of an xls as text, as [`text_of`] gives an xlsx cell.
+fn text_of_data(d: &Data) -> String {
+    match d {
+        Data::Empty => String::new(),
+        Data::String(s) => s.trim().to_string(),
+        Data::Float(f) => float_text(*f),
+        Data::Int(i) => i.to_string(),
+        Data::Bool(b) => b.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn float_text(f: f64) -> String {
+    if f.fract() == 0.0 && f.abs() < 1e15 { format!("{}", f as i64) } else { format!("{f}") }
 }
 
 /// Checks the zip directory against the limits before anything is inflated.
@@ -66,19 +82,35 @@ fn check_zip(bytes: &[u8]) -> Result<(), String> {
     uploads::check_archive(&sizes)
 }
 
-/// Checks an upload before anything is inflated and opens it as a workbook.
-fn open_book(bytes: &[u8]) -> Result<Xlsx<Cursor<&[u8]>>, String> {
+/// An opened upload: an xlsx read as a stream, or an xls already checked and parsed.
+enum Book<'a> {
+    Xlsx(Xlsx<Cursor<&'a [u8]>>),
+    Xls(Xls<Cursor<Vec<u8>>>),
+}
+
+impl Book<'_> {
+    fn sheet_names(&self) -> Vec<String> {
+        match self {
+            Book::Xlsx(b) => b.sheet_names(),
+            Book::Xls(b) => b.sheet_names(),
+        }
+    }
+}
+
+/// Checks an upload before anything is inflated or parsed and opens it as a workbook; the
+/// kind is told by the file's first bytes, not its name.
+fn open_book(bytes: &[u8]) -> Result<Book<'_>, String> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(FILE_TOO_LARGE.into());
     }
     if bytes.starts_with(&CFB_MAGIC) {
-        return Err(XLS_REFUSED.into());
+        return crate::xls::open(bytes).map(Book::Xls);
     }
     if !bytes.starts_with(b"PK") {
-        return Err("The file is not an xlsx spreadsheet.".into());
+        return Err(NOT_A_SPREADSHEET.into());
     }
     check_zip(bytes)?;
-    Xlsx::new(Cursor::new(bytes)).map_err(|e| format!("The file is not a readable xlsx spreadsheet: {e}"))
+    Xlsx::new(Cursor::new(bytes)).map(Book::Xlsx).map_err(|e| format!("The file is not a readable xlsx spreadsheet: {e}"))
 }
 
 /// Reads the first worksheet of an xlsx file. `columns` lists, for each column the import
@@ -109,9 +141,33 @@ pub fn read_named_sheets(bytes: &[u8], wanted: &[(&[&str], &[&[&str]])]) -> Resu
 }
 
 /// Streams one worksheet into a [`Table`]; `budget` is the number of data rows still allowed.
-fn read_worksheet(book: &mut Xlsx<Cursor<&[u8]>>, sheet: &str, columns: &[&[&str]], budget: &mut usize) -> Result<Table, String> {
-    let mut cells = book.worksheet_cells_reader(sheet).map_err(|e| format!("The worksheet '{sheet}' cannot be read: {e}"))?;
+fn read_worksheet(book: &mut Book<'_>, sheet: &str, columns: &[&[&str]], budget: &mut usize) -> Result<Table, String> {
+    let unreadable = |e: &dyn std::fmt::Display| format!("The worksheet '{sheet}' cannot be read: {e}");
+    match book {
+        Book::Xlsx(book) => {
+            let mut cells = book.worksheet_cells_reader(sheet).map_err(|e| unreadable(&e))?;
+            let cells = std::iter::from_fn(move || match cells.next_cell() {
+                Ok(Some(cell)) => {
+                    let (r, c) = cell.get_position();
+                    Some(Ok((r, c, text_of(cell.get_value()))))
+                }
+                Ok(None) => None,
+                Err(e) => Some(Err(unreadable(&e))),
+            });
+            collect_rows(cells, columns, budget)
+        }
+        Book::Xls(book) => {
+            // Already bounded by `xls::open`; the range is the one calamine built.
+            let range = book.worksheet_range(sheet).map_err(|e| unreadable(&e))?;
+            let (r0, c0) = range.start().unwrap_or((0, 0));
+            let cells = range.used_cells().map(|(r, c, d)| Ok((r0 + r as u32, c0 + c as u32, text_of_data(d))));
+            collect_rows(cells, columns, budget)
+        }
+    }
+}
 
+/// Gathers a worksheet's cells, in row order, into a [`Table`].
+fn collect_rows(cells: impl Iterator<Item = Result<(u32, u32, String), String>>, columns: &[&[&str]], budget: &mut usize) -> Result<Table, String> {
     let mut header_row: Option<u32> = None;
     let mut headers: Vec<String> = Vec::new();
     let mut wanted: Option<Vec<Option<usize>>> = None;
@@ -120,9 +176,8 @@ fn read_worksheet(book: &mut Xlsx<Cursor<&[u8]>>, sheet: &str, columns: &[&[&str
     // Rows this worksheet may hold: a row numbered past it is refused before it is read.
     // (`budget` itself shrinks with every row read, so it is not the bound of a row number.)
     let allowed = *budget;
-    while let Some(cell) = cells.next_cell().map_err(|e| format!("The worksheet '{sheet}' cannot be read: {e}"))? {
-        let (r, c) = cell.get_position();
-        let text = text_of(cell.get_value());
+    for cell in cells {
+        let (r, c, text) = cell?;
         // Empty (styled) cells cost nothing and are common at a sheet's edges.
         if text.is_empty() {
             continue;
@@ -277,11 +332,11 @@ mod tests {
     }
 
     #[test]
-    fn refuses_xls_and_non_spreadsheets() {
+    fn refuses_a_broken_xls_and_non_spreadsheets() {
         let mut xls = CFB_MAGIC.to_vec();
         xls.extend([0u8; 512]);
-        assert_eq!(read_first_sheet(&xls, &[]).err().as_deref(), Some(XLS_REFUSED));
-        assert!(read_first_sheet(b"hello", &[]).is_err());
+        assert_eq!(read_first_sheet(&xls, &[]).err().as_deref(), Some(crate::xls::UNREADABLE));
+        assert_eq!(read_first_sheet(b"hello", &[]).err().as_deref(), Some(NOT_A_SPREADSHEET));
     }
 
     #[test]

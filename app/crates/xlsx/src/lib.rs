@@ -1,4 +1,5 @@
-//! Spreadsheets: export (rust_xlsxwriter) and import (calamine).
+//! Spreadsheets: export (rust_xlsxwriter) and import (calamine; xls checked first by `xls`).
 
 pub mod export;
 pub mod import;
+pub mod xls;

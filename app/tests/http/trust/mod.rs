@@ -6,3 +6,4 @@ mod hardening;
 mod inputs;
 mod isolation;
 pub(crate) mod uploads;
+mod xls;

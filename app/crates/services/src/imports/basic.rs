@@ -107,6 +107,9 @@ const SUPPLIERS: &[Col] = &[
 const CUSTOMERS: &[Col] = &[
     col(&["Customer Code", "Code", "ABN"], "code", Conv::Text),
     col(&["Name", "Customer Name"], "name", Conv::Text),
+    // The contact's name is required (first or last), as on the customer form.
+    col(&["Contact First Name", "Primary Person First Name", "First Name"], "primary_person_first", Conv::Text),
+    col(&["Contact Last Name", "Primary Person Last Name", "Last Name"], "primary_person_last", Conv::Text),
     col(&["Email"], "email", Conv::Text),
     col(&["Phone"], "phone", Conv::Text),
     col(&["Mobile"], "mobile", Conv::Text),
@@ -186,9 +189,40 @@ impl ImportPlan {
     }
 }
 
-/// The field's column name in messages.
+/// Fields the rules report under another name than the input's.
+const REPORTED_AS: &[(&str, &str)] = &[("tyre_model", "tyreModel")];
+
+/// The field's column name in messages: the template's header. A field the template has no
+/// column for (one the file cannot set, such as a stored value) is named in words, never by
+/// its internal name.
 fn label(kind: Kind, field: &str) -> String {
-    kind.columns().iter().find(|c| c.field == field || (field == "brand" && c.field == "brand")).map_or_else(|| field.to_string(), |c| c.names[0].to_string())
+    let field = REPORTED_AS.iter().find(|(reported, _)| *reported == field).map_or(field, |(_, input)| *input);
+    kind.columns().iter().find(|c| c.field == field).map_or_else(|| in_words(field), |c| c.names[0].to_string())
+}
+
+/// 'origin_code' or 'originCode' as 'Origin Code'.
+fn in_words(field: &str) -> String {
+    let mut out = String::new();
+    let mut new_word = true;
+    for ch in field.chars() {
+        if ch == '_' {
+            new_word = true;
+            continue;
+        }
+        if ch.is_ascii_uppercase() && !out.is_empty() {
+            new_word = true;
+        }
+        if new_word && !out.is_empty() {
+            out.push(' ');
+        }
+        if new_word {
+            out.extend(ch.to_uppercase());
+        } else {
+            out.push(ch);
+        }
+        new_word = false;
+    }
+    out
 }
 
 fn field_messages(kind: Kind, row: usize, errors: &[FieldError], out: &mut Vec<String>) {
@@ -534,5 +568,48 @@ impl ImportPlan {
             }
         }
         Ok(counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::enums::Role;
+
+    /// Issue 32: a new customer could not be imported, as the template had no contact-name
+    /// column and the message named the internal field.
+    #[test]
+    fn every_field_a_new_record_requires_is_a_template_column() {
+        let actor = Actor { org_id: 4, user_id: 1, name: "Sam".into(), role: Role::Approver, is_acct: false, crt_csr: true };
+        let fields = |errors: Vec<FieldError>| errors.into_iter().map(|e| e.field).collect::<Vec<_>>();
+        let required = [
+            (Kind::Brands, fields(ref_rules::validate_brand(&BrandInput::default()).unwrap_err())),
+            (Kind::Warehouses, fields(ref_rules::validate_warehouse(&WarehouseInput::default(), None).unwrap_err())),
+            (Kind::Suppliers, fields(ref_rules::validate_supplier(&SupplierInput::default(), None).unwrap_err())),
+            (Kind::Customers, match rules::validate_new_customer(&CustomerInput::default(), &actor) {
+                Err(Refusal::Fields(f)) => fields(f),
+                other => panic!("{other:?}"),
+            }),
+            (Kind::Products, fields(rules::validate_new_product(&ProductInput::default()).unwrap_err())),
+        ];
+        let template = template_headers();
+        for (kind, fields) in required {
+            let (_, headers) = template.iter().find(|(sheet, _)| *sheet == kind.sheet()).unwrap();
+            assert!(!fields.is_empty());
+            for field in fields {
+                let column = label(kind, field);
+                assert!(headers.contains(&column.as_str()), "{}: '{field}' is required but the template has no column for it (named '{column}')", kind.sheet());
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_without_a_column_is_named_in_words() {
+        assert_eq!(label(Kind::Customers, "primary_person_first"), "Contact First Name");
+        assert_eq!(label(Kind::Products, "tyre_model"), "Tyre Model");
+        assert_eq!(label(Kind::Products, "rim_diameter"), "Rim Diameter");
+        assert_eq!(label(Kind::Customers, "origin_code"), "Origin Code");
+        assert_eq!(label(Kind::Products, "auto_parts_type"), "Auto Parts Type");
+        assert_eq!(in_words("helperCode"), "Helper Code");
     }
 }
