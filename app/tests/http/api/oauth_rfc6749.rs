@@ -169,6 +169,8 @@ async fn every_section_5_2_error_is_answered_as_the_rfc_says() {
     assert_refused(&post(&app, json, "application/json", &[]).await, bad, "invalid_request", "a JSON member twice");
     assert_refused(&post(&app, "{not json", "application/json", &[]).await, bad, "invalid_request", "broken JSON");
     assert_refused(&post(&app, &format!("grant_type=password&{user}&{creds}"), "text/plain", &[]).await, bad, "invalid_request", "a text body");
+    let huge = format!("grant_type=password&{user}&{creds}&scope={}", "a".repeat(3 << 20));
+    assert_refused(&form(&app, &huge, &[]).await, StatusCode::PAYLOAD_TOO_LARGE, "invalid_request", "a body over 2 MB");
 
     // unsupported_grant_type.
     for grant in ["client_credentials", "authorization_code", "Password"] {
