@@ -24,9 +24,6 @@ pub enum AppError {
     Validation { message: String, errors: BTreeMap<String, String> },
     #[error("Login info expired, please login again")]
     Unauthorized,
-    /// `/oauth/token` with an unknown client id or a wrong client secret (RFC 6749 §5.2).
-    #[error("Invalid client: the client id or secret is wrong.")]
-    InvalidClient,
     #[error("{0}")]
     Forbidden(String),
     /// A state conflict; `code` lets clients react (e.g. `org_changed`), `reasons` lists causes.
@@ -89,7 +86,7 @@ impl AppError {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::Unauthorized | Self::InvalidClient => StatusCode::UNAUTHORIZED,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -141,7 +138,6 @@ impl IntoResponse for AppError {
         let (errors, code, reasons) = match &self {
             Self::Validation { errors, .. } => (errors.clone(), None, vec![]),
             Self::Conflict { code, reasons, .. } => (BTreeMap::new(), *code, reasons.clone()),
-            Self::InvalidClient => (BTreeMap::new(), Some("invalid_client"), vec![]),
             Self::TooLarge(m) => (BTreeMap::from([("file".to_string(), m.clone())]), None, vec![]),
             _ => (BTreeMap::new(), None, vec![]),
         };

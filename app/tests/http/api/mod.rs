@@ -2,3 +2,4 @@
 
 mod base;
 mod exports;
+mod oauth_rfc6749;

@@ -228,6 +228,8 @@ async fn oauth_password_grant_issues_bearer_tokens() {
     assert_eq!(bad.status, StatusCode::UNAUTHORIZED);
     let json = serde_json::json!({"grant_type":"password","username":"warehouse@demo.test","password":"tyredesk","client_id":"tyredesk-web","client_secret":"demo-secret"});
     let wh = app.request(axum::http::Method::POST, "/oauth/token", Some(json.to_string().into()), Some("application/json"), &[]).await;
-    assert_eq!(wh.status, StatusCode::FORBIDDEN);
+    // RFC 6749 §5.2 (issue 32): refused credentials are 400 invalid_grant, the spec's message kept.
+    assert_eq!(wh.status, StatusCode::BAD_REQUEST);
+    assert_eq!(wh.json()["error"], "invalid_grant");
     assert_eq!(wh.json()["message"], "No access permission for warehouse staff.");
 }

@@ -101,7 +101,8 @@ async fn the_token_endpoint_is_throttled_too() {
             assert_eq!(res.json()["message"], TOO_MANY);
         }
     }
-    assert_eq!(statuses[..5], [StatusCode::FORBIDDEN; 5]);
+    // Each wrong password is RFC 6749's 400 invalid_grant (issue 32), then the throttle's 429.
+    assert_eq!(statuses[..5], [StatusCode::BAD_REQUEST; 5]);
     assert_eq!(statuses[5], StatusCode::TOO_MANY_REQUESTS);
 }
 
@@ -127,7 +128,8 @@ async fn a_wrong_client_secret_is_invalid_client_and_a_wrong_password_still_logi
     wrong_password["client_secret"] = "demo-secret".into();
     wrong_password["password"] = "nope".into();
     let res = post(wrong_password).await;
-    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "RFC 6749 §5.2's invalid_grant (issue 32)");
+    assert_eq!(res.json()["error"], "invalid_grant");
     assert_eq!(res.json()["message"], "Login failed. Incorrect email or password");
 }
 

@@ -53,10 +53,10 @@ async fn render_error(req: Request, next: Next) -> Response {
         None => return res,
     };
     if path.starts_with("/api") {
-        return json(&info, false);
+        return json(&info);
     }
     if path.starts_with("/oauth") {
-        return json(&info, true);
+        return oauth_json(&info);
     }
     if crate::shop::is_shop_path(&path) {
         // The shop signs in and changes passwords on its own pages, never the staff's.
@@ -112,12 +112,21 @@ async fn render_error(req: Request, next: Next) -> Response {
     r
 }
 
-/// The app's `{message, errors?, code?}`; OAuth clients also read the code as `error`.
-fn json(info: &ErrorInfo, oauth: bool) -> Response {
+/// An error under `/oauth` that the token endpoint did not word itself (a body over the
+/// limit, a busy or failed database) in RFC 6749 §5.2's shape, uncached like its own.
+fn oauth_json(info: &ErrorInfo) -> Response {
+    let error = match info.status {
+        StatusCode::SERVICE_UNAVAILABLE | StatusCode::CONFLICT => "temporarily_unavailable",
+        s if s.is_server_error() => "server_error",
+        StatusCode::UNAUTHORIZED => "invalid_client",
+        _ => "invalid_request",
+    };
+    crate::api::token::OAuthError::new(info.status, error, info.message.clone()).into_response()
+}
+
+/// The app's `{message, errors?, code?}`.
+fn json(info: &ErrorInfo) -> Response {
     let mut body = serde_json::json!({ "message": info.message });
-    if let Some(code) = info.code.filter(|_| oauth) {
-        body["error"] = serde_json::json!(code);
-    }
     if !info.errors.is_empty() {
         body["errors"] = serde_json::json!(info.errors);
     }
