@@ -157,8 +157,10 @@ async fn list_rows_are_one_line_cells_that_open_their_detail() {
     assert_eq!(parsed.format("%d %b %Y").to_string(), long);
     // Delivery is a compact tag; the driver is in its tooltip.
     assert!(row.contains(r#"<span class="tag tag-"#) && (row.contains(r#"title="Delivered · "#) || row.contains(r#"title="Picked up · "#)), "{row}");
-    // Long text is cut on one line with the whole text on hover.
-    assert!(row.contains(r#"<td class="clip""#));
+    // Long text is cut on one line with the whole text on hover; the customer's name is not
+    // cut: it takes the room left and wraps if need be (issue 32).
+    assert!(row.contains(r#"<td class="clip narrow" title=""#), "{row}");
+    assert!(row.contains(r#"<td class="name">"#), "{row}");
     // Five filters in the first row, the rest folded and counted.
     assert!(page.body.contains(r#"<details class="more-filters"><summary>More filters <span class="muted">(13, 1 in use)</span>"#), "status=2 is a folded filter in use");
 }
