@@ -106,3 +106,35 @@ test('without crtCSR in company 4 the customer add page returns to the list', as
   await page.getByRole('heading', { name: 'Customers' }).waitFor();
   await page.context().close();
 });
+
+test('the customer form reports a missing contact name on the first submit', async () => {
+  const page = await app.newPage();
+  await signIn(page, 'sales@demo.test');
+  await page.goto('/baseinfo/customers');
+  const contact = page.locator('#e-primary_person_first');
+  // Other gaps too: the browser stops the submit, and the contact name is among its messages.
+  await page.getByLabel('Customer Name').fill('E2E Contactless Tyres Pty Ltd');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  assert.equal(await page.locator('#e-address').innerText(), 'Please enter');
+  assert.equal(await contact.innerText(), 'Please enter', 'the contact-name message on the first submit');
+  assert.equal(await page.getByLabel('Contact First Name').getAttribute('aria-invalid'), 'true');
+  // A last name alone satisfies the rule: the message goes as it is typed.
+  await page.getByLabel('Contact Last Name').fill('Nguyen');
+  assert.equal(await contact.innerText(), '');
+  await page.getByLabel('Contact Last Name').fill('');
+  // Everything else filled: one submit, the contact-name message, nothing saved.
+  await page.getByLabel('ABN Number').fill('98 765 432 110');
+  await page.getByLabel('Address').fill('9 Test Pde');
+  await page.getByLabel('City / Suburb').fill('Mascot');
+  await page.getByLabel('State').fill('NSW');
+  await page.getByLabel('Postcode').fill('2020');
+  await page.getByLabel('Price Strategy').selectOption({ label: 'Class B' });
+  await page.getByLabel('Payment Type').selectOption({ label: 'Monthly' });
+  await page.getByLabel('Area Type').selectOption({ label: 'South' });
+  await page.getByRole('button', { name: 'Submit' }).click();
+  assert.equal(await contact.innerText(), 'Please enter');
+  assert.match(page.url(), /\/baseinfo\/customers$/, 'still the new-customer form');
+  await page.goto('/customers?key=contactless');
+  await page.getByText('No Data').waitFor();
+  await page.context().close();
+});

@@ -36,3 +36,21 @@ test('a sales detail report becomes Done in the Download Center and downloads', 
   assert.equal(readFileSync(path).subarray(0, 2).toString(), 'PK', 'an xlsx (zip) file');
   await page.context().close();
 });
+
+test('the Download Center table is styled as the other lists are', async () => {
+  const page = await app.newPage();
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page, 'approver@demo.test');
+  const look = () => page.evaluate(() => {
+    const th = document.querySelector('table thead th:last-child'), table = th.closest('table');
+    const s = getComputedStyle(th), t = getComputedStyle(table);
+    return { thBackground: s.backgroundColor, thWeight: s.fontWeight, thPadding: s.paddingTop, tableBackground: t.backgroundColor, fontSize: t.fontSize, collapse: t.borderCollapse };
+  });
+  await page.goto('/invoices');
+  const list = await look();
+  await page.goto('/reports_download');
+  const center = await look();
+  assert.deepEqual(center, list, 'the header, cells and table look as on the invoice list');
+  assert.equal(await page.locator('#report-jobs table.data-table').count(), 1);
+  await page.context().close();
+});

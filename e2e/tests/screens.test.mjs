@@ -38,10 +38,12 @@ function listGeometry(page) {
       const b = r.getBoundingClientRect();
       return b.top >= area.top && b.bottom <= Math.min(area.bottom, innerHeight) + 0.5;
     }).length;
-    // A cell wraps when one of its texts makes more than one line box.
+    // A cell wraps when one of its texts makes more than one line box. A row's name
+    // (customer, supplier, product) may: it wraps rather than being cut (issue 32).
     const wrapped = [];
     for (const r of rows.slice(0, 30)) {
       for (const td of r.cells) {
+        if (td.classList.contains('name')) continue;
         const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
         for (let t = walk.nextNode(); t; t = walk.nextNode()) {
           if (!t.textContent.trim()) continue;
@@ -204,5 +206,138 @@ test('quoting keeps names on one line, hides an empty M.Special column, qty and 
   const headers = async () => page.locator('thead th').allTextContents();
   await open(page, '/quotings?key=BS25570225M749');
   assert.ok(!(await headers()).includes('M.Special'), 'no empty M.Special column');
+  await page.close();
+});
+
+// Issue 32, item 9: at 1366×768 no action is cut or scrolled out of view, and the name that
+// tells rows apart is shown whole.
+
+/** A JSON call from a signed-in page, as the islands make them. */
+function api(page, method, path, body) {
+  return page.evaluate(async ({ method, path, body }) => {
+    const meta = (n) => document.querySelector(`meta[name="${n}"]`)?.content;
+    const r = await fetch(path, {
+      method,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': meta('csrf-token'), 'X-Org-Id': meta('org-id') },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: r.status, json: await r.json().catch(() => null) };
+  }, { method, path, body });
+}
+
+/**
+ * The rows' actions named `label` that are not wholly inside both the viewport and the
+ * visible part of their table's box (sideways: rows further down are reached by scrolling).
+ */
+function actionsCut(page, label) {
+  return page.evaluate((label) => {
+    const box = document.querySelector('.table-scroll');
+    const a = box.getBoundingClientRect();
+    const left = Math.max(a.left + box.clientLeft, 0);
+    const right = Math.min(a.left + box.clientLeft + box.clientWidth, innerWidth);
+    const actions = [...box.querySelectorAll('tbody :is(a, button)')].filter((el) => el.textContent.trim() === label);
+    const cut = actions.filter((el) => {
+      const b = el.getBoundingClientRect();
+      return b.width === 0 || b.left < left - 0.5 || b.right > right + 0.5;
+    }).map((el) => el.closest('tr').cells[1]?.textContent.trim());
+    const first = actions[0]?.getBoundingClientRect();
+    return { count: actions.length, cut, firstInViewport: !!first && first.top >= a.top && first.bottom <= Math.min(a.bottom, innerHeight) };
+  }, label);
+}
+
+/** The cells of column `header` whose text is cut (wider than the cell shows). */
+function namesCut(page, header) {
+  return page.evaluate((header) => {
+    const table = document.querySelector('.table-scroll table');
+    const at = [...table.tHead.rows[0].cells].findIndex((th) => th.textContent.trim() === header);
+    if (at < 0) return { missing: true };
+    const cells = [...table.tBodies[0].rows].map((r) => r.cells[at]).filter(Boolean);
+    return {
+      cells: cells.length,
+      cut: cells.filter((td) => td.scrollWidth > td.clientWidth + 0.5).map((td) => td.textContent.trim()),
+      texts: cells.map((td) => td.textContent.trim()),
+    };
+  }, header);
+}
+
+const LONG_NAME = 'Southern Highlands Tyre & Wheel Alignment Centre Pty Ltd';
+
+test('the sales, purchase and bill lists show whole names and every View at 1366×768', async () => {
+  const page = await staffPage();
+  await open(page, '/invoices');
+  // A customer with a long trading name, with an invoice and a credit note.
+  const customer = await api(page, 'POST', '/api/customers', {
+    name: LONG_NAME, code: '51 824 753 999', primary_person_first: 'Kim', address: '1 Old Hume Hwy',
+    city: 'Mittagong', state: 'NSW', postal: '2575', priceType: 6, payment_type: 14, area_type: 3,
+  });
+  assert.equal(customer.status, 201, JSON.stringify(customer.json));
+  const warehouse = (await api(page, 'GET', '/api/warehouses')).json.data[0].id;
+  const product = (await api(page, 'GET', '/api/products?per_page=1')).json.data[0].id;
+  for (const type of [1, 2]) {
+    const sheet = await api(page, 'POST', '/api/orders', { type, customerId: customer.json.data.id, warehouseId: warehouse, lines: [{ seq: 1, productId: product, quantity: 1, price: 10000 }] });
+    assert.equal(sheet.status, 200, JSON.stringify(sheet.json));
+  }
+  for (const [path, header] of [['/invoices', 'Customer'], ['/credit_notes', 'Customer'], ['/purchase_orders', 'Supplier'], ['/bills', 'Supplier']]) {
+    await open(page, path, `names${path.replace('/', '-')}`);
+    const views = await actionsCut(page, 'View');
+    assert.ok(views.count > 0, `${path}: rows with View`);
+    assert.deepEqual(views.cut, [], `${path}: every View inside the viewport and the table's visible box`);
+    assert.ok(views.firstInViewport, `${path}: row 1's View on the first screen`);
+    const names = await namesCut(page, header);
+    assert.ok(!names.missing && names.cells > 0, `${path}: a ${header} column`);
+    assert.deepEqual(names.cut, [], `${path}: no ${header} name cut`);
+    if (header === 'Customer') assert.ok(names.texts.includes(LONG_NAME), `${path}: ${LONG_NAME} shown whole on the first page`);
+    const g = await listGeometry(page);
+    assert.ok(g.tableOverflow <= 0 && g.pageOverflow <= 0, `${path}: no sideways scrolling (${g.tableOverflow}px)`);
+    assert.ok(g.visible >= 12, `${path}: ${g.visible} rows on the first screen`);
+  }
+  await page.close();
+});
+
+test('the self-order view with a long customer note keeps View in view', async () => {
+  const shop = await app.newPage();
+  await shop.goto('/shop/login');
+  await shop.fill('#email', 'shop@demo.test');
+  await shop.fill('#password', 'tyredesk');
+  await shop.press('#password', 'Enter');
+  await shop.waitForURL(/\/shop$/);
+  await shop.getByRole('searchbox', { name: 'Search products' }).fill('205/55R16');
+  await shop.getByRole('button', { name: 'Search' }).click();
+  await shop.waitForURL(/key=205/);
+  const item = shop.locator('.item').first();
+  await item.getByRole('spinbutton').fill('2');
+  await item.getByRole('button', { name: 'Add' }).click();
+  await shop.locator('#cart-badge .badge', { hasText: '2' }).waitFor();
+  await shop.goto('/shop/checkout');
+  await shop.fill('#note', 'Please deliver before 10am to the back roller door on Station Street; ask for Kim in the workshop, and call 0412 345 678 if the gate is locked.');
+  await shop.getByRole('button', { name: 'Place order' }).click();
+  await shop.waitForURL(/\/shop\/orders\/\d+\?placed=1/);
+  await shop.context().close();
+
+  const page = await staffPage();
+  await open(page, '/invoices?type=csr', 'self-orders-note');
+  const views = await actionsCut(page, 'View');
+  assert.ok(views.count > 0, 'self-orders listed');
+  assert.deepEqual(views.cut, [], 'every View inside the viewport and the table box');
+  const g = await listGeometry(page);
+  assert.ok(g.tableOverflow <= 0, `the table fits its box (wider by ${g.tableOverflow}px)`);
+  const names = await namesCut(page, 'Customer');
+  assert.deepEqual(names.cut, [], 'no customer name cut');
+  // The note is there, whole in its tooltip.
+  assert.ok(await page.locator('td[title^="Please deliver before 10am"]').count() > 0, 'the note, whole in the tooltip');
+  await page.close();
+});
+
+test('the OCOP list keeps Edit Prices in view for an approver, who sees the cost columns', async () => {
+  const page = await staffPage();
+  await open(page, '/ocops?key=r16', 'ocop-approver');
+  const headers = await page.locator('thead th').allTextContents();
+  assert.ok(headers.includes('COST'), 'role 4 sees the cost columns');
+  const edits = await actionsCut(page, 'Edit Prices');
+  assert.ok(edits.count > 0, 'products found');
+  assert.deepEqual(edits.cut, [], 'every Edit Prices inside the viewport and the table box');
+  const g = await listGeometry(page);
+  assert.ok(g.tableOverflow <= 0 && g.pageOverflow <= 0, `no sideways scrolling (${g.tableOverflow}px)`);
+  assert.deepEqual((await namesCut(page, 'Item Name')).cut, [], 'item names whole');
   await page.close();
 });

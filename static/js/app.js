@@ -129,15 +129,23 @@ function validate(f) {
 const checked = '[data-required],[data-max]';
 function checkField(i) {
   const v = i.value.trim(), max = +i.dataset.max || 0;
-  const msg = i.dataset.required != null && !v ? i.dataset.required : max && [...v].length > max ? i.dataset.maxMsg : '';
+  return showCheck(i, i.dataset.required != null && !v ? i.dataset.required : max && [...v].length > max ? i.dataset.maxMsg : '');
+}
+function showCheck(i, msg) {
   const fld = i.closest('.field'), err = fld?.querySelector('.field-error');
   fld?.classList.toggle('has-error', !!msg);
   if (err) err.textContent = msg;
   i.setAttribute('aria-invalid', !!msg);
   return !msg;
 }
+// [data-either] names the other field that satisfies the rule (contact first or last name):
+// checked on submit only, with the rest, so its message shows on the first submit.
+function checkEither(i) {
+  const other = i.form?.elements[i.dataset.either];
+  return showCheck(i, !i.value.trim() && !other?.value.trim() ? i.dataset.eitherMsg : '');
+}
 function validateFields(f) {
-  const bad = $$(checked, f).filter(i => !checkField(i));
+  const bad = $$(checked + ',[data-either]', f).filter(i => !(i.matches('[data-either]') ? checkEither(i) && (!i.matches(checked) || checkField(i)) : checkField(i)));
   bad[0]?.focus();
   return !bad.length;
 }
@@ -175,6 +183,10 @@ function badgePoll() {
 const inLogin = e => e.target.form?.id == 'login-form';
 on('focusout', e => inLogin(e) ? check(e.target) : e.target.matches?.(checked) && checkField(e.target));
 on('input', e => inLogin(e) ? e.target.closest('.has-error') && check(e.target) : e.target.matches?.(checked) && e.target.closest('.has-error') && checkField(e.target));
+on('input', e => {
+  const i = e.target.form && $$('[data-either]', e.target.form).find(x => x == e.target || x.dataset.either == e.target.name);
+  if (i?.closest('.has-error')) checkEither(i);
+});
 on('change', e => {
   const sel = e.target, f = sel.form;
   if (!f?.matches('.org-switch')) return;

@@ -113,11 +113,14 @@ pub struct SheetDetail {
     pub events: Vec<Event>,
     pub staff: Vec<Employee>,
     pub warehouses: Vec<Warehouse>,
+    /// The invoice a credit note credits: id and number ([`order_db::credited_invoice`]).
+    pub credit_for: Option<(i64, String)>,
 }
 
 /// The detail page of sheet `id` of company `org` in five statements: the sheet with its
 /// counterparties, the lines with their products and stock, the history, the staff and the
-/// warehouses (404 for another company's sheet).
+/// warehouses, and a sixth for the invoice a credit note credits (404 for another company's
+/// sheet).
 pub fn detail(conn: &mut DbConn, org: i64, id: i64) -> AppResult<SheetDetail> {
     let sheet = sheet(conn, org, id)?;
     let o = &sheet.order;
@@ -139,7 +142,8 @@ pub fn detail(conn: &mut DbConn, org: i64, id: i64) -> AppResult<SheetDetail> {
         .map(|(line, product, kind, stock)| DetailLine { line, product, stock_now: stock.filter(|_| kind != Some(virtual_kind)) })
         .collect();
     let events = events_of(conn, o.id)?;
-    Ok(SheetDetail { lines, events, staff: masters::all_employees(conn, org)?, warehouses: masters::all_warehouses(conn, org)?, sheet })
+    let credit_for = order_db::credited_invoice(conn, o)?;
+    Ok(SheetDetail { lines, events, staff: masters::all_employees(conn, org)?, warehouses: masters::all_warehouses(conn, org)?, credit_for, sheet })
 }
 
 /// The history of sheet `id` of company `org`, oldest first (404 for another company's
@@ -175,8 +179,9 @@ pub struct FormChoices {
     pub products: HashMap<i64, LineProduct>,
     pub staff: Vec<Employee>,
     pub warehouses: Vec<Warehouse>,
-    /// Open purchase orders a bill may follow (bills only): id and number.
-    pub open_purchase_orders: Vec<(i64, String)>,
+    /// The sheets the form's `related_order_id` may name, id and number: open purchase
+    /// orders for a bill (Related PO), the linked invoice for a credit note (Credit for).
+    pub related_choices: Vec<(i64, String)>,
     /// The chosen customer (of the company only).
     pub customer: Option<SheetCustomer>,
 }
@@ -186,6 +191,8 @@ pub struct FormWants {
     pub order_type: OrderType,
     pub customer: Option<i64>,
     pub warehouse: Option<i64>,
+    /// The sheet the form links to (`related_order_id`).
+    pub related: Option<i64>,
     pub product_ids: Vec<i64>,
 }
 
@@ -193,13 +200,13 @@ pub struct FormWants {
 const OPEN_PURCHASE_ORDERS: i64 = 200;
 
 /// The sheet form's choices and line products for company `org`: staff, warehouses, the
-/// customer, open purchase orders for a bill, and the lines' products with their stock (one
+/// customer, open purchase orders for a bill, the linked invoice for a credit note, and the lines' products with their stock (one
 /// statement per [`super::CHUNK`] products).
 pub fn form_choices(conn: &mut DbConn, org: i64, wants: &FormWants) -> AppResult<FormChoices> {
     let products = line_products(conn, org, wants.warehouse, &wants.product_ids)?;
     let staff = masters::all_employees(conn, org)?;
     let warehouses = masters::all_warehouses(conn, org)?;
-    let open_purchase_orders = if wants.order_type == OrderType::Bill {
+    let related_choices = if wants.order_type == OrderType::Bill {
         orders::table
             .filter(orders::org_id.eq(org))
             .filter(orders::order_type.eq(OrderType::PurchaseOrder.as_i32()))
@@ -209,6 +216,13 @@ pub fn form_choices(conn: &mut DbConn, org: i64, wants: &FormWants) -> AppResult
             .limit(OPEN_PURCHASE_ORDERS)
             .select((orders::id, orders::no))
             .load(conn)?
+    } else if let (OrderType::CreditNote, Some(id)) = (wants.order_type, wants.related) {
+        orders::table
+            .filter(orders::org_id.eq(org))
+            .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
+            .find(id)
+            .select((orders::id, orders::no))
+            .load(conn)?
     } else {
         vec![]
     };
@@ -216,7 +230,7 @@ pub fn form_choices(conn: &mut DbConn, org: i64, wants: &FormWants) -> AppResult
         Some(id) => sheet_customer(conn, org, id)?,
         None => None,
     };
-    Ok(FormChoices { products, staff, warehouses, open_purchase_orders, customer })
+    Ok(FormChoices { products, staff, warehouses, related_choices, customer })
 }
 
 /// A line product as read: id, code, name, unit, class A, cost, kind, and on hand where the

@@ -110,6 +110,8 @@ pub struct Sheet {
     /// Dispatch date (invoices) or pickup date (credit notes).
     pub delivery_date: Option<NaiveDate>,
     pub reference: String,
+    /// The number of the invoice a credit note credits (issue 32).
+    pub credit_for: Option<String>,
     pub comments: String,
     /// The customer's own note on the sheet (CSR Self Note).
     pub self_note: String,
@@ -241,8 +243,8 @@ pub struct Document {
     pub supplier: Supplier,
     pub draft_note: Option<&'static str>,
     pub customer: CustomerBlock,
-    /// Labelled facts beside the customer: payment type, area type, shipping, dates,
-    /// reference (departments 7, 8, 12), where to collect from.
+    /// Labelled facts beside the customer: the invoice a credit note credits, payment type,
+    /// area type, shipping, dates, reference (departments 7, 8, 12), where to collect from.
     pub facts: Vec<(&'static str, String)>,
     pub notes: String,
     pub notice: Option<&'static str>,
@@ -289,7 +291,11 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
         logo: company.logo.clone(),
     };
 
-    let mut facts: Vec<(&'static str, String)> = vec![("Payment Type", sheet.payment_type.clone()), ("Area Type", sheet.area_type.clone())];
+    let mut facts: Vec<(&'static str, String)> = Vec::new();
+    if let Some(no) = sheet.credit_for.as_ref().filter(|_| sheet.kind == DocKind::CreditNote) {
+        facts.push(("Credit for", no.clone()));
+    }
+    facts.extend([("Payment Type", sheet.payment_type.clone()), ("Area Type", sheet.area_type.clone())]);
     let driver = sheet.driver.clone().unwrap_or_else(|| domain::enums::DRIVER_NOT_ASSIGNED.to_string());
     facts.push(("Shipping", format!("{} · Driver: {driver}", sheet.ship_type.label())));
     if let Some(d) = sheet.delivery_date {
@@ -437,6 +443,7 @@ pub mod fixtures {
             due_date: Some(d(11, 30)),
             delivery_date: Some(d(11, 21)),
             reference: "PO 7781".into(),
+            credit_for: None,
             comments: "Leave at the workshop door if closed.".into(),
             self_note: String::new(),
             customer_name: "Parramatta Tyre & Auto".into(),
@@ -622,6 +629,14 @@ mod tests {
         assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().customer.abn, None);
         s.customer_code = "C1234567890".into();
         assert_eq!(build(&company(4), &s, Variant::Standard).unwrap().customer.abn, None);
+    }
+
+    #[test]
+    fn a_credit_note_names_the_invoice_it_credits_first() {
+        let cn = Sheet { credit_for: Some("INV-000123".into()), ..sheet(DocKind::CreditNote) };
+        let doc = build(&company(4), &cn, Variant::Standard).unwrap();
+        assert_eq!(doc.facts.first().map(|(l, v)| (*l, v.as_str())), Some(("Credit for", "INV-000123")));
+        assert_eq!(fact(&build(&company(4), &sheet(DocKind::CreditNote), Variant::Standard).unwrap(), "Credit for"), None);
     }
 
     #[test]

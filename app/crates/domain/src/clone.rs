@@ -8,6 +8,9 @@ use crate::money::Cents;
 /// The refusal of Bill -> Invoice from anything but a bill.
 pub const BILL_TO_INVOICE_BILLS_ONLY: &str = "Bill -> Invoice clones bills only.";
 
+/// The refusal of a credit note linked to anything but an invoice of its own customer.
+pub const CREDIT_FOR_OWN_INVOICE: &str = "A credit note can only credit an invoice of its own customer.";
+
 /// What a new sheet takes from the sheet it is cloned from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cloning {
@@ -15,8 +18,8 @@ pub struct Cloning {
     /// customer on sales sheets, a supplier on purchase sheets); across sides the new sheet
     /// starts without one.
     pub keeps_counterparty: bool,
-    /// The purchase order the new sheet is linked to (Related PO): the source, when a
-    /// purchase order becomes a bill.
+    /// The sheet the new sheet follows (`related_order_id`): the source, when a purchase
+    /// order becomes a bill (Related PO) or an invoice becomes a credit note (Credit for).
     pub related_order: Option<i64>,
     /// Line prices start from each product's class A price instead of the source's: Bill ->
     /// Invoice, because a bill's prices are costs.
@@ -31,9 +34,16 @@ pub fn cloning(source: OrderType, source_id: i64, target: OrderType, bill_to_inv
     }
     Ok(Cloning {
         keeps_counterparty: source.is_sales() == target.is_sales(),
-        related_order: (source == OrderType::PurchaseOrder && target == OrderType::Bill).then_some(source_id),
+        related_order: matches!((source, target), (OrderType::PurchaseOrder, OrderType::Bill) | (OrderType::Invoice, OrderType::CreditNote)).then_some(source_id),
         reprices_from_class_a: bill_to_invoice,
     })
+}
+
+/// Whether a credit note of customer `customer` may credit the sheet of type `linked` and
+/// customer `linked_customer` (issue 32): only an invoice, and only of the same customer (the
+/// company is the caller's already: the link is looked up inside it).
+pub fn credit_for(customer: Option<i64>, linked: Option<OrderType>, linked_customer: Option<i64>) -> Result<(), &'static str> {
+    if linked == Some(OrderType::Invoice) && customer.is_some() && customer == linked_customer { Ok(()) } else { Err(CREDIT_FOR_OWN_INVOICE) }
 }
 
 impl Cloning {
@@ -61,11 +71,23 @@ mod tests {
     }
 
     #[test]
-    fn only_a_purchase_order_cloned_into_a_bill_links_to_its_source() {
+    fn a_bill_from_a_purchase_order_and_a_credit_note_from_an_invoice_link_to_their_source() {
         assert_eq!(cloning(PurchaseOrder, 42, Bill, false).unwrap().related_order, Some(42));
-        for (source, target) in [(PurchaseOrder, PurchaseOrder), (PurchaseOrder, BillCreditNote), (Bill, Bill), (Invoice, Invoice)] {
+        assert_eq!(cloning(Invoice, 43, CreditNote, false).unwrap().related_order, Some(43));
+        for (source, target) in [(PurchaseOrder, PurchaseOrder), (PurchaseOrder, BillCreditNote), (Bill, Bill), (Invoice, Invoice), (CreditNote, CreditNote), (CreditNote, Invoice), (Bill, BillCreditNote)] {
             assert_eq!(cloning(source, 42, target, false).unwrap().related_order, None, "{source:?} -> {target:?}");
         }
+    }
+
+    #[test]
+    fn a_credit_note_credits_an_invoice_of_its_own_customer_only() {
+        assert_eq!(credit_for(Some(7), Some(Invoice), Some(7)), Ok(()));
+        assert_eq!(credit_for(Some(7), Some(Invoice), Some(8)), Err(CREDIT_FOR_OWN_INVOICE), "another customer's invoice");
+        assert_eq!(credit_for(None, Some(Invoice), None), Err(CREDIT_FOR_OWN_INVOICE), "no customer yet");
+        for other in [CreditNote, PurchaseOrder, Bill, BillCreditNote, Transfer, Adjustment] {
+            assert_eq!(credit_for(Some(7), Some(other), Some(7)), Err(CREDIT_FOR_OWN_INVOICE), "{other:?}");
+        }
+        assert_eq!(credit_for(Some(7), None, Some(7)), Err(CREDIT_FOR_OWN_INVOICE), "an unknown type");
     }
 
     #[test]

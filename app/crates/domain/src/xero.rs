@@ -178,6 +178,21 @@ fn cut(s: &str, max: usize) -> String {
     s.chars().take(max).collect()
 }
 
+/// The longest `Reference` a sales document carries (Xero keeps 255 characters).
+pub const REFERENCE_MAX: usize = 255;
+
+/// The `Reference` of a sales document: the sheet's reference; for a credit note that
+/// credits an invoice, 'Credit for INV-…' first and the sheet's reference after ' - ', which
+/// is what gets cut when the two pass Xero's limit (issue 32, docs/decisions/xero.md).
+pub fn sales_reference(reference: &str, credit_for: Option<&str>) -> String {
+    let reference = reference.trim();
+    match credit_for.map(str::trim).filter(|no| !no.is_empty()) {
+        None => cut(reference, REFERENCE_MAX),
+        Some(no) if reference.is_empty() => cut(&format!("Credit for {no}"), REFERENCE_MAX),
+        Some(no) => cut(&format!("Credit for {no} - {reference}"), REFERENCE_MAX),
+    }
+}
+
 /// A contact as Xero should hold it for a customer or supplier.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ContactDraft {
@@ -333,7 +348,7 @@ impl DocDraft {
         }
         // `Reference` is ACCREC / ACCRECCREDIT only; a purchase's is its number ([`DocKind::number_sent`]).
         if self.kind.is_sales() && !self.reference.trim().is_empty() {
-            doc["Reference"] = json!(cut(self.reference.trim(), 255));
+            doc["Reference"] = json!(cut(self.reference.trim(), REFERENCE_MAX));
         }
         Ok(doc)
     }
@@ -547,6 +562,17 @@ mod tests {
         assert!(doc.get("Reference").is_none(), "{doc}");
         let sale = draft(DocKind::CreditNote, TaxType::TaxInclusive, vec![line(None, false, 1, 100)]).to_json(&Mapping::au_default()).unwrap();
         assert_eq!(sale["Reference"], "PO 9");
+    }
+
+    #[test]
+    fn a_credit_note_names_the_invoice_it_credits_before_its_reference_within_xeros_limit() {
+        assert_eq!(sales_reference(" PO 9 ", None), "PO 9");
+        assert_eq!(sales_reference("", Some("INV-000012")), "Credit for INV-000012");
+        assert_eq!(sales_reference("RMA 17", Some("INV-000012")), "Credit for INV-000012 - RMA 17");
+        let long = sales_reference(&"R".repeat(300), Some("INV-000012"));
+        assert_eq!(long.chars().count(), REFERENCE_MAX);
+        assert!(long.starts_with("Credit for INV-000012 - RRR"), "the sheet's reference is what is cut");
+        assert_eq!(sales_reference(&"é".repeat(300), None).chars().count(), REFERENCE_MAX, "characters, not bytes");
     }
 
     #[test]

@@ -166,16 +166,35 @@ const ORDER_COLUMNS: [Col; 17] = [
     Col::new("Closure", 9.0, Kind::Text),
 ];
 
+/// The transfers' file: the sheet list's columns with the Warehouse a transfer leaves (OUT)
+/// and, beside it, the one it enters (IN), as the transfer list shows them.
+const TRANSFER_COLUMNS: [Col; 18] = {
+    let mut cols = [Col::new("", 0.0, Kind::Text); 18];
+    let mut i = 0;
+    while i < 17 {
+        cols[if i > WAREHOUSE_AT { i + 1 } else { i }] = ORDER_COLUMNS[i];
+        i += 1;
+    }
+    cols[WAREHOUSE_AT] = Col::new("OUT Warehouse", 16.0, Kind::Text);
+    cols[WAREHOUSE_AT + 1] = Col::new("IN Warehouse", 16.0, Kind::Text);
+    cols
+};
+
+/// Where the Warehouse column is in [`ORDER_COLUMNS`].
+const WAREHOUSE_AT: usize = 7;
+
 /// The sheets of a list (`orders.xlsx`: the screen's export and `GET /api/orders?format=xlsx`).
 /// An adjustment's amount is left empty for a viewer without cost sight.
 pub async fn orders(core: &Core, org: i64, sight: Sight, types: Vec<i32>, filter: OrderFilter) -> AppResult<Written> {
     let names = Names::from(core.db.run(move |c| order_views::list_names(c, org)).await?);
     let chunk = core.export_chunk;
-    export::write(&core.db, &core.data_dir, Sheet { name: "Orders", cols: &ORDER_COLUMNS }, move |c, out| {
+    let transfers = types == [OrderType::Transfer.as_i32()];
+    let cols: &'static [Col] = if transfers { &TRANSFER_COLUMNS } else { &ORDER_COLUMNS };
+    export::write(&core.db, &core.data_dir, Sheet { name: "Orders", cols }, move |c, out| {
         order_db::for_each_chunk(c, org, &types, &filter, chunk, |rows| {
             out.append(rows.into_iter().map(|r| {
                 let o = &r.order;
-                vec![
+                let mut row = vec![
                     Val::Text(o.no.clone()),
                     Val::Text(OrderType::from_i32(o.order_type).map(OrderType::label).unwrap_or("").into()),
                     Val::Text(r.customer.clone().or(r.supplier.clone()).unwrap_or_default()),
@@ -193,7 +212,11 @@ pub async fn orders(core: &Core, org: i64, sight: Sight, types: Vec<i32>, filter
                     Val::Text(delivery_text(o.ship_type, o.delivery_status, &names.staff(o.driver_id))),
                     Val::Text(DrafterType::label_for_code(o.drafter_type).into()),
                     Val::Text(closure_label(o.closed).into()),
-                ]
+                ];
+                if transfers {
+                    row.insert(WAREHOUSE_AT + 1, Val::Text(names.warehouse(o.in_warehouse_id)));
+                }
+                row
             }))
         })
     })

@@ -139,6 +139,7 @@ fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>) -> AppRe
         due_date: o.due_date,
         delivery_date: o.delivery_date,
         reference: o.reference.clone(),
+        credit_for: order_db::credited_invoice(conn, o)?.map(|(_, no)| no),
         comments: o.comments.clone(),
         self_note: o.csr_self_note.clone(),
         customer_name,

@@ -340,7 +340,15 @@ impl Work {
                 return Ok(Done::Sent(doc[kind.id_field()].as_str().unwrap_or_default().to_string(), note));
             }
         }
-        let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference: o.reference.clone(), contact_id, tax, lines };
+        // A credit note names the invoice it credits ('Credit for INV-…', issue 32).
+        let credit_for = if kind == DocKind::CreditNote {
+            let linked = o.clone();
+            self.db(move |c| order_db::credited_invoice(c, &linked)).await?.map(|(_, no)| no)
+        } else {
+            None
+        };
+        let reference = rules::sales_reference(&o.reference, credit_for.as_deref());
+        let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference, contact_id, tax, lines };
         let body = json!({ kind.collection(): [draft.to_json(&self.mapping).map_err(Stop::Refused)?] });
         let (id, worker, now) = (self.job.id, self.link.worker.clone(), self.now());
         if !self.db(move |c| q::mark_unknown(c, id, &worker, now)).await? {

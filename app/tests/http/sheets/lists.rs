@@ -157,8 +157,10 @@ async fn list_rows_are_one_line_cells_that_open_their_detail() {
     assert_eq!(parsed.format("%d %b %Y").to_string(), long);
     // Delivery is a compact tag; the driver is in its tooltip.
     assert!(row.contains(r#"<span class="tag tag-"#) && (row.contains(r#"title="Delivered · "#) || row.contains(r#"title="Picked up · "#)), "{row}");
-    // Long text is cut on one line with the whole text on hover.
-    assert!(row.contains(r#"<td class="clip""#));
+    // Long text is cut on one line with the whole text on hover; the customer's name is not
+    // cut: it takes the room left and wraps if need be (issue 32).
+    assert!(row.contains(r#"<td class="clip narrow" title=""#), "{row}");
+    assert!(row.contains(r#"<td class="name">"#), "{row}");
     // Five filters in the first row, the rest folded and counted.
     assert!(page.body.contains(r#"<details class="more-filters"><summary>More filters <span class="muted">(13, 1 in use)</span>"#), "status=2 is a folded filter in use");
 }
@@ -200,4 +202,31 @@ async fn unknown_filter_values_are_422_and_unknown_route_names_404() {
     assert_eq!(moved.status, StatusCode::PERMANENT_REDIRECT);
     assert_eq!(moved.location(), format!("/order_detail/invoices/{invoice}?ok=1"));
     assert_eq!(app.get(&format!("/order_detail/invoices/{invoice}"), Some(&s)).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_transfers_export_has_the_out_and_in_warehouses() {
+    use calamine::{Data, Reader, Xlsx};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
+    let req = axum::http::Request::get("/transfers?format=xlsx").header("cookie", &s.cookie).body(axum::body::Body::empty()).unwrap();
+    let res = app.router.clone().oneshot(req).await.unwrap();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
+    let range = book.worksheet_range("Orders").unwrap();
+    let mut rows = range.rows();
+    let head: Vec<String> = rows.next().unwrap().iter().map(|c| c.to_string()).collect();
+    let out = head.iter().position(|h| h == "OUT Warehouse").unwrap_or_else(|| panic!("an OUT Warehouse column: {head:?}"));
+    assert_eq!(head.get(out + 1).map(String::as_str), Some("IN Warehouse"), "IN Warehouse beside OUT: {head:?}");
+    let first = rows.next().expect("the demo has transfers");
+    let (from, to) = (first[out].to_string(), first[out + 1].to_string());
+    assert!(!from.is_empty() && !to.is_empty() && from != to, "a transfer moves between two warehouses: {from} -> {to}");
+    assert!(matches!(first[out + 1], Data::String(_)));
+    // The other lists keep their single Warehouse column.
+    let req = axum::http::Request::get("/bills?format=xlsx").header("cookie", &s.cookie).body(axum::body::Body::empty()).unwrap();
+    let bytes = app.router.clone().oneshot(req).await.unwrap().into_body().collect().await.unwrap().to_bytes().to_vec();
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
+    let head: Vec<String> = book.worksheet_range("Orders").unwrap().rows().next().unwrap().iter().map(|c| c.to_string()).collect();
+    assert!(head.iter().any(|h| h == "Warehouse") && !head.iter().any(|h| h == "IN Warehouse"), "{head:?}");
 }

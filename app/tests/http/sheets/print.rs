@@ -405,3 +405,62 @@ async fn delivery_status_comment_and_pay_type_are_edited_shown_and_filtered() {
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(bad.json()["errors"]["delivery_status"], "Choose a delivery status.");
 }
+
+#[tokio::test]
+async fn a_credit_note_cloned_from_an_invoice_names_it_on_the_detail_and_the_print() {
+    use db::schema::orders;
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("sales@demo.test").await;
+    let (inv, inv_no) = approved(&app, &s, &f, 1, 2).await;
+
+    // The clone starts the credit note linked to the invoice ('Credit for' on the form).
+    let form = app.get(&format!("/order_add/credit_notes/clone?from={inv}"), Some(&s)).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(form.body.contains("<label for=\"f-related\">Credit for</label>"), "the form says what it credits");
+    assert!(form.body.contains(&format!("<option value=\"{inv}\" selected>{inv_no}</option>")), "linked to {inv_no}");
+    // A plain new credit note has no link to offer.
+    assert!(!app.get("/order_add/credit_notes", Some(&s)).await.body.contains("Credit for"));
+
+    // Saved as the form sends it (the JSON API takes the same field).
+    let body = |customer: i64, related: i64| json!({"type": 2, "customerId": customer, "warehouseId": f.warehouse, "date": "2026-11-21", "reference": "RMA 17", "relatedOrderId": related, "lines": [{"seq": 1, "productId": f.product, "quantity": 1, "price": f.class_a}]});
+    let res = app.post_json("/api/orders", &s, body(f.customer, inv)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let cn = res.json()["data"]["id"].as_i64().unwrap();
+
+    let detail = app.get(&format!("/order_detail/credit_notes/{cn}"), Some(&s)).await;
+    assert!(detail.body.contains(&format!("Credit for <a href=\"/order_detail/invoices/{inv}\">{inv_no}</a>")), "the detail links to the invoice it credits");
+    let print = app.get(&format!("/order_print/{cn}"), Some(&s)).await;
+    assert_eq!(print.status, StatusCode::OK, "{}", print.body);
+    assert!(print.body.contains(&format!("<tr><th>Credit for</th><td>{inv_no}</td></tr>")), "the A4 print names the invoice");
+    // The invoice itself names nothing.
+    assert!(!app.get(&format!("/order_detail/invoices/{inv}"), Some(&s)).await.body.contains("Credit for"));
+    // Editing keeps the link.
+    let edit = app.get(&format!("/order_edit/credit_notes/{cn}"), Some(&s)).await;
+    assert!(edit.body.contains(&format!("<option value=\"{inv}\" selected>{inv_no}</option>")), "the edit form keeps the link");
+
+    // Only an invoice of the same customer, of the company: anything else is refused and nothing is saved.
+    let (other_customer, other_invoice, other_company_invoice, credit_note) = app
+        .state
+        .db
+        .run(move |c| {
+            let other_customer: i64 = customers::table.filter(customers::org_id.eq(4)).filter(customers::id.ne(f.customer)).filter(customers::payment_type.ne(10)).select(customers::id).order(customers::id.asc()).first(c)?;
+            let other_invoice: i64 = orders::table.filter(orders::org_id.eq(4)).filter(orders::order_type.eq(1)).filter(orders::customer_id.ne(f.customer)).select(orders::id).first(c)?;
+            let other_company_invoice: i64 = orders::table.filter(orders::org_id.ne(4)).filter(orders::order_type.eq(1)).select(orders::id).first(c)?;
+            let credit_note: i64 = orders::table.filter(orders::org_id.eq(4)).filter(orders::order_type.eq(2)).filter(orders::customer_id.eq(f.customer)).filter(orders::id.ne(cn)).select(orders::id).first(c).optional()?.unwrap_or(cn);
+            Ok((other_customer, other_invoice, other_company_invoice, credit_note))
+        })
+        .await
+        .unwrap();
+    let count = || async { app.state.db.run(|c| Ok(orders::table.filter(orders::order_type.eq(2)).count().get_result::<i64>(c)?)).await.unwrap() };
+    let before = count().await;
+    for (customer, related, why) in [(f.customer, other_invoice, "another customer's invoice"), (other_customer, inv, "the invoice of another customer"), (f.customer, credit_note, "a credit note")] {
+        let refused = app.post_json("/api/orders", &s, body(customer, related)).await;
+        assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{why}: {}", refused.body);
+        assert_eq!(refused.json()["errors"]["related_order_id"], "A credit note can only credit an invoice of its own customer.", "{why}");
+    }
+    let elsewhere = app.post_json("/api/orders", &s, body(f.customer, other_company_invoice)).await;
+    assert_eq!(elsewhere.status, StatusCode::UNPROCESSABLE_ENTITY, "another company's invoice: {}", elsewhere.body);
+    assert!(elsewhere.json()["errors"]["related_order_id"].is_string());
+    assert_eq!(count().await, before, "nothing saved");
+}

@@ -1130,3 +1130,26 @@ async fn connect_to_xero_signs_in_with_the_code_flow_picks_the_organisation_refr
     assert_eq!(r.app.get("/api/xero/connection", Some(&r.s)).await.json()["data"]["connected"], false);
     r.assert_as_xero_describes();
 }
+
+#[tokio::test]
+async fn a_credit_note_for_an_invoice_carries_credit_for_and_its_reference_in_xeros_reference() {
+    let r = rig().await;
+    r.connect().await;
+    let (id, no) = r.sheet(2).await;
+    // Link the credit note to an invoice of its customer, as the clone of that invoice does.
+    let invoice: (i64, String) = r
+        .sql(move |c| {
+            let (org, customer): (i64, Option<i64>) = orders::table.find(id).select((orders::org_id, orders::customer_id)).first(c)?;
+            let invoice: (i64, String) = orders::table.filter(orders::org_id.eq(org)).filter(orders::order_type.eq(1)).filter(orders::customer_id.eq(customer)).select((orders::id, orders::no)).first(c)?;
+            diesel::update(orders::table.find(id)).set((orders::related_order_id.eq(invoice.0), orders::reference.eq("RMA 17"))).execute(c)?;
+            Ok(invoice)
+        })
+        .await;
+    r.send(id).await;
+    r.drain().await;
+    assert_eq!(r.xero_state(id).await.0, 1, "Sent");
+    let docs = r.with_number("CreditNotes", "CreditNoteNumber", &no);
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0]["Reference"], format!("Credit for {} - RMA 17", invoice.1), "{}", docs[0]);
+    r.assert_as_xero_describes();
+}

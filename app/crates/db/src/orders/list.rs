@@ -285,6 +285,8 @@ pub struct ExportedOrder {
     pub due_date: Option<NaiveDate>,
     pub delivery_date: Option<NaiveDate>,
     pub warehouse_id: Option<i64>,
+    /// A transfer's IN warehouse (the transfers' export, issue 32).
+    pub in_warehouse_id: Option<i64>,
     pub driver_id: Option<i64>,
     pub delivery_status: i32,
     pub ship_type: i32,

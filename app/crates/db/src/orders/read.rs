@@ -225,6 +225,23 @@ pub fn get(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Order> {
     Ok(orders::table.filter(orders::org_id.eq(org)).find(id).select(Order::as_select()).first(conn)?)
 }
 
+/// The invoice credit note `o` credits (issue 32): its id and number, when `o` is a credit
+/// note linked to an invoice of its own company and customer (the save allows no other).
+pub fn credited_invoice(conn: &mut DbConn, o: &Order) -> AppResult<Option<(i64, String)>> {
+    let (Some(id), Some(customer)) = (o.related_order_id, o.customer_id) else { return Ok(None) };
+    if o.order_type != OrderType::CreditNote.as_i32() {
+        return Ok(None);
+    }
+    Ok(orders::table
+        .filter(orders::org_id.eq(o.org_id))
+        .filter(orders::order_type.eq(OrderType::Invoice.as_i32()))
+        .filter(orders::customer_id.eq(customer))
+        .find(id)
+        .select((orders::id, orders::no))
+        .first(conn)
+        .optional()?)
+}
+
 /// The lines of a sheet in `seq` order.
 pub fn lines_of(conn: &mut DbConn, order_id: i64) -> AppResult<Vec<Line>> {
     Ok(order_lines::table.filter(order_lines::order_id.eq(order_id)).order((order_lines::seq.asc(), order_lines::id.asc())).select(Line::as_select()).load(conn)?)

@@ -108,6 +108,16 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
     if h.date.is_none() {
         errors.insert("date".into(), domain::validate::REQUIRED.into());
     }
+    // A credit note links only to an invoice of its own customer (issue 32); the link was
+    // found inside the company already.
+    if t == OrderType::CreditNote
+        && let Some(linked) = r.related_order
+    {
+        let (linked_type, linked_customer): (i32, Option<i64>) = orders::table.filter(orders::org_id.eq(org)).find(linked.id()).select((orders::order_type, orders::customer_id)).first(conn)?;
+        if let Err(message) = domain::clone::credit_for(id_of(r.customer), OrderType::from_i32(linked_type), linked_customer) {
+            errors.insert("related_order_id".into(), message.into());
+        }
+    }
     // Last, so a reference that was sent but is not the company's says so rather than
     // 'Please enter'.
     errors.extend(ref_errors);

@@ -124,9 +124,13 @@ pub enum Cell {
     Button { label: &'static str, action: &'static str, id: i64 },
     /// A date in the short list form (23/11/26) with the long form as its tooltip.
     Date { short: String, long: String },
-    /// Text kept on one line and cut at the column's width (narrow: 100 px, else 150 px); the
+    /// Text kept on one line and cut at the column's width (narrow: 78 px, else 110 px); the
     /// whole text in the tooltip.
     Clip { text: String, title: String, narrow: bool },
+    /// The name that tells a row apart (a customer, supplier or product): never cut; its
+    /// column takes the room the others leave, and wraps only when even that is too little
+    /// (issue 32).
+    Name(String),
     /// A tag whose details (e.g. the driver) are in the tooltip.
     TagTip { label: String, class: &'static str, title: String },
     /// Two tags side by side (the Xero Sent state and the invoice's payment state).

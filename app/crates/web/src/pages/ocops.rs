@@ -95,7 +95,7 @@ async fn list(state: &AppState, auth: &Auth, f: &Filters<OcopFilter>) -> AppResu
                     let tier = |label: &str| quotes.get(&p.id).and_then(|q| q.prices.iter().find(|x| x.label == label)).map(|x| x.price).unwrap_or(0);
                     let mut row = vec![
                         Cell::Text(p.code.clone()),
-                        Cell::Text(p.name.clone()),
+                        Cell::Name(p.name.clone()),
                         Cell::Num(stock.get(&p.id).copied().unwrap_or(0).to_string()),
                         Cell::Num(p.stock_3rd_party.to_string()),
                         money(tier("A/COD")),

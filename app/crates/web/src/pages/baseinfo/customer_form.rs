@@ -106,8 +106,8 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
         Group {
             title: "Contact",
             fields: vec![
-                // Either name satisfies the rule, so neither is checked alone on blur.
-                Field::text("primary_person_first", "Contact First Name", &input.primary_person_first).required().no_blur(),
+                // Either name satisfies the rule: checked on submit, neither alone on blur.
+                Field::text("primary_person_first", "Contact First Name", &input.primary_person_first).required().or_else("primary_person_last"),
                 Field::text("primary_person_last", "Contact Last Name", &input.primary_person_last),
                 Field::typed("phone", "Phone", &input.phone, "tel"),
                 Field::typed("mobile", "Mobile", &input.mobile, "tel"),

@@ -34,13 +34,14 @@ pub struct Field {
     pub span: &'static str,
     /// Longest accepted text in characters, with the message the browser shows on blur.
     pub max_chars: Option<(usize, &'static str)>,
-    /// Whether 'Please enter' may be shown on blur (off where another field can satisfy the rule).
-    pub blur: bool,
+    /// The other field that satisfies the rule as well (contact first or last name): then
+    /// 'Please enter' is not shown on blur, but checked on submit with both fields empty.
+    pub either: Option<&'static str>,
 }
 
 impl Field {
     fn new(name: &'static str, label: &'static str, kind: Kind) -> Self {
-        Self { name, label, kind, required: false, locked: false, error: String::new(), span: "", max_chars: None, blur: true }
+        Self { name, label, kind, required: false, locked: false, error: String::new(), span: "", max_chars: None, either: None }
     }
 
     pub fn text(name: &'static str, label: &'static str, value: &str) -> Self {
@@ -86,9 +87,10 @@ impl Field {
         self
     }
 
-    /// Required, but satisfiable by another field, so not checked alone on blur.
-    pub fn no_blur(mut self) -> Self {
-        self.blur = false;
+    /// Required, but satisfiable by field `other` too: not checked alone on blur; submitting
+    /// with both empty shows 'Please enter' here at once (the server's message, issue 32).
+    pub fn or_else(mut self, other: &'static str) -> Self {
+        self.either = Some(other);
         self
     }
 
@@ -117,7 +119,7 @@ impl Field {
 
     /// Whether the browser should check this field on blur.
     pub fn checked_on_blur(&self) -> bool {
-        self.required && self.blur && !self.locked && !matches!(self.kind, Kind::Display { .. } | Kind::Checkbox { .. })
+        self.required && self.either.is_none() && !self.locked && !matches!(self.kind, Kind::Display { .. } | Kind::Checkbox { .. })
     }
 }
 
@@ -247,7 +249,7 @@ mod tests {
         assert!(Field::text("a", "A", "").required().checked_on_blur());
         assert!(!Field::text("a", "A", "").required().locked(true).checked_on_blur());
         assert!(!Field::text("a", "A", "").checked_on_blur());
-        assert!(!Field::text("a", "A", "").required().no_blur().checked_on_blur());
+        assert!(!Field::text("a", "A", "").required().or_else("b").checked_on_blur());
         assert_eq!(selected(Some(3)), "3");
         assert_eq!(selected::<i32>(None), "");
     }

@@ -68,6 +68,8 @@ pub struct DetailPage {
     pub type_label: &'static str,
     pub kind: &'static str,
     pub fields: Vec<Field>,
+    /// The invoice a credit note credits: its number and detail page (issue 32).
+    pub credit_for: Option<(String, String)>,
     pub lines: Vec<LineView>,
     /// Whether the money columns and total show (an adjustment's only with cost sight).
     pub show_money: bool,
@@ -322,7 +324,7 @@ fn status_tags(t: OrderType, state_: &SheetState) -> Vec<(String, &'static str)>
 impl DetailPage {
     /// The page of a sheet of type `t` from its [`SheetDetail`].
     fn new(shell: Shell, t: OrderType, d: SheetDetail, auth: &Auth) -> AppResult<Self> {
-        let SheetDetail { sheet, lines, events, staff, warehouses } = d;
+        let SheetDetail { sheet, lines, events, staff, warehouses, credit_for } = d;
         let names = Names { staff: &staff, warehouses: &warehouses };
         let fields = header_fields(t, &sheet, &names);
         let o = sheet.order;
@@ -354,6 +356,7 @@ impl DetailPage {
                 _ => "money",
             },
             fields,
+            credit_for: credit_for.map(|(id, no)| (no, format!("/order_detail/{}/{id}", OrderType::Invoice.route_name()))),
             lines: lines.iter().map(|l| line_view(l, t, sight)).collect(),
             show_money: sight.sees_money(t),
             totals,

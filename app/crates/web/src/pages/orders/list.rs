@@ -165,7 +165,7 @@ fn with_note_column(mut columns: Vec<Column>) -> Vec<Column> {
 }
 
 fn with_note_cell(mut cells: Vec<Cell>, r: &OrderRow) -> Vec<Cell> {
-    cells.insert(NOTE_AT, Cell::clip(r.order.csr_self_note.clone()));
+    cells.insert(NOTE_AT, Cell::clip_narrow(r.order.csr_self_note.clone()));
     cells
 }
 
@@ -184,7 +184,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight, today: chrono::Na
     let o = &r.order;
     let amount = || o.amount_for(sight).map_or(Cell::Text(String::new()), money);
     let no = Cell::Text(o.no.clone());
-    let supplier = Cell::Text(r.supplier.clone().unwrap_or_default());
+    let supplier = Cell::Name(r.supplier.clone().unwrap_or_default());
     match fam {
         Family::Sales => {
             let approver = match (names.staff(o.last_approver_id), o.last_approved_at) {
@@ -197,7 +197,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight, today: chrono::Na
                 no,
                 type_tag(o),
                 Cell::clip_narrow(o.reference.clone()),
-                Cell::clip(r.customer.clone().unwrap_or_default()),
+                Cell::Name(r.customer.clone().unwrap_or_default()),
                 Cell::Num(o.total_qty.to_string()),
                 amount(),
                 Cell::date(o.order_date),

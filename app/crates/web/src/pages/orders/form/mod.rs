@@ -231,6 +231,8 @@ pub struct FormPage {
     pub tags: Vec<(i32, &'static str)>,
     pub ship_types: Vec<(i32, &'static str)>,
     pub tax_types: Vec<(i32, &'static str)>,
+    /// What `related_order_id` may name: open purchase orders (a bill), the credited
+    /// invoice (a credit note).
     pub open_pos: Vec<(i64, String)>,
     pub shortcuts: Vec<(&'static str, String)>,
     pub cart_operation: Option<&'static str>,

@@ -50,8 +50,9 @@ pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r
     // Read only to redisplay the form; every id is looked up inside the company.
     let customer: Option<i64> = r.f.customer_id.trim().parse().ok();
     let warehouse: Option<i64> = r.f.warehouse_id.trim().parse().ok();
-    let wants = FormWants { order_type: t, customer, warehouse, product_ids: r.lines.iter().filter_map(|l| l.product_id).collect() };
-    let FormChoices { products, staff, warehouses, open_purchase_orders: open_pos, customer: cust_info } = state.db.run(move |c| order_views::form_choices(c, org, &wants)).await?;
+    let related: Option<i64> = r.f.related_order_id.trim().parse().ok();
+    let wants = FormWants { order_type: t, customer, warehouse, related, product_ids: r.lines.iter().filter_map(|l| l.product_id).collect() };
+    let FormChoices { products, staff, warehouses, related_choices: open_pos, customer: cust_info } = state.db.run(move |c| order_views::form_choices(c, org, &wants)).await?;
     let mut lines = r.lines;
     let sight = auth.sight();
     fill_products(&mut lines, &products, t, sight);
