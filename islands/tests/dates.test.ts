@@ -1,6 +1,6 @@
 // The date field's parser and formatter: every accepted and refused form (issue 15).
 import { describe, expect, it } from 'vitest';
-import { dateValue, displayDate, formatDate, menuMove, parseDate } from '../src/lib/dates';
+import { dateValue, displayDate, formatDate, menuMove, parseDate, showDate, showRange } from '../src/lib/dates';
 
 const YEAR = 2026;
 
@@ -108,5 +108,26 @@ describe('menuMove', () => {
     expect(menuMove('Escape', 1, 3)).toEqual({ close: 'refocus' });
     expect(menuMove('Tab', 1, 3)).toEqual({ close: 'leave' });
     expect(menuMove('a', 1, 3)).toBeNull();
+  });
+});
+
+describe('showDate and showRange (the server rule, domain::dates)', () => {
+  it('shows a day as dd MMM yyyy', () => {
+    expect(showDate('2026-03-05')).toBe('05 Mar 2026');
+    expect(showDate('2026-11-27')).toBe('27 Nov 2026');
+    expect(showDate('2025-09-30T10:00:00')).toBe('30 Sep 2025');
+    expect(showDate('2025-09-30 10:00:00')).toBe('30 Sep 2025');
+  });
+
+  it('leaves what is not a day as it is', () => {
+    expect(showDate('soon')).toBe('soon');
+    expect(showDate('2026-02-31')).toBe('2026-02-31');
+    expect(showDate('2026-03-055')).toBe('2026-03-055');
+    expect(showDate(null)).toBe('');
+    expect(showDate(undefined)).toBe('');
+  });
+
+  it('shows a range with an en dash', () => {
+    expect(showRange('2026-10-01', '2026-10-31')).toBe('01 Oct 2026 – 31 Oct 2026');
   });
 });

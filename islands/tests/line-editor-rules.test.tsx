@@ -1,6 +1,6 @@
 // Pure line rules: parsing, cents formatting, GST rounding, dates, Enter stops.
 import { describe, expect, it } from 'vitest';
-import { divRoundHalfAway, formatDate, gstOf, kindOf, nextStop, parsePrice } from '../src/islands/line-editor/rules';
+import { divRoundHalfAway, gstOf, kindOf, nextStop, parsePrice } from '../src/islands/line-editor/rules';
 import { centsToInput, formatCents, formatInt, parseQty } from '../src/lib/money';
 
 describe('rules', () => {
@@ -52,13 +52,6 @@ describe('rules', () => {
     expect(divRoundHalfAway(5, 2)).toBe(3);
     expect(divRoundHalfAway(-5, 2)).toBe(-3);
     expect(divRoundHalfAway(4, 3)).toBe(1);
-  });
-
-  it('formats dates as dd MMM yyyy', () => {
-    expect(formatDate('2026-03-05')).toBe('05 Mar 2026');
-    expect(formatDate('2025-09-30T10:00:00')).toBe('30 Sep 2025');
-    expect(formatDate('soon')).toBe('soon');
-    expect(formatDate(null)).toBe('');
   });
 
   it('maps order types to kinds', () => {

@@ -26,7 +26,7 @@ export type ReportFormProps = { tabs: Array<TabProps>, warehouses: Array<IdOptio
  */
 categories: Array<CodeOption>, tags: Array<CodeOption>, areas: Array<CodeOption>, payments: Array<CodeOption>, 
 /**
- * The company's today (Sydney), `yyyy-MM-dd`: the default range ends here.
+ * The company's today (in its zone), `yyyy-MM-dd`: the default range ends here.
  */
 today: string, 
 /**

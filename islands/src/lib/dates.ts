@@ -1,6 +1,8 @@
-// Dates as people in Australia type and read them: the screen shows dd/mm/yyyy whatever
+// Dates as people in Australia type and read them: the date field shows dd/mm/yyyy whatever
 // the browser's locale; forms and the API carry yyyy-MM-dd. The one parser and formatter of
 // the date field, used by the page enhancer (src/date-input.ts) and the React DateInput.
+// Shown dates (not typed ones) follow the server's rule (`domain::dates`): `05 Mar 2026`,
+// ranges `01 Oct 2026 – 31 Oct 2026` (showDate, showRange).
 // Pure and SSR-safe (the current year is a parameter; its default is read only when called).
 
 /** What the date field says under a text it cannot read. */
@@ -56,6 +58,26 @@ export function formatDate(value: string): string | null {
   if (!m) return null;
   const day = iso(Number(m[1]), Number(m[2]), Number(m[3]));
   return day === null ? null : `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const ISO_START = /^(\d{4})-(\d{2})-(\d{2})(?:$|T| )/;
+
+/**
+ * A date as shown (the server's `domain::dates::date`): "2026-03-05" → "05 Mar 2026". A
+ * value that only starts with a day (an API date-time) shows that day, as written: the
+ * server sends days already in the company's zone. '' for nothing; anything else as it is.
+ */
+export function showDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const m = ISO_START.exec(value);
+  const day = m ? iso(Number(m[1]), Number(m[2]), Number(m[3])) : null;
+  return m && day ? `${m[3]} ${MONTHS[Number(m[2]) - 1]} ${m[1]}` : value;
+}
+
+/** A range of days as shown: "01 Oct 2026 – 31 Oct 2026". */
+export function showRange(from: string, to: string): string {
+  return `${showDate(from)} – ${showDate(to)}`;
 }
 
 /** The text the field shows for a value: dd/mm/yyyy for a day, anything else as it is. */

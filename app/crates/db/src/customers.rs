@@ -67,7 +67,7 @@ pub fn customer(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Customer> {
 
 use chrono::NaiveDate;
 
-use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::dates::{DEFAULT_ZONE, Tz, days_utc};
 
 /// Filters of the customer list (spec §2.4), already cleaned of dropped values.
 #[derive(serde::Deserialize, Debug, Clone, Default)]
@@ -85,6 +85,22 @@ pub struct CustomerFilter {
     pub area_type: Option<i32>,
     /// Comma-separated ids (API `ids=`).
     pub ids: Option<String>,
+    /// The company's zone: the days `from` and `to` run midnight to midnight there. Set by
+    /// the caller ([`Self::in_zone`]), never from a query string.
+    #[serde(skip)]
+    pub zone: Option<Tz>,
+}
+
+impl CustomerFilter {
+    /// The filter in the company's `zone`.
+    pub fn in_zone(self, zone: Tz) -> Self {
+        Self { zone: Some(zone), ..self }
+    }
+
+    /// The zone the dates are read in (Sydney when the caller gave none).
+    pub fn zone(&self) -> Tz {
+        self.zone.unwrap_or(DEFAULT_ZONE)
+    }
 }
 
 impl domain::validate::ListedValues for CustomerFilter {
@@ -113,12 +129,11 @@ fn filtered(backend: Backend, org: i64, f: &CustomerFilter) -> BoxedCustomers<'s
         }
     }
     let modified = f.date_type.as_deref() == Some("modified");
-    if let Some(from) = f.from {
-        let t = day_start_utc(from, DEFAULT_ZONE);
+    let (from, to) = days_utc(f.from, f.to, f.zone());
+    if let Some(t) = from {
         q = if modified { q.filter(customers::updated_at.ge(t)) } else { q.filter(customers::created_at.ge(t)) };
     }
-    if let Some(to) = f.to.and_then(|d| d.succ_opt()) {
-        let t = day_start_utc(to, DEFAULT_ZONE);
+    if let Some(t) = to {
         q = if modified { q.filter(customers::updated_at.lt(t)) } else { q.filter(customers::created_at.lt(t)) };
     }
     if let Some(x) = super::products::xero_state(f.xero.as_deref()) {

@@ -117,7 +117,7 @@ use diesel::dsl::sql;
 use diesel::sql_types::BigInt;
 
 use super::schema::stocks;
-use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::dates::{DEFAULT_ZONE, Tz, days_utc};
 use domain::enums::{ProductCategory, ProductSort, ProductSortKey, SortDirection, XeroState};
 use domain::tyre_size;
 
@@ -164,6 +164,22 @@ pub struct ProductFilter {
     /// to customers. Set by the shop, never from a query string.
     #[serde(skip)]
     pub shop_only: bool,
+    /// The company's zone: the days `from` and `to` run midnight to midnight there. Set by
+    /// the caller ([`Self::in_zone`]), never from a query string.
+    #[serde(skip)]
+    pub zone: Option<Tz>,
+}
+
+impl ProductFilter {
+    /// The filter in the company's `zone`.
+    pub fn in_zone(self, zone: Tz) -> Self {
+        Self { zone: Some(zone), ..self }
+    }
+
+    /// The zone the dates are read in (Sydney when the caller gave none).
+    pub fn zone(&self) -> Tz {
+        self.zone.unwrap_or(DEFAULT_ZONE)
+    }
 }
 
 impl domain::validate::ListedValues for ProductFilter {
@@ -246,12 +262,11 @@ fn filtered(m: &Words, org: i64, f: &ProductFilter, purpose: Use) -> BoxedProduc
         q = q.filter(products::tag4.like(format!("%{}%", like_escape(loc.trim()))).escape('\\'));
     }
     let modified = f.date_type.as_deref() == Some("modified");
-    if let Some(from) = f.from {
-        let t = day_start_utc(from, DEFAULT_ZONE);
+    let (from, to) = days_utc(f.from, f.to, f.zone());
+    if let Some(t) = from {
         q = if modified { q.filter(products::updated_at.ge(t)) } else { q.filter(products::created_at.ge(t)) };
     }
-    if let Some(to) = f.to.and_then(|d| d.succ_opt()) {
-        let t = day_start_utc(to, DEFAULT_ZONE);
+    if let Some(t) = to {
         q = if modified { q.filter(products::updated_at.lt(t)) } else { q.filter(products::created_at.lt(t)) };
     }
     if let Some(x) = xero_state(f.xero.as_deref()) {

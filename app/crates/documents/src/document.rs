@@ -254,7 +254,7 @@ pub struct Document {
 }
 
 fn day(d: NaiveDate) -> String {
-    d.format("%d %b %Y").to_string()
+    domain::dates::date(d)
 }
 
 fn dollars(c: Cents) -> String {

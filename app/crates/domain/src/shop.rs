@@ -78,7 +78,7 @@ impl Availability {
         match self {
             Self::InStock => "In stock".into(),
             Self::LowStock => "Low stock".into(),
-            Self::OnOrder(Some(eta)) => format!("On order (ETA {})", eta.format("%-d %b")),
+            Self::OnOrder(Some(eta)) => format!("On order (ETA {})", crate::dates::date(eta)),
             Self::OnOrder(None) => "On order".into(),
             Self::CallUs => "Call us".into(),
         }
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(Availability::of(1, 10, None), Availability::LowStock);
         let eta = NaiveDate::from_ymd_opt(2026, 12, 3);
         assert_eq!(Availability::of(0, 20, eta), Availability::OnOrder(eta));
-        assert_eq!(Availability::of(0, 20, eta).label(), "On order (ETA 3 Dec)");
+        assert_eq!(Availability::of(0, 20, eta).label(), "On order (ETA 03 Dec 2026)");
         assert_eq!(Availability::of(0, 20, None).label(), "On order");
         assert_eq!(Availability::of(0, 0, eta), Availability::CallUs);
         assert_eq!(Availability::of(-3, 0, None).label(), "Call us", "negative stock is none");

@@ -47,10 +47,10 @@ const CUSTOMER_COLUMNS: [Col; 17] = [
 /// The customers of a search (`csr.xlsx`: the screen's export and the API's).
 pub async fn customers(core: &Core, org: i64, filter: CustomerFilter) -> AppResult<Written> {
     let chunk = core.export_chunk;
+    let zone = filter.zone();
     export::write(&core.db, &core.data_dir, Sheet { name: "Customers", cols: &CUSTOMER_COLUMNS }, move |c, out| {
         customers::for_each_chunk(c, org, &filter, chunk, |rows| {
             out.append(rows.into_iter().map(|c| {
-                use chrono::TimeZone;
                 vec![
                     Val::Text(c.name.clone()),
                     Val::Text(c.code.clone()),
@@ -68,7 +68,7 @@ pub async fn customers(core: &Core, org: i64, filter: CustomerFilter) -> AppResu
                     Val::Cents(c.credit_limit),
                     Val::Cents(c.xero_balance),
                     Val::Text(XeroState::from_i32(c.xero_sent).unwrap_or_default().label().to_string()),
-                    Val::Date(Some(domain::dates::DEFAULT_ZONE.from_utc_datetime(&c.created_at).date_naive())),
+                    Val::Date(Some(domain::dates::local_date(c.created_at, zone))),
                 ]
             }))
         })
@@ -97,34 +97,31 @@ const PRODUCT_COLUMNS: [Col; 16] = [
 
 /// The products of a search (`products.xlsx`: the screen's export and the API's).
 pub async fn products(core: &Core, org: i64, filter: ProductFilter) -> AppResult<Written> {
-    let chunk = core.export_chunk;
+    let (chunk, zone) = (core.export_chunk, filter.zone());
     export::write(&core.db, &core.data_dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
         let brands = master_db::all_brands(c, org)?;
         products::for_each_chunk(c, org, &filter, chunk, |c, rows| {
             let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
             let stock = products::stock_totals(c, org, &ids)?;
-            out.append(rows.into_iter().map(|p| product_row(p, &brands, &stock)))
+            out.append(rows.into_iter().map(|p| product_row(p, &brands, &stock, zone)))
         })
     })
     .await
 }
 
 /// The products given by id (API `ids=`), in the order the JSON list has them.
-pub async fn products_by_id(core: &Core, org: i64, ids: Vec<i64>) -> AppResult<Written> {
+pub async fn products_by_id(core: &Core, org: i64, zone: domain::dates::Tz, ids: Vec<i64>) -> AppResult<Written> {
     export::write(&core.db, &core.data_dir, Sheet { name: "Products", cols: &PRODUCT_COLUMNS }, move |c, out| {
         let brands = master_db::all_brands(c, org)?;
         let rows = products::by_ids(c, org, &ids)?;
         let stock = products::stock_totals(c, org, &ids)?;
-        out.append(rows.into_iter().map(|p| product_row(p, &brands, &stock)))
+        out.append(rows.into_iter().map(|p| product_row(p, &brands, &stock, zone)))
     })
     .await
 }
 
-fn product_row(p: Product, brands: &[Brand], stock: &std::collections::HashMap<i64, i64>) -> Vec<Val> {
-    let local = |t: chrono::NaiveDateTime| {
-        use chrono::TimeZone;
-        Some(domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive())
-    };
+fn product_row(p: Product, brands: &[Brand], stock: &std::collections::HashMap<i64, i64>, zone: domain::dates::Tz) -> Vec<Val> {
+    let local = |t: chrono::NaiveDateTime| Some(domain::dates::local_date(t, zone));
     let (brand, category) = (brand_name(brands, p.brand_id), category_label(&p.tag1));
     vec![
         Val::Text(p.code),

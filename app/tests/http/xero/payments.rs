@@ -86,7 +86,7 @@ async fn paid_part_paid_and_overdue_invoices_are_read_back_shown_and_a_second_re
     }
     // The detail page, with the amounts and the paid date.
     let page = r.app.get(&format!("/order_detail/invoices/{paid_id}"), Some(&r.s)).await;
-    assert!(page.body.contains(&format!("Paid · paid {} on {}", money(paid_total), paid_on.format("%d/%m/%Y"))), "the detail page shows the payment");
+    assert!(page.body.contains(&format!("Paid · paid {} on {}", money(paid_total), domain::dates::date(paid_on))), "the detail page shows the payment");
     let page = r.app.get(&format!("/order_detail/invoices/{part_id}"), Some(&r.s)).await;
     assert!(page.body.contains(&format!("Part paid · paid 10.00 · due {}", money(part_total - 1_000))));
     let page = r.app.get(&format!("/order_detail/invoices/{late_id}"), Some(&r.s)).await;

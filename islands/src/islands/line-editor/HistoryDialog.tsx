@@ -6,9 +6,9 @@ import { useEffect, useState } from 'react';
 import { apiFetch } from '../../lib/api';
 import { DialogFooter, DialogFrame } from '../../lib/dialog';
 import { useLatestRequest } from '../../lib/latest-request';
+import { showDate } from '../../lib/dates';
 import { formatCents, formatInt } from '../../lib/money';
 import { EmptyRow } from '../../lib/table';
-import { formatDate } from './rules';
 import type { HistoryResponse } from './types';
 
 export interface HistoryDialogProps {
@@ -127,7 +127,7 @@ export function HistoryDialog({ lineNo, productId, customerId, onClose }: Histor
               rows.map((r, i) => (
                 <tr key={`${r.id}-${i}`}>
                   <td>{r.no}</td>
-                  <td>{formatDate(r.date)}</td>
+                  <td>{showDate(r.date)}</td>
                   <td>{r.csrName}</td>
                   <td className="num">{formatInt(r.qty)}</td>
                   <td className="num">{formatCents(r.unitPrice)}</td>

@@ -234,16 +234,6 @@ export function maxNewKey(lines: Line[]): number {
   return max;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** "2026-03-05" (or a date-time starting so) → "05 Mar 2026"; anything else as is. */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '';
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
-  return m && month ? `${m[3]} ${month} ${m[1]}` : value;
-}
-
 /** Editable cells in column order, and the ones Enter stops at (DESIGN §6). */
 export type CellField = 'code' | 'name' | 'qty' | 'price' | 'taxType' | 'description' | 'inWarehouseQty';
 

@@ -137,7 +137,9 @@ fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, 
     let part = dir.join(files::part_name(&name));
     let mut out = SheetWriter::empty(&tmp).map_err(export::write_failed)?;
     out.watch_cancel(cancel);
-    let ctx = Ctx { org_id: job.org_id, org_name: &org.name, kind: stored.kind, params: &stored.params, progress, created_at: job.created_at };
+    // The job's company's zone: its days bound the report.
+    let zone = domain::admin::parse_zone(&org.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE);
+    let ctx = Ctx { org_id: job.org_id, org_name: &org.name, kind: stored.kind, params: &stored.params, progress, created_at: job.created_at, zone };
     let written = db::read_snapshot(conn, |c| write(c, &ctx, &mut out)).and_then(|()| out.save(&part));
     if let Err(e) = written {
         files::remove(&part);

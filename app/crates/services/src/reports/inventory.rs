@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use chrono::{NaiveDate, NaiveDateTime, TimeZone};
+use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text, Timestamp};
 
@@ -30,7 +30,7 @@ use super::Ctx;
 use super::rows::total_row;
 use super::sql::{Bind, Sql};
 use db::DbConn;
-use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::dates::{Tz, day_start_utc};
 use domain::enums::{CodeEnum, OrderType};
 use domain::reports::Params;
 use db::error::{AppError, AppResult};
@@ -96,9 +96,10 @@ pub fn step(balance: i64, qty: i64) -> Option<(i64, i64, i64)> {
     Some(if qty >= 0 { (qty, 0, after) } else { (0, qty.checked_neg()?, after) })
 }
 
-/// The day a move counts on: its sheet's date, or else the Sydney day it was written.
-pub fn move_date(sheet_date: Option<NaiveDate>, created_at: NaiveDateTime) -> NaiveDate {
-    sheet_date.unwrap_or_else(|| DEFAULT_ZONE.from_utc_datetime(&created_at).date_naive())
+/// The day a move counts on: its sheet's date, or else the company's day (in `zone`) it was
+/// written.
+pub fn move_date(sheet_date: Option<NaiveDate>, created_at: NaiveDateTime, zone: Tz) -> NaiveDate {
+    sheet_date.unwrap_or_else(|| domain::dates::local_date(created_at, zone))
 }
 
 /// Splits groups (ordered so one product's groups are adjacent) into batches of whole
@@ -131,19 +132,20 @@ pub fn batches(groups: &[(i64, i64)], max_moves: i64, max_products: usize) -> Ve
 // The queries
 
 /// The range as the ledger compares it: sheet dates with the days, moves without a sheet
-/// (UTC timestamps) with the instants those Sydney days start and end.
+/// (UTC timestamps) with the instants those days start and end in the company's zone.
 struct Bounds {
     from: NaiveDate,
     to: NaiveDate,
     from_utc: NaiveDateTime,
     end_utc: NaiveDateTime,
+    zone: Tz,
 }
 
 impl Bounds {
-    fn of(p: &Params) -> AppResult<Self> {
+    fn of(p: &Params, zone: Tz) -> AppResult<Self> {
         let (from, to) = p.from.zip(p.to).ok_or_else(|| AppError::field("dateRange", "Choose the date range."))?;
         let after = to.succ_opt().ok_or_else(|| AppError::field("dateRange", "The range ends too late."))?;
-        Ok(Self { from, to, from_utc: day_start_utc(from, DEFAULT_ZONE), end_utc: day_start_utc(after, DEFAULT_ZONE) })
+        Ok(Self { from, to, from_utc: day_start_utc(from, zone), end_utc: day_start_utc(after, zone), zone })
     }
 }
 
@@ -274,8 +276,8 @@ struct Move {
 }
 
 impl Move {
-    fn date(&self) -> NaiveDate {
-        move_date(self.sheet_date, self.created_at)
+    fn date(&self, zone: Tz) -> NaiveDate {
+        move_date(self.sheet_date, self.created_at, zone)
     }
 }
 
@@ -291,7 +293,7 @@ fn moves_of(conn: &mut DbConn, org: i64, p: &Params, b: &Bounds, products: &[i64
         out.entry((m.product_id, m.warehouse_id)).or_default().push(m);
     }
     for list in out.values_mut() {
-        list.sort_by_cached_key(|m| (m.date(), m.id));
+        list.sort_by_cached_key(|m| (m.date(b.zone), m.id));
     }
     Ok(out)
 }
@@ -353,7 +355,7 @@ fn summary_cols(cost: bool) -> Vec<Col> {
 /// closing stock over the chosen warehouses; with cost, the product's cost price (the moving
 /// average kept on bill approval) and the closing value at it.
 pub fn inventory_summary(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppResult<()> {
-    let bounds = Bounds::of(ctx.params)?;
+    let bounds = Bounds::of(ctx.params, ctx.zone)?;
     let cost = ctx.params.include_cost;
     let cols = summary_cols(cost);
     let width = cols.len();
@@ -422,7 +424,7 @@ fn write_group(rows: &mut Rows<'_>, b: &Bounds, g: &Balance, moves: &[Move]) -> 
         let (i, o, after) = step(balance, m.qty).ok_or_else(too_large)?;
         balance = after;
         let kind = m.sheet_type.and_then(OrderType::from_code).map_or("", OrderType::label);
-        rows.push(trace_row(m.date(), m.sheet_no.as_deref().unwrap_or(""), kind, g, Some((i, o)), balance, &m.reason))?;
+        rows.push(trace_row(m.date(b.zone), m.sheet_no.as_deref().unwrap_or(""), kind, g, Some((i, o)), balance, &m.reason))?;
     }
     if balance != expected || moves.len() as i64 != g.moves {
         return Err(AppError::bad_request(format!("The stock ledger of {} in {} changed while the report ran; run it again.", g.code, g.warehouse)));
@@ -436,7 +438,7 @@ fn write_group(rows: &mut Rows<'_>, b: &Bounds, g: &Balance, moves: &[Move]) -> 
 /// balance, and a closing row; the total row sums In and Out, and its Balance is the sum of
 /// the closing balances.
 pub fn inventory_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppResult<()> {
-    let bounds = Bounds::of(ctx.params)?;
+    let bounds = Bounds::of(ctx.params, ctx.zone)?;
     let cols = trace_cols();
     let width = cols.len();
     out.begin(Layout { name: "Trace".into(), cols, title: ctx.title(conn, "")? })?;
@@ -509,14 +511,17 @@ mod tests {
     }
 
     #[test]
-    fn a_move_counts_on_its_sheet_date_or_else_its_sydney_day() {
+    fn a_move_counts_on_its_sheet_date_or_else_the_companys_day() {
+        use domain::dates::DEFAULT_ZONE;
         let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
         // Approved today (UTC 2026-01-20 03:00) for a sheet dated a week earlier: the sheet's day.
         let written = d(2026, 1, 20).and_hms_opt(3, 0, 0).unwrap();
-        assert_eq!(move_date(Some(d(2026, 1, 13)), written), d(2026, 1, 13));
+        assert_eq!(move_date(Some(d(2026, 1, 13)), written, DEFAULT_ZONE), d(2026, 1, 13));
         // No sheet: 13:30 UTC on the 14th is already the 15th in Sydney (AEDT, UTC+11).
-        assert_eq!(move_date(None, d(2026, 1, 14).and_hms_opt(13, 30, 0).unwrap()), d(2026, 1, 15));
-        assert_eq!(move_date(None, d(2026, 1, 14).and_hms_opt(12, 59, 0).unwrap()), d(2026, 1, 14));
+        assert_eq!(move_date(None, d(2026, 1, 14).and_hms_opt(13, 30, 0).unwrap(), DEFAULT_ZONE), d(2026, 1, 15));
+        // In Perth (AWST, UTC+8) it is still the 14th until 16:00 UTC.
+        assert_eq!(move_date(None, d(2026, 1, 14).and_hms_opt(13, 30, 0).unwrap(), chrono_tz::Australia::Perth), d(2026, 1, 14));
+        assert_eq!(move_date(None, d(2026, 1, 14).and_hms_opt(12, 59, 0).unwrap(), DEFAULT_ZONE), d(2026, 1, 14));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 use db::reports::{self as queue, Job, NewJob};
 use db::schema::{brands, customers, products, suppliers, warehouses};
 use db::{self, DbConn};
-use domain::dates::DEFAULT_ZONE;
+use domain::dates::{self as dates, Tz};
 use domain::enums::{AreaType, CodeEnum, PaymentType, ProductCategory, Tag};
 use domain::permissions::may_see_cost;
 use domain::reports::{FieldError, JobState, Kind, Params, download_name};
@@ -61,6 +61,8 @@ pub struct Ctx<'a> {
     pub progress: &'a Progress,
     /// When the job was asked for (the title says so).
     pub created_at: NaiveDateTime,
+    /// The company's zone: a day of the range runs from its midnight to the next there.
+    pub zone: Tz,
 }
 
 impl Ctx<'_> {
@@ -71,9 +73,9 @@ impl Ctx<'_> {
         let mut lines = vec![if part.is_empty() { self.kind.title().to_string() } else { format!("{} — {}", self.kind.title(), part) }];
         lines.push(self.org_name.to_string());
         lines.push(match (p.from, p.to, p.as_of) {
-            (Some(f), Some(t), _) => format!("{}: {} to {}", p.date_type.label(), f.format("%d %b %Y"), t.format("%d %b %Y")),
+            (Some(f), Some(t), _) => format!("{}: {}", p.date_type.label(), dates::range(f, t)),
             (_, _, Some(d)) => {
-                format!("As of {}; unsold for {} days; sold less than {} in those days", d.format("%d %b %Y"), p.unsold_days, p.less_than)
+                format!("As of {}; unsold for {} days; sold less than {} in those days", dates::date(d), p.unsold_days, p.less_than)
             }
             _ => String::new(),
         });
@@ -104,7 +106,7 @@ fn describe_filters(conn: &mut DbConn, org: i64, p: &Params) -> AppResult<Vec<St
     let pr: Vec<String> = products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(&p.products)).select(products::code).load(conn)?;
     add("Products", pr.join(", "));
     if let Some((f, t)) = p.csr_created {
-        add("Customers created", format!("{} to {}", f.format("%d %b %Y"), t.format("%d %b %Y")));
+        add("Customers created", dates::range(f, t));
     }
     add("Area types", names_of::<AreaType>(&p.areas));
     add("Payment types", names_of::<PaymentType>(&p.payments));
@@ -191,7 +193,7 @@ fn check_ids(conn: &mut DbConn, org: i64, p: &Params) -> AppResult<()> {
 /// it — or answers the company's identical report still queued or running. `true` when a
 /// new job was queued.
 pub async fn submit(db: &Db, queue: &Queue, who: Asker, body: serde_json::Value) -> AppResult<(Job, bool)> {
-    let today = domain::dates::today(DEFAULT_ZONE);
+    let today = dates::today(who.zone);
     let (kind, mut params) = domain::reports::parse(&body, today).map_err(field)?;
     // Cost is shown only when asked for, where the kind has it, and to those who may see it:
     // whatever the payload says.
@@ -238,8 +240,16 @@ pub struct JobView {
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,
+    /// The stored range, ISO (`2026-10-01~2026-10-31`), as the API has always sent it.
     pub date_range: String,
+    /// The range as the Download Center shows it (`01 Oct 2026 – 31 Oct 2026`).
+    #[serde(skip)]
+    pub range_text: String,
+    /// When it was asked for, `yyyy-MM-dd HH:mm:ss` in the company's zone (the API's form).
     pub created_at: String,
+    /// The same as the Download Center shows it (`27 Nov 2026 07:11`).
+    #[serde(skip)]
+    pub created_text: String,
     pub state: &'static str,
     #[serde(skip)]
     pub state_label: &'static str,
@@ -256,17 +266,19 @@ pub struct JobView {
 }
 
 impl JobView {
-    pub fn new(job: &Job, viewer: i64) -> Self {
-        use chrono::TimeZone;
+    /// The job as `viewer` sees it, its times in the company's `zone`.
+    pub fn new(job: &Job, viewer: i64, zone: Tz) -> Self {
         let state = job.job_state();
         let kind = Kind::from_code(&job.kind);
-        let created = DEFAULT_ZONE.from_utc_datetime(&job.created_at);
+        let created = dates::local(job.created_at, zone);
         Self {
             id: job.id,
             kind: job.kind.clone(),
             title: kind.map(|k| k.title().to_string()).or_else(|| domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string())).unwrap_or_else(|| job.kind.clone()),
             date_range: job.date_range.clone(),
+            range_text: dates::range_text(&job.date_range),
             created_at: created.format("%Y-%m-%d %H:%M:%S").to_string(),
+            created_text: dates::date_time(job.created_at, zone),
             state: state.code(),
             state_label: state.label(),
             progress: job.progress,
@@ -308,11 +320,13 @@ pub struct Asker {
     pub org_id: i64,
     pub user_id: i64,
     pub sees_cost: bool,
+    /// The company's zone: its "today" is the default as-of date.
+    pub zone: Tz,
 }
 
 impl Asker {
-    pub fn new(org_id: i64, user_id: i64, role: domain::enums::Role, mod_prc: bool) -> Self {
-        Self { org_id, user_id, sees_cost: may_see_cost(role, mod_prc) }
+    pub fn new(org_id: i64, user_id: i64, role: domain::enums::Role, mod_prc: bool, zone: Tz) -> Self {
+        Self { org_id, user_id, sees_cost: may_see_cost(role, mod_prc), zone }
     }
 }
 

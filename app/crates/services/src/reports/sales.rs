@@ -18,7 +18,7 @@ pub use summary::sale_summary;
 
 use super::Ctx;
 use super::sql::{Bind, Id, Sql, date_column, has_product_filter, ids, overflow};
-use domain::dates::{DEFAULT_ZONE, day_start_utc};
+use domain::dates::day_start_utc;
 use domain::enums::{CodeEnum, OrderStatus, OrderType, TaxType};
 use domain::money::{Cents, gst_of_inclusive};
 use domain::reports::{Params, margin};
@@ -110,9 +110,9 @@ fn push_sheet_filter(q: &mut Sql, ctx: &Ctx<'_>, dates: Dates, credits: bool) {
     q.any_of("o.tag_id", &codes(&p.tags)).any_of("o.warehouse_id", &p.warehouses);
     q.any_of("c.area_type", &codes(&p.areas)).any_of("c.payment_type", &codes(&p.payments)).any_of("c.id", &p.csrs);
     if let Some((from, to)) = p.csr_created {
-        q.push(" AND c.created_at >= ").bind(Bind::Timestamp(day_start_utc(from, DEFAULT_ZONE)));
+        q.push(" AND c.created_at >= ").bind(Bind::Timestamp(day_start_utc(from, ctx.zone)));
         if let Some(next) = to.succ_opt() {
-            q.push(" AND c.created_at < ").bind(Bind::Timestamp(day_start_utc(next, DEFAULT_ZONE)));
+            q.push(" AND c.created_at < ").bind(Bind::Timestamp(day_start_utc(next, ctx.zone)));
         }
     }
 }

@@ -64,7 +64,7 @@ impl SearchQuery {
 pub async fn customers(State(state): State<AppState>, auth: Auth, Query(q): Query<SearchQuery>) -> AppResult<Response> {
     let req = q.paging().resolve(20);
     let org = auth.org_id;
-    let filter = CustomerFilter { key: q.name.clone(), ids: q.ids.clone(), ..Default::default() };
+    let filter = CustomerFilter { key: q.name.clone(), ids: q.ids.clone(), ..Default::default() }.in_zone(auth.zone);
     if wants_xlsx(q.format.as_deref())? {
         return download::xlsx("csr.xlsx", exports::customers(&state, org, filter).await?).await;
     }
@@ -146,12 +146,12 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
     let xlsx = wants_xlsx(q.format.as_deref())?;
     if let Some(ids) = q.ids()? {
         if xlsx {
-            return download::xlsx("products.xlsx", exports::products_by_id(&state, org, ids).await?).await;
+            return download::xlsx("products.xlsx", exports::products_by_id(&state, org, auth.zone, ids).await?).await;
         }
         let rows = state.db.run(move |c| { let rows = products::by_ids(c, org, &ids)?; hits(c, org, rows, customer, warehouse, sight) }).await?;
         return Ok(Json(ListAnswer::all(rows)).into_response());
     }
-    let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() };
+    let filter = ProductFilter { key: q.name.clone().or(q.code.clone()), ..Default::default() }.in_zone(auth.zone);
     if xlsx {
         return download::xlsx("products.xlsx", exports::products(&state, org, filter).await?).await;
     }

@@ -28,13 +28,13 @@ pub struct Queued {
 pub async fn create(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<serde_json::Value>) -> AppResult<Response> {
     let (job, created) = reports::submit(&state.db, &state.reports, auth.asker(), body).await?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
-    Ok((status, Json(Queued { data: JobView::new(&job, auth.user_id), message: PREPARING })).into_response())
+    Ok((status, Json(Queued { data: JobView::new(&job, auth.user_id, auth.zone), message: PREPARING })).into_response())
 }
 
 /// `GET /api/reports`: the download list, newest first.
 pub async fn list(State(state): State<AppState>, auth: Auth) -> AppResult<Json<ListAnswer<JobView>>> {
     let jobs = reports::visible_jobs(&state.db, auth.asker()).await?;
-    Ok(Json(ListAnswer::all(jobs.iter().map(|j| JobView::new(j, auth.user_id)).collect())))
+    Ok(Json(ListAnswer::all(jobs.iter().map(|j| JobView::new(j, auth.user_id, auth.zone)).collect())))
 }
 
 /// `POST /api/reports/{id}/cancel`.
@@ -43,7 +43,7 @@ pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<St
     reports::cancel(&state.db, auth.asker(), id).await?;
     let org = auth.org_id;
     let job = state.db.run(move |c| db::reports::get(c, org, id)).await?;
-    Ok(Json(crate::http::json::DataAnswer { data: JobView::new(&job, auth.user_id) }))
+    Ok(Json(crate::http::json::DataAnswer { data: JobView::new(&job, auth.user_id, auth.zone) }))
 }
 
 /// `GET /api/download/{name}`: the file as `type-dateRange.xlsx`.

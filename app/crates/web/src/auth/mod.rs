@@ -67,7 +67,7 @@ impl Auth {
 
     /// The user as the report queue sees them.
     pub fn asker(&self) -> services::reports::Asker {
-        services::reports::Asker::new(self.org_id, self.user_id, self.role, self.mod_prc)
+        services::reports::Asker::new(self.org_id, self.user_id, self.role, self.mod_prc, self.zone)
     }
 }
 

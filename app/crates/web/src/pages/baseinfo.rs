@@ -313,13 +313,13 @@ fn administer(auth: &Auth) -> AppResult<()> {
 /// The form of a record refused by a post.
 async fn record_page<R: Record>(state: &AppState, auth: &Auth, input: &R::Input, existing: Option<&R>, error: FormError) -> AppResult<Response> {
     let title = if existing.is_some() { R::EDIT_TITLE } else { R::NEW_TITLE };
-    render(state, auth, title, R::LIST, R::view(input, existing), Some(error)).await
+    render(state, auth, title, R::LIST, R::view(input, existing, auth.zone), Some(error)).await
 }
 
 /// `GET /baseinfo/{suppliers|warehouses|brands}`: the empty form.
 pub async fn new_record<R: Record>(State(state): State<AppState>, auth: Auth, headers: HeaderMap) -> AppResult<Response> {
     administer(&auth)?;
-    let form = R::view(&R::fresh(), None);
+    let form = R::view(&R::fresh(), None, auth.zone);
     respond(&state, &auth, &headers, R::NEW_TITLE, R::LIST, None, async move { Ok(form) }).await
 }
 
@@ -339,7 +339,7 @@ pub async fn edit_record<R: Record>(State(state): State<AppState>, auth: Auth, h
     administer(&auth)?;
     let (id, org) = (record_id(&id)?, auth.org_id);
     let stored = state.db.run(move |c| R::load(c, org, id)).await?;
-    let form = R::view(&stored.input_from(), Some(&stored));
+    let form = R::view(&stored.input_from(), Some(&stored), auth.zone);
     respond(&state, &auth, &headers, R::EDIT_TITLE, R::LIST, q.flash(), async move { Ok(form) }).await
 }
 

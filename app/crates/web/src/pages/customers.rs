@@ -37,6 +37,7 @@ fn filters(pairs: &[(String, String)]) -> Vec<Filter> {
 /// `GET /customers` (and `?format=xlsx`).
 pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<CustomerFilter>) -> AppResult<Response> {
     let org = auth.org_id;
+    let f = Filters { value: f.value.in_zone(auth.zone), ..f };
     if f.export {
         return download::xlsx("csr.xlsx", exports::customers(&state, org, f.value).await?).await;
     }

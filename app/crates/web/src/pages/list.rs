@@ -138,9 +138,9 @@ pub enum Cell {
 }
 
 impl Cell {
-    /// A list date: '23/11/26', '23 Nov 2026' on hover.
+    /// A list date: '23/11/26', '23 Nov 2026' on hover (`domain::dates`).
     pub fn date(d: chrono::NaiveDate) -> Self {
-        Self::Date { short: crate::pages::fmt_short_date(d), long: crate::pages::fmt_date(d) }
+        Self::Date { short: domain::dates::short_date(d), long: domain::dates::date(d) }
     }
 
     /// An optional list date (empty cell without one).
@@ -148,9 +148,9 @@ impl Cell {
         d.map_or(Self::Text(String::new()), Self::date)
     }
 
-    /// A UTC timestamp shown as its date in the organisation's zone.
-    pub fn stamp(t: chrono::NaiveDateTime) -> Self {
-        Self::date(crate::pages::local_date(t))
+    /// A UTC timestamp shown as its date in the company's `zone`.
+    pub fn stamp(t: chrono::NaiveDateTime, zone: domain::dates::Tz) -> Self {
+        Self::date(domain::dates::local_date(t, zone))
     }
 
     /// One-line text cut at the column's width, whole in the tooltip.

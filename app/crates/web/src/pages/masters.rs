@@ -112,8 +112,8 @@ pub async fn suppliers(State(state): State<AppState>, auth: Auth, headers: Heade
                 Cell::Text(s.code.clone()),
                 Cell::Text(s.name.clone()),
                 Cell::Text(format!("{} {}", s.primary_person_first, s.primary_person_last).trim().to_string()),
-                Cell::stamp(s.created_at),
-                Cell::stamp(s.updated_at),
+                Cell::stamp(s.created_at, auth.zone),
+                Cell::stamp(s.updated_at, auth.zone),
             ])
         });
         Ok(view)
@@ -145,8 +145,8 @@ pub async fn warehouses(State(state): State<AppState>, auth: Auth, headers: Head
                 Cell::Text(w.name.clone()),
                 Cell::Text(w.address.clone()),
                 yes_no(w.is_calc_for_csr_order),
-                Cell::stamp(w.created_at),
-                Cell::stamp(w.updated_at),
+                Cell::stamp(w.created_at, auth.zone),
+                Cell::stamp(w.updated_at, auth.zone),
             ])
         });
         Ok(view)
@@ -169,8 +169,8 @@ pub async fn brands(State(state): State<AppState>, auth: Auth, headers: HeaderMa
             (b.id, vec![
                 Cell::Text(b.name.clone()),
                 yes_no(b.presented_to_csr),
-                Cell::stamp(b.created_at),
-                Cell::stamp(b.updated_at),
+                Cell::stamp(b.created_at, auth.zone),
+                Cell::stamp(b.updated_at, auth.zone),
             ])
         });
         Ok(view)
@@ -211,7 +211,7 @@ pub async fn employees(State(state): State<AppState>, auth: Auth, headers: Heade
                     Cell::Tag { label: "Inactive".into(), class: "tag-grey" }
                 },
                 yes_no(e.able_login),
-                Cell::stamp(e.created_at),
+                Cell::stamp(e.created_at, auth.zone),
             ])
         });
         Ok(view)

@@ -123,27 +123,6 @@ impl NoticeFlag {
     }
 }
 
-/// Formats a timestamp for lists: `dd MMM yyyy` (en-AU).
-pub fn fmt_date(d: chrono::NaiveDate) -> String {
-    d.format("%d %b %Y").to_string()
-}
-
-/// Formats a date for list cells: `dd/mm/yy` (en-AU), one line in a dense table.
-pub fn fmt_short_date(d: chrono::NaiveDate) -> String {
-    d.format("%d/%m/%y").to_string()
-}
-
-/// The date of a UTC timestamp in the organisation's zone (Sydney by default).
-pub fn local_date(t: chrono::NaiveDateTime) -> chrono::NaiveDate {
-    use chrono::TimeZone;
-    domain::dates::DEFAULT_ZONE.from_utc_datetime(&t).date_naive()
-}
-
-/// Formats a UTC timestamp as a date in the organisation's zone (Sydney by default).
-pub fn fmt_datetime_date(t: chrono::NaiveDateTime) -> String {
-    fmt_date(local_date(t))
-}
-
 /// A stored `yyyy-MM-dd` as the date field shows it, `dd/mm/yyyy`; any other value (a date
 /// the server refused, shown back as typed) unchanged. See templates/partials/date_input.html.
 pub fn date_text(value: &str) -> String {
@@ -158,17 +137,6 @@ pub const NO_DATE_SHORTCUTS: &[(&str, String)] = &[];
 
 #[cfg(test)]
 mod tests {
-    use chrono::NaiveDate;
-
-    #[test]
-    fn dates_display_en_au() {
-        assert_eq!(super::fmt_date(NaiveDate::from_ymd_opt(2026, 3, 5).unwrap()), "05 Mar 2026");
-        // 20:00 UTC on 4 March is already 5 March in Sydney.
-        let t = NaiveDate::from_ymd_opt(2026, 3, 4).unwrap().and_hms_opt(20, 0, 0).unwrap();
-        assert_eq!(super::fmt_datetime_date(t), "05 Mar 2026");
-        assert_eq!(super::fmt_short_date(NaiveDate::from_ymd_opt(2026, 3, 5).unwrap()), "05/03/26", "list cells");
-    }
-
     #[test]
     fn shows_iso_days_as_dd_mm_yyyy_and_anything_else_as_typed() {
         assert_eq!(super::date_text("2026-11-23"), "23/11/2026");

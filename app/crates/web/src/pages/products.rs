@@ -85,7 +85,8 @@ fn filters(pairs: &[(String, String)], brands: &[Brand], tags: &(Vec<String>, Ve
 
 /// `GET /products` (and `?format=xlsx`).
 pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap, f: Filters<ProductFilter>) -> AppResult<Response> {
-    let org = auth.org_id;
+    let (org, zone) = (auth.org_id, auth.zone);
+    let f = Filters { value: f.value.in_zone(zone), ..f };
     if f.export {
         return download::xlsx("products.xlsx", exports::products(&state, org, f.value).await?).await;
     }
@@ -131,7 +132,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
                     Cell::Num(Cents(p.standard_price).grouped()),
                     Cell::Num(Cents(p.class_a_price).grouped()),
                     xero_tag(p.xero_sent),
-                    Cell::stamp(p.updated_at),
+                    Cell::stamp(p.updated_at, zone),
                     Cell::Link { label: "Edit".into(), href: format!("/baseinfo/products/{}", p.id), new_tab: true },
                 ]
             })

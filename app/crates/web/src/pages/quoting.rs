@@ -21,7 +21,7 @@ use domain::tyre_size::COMMON_SIZES;
 use db::error::AppResult;
 use services::quoting::{self, PriceHistory, QuoteFilter, QuoteRow, QuotingScreen};
 use crate::state::AppState;
-use crate::pages::fmt_date;
+use domain::dates::date as show_date;
 use crate::pages::products::locations;
 
 const PATH: &str = "/quotings";
@@ -117,14 +117,14 @@ fn to_view(r: QuoteRow, warehouses: &[(i64, String)], sight: Sight) -> RowView {
     let tier = |label: &str| q.and_then(|q| q.prices.iter().find(|x| x.label == label)).map(|x| x.price);
     let wh_name = |id: i64| warehouses.iter().find(|w| w.0 == id).map(|w| w.1.clone()).unwrap_or_default();
     let in_transit = r.per_warehouse.iter().map(|w| w.in_transit).sum();
-    let latest_eta = r.per_warehouse.iter().filter(|w| w.in_transit > 0).filter_map(|w| w.eta).max().map(fmt_date).unwrap_or_default();
+    let latest_eta = r.per_warehouse.iter().filter(|w| w.in_transit > 0).filter_map(|w| w.eta).max().map(show_date).unwrap_or_default();
     RowView {
         id: p.id,
         code: p.code.clone(),
         name: p.name.clone(),
         locations: locations(&p.tag4),
         stock: r.stock,
-        per_warehouse: r.per_warehouse.iter().map(|w| (wh_name(w.warehouse_id), w.on_hand, w.in_transit, w.eta.map(fmt_date).unwrap_or_default())).collect(),
+        per_warehouse: r.per_warehouse.iter().map(|w| (wh_name(w.warehouse_id), w.on_hand, w.in_transit, w.eta.map(show_date).unwrap_or_default())).collect(),
         in_transit,
         latest_eta,
         third_party: p.stock_3rd_party,

@@ -32,7 +32,7 @@ pub struct JobsTable {
 
 impl JobsTable {
     async fn load(state: &AppState, auth: &Auth) -> AppResult<Self> {
-        let jobs: Vec<JobView> = reports::visible_jobs(&state.db, auth.asker()).await?.iter().map(|j| JobView::new(j, auth.user_id)).collect();
+        let jobs: Vec<JobView> = reports::visible_jobs(&state.db, auth.asker()).await?.iter().map(|j| JobView::new(j, auth.user_id, auth.zone)).collect();
         let polling = jobs.iter().any(|j| j.active);
         Ok(Self { jobs, polling, csrf: auth.session.as_ref().map(|s| s.csrf.clone()).unwrap_or_default() })
     }

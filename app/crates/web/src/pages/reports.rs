@@ -110,7 +110,7 @@ pub struct ReportFormProps {
     pub tags: Vec<CodeOption>,
     pub areas: Vec<CodeOption>,
     pub payments: Vec<CodeOption>,
-    /// The company's today (Sydney), `yyyy-MM-dd`: the default range ends here.
+    /// The company's today (in its zone), `yyyy-MM-dd`: the default range ends here.
     pub today: String,
     /// Whether "Include Cost" is offered at all (`may_see_cost`).
     pub may_see_cost: bool,

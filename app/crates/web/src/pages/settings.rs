@@ -187,7 +187,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
     let audit = audit
         .into_iter()
         .map(|a| AuditLine {
-            at: a.at.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string(),
+            at: domain::dates::date_time(a.at, zone),
             who: a.user_name,
             what: format!("{} {}{}", a.entity, a.action, a.entity_id.filter(|_| a.entity != "settings").map(|id| format!(" #{id}")).unwrap_or_default()),
             detail: a.detail,
@@ -197,7 +197,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
         Some(t) => (t.input, t.errors),
         None => (input_of(&organisation), BTreeMap::new()),
     };
-    let tested = xero.tested_at.map(|t| t.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string());
+    let tested = xero.tested_at.map(|t| domain::dates::date_time(t, zone));
     let keep = |f: fn(&XeroForm) -> &String, stored: &str| form.map(|x| f(x).clone()).unwrap_or_else(|| stored.to_string());
     Ok(SettingsPage {
         company: company_fields(&input, &errors),

@@ -12,7 +12,6 @@ use domain::reference_data::{BrandInput, SupplierInput, WarehouseInput};
 use db::error::AppResult;
 use services::reference_data as service;
 use crate::state::AppState;
-use crate::pages::fmt_datetime_date;
 
 /// One kind of reference record as its form sees it.
 pub trait Record: Sized + Send + 'static {
@@ -30,7 +29,8 @@ pub trait Record: Sized + Send + 'static {
     fn id(&self) -> i64;
     fn load(c: &mut DbConn, org: i64, id: i64) -> AppResult<Self>;
     fn input_from(&self) -> Self::Input;
-    fn view(input: &Self::Input, existing: Option<&Self>) -> FormView;
+    /// The form; times shown in the company's `zone`.
+    fn view(input: &Self::Input, existing: Option<&Self>, zone: domain::dates::Tz) -> FormView;
     fn save(state: &AppState, auth: &Auth, id: Option<i64>, input: Self::Input) -> impl Future<Output = AppResult<Self>> + Send;
 }
 
@@ -49,9 +49,10 @@ fn form(heading: &'static str, route: &str, list_path: &'static str, id: Option<
     }
 }
 
-/// Created and updated dates of a stored record, read-only.
-fn dates(created: chrono::NaiveDateTime, updated: chrono::NaiveDateTime) -> Group {
-    Group { title: "Record", fields: vec![Field::display("created_at", "Created", fmt_datetime_date(created)), Field::display("updated_at", "Updated", fmt_datetime_date(updated))] }
+/// Created and updated dates of a stored record, the company's days (`zone`), read-only.
+fn dates(created: chrono::NaiveDateTime, updated: chrono::NaiveDateTime, zone: domain::dates::Tz) -> Group {
+    let at = |t| domain::dates::date(domain::dates::local_date(t, zone));
+    Group { title: "Record", fields: vec![Field::display("created_at", "Created", at(created)), Field::display("updated_at", "Updated", at(updated))] }
 }
 
 fn code(value: &str, locked: bool) -> Field {
@@ -87,7 +88,7 @@ impl Record for Supplier {
         }
     }
 
-    fn view(input: &SupplierInput, existing: Option<&Self>) -> FormView {
+    fn view(input: &SupplierInput, existing: Option<&Self>, zone: domain::dates::Tz) -> FormView {
         let mut groups = vec![Group {
             title: "Basic",
             fields: vec![
@@ -99,7 +100,7 @@ impl Record for Supplier {
             ],
         }];
         if let Some(s) = existing {
-            let mut record = dates(s.created_at, s.updated_at);
+            let mut record = dates(s.created_at, s.updated_at, zone);
             record.fields.push(Field::display("guid", "Accounting GUID", if s.guid.is_empty() { "—".to_string() } else { s.guid.clone() }));
             groups.push(record);
         }
@@ -142,7 +143,7 @@ impl Record for Warehouse {
         }
     }
 
-    fn view(input: &WarehouseInput, existing: Option<&Self>) -> FormView {
+    fn view(input: &WarehouseInput, existing: Option<&Self>, zone: domain::dates::Tz) -> FormView {
         let mut groups = vec![Group {
             title: "Basic",
             fields: vec![
@@ -153,7 +154,7 @@ impl Record for Warehouse {
             ],
         }];
         if let Some(w) = existing {
-            groups.push(dates(w.created_at, w.updated_at));
+            groups.push(dates(w.created_at, w.updated_at, zone));
         }
         let heading = if existing.is_some() { Self::EDIT_TITLE } else { Self::NEW_TITLE };
         form(heading, Self::ROUTE, Self::LIST, existing.map(|w| w.id), input.version, groups)
@@ -188,13 +189,13 @@ impl Record for Brand {
         BrandInput { name: self.name.clone(), presented_to_csr: self.presented_to_csr, version: Some(self.version) }
     }
 
-    fn view(input: &BrandInput, existing: Option<&Self>) -> FormView {
+    fn view(input: &BrandInput, existing: Option<&Self>, zone: domain::dates::Tz) -> FormView {
         let mut groups = vec![Group {
             title: "Basic",
             fields: vec![name("Brand Name", &input.name), Field::checkbox("presented_to_csr", "Presented to customers (shown in the shop)", input.presented_to_csr).span("full")],
         }];
         if let Some(b) = existing {
-            groups.push(dates(b.created_at, b.updated_at));
+            groups.push(dates(b.created_at, b.updated_at, zone));
         }
         let heading = if existing.is_some() { Self::EDIT_TITLE } else { Self::NEW_TITLE };
         form(heading, Self::ROUTE, Self::LIST, existing.map(|b| b.id), input.version, groups)

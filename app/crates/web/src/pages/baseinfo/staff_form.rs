@@ -17,7 +17,6 @@ use db::error::{AppError, AppResult};
 use services::admin as service;
 use services::reference_data::only_approver;
 use crate::state::AppState;
-use crate::pages::fmt_datetime_date;
 
 const LIST: &str = "/employees";
 
@@ -80,7 +79,7 @@ fn input_from(m: &StaffMember) -> StaffInput {
     }
 }
 
-fn edit_view(input: &StaffInput, m: &StaffMember) -> FormView {
+fn edit_view(input: &StaffInput, m: &StaffMember, zone: domain::dates::Tz) -> FormView {
     let status = vec![("1".to_string(), "Active".to_string()), ("0".to_string(), "Inactive (signed out at once)".to_string())];
     let active = if input.active.unwrap_or(m.active) { "1" } else { "0" };
     let password = if m.must_change_password { "One-time password: to be changed at the next sign-in" } else { "Set by the staff member" };
@@ -100,7 +99,7 @@ fn edit_view(input: &StaffInput, m: &StaffMember) -> FormView {
                 fields: vec![
                     Field::select("active", "Status in this company", status, active.to_string()).required(),
                     Field::display("password", "Password", password),
-                    Field::display("created_at", "Created", fmt_datetime_date(m.created_at)),
+                    Field::display("created_at", "Created", domain::dates::date(domain::dates::local_date(m.created_at, zone))),
                 ],
             },
         ],
@@ -132,7 +131,7 @@ async fn new_page(state: &AppState, auth: &Auth, input: &StaffInput, error: Form
 async fn edit_page(state: &AppState, auth: &Auth, id: i64, input: &StaffInput, error: FormError) -> AppResult<Response> {
     let org = auth.org_id;
     let member = state.db.run(move |c| accounts::staff_member(c, org, id)).await?;
-    render(state, auth, EDIT_TITLE, LIST, edit_view(input, &member), Some(error)).await
+    render(state, auth, EDIT_TITLE, LIST, edit_view(input, &member, auth.zone), Some(error)).await
 }
 
 /// `GET /baseinfo/employees`: the add form, streamed.
@@ -168,7 +167,7 @@ pub async fn edit_staff(State(state): State<AppState>, auth: Auth, headers: Head
     only_approver(auth.role)?;
     let (id, org) = (record_id(&id)?, auth.org_id);
     let member = state.db.run(move |c| accounts::staff_member(c, org, id)).await?;
-    let mut form = edit_view(&input_from(&member), &member);
+    let mut form = edit_view(&input_from(&member), &member, auth.zone);
     form.notice = q.notice.take(&state, &auth).await?.map(|(_, text)| text);
     respond(&state, &auth, &headers, EDIT_TITLE, LIST, q.flash(), async move { Ok(form) }).await
 }

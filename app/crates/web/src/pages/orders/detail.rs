@@ -30,7 +30,7 @@ use services::delivery::{self as delivery_svc, DeliveryUpdate};
 use services::orders::{self as svc, ApproveInput, Dates};
 use domain::Actor;
 use crate::state::AppState;
-use crate::pages::fmt_date;
+use domain::dates::{self as dates, Tz};
 use crate::pages::shell::{Flash, Shell};
 use crate::pages::stream;
 
@@ -83,7 +83,7 @@ pub struct DetailPage {
     pub actual_pay_types: Vec<(i32, &'static str)>,
     pub can: HashMap<&'static str, bool>,
     pub clone_options: Vec<(&'static str, String)>,
-    pub history: Vec<Event>,
+    pub history: Vec<HistoryRow>,
     pub drivers: Vec<(i64, String)>,
     pub warehouses: Vec<(i64, String)>,
     pub ship_types: Vec<(i32, &'static str)>,
@@ -121,38 +121,51 @@ pub struct ConfirmFragment {
     pub driver_id: String,
 }
 
+/// A row of the sheet's history: when (in the company's zone), who and what.
+pub struct HistoryRow {
+    /// `27 Nov 2026 07:11`.
+    pub at: String,
+    /// The `datetime` of its `<time>`: `2026-11-27T07:11:00+11:00`.
+    pub at_iso: String,
+    pub operator: String,
+    pub action: String,
+}
+
+impl HistoryRow {
+    fn new(e: &Event, zone: Tz) -> Self {
+        Self { at: dates::date_time(e.created_at, zone), at_iso: dates::date_time_iso(e.created_at, zone), operator: e.operator.clone(), action: e.action.clone() }
+    }
+}
+
 fn money(c: i64) -> String {
     Cents(c).grouped()
 }
 
 /// The balance kept on the sheet, and the customer's balance as last read from Xero with
-/// the time it was read (Sydney time).
-fn balance_text(on_sheet: i64, now: Option<(i64, Option<chrono::NaiveDateTime>)>) -> String {
+/// the time it was read (in the company's `zone`).
+fn balance_text(on_sheet: i64, now: Option<(i64, Option<chrono::NaiveDateTime>)>, zone: Tz) -> String {
     match now {
-        Some((b, Some(at))) => {
-            let local = at.and_utc().with_timezone(&domain::dates::DEFAULT_ZONE);
-            format!("{} (Xero: {} as of {})", money(on_sheet), money(b), local.format("%d/%m/%Y %H:%M"))
-        }
+        Some((b, Some(at))) => format!("{} (Xero: {} as of {})", money(on_sheet), money(b), dates::date_time(at, zone)),
         _ => money(on_sheet),
     }
 }
 
 /// What Xero last said of the payments of a sent invoice (issue 31): its payment state, the
-/// amounts paid and due, the day it was fully paid and when it was read (Sydney time).
-fn payment_text(o: &db::orders::Order, today: NaiveDate) -> String {
+/// amounts paid and due, the day it was fully paid and when it was read (in the company's
+/// `zone`, whose `today` it is).
+fn payment_text(o: &db::orders::Order, today: NaiveDate, zone: Tz) -> String {
     let Some(at) = o.xero_payments_at.filter(|_| o.xero_sent == domain::enums::XeroState::Sent.as_i32()) else { return String::new() };
     let mut parts: Vec<String> = crate::pages::orders::list::payment_state(o, today).map(|p| p.label()).into_iter().collect();
     if let Some(paid) = o.xero_amount_paid.filter(|p| *p != 0) {
         parts.push(match o.xero_paid_on {
-            Some(d) => format!("paid {} on {}", money(paid), d.format("%d/%m/%Y")),
+            Some(d) => format!("paid {} on {}", money(paid), dates::date(d)),
             None => format!("paid {}", money(paid)),
         });
     }
     if let Some(due) = o.xero_amount_due {
         parts.push(format!("due {}", money(due)));
     }
-    let local = at.and_utc().with_timezone(&domain::dates::DEFAULT_ZONE);
-    format!("{} (Xero, as of {})", parts.join(" · "), local.format("%d/%m/%Y %H:%M"))
+    format!("{} (Xero, as of {})", parts.join(" · "), dates::date_time(at, zone))
 }
 
 /// `GET /order_detail/{route}/{id}`, streamed (web/stream.rs): the sheet's type and number
@@ -201,10 +214,10 @@ impl Names<'_> {
 }
 
 /// The read-only header fields of a sheet of type `t`.
-fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
+fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>, zone: Tz) -> Vec<Field> {
     let o = &sheet.order;
-    let mut fields = vec![Field { label: "Date", value: fmt_date(o.order_date) }];
-    let date_opt = |d: Option<NaiveDate>| d.map(fmt_date).unwrap_or_default();
+    let mut fields = vec![Field { label: "Date", value: dates::date(o.order_date) }];
+    let date_opt = |d: Option<NaiveDate>| d.map(dates::date).unwrap_or_default();
     match t {
         OrderType::Invoice | OrderType::CreditNote => {
             let SheetCustomer { name, code, note, attention, .. } = sheet.customer.clone().unwrap_or_default();
@@ -221,8 +234,8 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
                 Field { label: "Service Staff", value: names.staff(o.csr_service_id) },
                 Field { label: "Business Staff", value: names.staff(o.csr_bd_id) },
                 Field { label: "Credit Limit", value: money(o.csr_credit_limit) },
-                Field { label: "Accounting Balance", value: balance_text(o.csr_xero_balance, balance) },
-                Field { label: "Xero Payment", value: if t == OrderType::Invoice { payment_text(o, domain::dates::today(domain::dates::DEFAULT_ZONE)) } else { String::new() } },
+                Field { label: "Accounting Balance", value: balance_text(o.csr_xero_balance, balance, zone) },
+                Field { label: "Xero Payment", value: if t == OrderType::Invoice { payment_text(o, dates::today(zone), zone) } else { String::new() } },
                 Field { label: "Price Type", value: code_label(o.price_type, PriceStrategy::from_i32, PriceStrategy::label) },
                 Field { label: "Payment Type", value: code_label(o.payment_type, PaymentType::from_i32, PaymentType::label) },
                 Field { label: "Area Type", value: code_label(o.area_type, AreaType::from_i32, AreaType::label) },
@@ -253,7 +266,7 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>) -> Vec<Field> {
         OrderType::Adjustment => fields.push(Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) }),
     }
     fields.push(Field { label: "Comments", value: o.comments.clone() });
-    fields.push(Field { label: "Last Approver", value: match o.last_approved_at { Some(at) => format!("{} {}", names.staff(o.last_approver_id), crate::pages::fmt_datetime_date(at)), None => String::new() } });
+    fields.push(Field { label: "Last Approver", value: match o.last_approved_at { Some(at) => format!("{} {}", names.staff(o.last_approver_id), dates::date_time(at, zone)), None => String::new() } });
     fields
 }
 
@@ -326,7 +339,7 @@ impl DetailPage {
     fn new(shell: Shell, t: OrderType, d: SheetDetail, auth: &Auth) -> AppResult<Self> {
         let SheetDetail { sheet, lines, events, staff, warehouses, credit_for } = d;
         let names = Names { staff: &staff, warehouses: &warehouses };
-        let fields = header_fields(t, &sheet, &names);
+        let fields = header_fields(t, &sheet, &names, auth.zone);
         let o = sheet.order;
         let state_ = SheetState {
             order_type: t,
@@ -371,7 +384,7 @@ impl DetailPage {
             actual_pay_types: ActualPayType::ALL.iter().map(|p| (p.as_i32(), p.label())).collect(),
             can: allowed_actions(&state_, auth),
             clone_options,
-            history: events,
+            history: events.iter().map(|e| HistoryRow::new(e, auth.zone)).collect(),
             drivers,
             warehouses: warehouses.iter().map(|w| (w.id, w.name.clone())).collect(),
             ship_types: ShipType::ALL.iter().map(|s| (s.as_i32(), s.label())).collect(),

@@ -180,7 +180,7 @@ fn drafter_cell(o: &orders::Order, names: &Names) -> Cell {
     }
 }
 
-fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight, today: chrono::NaiveDate) -> Vec<Cell> {
+fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight, today: chrono::NaiveDate, zone: domain::dates::Tz) -> Vec<Cell> {
     let o = &r.order;
     let amount = || o.amount_for(sight).map_or(Cell::Text(String::new()), money);
     let no = Cell::Text(o.no.clone());
@@ -188,7 +188,7 @@ fn row(fam: Family, r: &OrderRow, names: &Names, sight: Sight, today: chrono::Na
     match fam {
         Family::Sales => {
             let approver = match (names.staff(o.last_approver_id), o.last_approved_at) {
-                (n, Some(at)) if !n.is_empty() => Cell::clip_narrow_titled(n.clone(), format!("{n} {}", crate::pages::fmt_datetime_date(at))),
+                (n, Some(at)) if !n.is_empty() => Cell::clip_narrow_titled(n.clone(), format!("{n} {}", domain::dates::date_time(at, zone))),
                 _ => Cell::Text(String::new()),
             };
             let area = o.area_type.and_then(AreaType::from_i32).map(AreaType::label).unwrap_or("");
@@ -406,7 +406,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         "transfers" => "/transfers",
         _ => "/adjustments",
     };
-    let (db, sight, today) = (state.db.clone(), auth.sight(), domain::dates::today(auth.zone));
+    let (db, sight, today, zone) = (state.db.clone(), auth.sight(), domain::dates::today(auth.zone), auth.zone);
     respond(&state, &auth, &headers, r.title, path, &[], async move {
         let req = f.paging.resolve(r.page_size);
         let filter = f.value.clone();
@@ -419,7 +419,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
             filters: Some(filters(fam, r, &f.pairs, &names, csr_view)),
             results: Results {
                 columns: if csr_view { with_note_column(columns(fam, sight)) } else { columns(fam, sight) },
-                rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names, sight, today), row_) } else { row(fam, row_, &names, sight, today) }).collect(),
+                rows: page.rows.iter().map(|row_| if csr_view { with_note_cell(row(fam, row_, &names, sight, today, zone), row_) } else { row(fam, row_, &names, sight, today, zone) }).collect(),
                 pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
                 empty_text: EMPTY_NO_DATA,
                 export_url: Some(export_url(path, &f.pairs)),

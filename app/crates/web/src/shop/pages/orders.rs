@@ -27,7 +27,7 @@ fn order_view(o: &shop_db::MyOrder, s: CustomerStatus) -> OrderView {
     OrderView {
         id: o.id,
         no: o.no.clone(),
-        date: o.order_date.format("%-d %b %Y").to_string(),
+        date: domain::dates::date(o.order_date),
         reference: o.reference.clone(),
         status: s.label(),
         status_class: status_class(s),
@@ -113,7 +113,7 @@ pub async fn order(State(state): State<AppState>, s: Shopper, headers: HeaderMap
             shipping: if o.ship_type == domain::enums::ShipType::PickUp.as_i32() { "Pick-up" } else { "Delivery" },
             address: o.address.clone(),
             note: o.csr_self_note.clone(),
-            delivery_date: o.delivery_date.map(|d| d.format("%-d %b %Y").to_string()).unwrap_or_default(),
+            delivery_date: o.delivery_date.map(domain::dates::date).unwrap_or_default(),
             has_invoice: status.has_invoice(),
             placed,
         })
