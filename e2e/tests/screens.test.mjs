@@ -1,6 +1,6 @@
 // Screens that fit the office (issue 15), asserted as geometry at 1366×768: the lists show
 // a dozen one-line rows with every column in view, the new-invoice page has its first line
-// on the first screen, quoting keeps names on one line. Screenshots of the main screens go to
+// on the first screen, quoting shows whole names (wrapped, issue 32). Screenshots of the main screens go to
 // e2e/screenshots/ (git-ignored) for anyone to look at after a run.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -39,18 +39,20 @@ function listGeometry(page) {
       return b.top >= area.top && b.bottom <= Math.min(area.bottom, innerHeight) + 0.5;
     }).length;
     // A cell wraps when one of its texts makes more than one line box. A row's name
-    // (customer, supplier, product) may: it wraps rather than being cut (issue 32).
+    // (customer, supplier, product, quoting's item name) may: it wraps rather than being cut
+    // (issue 32), and quoting's names are counted apart, with their lines.
     const wrapped = [];
+    const wrappedNames = [];
     for (const r of rows.slice(0, 30)) {
       for (const td of r.cells) {
-        if (td.classList.contains('name')) continue;
         const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
         for (let t = walk.nextNode(); t; t = walk.nextNode()) {
           if (!t.textContent.trim()) continue;
           const range = document.createRange();
           range.selectNodeContents(t);
           const tops = new Set([...range.getClientRects()].filter((q) => q.width > 1 && q.height > 0).map((q) => Math.round(q.top)));
-          if (tops.size > 1) wrapped.push(t.textContent.trim());
+          if (tops.size > 1 && td.classList.contains('name')) wrappedNames.push([t.textContent.trim(), tops.size]);
+          else if (tops.size > 1) wrapped.push(t.textContent.trim());
         }
       }
     }
@@ -59,6 +61,7 @@ function listGeometry(page) {
       rows: rows.length,
       visible,
       wrapped,
+      wrappedNames,
       rowHeight: rows[0] ? rows[0].getBoundingClientRect().height : 0,
       tableOverflow: table.scrollWidth - box.clientWidth,
       pageOverflow: content.scrollWidth - content.clientWidth,
@@ -191,12 +194,14 @@ test('the new invoice has its first line on the first screen, Description in vie
   await page.close();
 });
 
-test('quoting keeps names on one line, hides an empty M.Special column, qty and Add side by side', async () => {
+test('quoting shows whole names (role 4: in at most three lines), hides an empty M.Special column, qty and Add side by side', async () => {
   const page = await staffPage();
   await open(page, '/quotings?key=205', 'quoting');
   const g = await listGeometry(page);
   assert.ok(g.rows > 5, 'the search found tyres');
-  assert.deepEqual(g.wrapped, [], 'no name or cell wraps');
+  assert.deepEqual(g.wrapped, [], 'no cell but a name wraps');
+  // Role 4's cost columns leave the name the least room; it wraps rather than being cut.
+  assert.deepEqual(g.wrappedNames.filter(([, lines]) => lines > 3), [], 'a name takes at most three lines');
   assert.ok(g.tableOverflow <= 0, `the cart column in view (table wider by ${g.tableOverflow}px)`);
   const cell = page.locator('tbody tr[data-product]').first().locator('.cart-cell');
   const qty = await cell.locator('.cart-qty').boundingBox();

@@ -30,7 +30,7 @@ async function pickCustomer(page, name) {
   await page.waitForFunction(() => document.querySelector('input[name="customer_id"]').value !== '');
 }
 
-/** Enters one line by keyboard: code search, pick, qty, then Enter through price and description. */
+/** Enters one line by keyboard: code search, pick, qty, then Enter on to the next line (the price comes with the product). */
 async function typeLine(page, n, size, down, qty) {
   const code = page.getByLabel(`Item Code line ${n}`, { exact: true });
   await code.waitFor();
@@ -43,8 +43,6 @@ async function typeLine(page, n, size, down, qty) {
   await page.waitForFunction((label) => document.activeElement?.getAttribute('aria-label') === label, `Qty line ${n}`);
   await page.keyboard.press('Control+A');
   await page.keyboard.type(String(qty));
-  await page.keyboard.press('Enter'); // → unit price
-  await page.keyboard.press('Enter'); // → description
   await page.keyboard.press('Enter'); // → next line (adds one after the last)
 }
 

@@ -23,24 +23,20 @@ function inForm(p: LineEditorProps) {
 const focused = () => document.activeElement?.getAttribute('aria-label');
 
 describe('Enter navigation', () => {
-  it('sales: code → qty → price → description → next row code; last cell adds a line', async () => {
+  it('sales: code → qty → next row code; last cell adds a line (the price comes with the product)', async () => {
     const user = userEvent.setup();
     const { onSubmit } = inForm(props({ lines: [line({ key: '1' }), line({ key: '2' })] }));
     await user.click(cell('Item Code line 1'));
     const path: Array<string | null | undefined> = [focused()];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 4; i++) {
       await user.keyboard('{Enter}');
       path.push(focused());
     }
     expect(path).toEqual([
       'Item Code line 1',
       'Qty line 1',
-      'Unit Price line 1',
-      'Description line 1',
       'Item Code line 2',
       'Qty line 2',
-      'Unit Price line 2',
-      'Description line 2',
       'Item Code line 3', // added
     ]);
     expect(serialized().map((l) => l.key)).toEqual(['1', '2', 'new_1']);
@@ -48,7 +44,7 @@ describe('Enter navigation', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('from the name and tax type cells, Enter goes to the next stop', async () => {
+  it('from the name cell Enter goes to the qty; from the tax type, on to the next line', async () => {
     const user = userEvent.setup();
     inForm(props({ lines: [line()] }));
     await user.click(cell('Item Name line 1'));
@@ -56,7 +52,19 @@ describe('Enter navigation', () => {
     expect(focused()).toBe('Qty line 1');
     screen.getByLabelText('Tax Type line 1').focus();
     await user.keyboard('{Enter}');
-    expect(focused()).toBe('Description line 1');
+    expect(focused()).toBe('Item Code line 2');
+  });
+
+  it('purchase: code → qty → price → description → next row code', async () => {
+    const user = userEvent.setup();
+    inForm(props({ kind: 'purchase', orderType: 4, lines: [line({ key: '1' }), line({ key: '2' })] }));
+    await user.click(cell('Item Code line 1'));
+    const path: Array<string | null | undefined> = [focused()];
+    for (let i = 0; i < 4; i++) {
+      await user.keyboard('{Enter}');
+      path.push(focused());
+    }
+    expect(path).toEqual(['Item Code line 1', 'Qty line 1', 'Unit Price line 1', 'Description line 1', 'Item Code line 2']);
   });
 
   it('selects the qty text on arrival so typing replaces it', async () => {

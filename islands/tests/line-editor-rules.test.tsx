@@ -61,9 +61,11 @@ describe('rules', () => {
   it('Enter stops follow the row order', () => {
     expect(nextStop('sales', 'code')).toBe('qty');
     expect(nextStop('sales', 'name')).toBe('qty');
-    expect(nextStop('sales', 'price')).toBe('description');
-    expect(nextStop('sales', 'taxType')).toBe('description');
-    expect(nextStop('sales', 'description')).toBeNull();
+    expect(nextStop('sales', 'qty')).toBeNull(); // a sales line ends at its quantity
+    expect(nextStop('sales', 'price')).toBeNull();
+    expect(nextStop('purchase', 'price')).toBe('description');
+    expect(nextStop('purchase', 'taxType')).toBe('description');
+    expect(nextStop('purchase', 'description')).toBeNull();
     expect(nextStop('transfer', 'qty')).toBeNull();
     expect(nextStop('adjustment', 'code')).toBe('inWarehouseQty');
   });

@@ -215,13 +215,40 @@ describe('suggestion list', () => {
     render(<LineEditor {...props()} />);
     const code = cell('Item Code line 1');
     await user.click(code);
-    await user.type(code, 'CONT{Enter}');
+    await user.type(code, '2055516{Enter}');
     await flush();
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(options()).toHaveLength(1);
+    expect(options()).toHaveLength(3);
     await advance(1000);
     expect(fetch).toHaveBeenCalledTimes(1); // the debounced search was replaced
-    await user.keyboard('{Enter}');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(serialized()[0]?.productId).toBe(502);
+    expect(document.activeElement).toBe(cell('Qty line 1'));
+  });
+
+  it('a whole code and Enter before the debounce ends takes that product at once (issue 32)', async () => {
+    const user = fake();
+    const fetch = routeFetch(searchRoute());
+    render(<LineEditor {...props()} />);
+    const code = cell('Item Code line 1');
+    await user.click(code);
+    await user.type(code, '2055516-brid{Enter}');
+    await flush();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(options()).toHaveLength(0);
+    expect(serialized()[0]?.productId).toBe(503);
+    expect(document.activeElement).toBe(cell('Qty line 1'));
+  });
+
+  it('text only one product matches and Enter takes it at once', async () => {
+    const user = fake();
+    routeFetch(searchRoute());
+    render(<LineEditor {...props()} />);
+    const code = cell('Item Code line 1');
+    await user.click(code);
+    await user.type(code, 'CONT{Enter}');
+    await flush();
+    expect(options()).toHaveLength(0);
     expect(serialized()[0]?.productId).toBe(502);
     expect(document.activeElement).toBe(cell('Qty line 1'));
   });

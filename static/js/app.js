@@ -78,10 +78,19 @@ on('htmx:afterRequest', e => proc(e) && processing(false));
 on('htmx:responseError', ({ detail: { xhr: x } }) => httpError(x.status, x.responseText || '', h => x.getResponseHeader(h)));
 on('htmx:sendError', () => { processing(false); toast('Http Error', 'error'); });
 on('htmx:afterSettle', flash);
+// A dialog the server sends (e.g. quoting's CHK history) opens modal: Esc closes it, focus
+// stays in it, and the page behind is inert, as with the page's own dialogs.
+on('htmx:afterSwap', e => { // as it is swapped in, before a key can reach the page
+  const root = e.detail?.target || e.target;
+  for (const dlg of [root, ...$$('dialog[open]', root)]) {
+    if (dlg?.matches?.('dialog[open]') && !dlg.matches(':modal')) { dlg.close(); dlg.showModal(); }
+  }
+});
 // capture: before htmx and default actions
 on('click', e => {
   const t = e.target, el = t.closest?.('[data-confirm]:is(a,button,[type=submit],[type=button])');
-  for (const dd of $$('details.dropdown[open]')) if (!dd.contains(t) || t.closest('.menu a')) dd.open = false;
+  // A menu's entry (a link, or a button that opens a dialog or sends a form) closes its menu.
+  for (const dd of $$('details.dropdown[open]')) if (!dd.contains(t) || t.closest('.menu :is(a,button)')) dd.open = false;
   if (el && !el.disabled && !confirm(el.dataset.confirm)) stop(e);
 }, true);
 // Dialog and back buttons (the Content-Security-Policy allows no inline handlers)

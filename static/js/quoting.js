@@ -40,10 +40,41 @@
   document.addEventListener('picker-picked', function (e) {
     if (e.detail && e.detail.target === 'csr') window.TyreDesk.ask('customer-changed', { id: e.detail.id, name: e.detail.name });
   });
+  // 'Empty & GO' empties the cart and its customer ({id: null}): the field empties too.
   document.addEventListener('cart-customer', function (e) {
     var label = document.querySelector('input[name="csr_label"]'), id = document.querySelector('input[name="csr"]');
-    if (label && id && !id.value && e.detail && e.detail.id) { label.value = e.detail.name; id.value = e.detail.id; }
+    if (!label || !id || !e.detail) return;
+    if (e.detail.id === null) { label.value = ''; id.value = ''; }
+    else if (!id.value && e.detail.id) { label.value = e.detail.name; id.value = e.detail.id; }
+    else return;
+    label.dispatchEvent(new Event('picker-set'));
   });
+  // The stock pop-up is fixed to the viewport beside its number, so the table's scrolling
+  // box cannot clip it; one is open at a time, and scrolling the table closes it.
+  function placePop(dd) {
+    var pop = dd.querySelector('.stock-pop');
+    if (!pop) return;
+    var at = dd.querySelector('summary').getBoundingClientRect(), gap = 4;
+    pop.style.left = '0px';
+    pop.style.top = '0px';
+    var w = pop.offsetWidth, h = pop.offsetHeight, vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+    var left = Math.max(gap, Math.min(at.right - w, vw - w - gap));
+    var top = at.bottom + gap + h <= vh - gap ? at.bottom + gap : Math.max(gap, at.top - gap - h);
+    pop.style.left = left + 'px';
+    pop.style.top = top + 'px';
+    pop.dataset.placed = '1'; // shown once it is where it belongs
+  }
+  results.addEventListener('toggle', function (e) {
+    var dd = e.target;
+    if (!dd.matches || !dd.matches('details.stock-dd')) return;
+    if (!dd.open) { var pop = dd.querySelector('.stock-pop'); if (pop) delete pop.dataset.placed; return; }
+    results.querySelectorAll('details.stock-dd[open]').forEach(function (o) { if (o !== dd) o.open = false; });
+    placePop(dd);
+  }, true);
+  function closePops() { results.querySelectorAll('details.stock-dd[open]').forEach(function (o) { o.open = false; }); }
+  results.addEventListener('scroll', closePops, true);
+  window.addEventListener('resize', closePops);
+  document.addEventListener('click', function (e) { if (!e.target.closest || !e.target.closest('details.stock-dd')) closePops(); });
   document.addEventListener('prices-changed', function () {
     var form = document.querySelector('form.search-card');
     if (form && window.htmx) window.htmx.trigger(form, 'submit');

@@ -40,7 +40,21 @@
       }).catch(function () {});
   }
 
+  // The sheet's lines name no product yet (a new sheet being typed).
+  function noProductLines() {
+    var lines = [];
+    try { lines = JSON.parse((field('lines_json') || {}).value || '[]') || []; } catch (e) { lines = []; }
+    return !lines.some(function (l) { return l && l.productId; });
+  }
+
   function customerPicked(id) {
+    // The lines are priced for the customer at once; a new sheet goes on to its first line
+    // (the date, warehouse and staff have their defaults: issue 32).
+    if (id) {
+      emit('customer-changed', { id: id });
+      var first = form.querySelector('[aria-label="Item Code line 1"]');
+      if (first && noProductLines()) first.focus();
+    }
     getJSON('/api/customers/' + id).then(function (j) {
       var c = j.data || {};
       var set = function (sel, text) { var el = form.querySelector(sel); if (el) el.textContent = text; };
@@ -55,6 +69,11 @@
       var addr = field('address'), phone = field('phone');
       if (addr && !addr.value) addr.value = [c.address, [c.city, c.state, c.postal].filter(Boolean).join(' ')].filter(Boolean).join(', ');
       if (phone && !phone.value) phone.value = c.phone || '';
+      // The customer's own service and business staff; the user can still choose others.
+      [['csr_service_id', c.cs_id], ['csr_bd_id', c.bd_id]].forEach(function (p) {
+        var sel = field(p[0]);
+        if (sel && p[1] && sel.querySelector('option[value="' + p[1] + '"]')) sel.value = String(p[1]);
+      });
       emit('customer-changed', { id: c.id, priceType: c.priceType });
     }).catch(function () {});
     dueDate();

@@ -291,6 +291,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             updated_at: now,
             version: 1,
             overdue_guard_days: None,
+            default_warehouse_id: None,
         },
         Organisation {
             id: 9,
@@ -315,6 +316,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             updated_at: now,
             version: 1,
             overdue_guard_days: None,
+            default_warehouse_id: None,
         },
     ];
     diesel::insert_into(organisations::table).values(&orgs[0]).execute(conn)?;
@@ -418,6 +420,8 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
         .collect();
     masters::insert_warehouses(conn, &warehouses)?;
     let own_wh: Vec<i64> = warehouses.iter().filter(|w| !w.is_third_party).map(|w| w.id).collect();
+    // New sheets start in the company's first own warehouse (Settings › Default warehouse).
+    accounts::set_default_warehouse(conn, org, own_wh.first().copied())?;
 
     let brands: Vec<NewBrand> = catalogue::brands()
         .into_iter()

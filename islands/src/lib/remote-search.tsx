@@ -30,6 +30,11 @@ export interface RemoteSearchOptions<T extends Hit> {
   onPick: (hit: T) => void;
   /** Asked when hits arrive; false drops them (e.g. the user has left the input). */
   accept?: () => boolean;
+  /**
+   * For a search that Enter started (typed faster than the debounce): the hit to pick at
+   * once when the hits arrive (e.g. the one whose code is the query), or null to show them.
+   */
+  pickOnEnter?: (query: string, hits: T[]) => T | null;
 }
 
 export interface RemoteSearch<T extends Hit> {
@@ -69,7 +74,7 @@ export interface RemoteSearch<T extends Hit> {
 
 const optionId = (listId: string, hit: Hit) => `${listId}-${hit.id}`;
 
-export function useRemoteSearch<T extends Hit>({ search, delayMs, onPick, accept }: RemoteSearchOptions<T>): RemoteSearch<T> {
+export function useRemoteSearch<T extends Hit>({ search, delayMs, onPick, accept, pickOnEnter }: RemoteSearchOptions<T>): RemoteSearch<T> {
   const [hits, setHits] = useState<T[] | null>(null);
   const [active, setActive] = useState(0);
   const [loading, setLoading] = useState(false);
@@ -96,7 +101,7 @@ export function useRemoteSearch<T extends Hit>({ search, delayMs, onPick, accept
     setHits(null);
   };
 
-  const searchNow = (text: string) => {
+  const searchNow = (text: string, byEnter = false) => {
     cancel();
     const query = text.trim();
     if (query === '') return;
@@ -106,6 +111,12 @@ export function useRemoteSearch<T extends Hit>({ search, delayMs, onPick, accept
       (found) => {
         setLoading(false);
         if (accept && !accept()) return;
+        const chosen = byEnter && pickOnEnter ? pickOnEnter(query, found) : null;
+        if (chosen) {
+          setHits(null);
+          onPick(chosen);
+          return;
+        }
         setHits(found);
         setActive(0);
       },
@@ -154,7 +165,7 @@ export function useRemoteSearch<T extends Hit>({ search, delayMs, onPick, accept
         // Typed faster than the debounce, or the list was closed: search now.
         if (pending() || (searchOnEnter && hits === null && text.trim() !== '')) {
           e.preventDefault();
-          searchNow(text);
+          searchNow(text, true);
           return true;
         }
         return false;

@@ -92,6 +92,8 @@ pub struct Organisation {
     /// The approval guard's overdue rule: an invoice of the customer more than this many
     /// days past due stops an approval (`None`: off).
     pub overdue_guard_days: Option<i32>,
+    /// The warehouse a new sheet starts in (issue 32); `None`: none chosen.
+    pub default_warehouse_id: Option<i64>,
 }
 
 /// Sessions stay valid this long after the last request.
@@ -455,11 +457,30 @@ pub fn update_settings(conn: &mut DbConn, org: i64, version: i32, s: &domain::ad
             organisations::tier_e_bp.eq(e),
             organisations::time_zone.eq(&s.time_zone),
             organisations::overdue_guard_days.eq(s.overdue_guard_days),
+            organisations::default_warehouse_id.eq(s.default_warehouse_id),
             organisations::updated_at.eq(now()),
             organisations::version.eq(organisations::version + 1),
         ))
         .execute(conn)?;
     Ok(n == 1)
+}
+
+/// Sets the warehouse new sheets of company `org` start in (the seed's; the settings form
+/// saves it with the rest).
+pub fn set_default_warehouse(conn: &mut DbConn, org: i64, warehouse: Option<i64>) -> AppResult<()> {
+    diesel::update(organisations::table.find(org)).set(organisations::default_warehouse_id.eq(warehouse)).execute(conn)?;
+    Ok(())
+}
+
+/// The warehouse new sheets of company `org` start in, while it is one of the company's.
+pub fn default_warehouse(conn: &mut DbConn, org: i64) -> AppResult<Option<i64>> {
+    use crate::schema::warehouses;
+    Ok(organisations::table
+        .inner_join(warehouses::table.on(warehouses::id.nullable().eq(organisations::default_warehouse_id).and(warehouses::org_id.eq(organisations::id))))
+        .filter(organisations::id.eq(org))
+        .select(warehouses::id)
+        .first(conn)
+        .optional()?)
 }
 
 /// Stores the company's logo (a data URL, or the default path).

@@ -31,6 +31,9 @@ pub struct SheetCustomer {
     /// The balance last read from Xero, and when.
     pub xero_balance: i64,
     pub xero_balance_at: Option<NaiveDateTime>,
+    /// The customer's service and business staff, which a new sheet starts with.
+    pub cs_id: Option<i64>,
+    pub bd_id: Option<i64>,
 }
 
 /// A sheet of the company with its counterparties.
@@ -184,6 +187,8 @@ pub struct FormChoices {
     pub related_choices: Vec<(i64, String)>,
     /// The chosen customer (of the company only).
     pub customer: Option<SheetCustomer>,
+    /// The warehouse the sheet starts in when it named none and asked for the default.
+    pub default_warehouse: Option<i64>,
 }
 
 /// What the form asks for, as typed (unchecked ids).
@@ -194,6 +199,8 @@ pub struct FormWants {
     /// The sheet the form links to (`related_order_id`).
     pub related: Option<i64>,
     pub product_ids: Vec<i64>,
+    /// A new sheet without a warehouse starts in the company's default one (issue 32).
+    pub default_warehouse: bool,
 }
 
 /// Bills link to at most this many open purchase orders, newest first.
@@ -203,7 +210,8 @@ const OPEN_PURCHASE_ORDERS: i64 = 200;
 /// customer, open purchase orders for a bill, the linked invoice for a credit note, and the lines' products with their stock (one
 /// statement per [`super::CHUNK`] products).
 pub fn form_choices(conn: &mut DbConn, org: i64, wants: &FormWants) -> AppResult<FormChoices> {
-    let products = line_products(conn, org, wants.warehouse, &wants.product_ids)?;
+    let default_warehouse = if wants.default_warehouse && wants.warehouse.is_none() { super::accounts::default_warehouse(conn, org)? } else { None };
+    let products = line_products(conn, org, wants.warehouse.or(default_warehouse), &wants.product_ids)?;
     let staff = masters::all_employees(conn, org)?;
     let warehouses = masters::all_warehouses(conn, org)?;
     let related_choices = if wants.order_type == OrderType::Bill {
@@ -230,7 +238,7 @@ pub fn form_choices(conn: &mut DbConn, org: i64, wants: &FormWants) -> AppResult
         Some(id) => sheet_customer(conn, org, id)?,
         None => None,
     };
-    Ok(FormChoices { products, staff, warehouses, related_choices, customer })
+    Ok(FormChoices { products, staff, warehouses, related_choices, customer, default_warehouse })
 }
 
 /// A line product as read: id, code, name, unit, class A, cost, kind, and on hand where the

@@ -51,6 +51,7 @@ diesel::table! {
         updated_at -> Timestamp,
         version -> Integer,
         overdue_guard_days -> Nullable<Integer>,
+        default_warehouse_id -> Nullable<BigInt>,
     }
 }
 

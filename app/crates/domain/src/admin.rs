@@ -18,6 +18,7 @@ pub const ACCOUNT_DIGITS: &str = "An account number has 5 to 10 digits.";
 pub const DEPARTMENT_RANGE: &str = "Enter a department id from 1 to 99.";
 pub const UPLIFT_RANGE: &str = "Enter a percentage from 0 to 100 with at most two decimals, e.g. 5 or 7.5.";
 pub const UNKNOWN_ZONE: &str = "Choose a time zone such as Australia/Sydney.";
+pub const DEFAULT_WAREHOUSE_UNKNOWN: &str = "Choose one of the company's warehouses, or none.";
 pub const OVERDUE_DAYS_RANGE: &str = "Enter a number of days from 0 to 3650, or leave it empty to turn the rule off.";
 /// A logo that is not a small PNG, JPEG, GIF or WebP image.
 pub const LOGO_TYPE: &str = "The logo must be a PNG, JPEG, GIF or WebP image.";
@@ -83,6 +84,9 @@ pub struct SettingsInput {
     /// The approval guard's overdue rule in days; empty: off (issue 31).
     #[serde(deserialize_with = "lenient::string")]
     pub overdue_guard_days: String,
+    /// The id of the warehouse new sheets start in; empty: none (issue 32).
+    #[serde(deserialize_with = "lenient::string")]
+    pub default_warehouse_id: String,
     #[serde(deserialize_with = "lenient::int")]
     pub version: Option<i32>,
 }
@@ -106,6 +110,8 @@ pub struct Settings {
     pub time_zone: String,
     /// Days past due after which a customer's invoice stops an approval; `None`: off.
     pub overdue_guard_days: Option<i32>,
+    /// The warehouse new sheets start in, as chosen (the caller checks it is the company's).
+    pub default_warehouse_id: Option<i64>,
 }
 
 fn digits(s: &str) -> String {
@@ -215,10 +221,20 @@ pub fn validate_settings(input: &SettingsInput) -> Result<Settings, Vec<FieldErr
             None
         }
     };
+    let default_warehouse_id = match input.default_warehouse_id.trim() {
+        "" => None,
+        t => match t.parse::<i64>() {
+            Ok(id) if id > 0 && t.chars().all(|c| c.is_ascii_digit()) => Some(id),
+            _ => {
+                errors.push(FieldError { field: "default_warehouse_id", message: DEFAULT_WAREHOUSE_UNKNOWN });
+                None
+            }
+        },
+    };
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone, overdue_guard_days })
+    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone, overdue_guard_days, default_warehouse_id })
 }
 
 /// An uploaded logo's content type, read from its first bytes (never from the file name).
@@ -423,6 +439,7 @@ mod tests {
             tier_e: "abc".into(),
             time_zone: "Sydney".into(),
             overdue_guard_days: "-3".into(),
+            default_warehouse_id: "x1".into(),
             ..settings()
         };
         assert_eq!(
@@ -440,6 +457,7 @@ mod tests {
                 ("tier_e", UPLIFT_RANGE),
                 ("time_zone", UNKNOWN_ZONE),
                 ("overdue_guard_days", OVERDUE_DAYS_RANGE),
+                ("default_warehouse_id", DEFAULT_WAREHOUSE_UNKNOWN),
             ]
         );
     }
@@ -456,6 +474,17 @@ mod tests {
         assert_eq!(validate_settings(&settings()).unwrap().overdue_guard_days, None, "off by default");
         let on = SettingsInput { overdue_guard_days: "45".into(), ..settings() };
         assert_eq!(validate_settings(&on).unwrap().overdue_guard_days, Some(45));
+    }
+
+    #[test]
+    fn the_default_warehouse_is_none_when_empty_and_an_id_otherwise() {
+        assert_eq!(validate_settings(&settings()).unwrap().default_warehouse_id, None);
+        let on = SettingsInput { default_warehouse_id: " 12 ".into(), ..settings() };
+        assert_eq!(validate_settings(&on).unwrap().default_warehouse_id, Some(12));
+        for bad in ["0", "-4", "1.5", "main"] {
+            let off = SettingsInput { default_warehouse_id: bad.into(), ..settings() };
+            assert_eq!(fields(&validate_settings(&off).unwrap_err()), vec![("default_warehouse_id", DEFAULT_WAREHOUSE_UNKNOWN)], "{bad}");
+        }
     }
 
     #[test]

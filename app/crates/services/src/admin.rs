@@ -22,8 +22,12 @@ use domain::Actor;
 // Settings
 // ---------------------------------------------------------------------------------------
 
-fn settings_changes(o: &accounts::Organisation, s: &Settings) -> String {
+fn settings_changes(o: &accounts::Organisation, s: &Settings, warehouses: &[db::masters::Warehouse]) -> String {
     let bp = |v: i32| rules::show_uplift(v) + "%";
+    let warehouse = |id: Option<i64>| match id {
+        None => "none".to_string(),
+        Some(id) => warehouses.iter().find(|w| w.id == id).map_or_else(|| format!("#{id}"), |w| w.name.clone()),
+    };
     changes(&[
         ("Name", o.name.clone(), s.name.clone()),
         ("ABN", o.abn.clone(), s.abn.clone()),
@@ -42,6 +46,7 @@ fn settings_changes(o: &accounts::Organisation, s: &Settings) -> String {
         ("Class E uplift", bp(o.tier_e_bp), bp(s.tiers_bp[3])),
         ("Time zone", o.time_zone.clone(), s.time_zone.clone()),
         ("Overdue rule (days)", o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into()), s.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into())),
+        ("Default warehouse", warehouse(o.default_warehouse_id), warehouse(s.default_warehouse_id)),
     ])
 }
 
@@ -55,10 +60,15 @@ pub async fn save_settings(core: &Core, actor: &Actor, input: SettingsInput) -> 
         .db
         .write(move |c| {
             let stored = accounts::organisation(c, admin.org_id)?;
+            // The default warehouse is one of the company's (another company's id is refused).
+            let warehouses = db::masters::all_warehouses(c, admin.org_id)?;
+            if settings.default_warehouse_id.is_some_and(|id| !warehouses.iter().any(|w| w.id == id)) {
+                return Err(AppError::field("default_warehouse_id", rules::DEFAULT_WAREHOUSE_UNKNOWN));
+            }
             if !accounts::update_settings(c, admin.org_id, version, &settings)? {
                 return Err(version_conflict());
             }
-            let detail = settings_changes(&stored, &settings);
+            let detail = settings_changes(&stored, &settings, &warehouses);
             if !detail.is_empty() {
                 audit_change(c, &admin, "settings", Some(admin.org_id), "update", detail)?;
             }

@@ -377,3 +377,53 @@ async fn the_staff_list_shows_permissions_and_pickers_offer_only_active_staff() 
     assert!(!app.get("/order_add/invoices", Some(&owner)).await.body.contains(&sienna), "a deactivated member is not offered on a new sheet");
     assert!(!app.get("/baseinfo/customers", Some(&owner)).await.body.contains(&sienna), "nor on a new customer");
 }
+
+#[tokio::test]
+async fn the_default_warehouse_is_the_company_s_and_new_sheets_start_in_it_with_the_customer_s_staff() {
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+    let own = app.state.db.run(|c| db::masters::all_warehouses(c, 4)).await.unwrap();
+    let other = app.state.db.run(|c| db::masters::all_warehouses(c, 9)).await.unwrap();
+    let selected = |html: &str, id: i64| html.contains(&format!("<option value=\"{id}\" selected>"));
+    // The demo company starts new sheets in its first warehouse.
+    let blank = app.get("/order_add/invoices", Some(&s)).await;
+    assert!(selected(&blank.body, own[0].id), "the seeded default is chosen");
+    assert!(blank.body.contains("placeholder=\"customer name or ABN\" required autofocus>"), "To CSR has the focus on load");
+
+    // Another company's warehouse is refused, and nothing changes.
+    let page = app.get("/settings", Some(&s)).await;
+    let mut form = settings_form(&page.body);
+    form.push(("default_warehouse_id".into(), other[0].id.to_string()));
+    let bad = post_pairs(&app, "/settings", &s, &form).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(field_error(&bad.body, "default_warehouse_id"), "Choose one of the company&#39;s warehouses, or none.");
+    assert_eq!(app.state.db.run(|c| db::accounts::organisation(c, 4)).await.unwrap().default_warehouse_id, Some(own[0].id));
+
+    // Another of its own: new sheets of every kind start there, with an audit row.
+    set(&mut form, "default_warehouse_id", &own[1].id.to_string());
+    let ok = post_pairs(&app, "/settings", &s, &form).await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
+    for path in ["/order_add/invoices", "/order_add/purchase_orders", "/order_add/transfers"] {
+        assert!(selected(&app.get(path, Some(&s)).await.body, own[1].id), "{path} starts in the default warehouse");
+    }
+    let (_, _, detail) = audit_rows(&app, 4).await.into_iter().find(|(e, _, _)| e == "settings").expect("an audit row");
+    assert!(detail.contains(&format!("Default warehouse: {} → {}", own[0].name, own[1].name)), "{detail}");
+
+    // A cart's customer brings their service and business staff.
+    let customer = app
+        .state
+        .db
+        .run(|c| Ok(db::customers::list(c, 4, &Default::default(), 0, 200)?.rows.into_iter().find(|c| c.cs_id.is_some() && c.bd_id.is_some())))
+        .await
+        .unwrap()
+        .expect("a customer with staff");
+    let product = app.state.db.run(|c| db::products::list(c, 4, &Default::default(), 0, 1)).await.unwrap().rows[0].id;
+    let cart = app.get(&format!("/order_add/invoices/addFromCart?items={product}:2&csr={}", customer.id), Some(&s)).await;
+    assert_eq!(cart.status, StatusCode::OK);
+    let chosen = |name: &str| {
+        let select = cart.body.split(&format!("name=\"{name}\"")).nth(1).expect(name).split("</select>").next().unwrap().to_string();
+        select.split("<option value=\"").filter(|o| o.contains("\" selected>")).map(|o| o.split('"').next().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(chosen("csr_service_id"), vec![customer.cs_id.unwrap().to_string()]);
+    assert_eq!(chosen("csr_bd_id"), vec![customer.bd_id.unwrap().to_string()]);
+    assert!(!cart.body.contains("required autofocus>"), "a sheet with its customer gives the focus to no header field");
+}

@@ -207,6 +207,7 @@ async fn the_monthly_special_column_shows_only_when_a_row_has_one() {
         .unwrap();
     let special = app.get(&format!("/quotings?key={code}"), Some(&s)).await;
     assert!(special.body.contains(">M.Special</th>") && special.body.contains(">123.45</td>"));
-    // Names stay on one line, whole in the tooltip.
-    assert!(special.body.contains(r#"<td class="clip name" title=""#));
+    // Codes and names are shown whole, never cut (issue 32: names wrap).
+    assert!(special.body.contains(&format!(r#"<td class="code">{code}</td><td class="name">"#)));
+    assert!(!special.body.contains(r#"class="clip"#), "nothing is cut");
 }

@@ -6,7 +6,7 @@ import { cellNotice, INPUT_CLASS, messageField, NUMBER_LABELS, needsPick, plainT
 import type { EditorAction, EditorState, NumberField } from './editor-state';
 import { HistoryButton } from './HistoryDialog';
 import { PricesMenu } from './PricesMenu';
-import { ProductSearch } from './ProductSearch';
+import { exactCode, ProductSearch } from './ProductSearch';
 import { CODE_DEBOUNCE_MS, MSG_PICK_PRODUCT, NAME_DEBOUNCE_MS, TAX_TYPES, type CellField } from './rules';
 import type { Kind, Line, LineField } from './types';
 import type { CellRef } from './useCellFocus';
@@ -105,6 +105,7 @@ export function Cell({ table, column, line, index }: CellProps) {
             onType={(text) => dispatch({ type: 'typeProduct', key, field: column, text })}
             onPick={(hit) => dispatch({ type: 'pick', kind, key, hit })}
             onEnter={() => table.moveNext(key, column)}
+            pickOnEnter={column === 'code' ? exactCode : undefined}
             inputRef={cellRef(key, column)}
           />
           {message(messageField(column))}

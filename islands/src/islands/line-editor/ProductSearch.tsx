@@ -1,5 +1,7 @@
 // A product search cell (Item Code or Item Name): debounced remote search with a suggestion
-// list. ArrowUp/ArrowDown move, Enter picks, Esc closes, the mouse works too.
+// list. ArrowUp/ArrowDown move, Enter picks, Esc closes, the mouse works too. A code (or
+// any text only one product matches) typed faster than the debounce and Enter picks that
+// product when the search finds it, without a second Enter.
 import { useRef, type CSSProperties, type KeyboardEvent } from 'react';
 import { formatCents } from '../../lib/money';
 import { SuggestionList, useRemoteSearch } from '../../lib/remote-search';
@@ -20,6 +22,8 @@ export interface ProductSearchProps {
   onPick: (hit: ProductHit) => void;
   /** Enter with nothing to pick or search. */
   onEnter: () => void;
+  /** The hit Enter takes at once when a search it started finds it (see useRemoteSearch). */
+  pickOnEnter?: (query: string, hits: ProductHit[]) => ProductHit | null;
   inputRef: (el: HTMLInputElement | null) => void;
 }
 
@@ -41,6 +45,15 @@ const activeStyle: CSSProperties = { ...optionStyle, background: 'var(--brand-t,
 
 const optionStyleOf = (active: boolean) => (active ? activeStyle : optionStyle);
 
+/**
+ * The product whose code is `query` (any case), else the only product found; null shows
+ * the list to choose from.
+ */
+export function exactCode(query: string, hits: ProductHit[]): ProductHit | null {
+  const q = query.trim().toLowerCase();
+  return hits.find((h) => h.code.trim().toLowerCase() === q) ?? (hits.length === 1 ? (hits[0] ?? null) : null);
+}
+
 export function ProductSearch(props: ProductSearchProps) {
   const { value, label, picked, onType, onEnter } = props;
   const input = useRef<HTMLInputElement | null>(null);
@@ -50,6 +63,8 @@ export function ProductSearch(props: ProductSearchProps) {
     onPick: props.onPick,
     // Results for an input the user has left are not shown.
     accept: () => input.current !== null && document.activeElement === input.current,
+    // A code typed whole and Enter takes that product without waiting for the list.
+    pickOnEnter: props.pickOnEnter,
   });
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {

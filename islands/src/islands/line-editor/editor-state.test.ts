@@ -57,11 +57,21 @@ describe('adding lines and moving on with Enter', () => {
 
   it('goes to the next stop in the row, then to the next row', () => {
     const state = start({ lines: [line({ key: '1' }), line({ key: '2' })] });
-    expect(after(state, { type: 'moveNext', kind: 'sales', key: '1', field: 'code' }).focus).toEqual({ key: '1', field: 'qty' });
-    expect(after(state, { type: 'moveNext', kind: 'sales', key: '1', field: 'taxType' }).focus).toEqual({ key: '1', field: 'description' });
-    const next = after(state, { type: 'moveNext', kind: 'sales', key: '1', field: 'description' });
+    expect(after(state, { type: 'moveNext', kind: 'purchase', key: '1', field: 'code' }).focus).toEqual({ key: '1', field: 'qty' });
+    expect(after(state, { type: 'moveNext', kind: 'purchase', key: '1', field: 'taxType' }).focus).toEqual({ key: '1', field: 'description' });
+    const next = after(state, { type: 'moveNext', kind: 'purchase', key: '1', field: 'description' });
     expect(next.focus).toEqual({ key: '2', field: 'code' });
     expect(next.lines).toBe(state.lines);
+  });
+
+  it('on a sales sheet the line ends at its quantity: Enter goes on to the next line', () => {
+    const state = start({ lines: [line({ key: '1' }), line({ key: '2' })] });
+    expect(after(state, { type: 'moveNext', kind: 'sales', key: '1', field: 'code' }).focus).toEqual({ key: '1', field: 'qty' });
+    expect(after(state, { type: 'moveNext', kind: 'sales', key: '1', field: 'qty' }).focus).toEqual({ key: '2', field: 'code' });
+    expect(after(state, { type: 'moveNext', kind: 'sales', key: '1', field: 'price' }).focus).toEqual({ key: '2', field: 'code' });
+    const added = after(state, { type: 'moveNext', kind: 'sales', key: '2', field: 'qty' });
+    expect(keys(added)).toEqual(['1', '2', 'new_1']);
+    expect(added.focus).toEqual({ key: 'new_1', field: 'code' });
   });
 
   it('past the last row adds a line and focuses its code cell', () => {

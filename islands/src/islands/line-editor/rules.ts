@@ -249,9 +249,16 @@ export function cellOrder(kind: Kind): CellField[] {
   }
 }
 
+/**
+ * Where Enter stops. On a sales sheet the line is done after its quantity (the price comes
+ * with the product, priced for the customer): Enter there goes to the next line's code, and
+ * Tab reaches the price, tax type and description (issue 32: a fast typist's invoice is
+ * code, Enter, qty, Enter per line). A purchase sheet's price is typed: Enter stops there.
+ */
 export function enterStops(kind: Kind): CellField[] {
   switch (kind) {
     case 'sales':
+      return ['code', 'qty'];
     case 'purchase':
       return ['code', 'qty', 'price', 'description'];
     case 'transfer':

@@ -3,7 +3,8 @@
 // Page contract (DOM CustomEvents on `document`):
 //   in  `cart-add`          {id, code, name, qty}  same product → quantities summed (≤ 999)
 //   in  `customer-changed`  {id: number|null, name?}  stores / clears the cart's customer
-//   out `cart-customer`     {id, name}  once on mount when the restored cart has a customer
+//   out `cart-customer`     {id, name}  once on mount when the restored cart has a customer;
+//                           {id: null} when 'Empty & GO' has emptied the cart and its customer
 // State lives in localStorage[storageKey] (shape in ./cart.ts) and follows other tabs via
 // the `storage` event. SSR-safe: the first render is the empty cart; storage is only read
 // in effects and written in handlers.
@@ -221,6 +222,8 @@ export function QuotingCart({ storageKey, checkoutPath }: QuotingCartProps) {
       toast(MSG_EMPTIED, 'success', TOAST_LONG_MS);
       apply(EMPTY_CART, true);
       setDrafts({});
+      // The cart's customer went with it: the page's To CSR field empties too.
+      document.dispatchEvent(new CustomEvent(CART_CUSTOMER_EVENT, { detail: { id: null, name: '' } }));
     }
   };
 

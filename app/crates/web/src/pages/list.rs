@@ -201,8 +201,9 @@ pub enum FilterKind {
     Text { value: String, placeholder: &'static str, suggestions: Vec<String> },
     Select { options: Vec<(String, String)>, selected: String },
     Date { value: String },
-    /// A remote-suggestion picker: the visible text and a hidden id field.
-    Picker { url: &'static str, target: &'static str, label: String, id: String },
+    /// A remote-suggestion picker: the visible text and a hidden id field; `balance` shows
+    /// each customer's balance and the picked one's beside the label (quoting's To CSR).
+    Picker { url: &'static str, target: &'static str, label: String, id: String, balance: bool },
 }
 
 /// One input of the search card.
@@ -314,6 +315,14 @@ impl Filter {
             FilterKind::Text { value, .. } | FilterKind::Date { value } => !value.trim().is_empty(),
             FilterKind::Picker { label, id, .. } => !label.trim().is_empty() || !id.trim().is_empty(),
             FilterKind::Select { options, selected } => !selected.is_empty() && options.first().is_some_and(|(v, _)| v != selected),
+        }
+    }
+
+    /// The hidden field of a picker that shows the picked customer's balance.
+    pub fn balance_for(&self) -> Option<&'static str> {
+        match &self.kind {
+            FilterKind::Picker { target, balance: true, .. } => Some(target),
+            _ => None,
         }
     }
 }

@@ -123,7 +123,7 @@ async fn list(state: &AppState, auth: &Auth, f: &Filters<OcopFilter>) -> AppResu
     let filters = vec![
         Filter { label: "Item Key", name: "key", kind: FilterKind::Text { value: current(pairs, "key"), placeholder: "code, size or name", suggestions: vec![] } },
         Filter { label: "Brand", name: "brand", kind: FilterKind::Select { options: options_with_all(brands), selected: current(pairs, "brand") } },
-        Filter { label: "CSR", name: "csr_label", kind: FilterKind::Picker { url: "/api/customers?per_page=20&name=", target: "csr", label: current(pairs, "csr_label"), id: current(pairs, "csr") } },
+        Filter { label: "CSR", name: "csr_label", kind: FilterKind::Picker { url: "/api/customers?per_page=20&name=", target: "csr", label: current(pairs, "csr_label"), id: current(pairs, "csr"), balance: false } },
         Filter { label: "OCOP", name: "with_ocop", kind: FilterKind::Select { options: options_with_all([("yes", "With OCOP prices")]), selected: current(pairs, "with_ocop") } },
     ];
     Ok(ListView {

@@ -164,7 +164,7 @@ async fn lookup(state: &AppState, auth: &Auth, f: &Filters<QuoteFilter>) -> AppR
         Filter {
             label: "To CSR",
             name: "csr_label",
-            kind: FilterKind::Picker { url: "/api/customers?per_page=20&name=", target: "csr", label: current(pairs, "csr_label"), id: current(pairs, "csr") },
+            kind: FilterKind::Picker { url: "/api/customers?per_page=20&name=", target: "csr", label: current(pairs, "csr_label"), id: current(pairs, "csr"), balance: true },
         },
         Filter { label: "Location", name: "location", kind: FilterKind::Text { value: current(pairs, "location"), placeholder: "e.g. A12", suggestions: vec![] } },
         select("Warehouse", "warehouse", options_with_all(warehouses.iter().cloned())),

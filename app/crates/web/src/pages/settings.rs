@@ -39,6 +39,8 @@ pub struct SettingsPage {
     pub logo: String,
     pub has_logo: bool,
     pub zones: &'static [&'static str],
+    /// The company's warehouses (id, name): the default warehouse's choices.
+    pub warehouses: Vec<(String, String)>,
     pub audit: Vec<AuditLine>,
     pub xero: Status,
     pub tested: Option<String>,
@@ -87,7 +89,8 @@ pub struct SettingField {
     pub value: String,
     pub required: bool,
     pub max: usize,
-    /// "text", "email", "tel", "url", or "zone" (a text input with the time-zone list).
+    /// "text", "email", "tel", "url", "zone" (a text input with the time-zone list) or
+    /// "warehouse" (a select of the company's warehouses, or none).
     pub kind: &'static str,
     pub hint: &'static str,
     pub error: String,
@@ -134,6 +137,7 @@ fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<S
         f("tier_e", "Class E uplift %", &v.tier_e, true, 6, "text", ""),
         f("time_zone", "Time zone", &v.time_zone, true, SHORT_MAX, "zone", "'Today' for new sheets and reports is the date here."),
         f("overdue_guard_days", "Overdue rule (days)", &v.overdue_guard_days, false, 4, "text", "Empty: off. Else an invoice whose customer has a sent invoice unpaid more than this many days past due needs an approver (Xero's payments, read hourly)."),
+        f("default_warehouse_id", "Default warehouse", &v.default_warehouse_id, false, 20, "warehouse", "The warehouse a new sheet starts in; the sheet can still choose another."),
     ]
 }
 
@@ -156,6 +160,7 @@ fn input_of(o: &Organisation) -> SettingsInput {
         tier_e: show_uplift(o.tier_e_bp),
         time_zone: o.time_zone.clone(),
         overdue_guard_days: o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_default(),
+        default_warehouse_id: o.default_warehouse_id.map(|d| d.to_string()).unwrap_or_default(),
         version: Some(o.version),
     }
 }
@@ -179,9 +184,9 @@ async fn render_with(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'
 /// the outcome `alert` and what was typed into a refused form.
 async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Option<(&'static str, String)>, form: Option<&XeroForm>, typed: Option<Typed>) -> AppResult<SettingsPage> {
     let (org, actor) = (auth.org_id, Actor::from(auth));
-    let (xero, organisation, audit) = state
+    let (xero, organisation, audit, warehouses) = state
         .db
-        .run(move |c| Ok((svc::status(c, &actor)?, accounts::organisation(c, org)?, reference_data::recent_audit(c, org, AUDIT_ROWS)?)))
+        .run(move |c| Ok((svc::status(c, &actor)?, accounts::organisation(c, org)?, reference_data::recent_audit(c, org, AUDIT_ROWS)?, db::masters::all_warehouses(c, org)?)))
         .await?;
     let zone = auth.zone;
     let audit = audit
@@ -205,6 +210,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
         has_logo: organisation.logo.starts_with("data:"),
         logo: logo_url(&organisation.logo),
         zones: AU_ZONES,
+        warehouses: warehouses.into_iter().map(|w| (w.id.to_string(), w.name)).collect(),
         audit,
         form_client_id: keep(|f| &f.client_id, &xero.client_id),
         form_identity_url: keep(|f| &f.identity_url, if xero.identity_url == svc::IDENTITY_URL { "" } else { &xero.identity_url }),

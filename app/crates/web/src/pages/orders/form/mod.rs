@@ -241,6 +241,8 @@ pub struct FormPage {
     /// The customer's overdue amount (empty when nothing is overdue).
     pub overdue: String,
     pub remark: String,
+    /// A new sheet as it starts: its counterparty field has the focus on load (issue 32).
+    pub starting: bool,
 }
 
 impl FormPage {
@@ -404,7 +406,8 @@ pub async fn create(State(state): State<AppState>, auth: Auth, Path(route): Path
         Ok(id) => Ok(Redirect::to(&format!("/order_detail/{}/{id}?ok=1", t.route_name())).into_response()),
         Err(AppError::Validation { errors: e, .. }) => {
             errors.extend(e);
-            render(&state, &auth, Render::new_sheet(t, f, island, errors, None), StatusCode::UNPROCESSABLE_ENTITY).await
+            // What was typed comes back as it was: no default fills a field left empty.
+            render(&state, &auth, Render { starting: false, ..Render::new_sheet(t, f, island, errors, None) }, StatusCode::UNPROCESSABLE_ENTITY).await
         }
         Err(e) => Err(e),
     }

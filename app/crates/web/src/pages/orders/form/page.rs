@@ -17,19 +17,22 @@ pub(super) struct Render {
     pub(super) errors: BTreeMap<String, String>,
     pub(super) editable: bool,
     pub(super) cart_operation: Option<&'static str>,
+    /// A new sheet as it starts (not one shown again after a refused save): an empty
+    /// warehouse takes the company's default, empty staff the customer's (issue 32).
+    pub(super) starting: bool,
 }
 
 impl Render {
     /// The form of a new sheet of type `t`.
     pub(super) fn new_sheet(t: OrderType, f: SheetForm, lines: Vec<IslandLine>, errors: BTreeMap<String, String>, cart_operation: Option<&'static str>) -> Self {
         let action = format!("/order_add/{}", t.route_name());
-        Self { t, heading: format!("New {}", t.label()), action, cancel: list_path(t), f, lines, errors, editable: true, cart_operation }
+        Self { t, heading: format!("New {}", t.label()), action, cancel: list_path(t), f, lines, errors, editable: true, cart_operation, starting: true }
     }
 
     /// The form of sheet `id` (number `no`) of type `t`.
     pub(super) fn edit(t: OrderType, no: &str, id: i64, f: SheetForm, lines: Vec<IslandLine>, errors: BTreeMap<String, String>, editable: bool) -> Self {
         let (action, cancel) = (format!("/order_edit/{}/{id}", t.route_name()), format!("/order_detail/{}/{id}", t.route_name()));
-        Self { t, heading: edit_heading(t, no), action, cancel, f, lines, errors, editable, cart_operation: None }
+        Self { t, heading: edit_heading(t, no), action, cancel, f, lines, errors, editable, cart_operation: None, starting: false }
     }
 }
 
@@ -44,15 +47,29 @@ pub(super) fn list_path(t: OrderType) -> String {
 
 /// The page of `r` around `shell`: reads the choices (warehouses, staff, the lines' products,
 /// the customer) and renders the line editor.
-pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r: Render) -> AppResult<FormPage> {
+pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, mut r: Render) -> AppResult<FormPage> {
     let org = auth.org_id;
     let t = r.t;
     // Read only to redisplay the form; every id is looked up inside the company.
     let customer: Option<i64> = r.f.customer_id.trim().parse().ok();
-    let warehouse: Option<i64> = r.f.warehouse_id.trim().parse().ok();
+    let mut warehouse: Option<i64> = r.f.warehouse_id.trim().parse().ok();
     let related: Option<i64> = r.f.related_order_id.trim().parse().ok();
-    let wants = FormWants { order_type: t, customer, warehouse, related, product_ids: r.lines.iter().filter_map(|l| l.product_id).collect() };
-    let FormChoices { products, staff, warehouses, related_choices: open_pos, customer: cust_info } = state.db.run(move |c| order_views::form_choices(c, org, &wants)).await?;
+    let wants = FormWants { order_type: t, customer, warehouse, related, product_ids: r.lines.iter().filter_map(|l| l.product_id).collect(), default_warehouse: r.starting };
+    let FormChoices { products, staff, warehouses, related_choices: open_pos, customer: cust_info, default_warehouse } = state.db.run(move |c| order_views::form_choices(c, org, &wants)).await?;
+    if let Some(w) = default_warehouse {
+        warehouse = Some(w);
+        r.f.warehouse_id = w.to_string();
+    }
+    // A new sheet's customer brings their service and business staff (a cart's customer).
+    if let Some(c) = cust_info.as_ref().filter(|_| r.starting) {
+        let fill = |field: &mut String, id: Option<i64>| {
+            if field.trim().is_empty() {
+                *field = id.map(|i| i.to_string()).unwrap_or_default();
+            }
+        };
+        fill(&mut r.f.csr_service_id, c.cs_id);
+        fill(&mut r.f.csr_bd_id, c.bd_id);
+    }
     let mut lines = r.lines;
     let sight = auth.sight();
     fill_products(&mut lines, &products, t, sight);
@@ -110,6 +127,7 @@ pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, r
         balance,
         overdue,
         remark,
+        starting: r.starting,
     })
 }
 
