@@ -13,6 +13,12 @@ pub use chrono_tz::Tz;
 /// The default zone of an organisation (DESIGN §2).
 pub const DEFAULT_ZONE: Tz = chrono_tz::Australia::Sydney;
 
+/// A company's zone from its stored name (`organisations.time_zone`): the default when the
+/// name is not one the server knows (settings refuse such names, so only old rows have them).
+pub fn zone_of(name: &str) -> Tz {
+    crate::admin::parse_zone(name).unwrap_or(DEFAULT_ZONE)
+}
+
 /// Today's date in `zone`.
 pub fn today(zone: Tz) -> NaiveDate {
     Utc::now().with_timezone(&zone).date_naive()

@@ -25,7 +25,7 @@ pub const PAGE_SIZE: i64 = 20;
 
 /// The company's time zone of a signed-in customer.
 pub fn zone(who: &ShopPrincipal) -> Tz {
-    domain::admin::parse_zone(&who.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE)
+    domain::dates::zone_of(&who.time_zone)
 }
 
 /// A product as the customer sees it: their price (GST inclusive), and stock in words.

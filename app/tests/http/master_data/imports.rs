@@ -234,6 +234,9 @@ async fn basic_creates_and_updates_every_kind_by_code() {
     assert_eq!(twice.status, StatusCode::CONFLICT, "{}", twice.body);
     assert_eq!(twice.json()["code"], "same_file");
     assert!(twice.json()["message"].as_str().unwrap().starts_with("This file was already imported on "), "{}", twice.body);
+    // The time of the first import, shown the one way (issue 32): `27 Nov 2026 07:11`.
+    let when = twice.json()["message"].as_str().unwrap()["This file was already imported on ".len()..].split(" by ").next().unwrap().to_string();
+    assert!(chrono::NaiveDateTime::parse_from_str(&when, "%d %b %Y %H:%M").is_ok(), "{when}");
     let again = app
         .request(Method::POST, BASIC, Some(with_fields(&[("again", "1")], &file).into()), Some("multipart/form-data; boundary=B0UND"), &[("cookie", &s.cookie), ("x-csrf-token", &s.csrf)])
         .await;

@@ -76,7 +76,7 @@ pub async fn submit(core: &Core, who: &Actor, zone: chrono_tz::Tz, kind: ImportK
         if let Some((last, at, by)) = core.db.run(move |c| db::imports::last(c, org, kind.code())).await?
             && last == digest
         {
-            let when = at.and_utc().with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string();
+            let when = domain::dates::date_time(at, zone);
             return Err(AppError::Conflict { message: domain::imports::same_file(&when, &by), code: Some("same_file"), reasons: vec![] });
         }
     }
@@ -244,7 +244,7 @@ async fn run_stored(core: &Core, job: &Job, kind: ImportKind, path: &Path, param
         .run(move |c| {
             let user_row = db::accounts::user_by_id(c, user)?;
             let m = db::accounts::memberships_of(c, user)?.into_iter().find(|m| m.org_id == org);
-            let zone = m.as_ref().and_then(|m| domain::admin::parse_zone(&m.time_zone).ok()).unwrap_or(domain::dates::DEFAULT_ZONE);
+            let zone = m.as_ref().map_or(domain::dates::DEFAULT_ZONE, |m| domain::dates::zone_of(&m.time_zone));
             Ok(m.map(|m| {
                 let actor = Actor { org_id: org, user_id: user, name: user_row.name, role: Role::from_i32(m.role).unwrap_or(Role::Business), is_acct: m.is_acct, crt_csr: m.crt_csr };
                 (actor, zone)

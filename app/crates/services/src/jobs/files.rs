@@ -138,7 +138,7 @@ fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, 
     let mut out = SheetWriter::empty(&tmp).map_err(export::write_failed)?;
     out.watch_cancel(cancel);
     // The job's company's zone: its days bound the report.
-    let zone = domain::admin::parse_zone(&org.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE);
+    let zone = domain::dates::zone_of(&org.time_zone);
     let ctx = Ctx { org_id: job.org_id, org_name: &org.name, kind: stored.kind, params: &stored.params, progress, created_at: job.created_at, zone };
     let written = db::read_snapshot(conn, |c| write(c, &ctx, &mut out)).and_then(|()| out.save(&part));
     if let Err(e) = written {

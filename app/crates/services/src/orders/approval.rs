@@ -113,7 +113,7 @@ fn guard(conn: &mut DbConn, actor: &Actor, o: &Order, t: OrderType, lines: &[ord
             let company = db::accounts::organisation(conn, o.org_id)?;
             match company.overdue_guard_days {
                 Some(days) => {
-                    let today = domain::dates::today(domain::admin::parse_zone(&company.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE));
+                    let today = domain::dates::today(domain::dates::zone_of(&company.time_zone));
                     (Some(days), domain::payments::days_overdue(&db::orders::owed_by(conn, o.org_id, c)?, today))
                 }
                 None => (None, 0),

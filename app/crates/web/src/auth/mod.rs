@@ -84,7 +84,7 @@ fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[
         crt_csr: m.crt_csr,
         orgs: accounts::usable(all).into_iter().map(|m| OrgChoice { id: m.org_id, name: m.org_name.clone(), role: m.role }).collect(),
         session,
-        zone: domain::admin::parse_zone(&m.time_zone).unwrap_or(domain::dates::DEFAULT_ZONE),
+        zone: domain::dates::zone_of(&m.time_zone),
         must_change_password: false,
     }
 }
