@@ -10,6 +10,18 @@ after(async () => { await app?.stop(); });
 
 const PRODUCT_NAME = '205/55R16 91V TESTBRAND E2E TOURER';
 
+/** Fills the new-customer form's required fields but its name and contact. */
+async function fillCustomerDetails(page, abn) {
+  await page.getByLabel('ABN Number').fill(abn);
+  await page.getByLabel('Address').fill('9 Test Pde');
+  await page.getByLabel('City / Suburb').fill('Mascot');
+  await page.getByLabel('State').fill('NSW');
+  await page.getByLabel('Postcode').fill('2020');
+  await page.getByLabel('Price Strategy').selectOption({ label: 'Class B' });
+  await page.getByLabel('Payment Type').selectOption({ label: 'Monthly' });
+  await page.getByLabel('Area Type').selectOption({ label: 'South' });
+}
+
 test('a new product is saved through the form and found by its tyre size', async () => {
   const page = await app.newPage();
   await signIn(page, 'sales@demo.test');
@@ -70,16 +82,9 @@ test('a new customer is saved through the form and found in the customer list', 
   assert.equal(await page.locator('input[name="creditLimit"]').count(), 0);
 
   await page.getByLabel('Customer Name').fill('E2E Wheel & Tyre Pty Ltd');
-  await page.getByLabel('ABN Number').fill('98 765 432 109');
   await page.getByLabel('Contact First Name').fill('Ellie');
   await page.getByLabel('Phone').fill('02 9555 0199');
-  await page.getByLabel('Address').fill('9 Test Pde');
-  await page.getByLabel('City / Suburb').fill('Mascot');
-  await page.getByLabel('State').fill('NSW');
-  await page.getByLabel('Postcode').fill('2020');
-  await page.getByLabel('Price Strategy').selectOption({ label: 'Class B' });
-  await page.getByLabel('Payment Type').selectOption({ label: 'Monthly' });
-  await page.getByLabel('Area Type').selectOption({ label: 'South' });
+  await fillCustomerDetails(page, '98 765 432 109');
   await page.getByRole('button', { name: 'Submit' }).click();
 
   await page.waitForURL(/\/baseinfo\/customers\/\d+(\?saved=1)?$/);
@@ -123,14 +128,7 @@ test('the customer form reports a missing contact name on the first submit', asy
   assert.equal(await contact.innerText(), '');
   await page.getByLabel('Contact Last Name').fill('');
   // Everything else filled: one submit, the contact-name message, nothing saved.
-  await page.getByLabel('ABN Number').fill('98 765 432 110');
-  await page.getByLabel('Address').fill('9 Test Pde');
-  await page.getByLabel('City / Suburb').fill('Mascot');
-  await page.getByLabel('State').fill('NSW');
-  await page.getByLabel('Postcode').fill('2020');
-  await page.getByLabel('Price Strategy').selectOption({ label: 'Class B' });
-  await page.getByLabel('Payment Type').selectOption({ label: 'Monthly' });
-  await page.getByLabel('Area Type').selectOption({ label: 'South' });
+  await fillCustomerDetails(page, '98 765 432 110');
   await page.getByRole('button', { name: 'Submit' }).click();
   assert.equal(await contact.innerText(), 'Please enter');
   assert.match(page.url(), /\/baseinfo\/customers$/, 'still the new-customer form');
