@@ -131,7 +131,7 @@ pub struct Sheet {
 }
 
 /// The supplier block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Supplier {
     pub name: String,
     pub abn: String,
@@ -145,7 +145,7 @@ pub struct Supplier {
 }
 
 /// The customer block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct CustomerBlock {
     pub name: String,
     pub abn: Option<String>,
@@ -154,7 +154,7 @@ pub struct CustomerBlock {
 }
 
 /// Which optional columns the line table has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Columns {
     pub location: bool,
     pub prices: bool,
@@ -163,7 +163,7 @@ pub struct Columns {
 }
 
 /// One printed line; money cells are empty without prices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Row {
     pub no: usize,
     /// The item and, where it says more, the line's description ([`rules::printed_description`]).
@@ -176,7 +176,7 @@ pub struct Row {
 }
 
 /// One A4 page.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Page {
     pub number: usize,
     pub of: usize,
@@ -193,7 +193,7 @@ impl Page {
 }
 
 /// Subtotal, GST and total of a document with prices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct MoneyTotals {
     /// Only for GST-exclusive departments.
     pub subtotal: Option<String>,
@@ -204,7 +204,7 @@ pub struct MoneyTotals {
 }
 
 /// Bank details printed on invoices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Bank {
     pub account_name: String,
     pub bsb: String,
@@ -212,7 +212,7 @@ pub struct Bank {
 }
 
 /// PAYMENT ADVICE or CREDIT ADVICE, the slip at the foot of a document with prices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Advice {
     pub title: &'static str,
     pub sentence: &'static str,
@@ -220,7 +220,7 @@ pub struct Advice {
 }
 
 /// Everything after the last line, printed once on the last page.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Closing {
     pub comment: String,
     pub total_qty: i64,
@@ -234,7 +234,7 @@ pub struct Closing {
 }
 
 /// A printable document: the header, the pages of lines and the closing block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Document {
     pub title: &'static str,
     pub number_label: &'static str,
