@@ -91,6 +91,46 @@ pub fn company(conn: &mut DbConn, org: i64) -> AppResult<Company> {
     })
 }
 
+/// The company's logo as the PDF templates receive it.
+pub fn logo(conn: &mut DbConn, org: i64) -> AppResult<pdf::Logo> {
+    let stored = accounts::organisation(conn, org)?.logo;
+    Ok(match crate::admin::decode_logo(&stored) {
+        Some((mime, bytes)) => pdf::Logo::Image { mime: mime.to_string(), bytes },
+        None if stored.is_empty() || stored == domain::admin::DEFAULT_LOGO => pdf::Logo::Default,
+        None => pdf::Logo::None,
+    })
+}
+
+/// A document as a PDF file: its name (`INV-000123.pdf`, `3 documents (Standard).pdf`)
+/// and bytes.
+#[derive(Debug, Clone)]
+pub struct PdfFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The sheets of `ids` as one A4 PDF (the same documents as the print page, typeset on the
+/// blocking pool); refused as a whole, like the print page, when one may not be printed.
+pub async fn pdf(core: &crate::Core, org: i64, ids: Vec<i64>, variant: Variant) -> AppResult<PdfFile> {
+    let (docs, logo) = core.db.run(move |c| Ok((documents(c, org, &ids, variant)?, logo(c, org)?))).await?;
+    let name = match docs.as_slice() {
+        [one] if variant == Variant::Standard => format!("{}.pdf", one.no),
+        [one] => format!("{} {}.pdf", one.no, variant.label()),
+        many => format!("{} documents ({}).pdf", many.len(), variant.label()),
+    };
+    let bytes = typeset(move || pdf::sheets(&docs, &logo)).await?;
+    Ok(PdfFile { name, bytes })
+}
+
+/// Runs a typst render on the blocking pool; a failure is ours (a template that does not
+/// compile), answered as a 500 with the reason logged.
+pub async fn typeset(render: impl FnOnce() -> Result<Vec<u8>, pdf::PdfError> + Send + 'static) -> AppResult<Vec<u8>> {
+    tokio::task::spawn_blocking(render)
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("the PDF task failed: {e}")))?
+        .map_err(|e| AppError::Internal(anyhow::Error::new(e)))
+}
+
 /// The documents of `ids`, in that order; nothing is built unless every sheet may print.
 pub fn documents(conn: &mut DbConn, org: i64, ids: &[i64], variant: Variant) -> AppResult<Vec<Document>> {
     let sheets = printable_sheets(conn, org, ids)?;

@@ -35,6 +35,24 @@ pub fn attachment(file_name: &str, body: impl Into<Body>) -> Response {
         .into_response()
 }
 
+/// A PDF document named `file_name`, shown in the browser's viewer (`inline`) or saved
+/// (`attachment`); never cached, as it shows the sheet as it is now.
+pub fn pdf(file_name: &str, inline: bool, bytes: Vec<u8>) -> Response {
+    // RFC 6266: a plain-ASCII name in quotes, and the exact name percent-encoded.
+    let plain: String = file_name.chars().map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' { c } else { '_' }).collect();
+    let exact: String = file_name.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-._~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect();
+    let how = if inline { "inline" } else { "attachment" };
+    (
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_string()),
+            (header::CONTENT_DISPOSITION, format!("{how}; filename=\"{plain}\"; filename*=UTF-8''{exact}")),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
 /// The open export being sent; the file goes when the body is dropped.
 struct Sending {
     file: tokio::fs::File,

@@ -26,9 +26,22 @@ fn variant(pairs: &[(String, String)]) -> AppResult<Variant> {
     Variant::parse(value(pairs, "variant").next()).ok_or_else(|| AppError::bad_request("Choose variant=standard (with prices) or variant=noprice (delivery document)."))
 }
 
+/// `format=pdf` asks for the documents as one A4 PDF instead of the print page.
+fn wants_pdf(pairs: &[(String, String)]) -> AppResult<bool> {
+    match value(pairs, "format").next() {
+        None | Some("") | Some("html") => Ok(false),
+        Some("pdf") => Ok(true),
+        Some(_) => Err(AppError::bad_request("Choose format=html (the print page) or format=pdf.")),
+    }
+}
+
 /// `GET /order_print/{id}`.
 pub async fn one(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, RawQuery(raw): RawQuery) -> AppResult<Response> {
-    let v = variant(&pairs(raw.as_deref())?)?;
+    let pairs = pairs(raw.as_deref())?;
+    let v = variant(&pairs)?;
+    if wants_pdf(&pairs)? {
+        return pdf(&state, &auth, vec![id], v).await;
+    }
     page(&state, &auth, vec![id], v).await
 }
 
@@ -37,7 +50,17 @@ pub async fn batch(State(state): State<AppState>, auth: Auth, RawQuery(raw): Raw
     let pairs = pairs(raw.as_deref())?;
     let ids = print_svc::parse_ids(value(&pairs, "ids"))?;
     let v = variant(&pairs)?;
+    if wants_pdf(&pairs)? {
+        return pdf(&state, &auth, ids, v).await;
+    }
     page(&state, &auth, ids, v).await
+}
+
+/// The documents as one PDF, shown in the browser's own viewer (`inline`), named by the
+/// sheet; viewing it does not mark anything printed.
+async fn pdf(state: &AppState, auth: &Auth, ids: Vec<i64>, variant: Variant) -> AppResult<Response> {
+    let file = print_svc::pdf(state, auth.org_id, ids, variant).await?;
+    Ok(crate::http::download::pdf(&file.name, true, file.bytes))
 }
 
 async fn page(state: &AppState, auth: &Auth, ids: Vec<i64>, variant: Variant) -> AppResult<Response> {
