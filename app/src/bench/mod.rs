@@ -62,6 +62,10 @@ const SAVE_P95_MS: f64 = 25.0;
 /// Another user's page while the island engines are busy (issue 29; it was 3.2 s median).
 const ISLAND_PAGE_P95_MS: f64 = 300.0;
 const CONCURRENT_MIN_RPS: f64 = 300.0;
+/// A 20-line tax invoice as PDF, asked over HTTP (issue 33).
+const INVOICE_PDF_P95_MS: f64 = 50.0;
+/// 100 sheets as one PDF, the most one print batch takes (issue 33).
+const BATCH_PDF_P95_MS: f64 = 5_000.0;
 const EXPORT_ALL: Budget = Budget::Memory { seconds: 8.0, growth_mb: 150.0 };
 /// A year's sales detail report (issue 11).
 const YEAR_REPORT: Budget = Budget::Memory { seconds: 10.0, growth_mb: 150.0 };
@@ -410,6 +414,40 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     if opts.selected(name) {
         let t = save_and_approve(&client, &save_body, fx.warehouse, l).await?;
         entries.push(Entry::Latency(LatencyRow::new(name, 1, t, Budget::P95Ms(SAVE_P95_MS))));
+    }
+
+    let name = "invoice PDF, 20 lines";
+    if opts.selected(name) {
+        let approved = save_and_approve(&client, &save_body, fx.warehouse, Limits { requests: 1, ..l }).await?;
+        anyhow::ensure!(approved.errors == 0, "{name}: the 20-line invoice was not approved");
+        let id = db.run(|c| orders::table.filter(orders::org_id.eq(ORG)).order(orders::id.desc()).select(orders::id).first::<i64>(c).map_err(Into::into)).await?;
+        let path = fixed(format!("/order_print/{id}?variant=standard&format=pdf"));
+        let t = measure::single(name, &client, &db, &path, None, l).await?;
+        let row = LatencyRow::new(name, 1, t, Budget::P95Ms(INVOICE_PDF_P95_MS));
+        println!("  {:<40} 1 client: p95 {:.2} ms", row.name, row.p95_ms);
+        entries.push(Entry::Latency(row));
+    }
+
+    let name = "print batch PDF, 100 sheets";
+    if opts.selected(name) {
+        let approved = domain::enums::OrderStatus::Approved.as_i32();
+        let ids: Vec<i64> = db
+            .run(move |c| {
+                let types = [OrderType::Invoice.as_i32(), OrderType::CreditNote.as_i32()];
+                orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq_any(types)).filter(orders::status.eq(approved)).order(orders::id.desc()).limit(100).select(orders::id).load(c).map_err(Into::into)
+            })
+            .await?;
+        let lines: i64 = {
+            let ids = ids.clone();
+            db.run(move |c| db::schema::order_lines::table.filter(db::schema::order_lines::order_id.eq_any(ids)).count().get_result(c).map_err(Into::into)).await?
+        };
+        notes.push(format!("{name}: the newest {} approved invoices and credit notes, {lines} lines in all", ids.len()));
+        let query = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        let path = fixed(format!("/order_print/batch?ids={query}&variant=standard&format=pdf"));
+        let t = measure::single(name, &client, &db, &path, None, Limits { requests: l.requests.min(10), ..l }).await?;
+        let row = LatencyRow::new(name, 1, t, Budget::P95Ms(BATCH_PDF_P95_MS));
+        println!("  {:<40} 1 client: p95 {:.2} ms", row.name, row.p95_ms);
+        entries.push(Entry::Latency(row));
     }
 
     let _ = stop.send(());
