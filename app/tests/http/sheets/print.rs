@@ -464,3 +464,95 @@ async fn a_credit_note_cloned_from_an_invoice_names_it_on_the_detail_and_the_pri
     assert!(elsewhere.json()["errors"]["related_order_id"].is_string());
     assert_eq!(count().await, before, "nothing saved");
 }
+
+/// The text poppler's `pdftotext` reads from a PDF the server sent.
+pub fn pdf_text(pdf: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new("pdftotext")
+        .args(["-enc", "UTF-8", "-", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("pdftotext (poppler-utils, installed by .ci/run)");
+    child.stdin.take().unwrap().write_all(pdf).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "pdftotext could not read the PDF");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Words of the print page's documents (`<main>` … the sections), for comparing with a PDF.
+fn page_words(html: &str) -> Vec<String> {
+    let from = html.find("<section class=\"page\"").expect("a document section");
+    let to = html.rfind("</section>").unwrap() + "</section>".len();
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html[from..to].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text.replace("&amp;", "&").replace("&#38;", "&").replace("&#39;", "'").replace("&quot;", "\"").replace("&#34;", "\"");
+    let mut words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    words.sort();
+    words
+}
+
+fn pdf_words(pdf: &[u8]) -> Vec<String> {
+    let mut words: Vec<String> = pdf_text(pdf).split_whitespace().map(str::to_lowercase).collect();
+    words.sort();
+    words
+}
+
+#[tokio::test]
+async fn a_sheet_and_a_batch_come_as_pdf_saying_what_the_print_page_says() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("sales@demo.test").await;
+    let (inv, inv_no) = approved(&app, &s, &f, 1, 3).await;
+    let (long, long_no) = approved(&app, &s, &f, 1, 45).await;
+
+    for (id, no, variant, title) in [(inv, &inv_no, "standard", "TAX INVOICE"), (inv, &inv_no, "noprice", "Delivery Doc"), (long, &long_no, "standard", "TAX INVOICE")] {
+        let res = app.get(&format!("/order_print/{id}?variant={variant}&format=pdf"), Some(&s)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        assert_eq!(res.headers["content-type"], "application/pdf");
+        let disposition = res.headers["content-disposition"].to_str().unwrap();
+        assert!(disposition.starts_with("inline;") && disposition.contains(no.as_str()), "{disposition}");
+        assert_eq!(res.headers["cache-control"], "no-store");
+        assert!(res.bytes.starts_with(b"%PDF-"));
+        let text = pdf_text(&res.bytes);
+        assert!(text.contains(title) && text.contains(no.as_str()) && text.contains(&f.customer_name), "{text}");
+        // The print page of the same sheet says the same words.
+        let page = app.get(&format!("/order_print/{id}?variant={variant}"), Some(&s)).await;
+        assert_eq!(page_words(&page.body), pdf_words(&res.bytes), "{no} {variant}: the print page and the PDF differ");
+    }
+    // Viewing the PDF marks nothing printed.
+    assert!(history(&app, &s, inv).await.iter().all(|a| !a.starts_with("Printed")));
+
+    // A batch: one PDF, each sheet's documents in the order asked, pages numbered per sheet.
+    let batch = app.get(&format!("/order_print/batch?ids={long},{inv}&variant=standard&format=pdf"), Some(&s)).await;
+    assert_eq!(batch.status, StatusCode::OK, "{}", batch.body);
+    let text = pdf_text(&batch.bytes);
+    let (at_long, at_inv) = (text.find(long_no.as_str()).unwrap(), text.find(inv_no.as_str()).unwrap());
+    assert!(at_long < at_inv, "in the order asked");
+    assert!(text.contains("Page 3 of 3") && text.contains("Page 1 of 1"), "{text}");
+    let page = app.get(&format!("/order_print/batch?ids={long},{inv}&variant=standard"), Some(&s)).await;
+    assert_eq!(page_words(&page.body), pdf_words(&batch.bytes));
+
+    // Refusals are the print page's: a draft, another company's sheet, a wrong format.
+    let (draft, draft_no) = create(&app, &s, &f, 1, 1).await;
+    let refused = app.get(&format!("/order_print/{draft}?format=pdf"), Some(&s)).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert!(refused.body.contains(&format!("{draft_no} cannot be printed")) && !refused.bytes.starts_with(b"%PDF"));
+    let other = app.session("multi@demo.test").await;
+    app.post_form("/switch-org", &other, &[("org_id", "9")]).await;
+    assert_eq!(app.get(&format!("/order_print/{inv}?format=pdf"), Some(&other)).await.status, StatusCode::NOT_FOUND);
+    let wrong = app.get(&format!("/order_print/{inv}?format=docx"), Some(&s)).await;
+    assert_eq!(wrong.status, StatusCode::BAD_REQUEST);
+    assert!(wrong.body.contains("format=pdf"));
+}
