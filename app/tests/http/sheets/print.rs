@@ -531,6 +531,9 @@ async fn a_sheet_and_a_batch_come_as_pdf_saying_what_the_print_page_says() {
         let page = app.get(&format!("/order_print/{id}?variant={variant}"), Some(&s)).await;
         assert_eq!(page_words(&page.body), pdf_words(&res.bytes), "{no} {variant}: the print page and the PDF differ");
     }
+    // The detail page's Print menu offers both PDFs beside the print page.
+    let detail = app.get(&format!("/order_detail/invoices/{inv}"), Some(&s)).await;
+    assert!(detail.body.contains(&format!("/order_print/{inv}?variant=standard&amp;format=pdf")) && detail.body.contains("PDF (Without Price)"), "{}", detail.body);
     // Viewing the PDF marks nothing printed.
     assert!(history(&app, &s, inv).await.iter().all(|a| !a.starts_with("Printed")));
 
