@@ -104,7 +104,7 @@ test('a 60-line invoice prints to matching A4 pages and is marked printed only w
   await page.locator('details.dropdown summary', { hasText: 'Print' }).click();
   const [printTab] = await Promise.all([
     page.context().waitForEvent('page'),
-    page.getByRole('link', { name: 'Standard' }).click(),
+    page.getByRole('link', { name: 'Standard', exact: true }).click(),
   ]);
   const print = printTab;
   print.setDefaultTimeout(15_000);
@@ -250,5 +250,36 @@ test('the invoice list prints the selected sheets together', async () => {
   const docs = await tab.locator('section.page').evaluateAll((els) => els.map((e) => e.dataset.doc));
   assert.deepEqual(docs.sort(), [a.no, b.no].sort(), 'each sheet on its own page');
   assert.equal(await tab.locator('h1', { hasText: 'Delivery Doc' }).count(), 2);
+  await page.context().close();
+});
+
+test('the Print menu opens the sheet as a PDF the browser shows, saying what the print page says', async () => {
+  const page = await app.newPage();
+  await signIn(page, 'approver@demo.test');
+  const { id, no } = await approvedInvoice(page, 4);
+  await page.goto(`/order_detail/invoices/${id}`);
+  await page.locator('details.dropdown summary', { hasText: 'Print' }).click();
+  const link = page.getByRole('link', { name: 'PDF (Standard)', exact: true });
+  assert.ok(await link.isVisible());
+  assert.equal(await link.getAttribute('target'), '_blank');
+  // The link's answer, fetched with the page's own cookies: an inline A4 PDF of this sheet.
+  const res = await page.request.get(await link.getAttribute('href'));
+  assert.equal(res.status(), 200);
+  assert.equal(res.headers()['content-type'], 'application/pdf');
+  assert.match(res.headers()['content-disposition'], new RegExp(`^inline; filename="${no}\\.pdf"`));
+  const pdf = await res.body();
+  const text = execFileSync('pdftotext', ['-', '-'], { input: pdf }).toString();
+  assert.match(text, /TAX INVOICE/);
+  assert.match(text, new RegExp(no));
+  assert.match(text, /Page 1 of 1/);
+  const { count, boxes } = pdfPages(pdf);
+  assert.equal(count, 1);
+  assert.ok(Math.abs(boxes[0][0] - 595.28) < 1.5 && Math.abs(boxes[0][1] - 841.89) < 1.5, `A4, got ${boxes[0]}`);
+  // What the print page shows, word for word.
+  await page.goto(`/order_print/${id}?variant=standard`);
+  const words = (t) => t.split(/\s+/).filter(Boolean).map((w) => w.toLowerCase()).sort();
+  const shown = await page.locator('section.page').evaluateAll((els) => els.map((e) => e.innerText).join(' '));
+  assert.deepEqual(words(text), words(shown));
+  assert.deepEqual(await printedHistory(page, id), [], 'viewing the PDF marks nothing');
   await page.context().close();
 });
