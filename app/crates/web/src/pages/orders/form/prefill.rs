@@ -44,6 +44,12 @@ impl Prefill {
     /// Refuses, before the page answers, a clone into type `t` whose source is no sheet of
     /// the company (404) or that the clone rules refuse (400): one statement.
     pub(super) async fn check(&self, state: &AppState, org: i64, t: OrderType) -> AppResult<()> {
+        if let Self::Cart { quotation: Some(id), .. } = *self {
+            // Converting a quotation (issue 33): an expired or another company's one is
+            // refused before the page answers.
+            state.db.run(move |c| services::quotations::for_invoice(c, org, id)).await?;
+            return Ok(());
+        }
         let Self::Clone { from, to_invoice } = *self else { return Ok(()) };
         let head = state.db.run(move |c| order_views::head_of(c, org, from)).await?;
         let src_type = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
