@@ -105,3 +105,79 @@ pub async fn statement_pdf(core: &Core, org: i64, customer_id: i64, month: Month
     let bytes = typeset(move || pdf::statements(std::slice::from_ref(&d), &logo)).await?;
     Ok(PdfFile { name, bytes })
 }
+
+// ---------------------------------------------------------------------------------------
+// Every customer with a balance: a job of the report queue (Download Center)
+// ---------------------------------------------------------------------------------------
+
+/// The queue's kind of the statements job.
+pub const JOB_KIND: &str = "statements";
+
+/// Its title in the Download Center.
+pub const JOB_TITLE: &str = "Customer Statements (every customer with a balance)";
+
+/// Why a statements job ends without a file.
+pub fn nobody_owes(month: Month) -> String {
+    format!("No customer has a balance at the end of {}: there are no statements to print.", month.label())
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct JobParams {
+    month: String,
+}
+
+/// The file a statements job writes in the company's folder (`statements-2026-10-17.pdf`).
+pub fn file_name(id: i64, month: Month) -> String {
+    format!("{JOB_KIND}-{}-{id}.pdf", month.code())
+}
+
+/// The name the file downloads as.
+pub fn download_name(job: &db::reports::Job) -> String {
+    let code = job.date_range.get(..7).unwrap_or("");
+    format!("Statements {code}.pdf")
+}
+
+/// Queues the statements of every customer with a balance for the month of `month_text`
+/// (`YYYY-MM`, empty: last month), or answers the same job still queued or running.
+pub async fn submit(core: &Core, who: crate::reports::Asker, month_text: Option<String>) -> AppResult<(db::reports::Job, bool)> {
+    let org = who.org_id;
+    let month = core.db.run(move |c| month(c, org, month_text.as_deref())).await?;
+    let params = serde_json::to_string(&JobParams { month: month.code() }).map_err(|e| AppError::Internal(e.into()))?;
+    let range = format!("{}~{}", month.first, month.last);
+    let key = format!("{JOB_KIND}:{}", month.code());
+    let job = core
+        .db
+        .write(move |c| {
+            let new = db::reports::NewJob { org_id: org, user_id: who.user_id, kind: JOB_KIND, params: &params, date_range: &range, dedupe_key: &key };
+            db::reports::enqueue(c, &new, db::now())
+        })
+        .await?;
+    if job.1 {
+        core.reports.wake.notify_one();
+    }
+    Ok(job)
+}
+
+/// Runs a claimed statements job: every statement of the month in one PDF, each starting on
+/// a new page, written under a temporary name and renamed when whole; answers the file's
+/// name. Progress: the statements built, then the typesetting.
+pub async fn run_job(core: &Core, job: &db::reports::Job, progress: std::sync::Arc<crate::reports::Progress>) -> AppResult<String> {
+    let p: JobParams = serde_json::from_str(&job.params).map_err(|e| AppError::Internal(anyhow::anyhow!("statements job {} has unreadable parameters: {e}", job.id)))?;
+    let org = job.org_id;
+    let month = Month::parse(Some(&p.month), NaiveDate::MAX).map_err(|m| AppError::Internal(anyhow::anyhow!("statements job {}: {m}", job.id)))?;
+    let (docs, logo) = core.db.run(move |c| Ok((with_balance(c, org, month)?, logo(c, org)?))).await?;
+    if docs.is_empty() {
+        return Err(AppError::bad_request(nobody_owes(month)));
+    }
+    progress.set(1, 2);
+    let bytes = typeset(move || pdf::statements(&docs, &logo)).await?;
+    let dir = crate::reports::files::org_dir(&core.data_dir, org);
+    let name = file_name(job.id, month);
+    let part = dir.join(crate::reports::files::part_name(&name));
+    let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&part, &bytes)).and_then(|()| std::fs::rename(&part, dir.join(&name)));
+    if let Err(e) = written {
+        crate::reports::files::remove(&part);
+        return Err(xlsx::export::write_failed(e.into()));
+    }
+    Ok(name)
+}

@@ -140,3 +140,37 @@ async fn the_validity_comes_from_the_setting_and_a_long_quotation_runs_to_a_seco
     }
     assert!(pages[1].contains(&format!("60 {}", ps[59].1)), "the 60th line is on page 2");
 }
+
+#[tokio::test]
+async fn the_validity_setting_is_checked_saved_and_audited() {
+    use crate::support::extract_input;
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+    let page = app.get("/settings", Some(&s)).await;
+    assert_eq!(extract_input(&page.body, "quotation_valid_days"), "7");
+    let names = ["name", "abn", "addressLine1", "addressLine2", "phone", "email", "website", "bankAccountName", "bsb", "bankAccount", "department_id", "tier_b", "tier_c", "tier_d", "tier_e", "time_zone", "version"];
+    let form = |days: &str| -> Vec<(String, String)> {
+        let mut f: Vec<(String, String)> = names.iter().map(|n| (n.to_string(), extract_input(&page.body, n))).collect();
+        f.push(("quotation_valid_days".into(), days.into()));
+        f
+    };
+    let post = |f: Vec<(String, String)>| {
+        let app = &app;
+        let s = &s;
+        async move {
+            let refs: Vec<(&str, &str)> = f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            app.post_form("/settings", s, &refs).await
+        }
+    };
+    let bad = post(form("366")).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains(domain::admin::QUOTATION_DAYS_RANGE), "{}", bad.body);
+    let ok = post(form("14")).await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
+    let days: i32 = app.state.db.run(|c| Ok(organisations::table.find(4).select(organisations::quotation_valid_days).first(c)?)).await.unwrap();
+    assert_eq!(days, 14);
+    let again = app.get("/settings", Some(&s)).await;
+    assert!(again.body.contains("Quotation valid for (days): 7 → 14"), "the change is audited and listed");
+    let sales = app.session("sales@demo.test").await;
+    let refs = [("quotation_valid_days", "30")];
+    assert_eq!(app.post_form("/settings", &sales, &refs).await.status, StatusCode::FORBIDDEN);
+}

@@ -114,3 +114,55 @@ async fn the_month_is_checked_and_another_companys_customer_is_not_found() {
     let page = app.get(&format!("/baseinfo/customers/{customer}"), Some(&s)).await;
     assert!(page.body.contains(&format!("href=\"/customers/{customer}/statement\"")), "the customer's page links the statement");
 }
+
+#[tokio::test]
+async fn every_customer_with_a_balance_in_one_pdf_from_the_report_queue() {
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
+    let (first, first_name) = scenario(&app).await;
+    // A second customer owing 50.00, and a third whose invoice was paid: no statement.
+    let (second, second_name) = app
+        .state
+        .db
+        .write(move |c| {
+            let mut others = customers::table.filter(customers::org_id.eq(4)).filter(customers::id.ne(first)).order(customers::id).select((customers::id, customers::name)).limit(2).load::<(i64, String)>(c)?;
+            let (paid, _) = others.pop().unwrap();
+            let (id, name) = others.pop().unwrap();
+            sheet(c, id, "INV-S00010", OrderType::Invoice, OrderStatus::Approved, d(2001, 3, 1), Some(d(2001, 3, 31)), 50_00, None)?;
+            sheet(c, paid, "INV-S00011", OrderType::Invoice, OrderStatus::Approved, d(2001, 3, 1), Some(d(2001, 3, 31)), 70_00, Some((d(2001, 3, 15), 70_00)))?;
+            Ok((id, name))
+        })
+        .await
+        .unwrap();
+    let center = app.get("/reports_download", Some(&s)).await;
+    assert!(center.body.contains("action=\"/reports_download/statements\""), "the Download Center starts it");
+    let asked = app.post_form("/reports_download/statements", &s, &[("month", "2001-03")]).await;
+    assert_eq!(asked.status, StatusCode::SEE_OTHER, "{}", asked.body);
+    assert!(app.follow(&asked, &s).await.body.contains("Preparing the statements of every customer with a balance"));
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
+    let jobs = app.get("/api/reports", Some(&s)).await.json();
+    let job = jobs["data"].as_array().unwrap().iter().find(|j| j["type"] == "statements").cloned().expect("the job is listed");
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["title"], services::statements::JOB_TITLE);
+    let file = app.get(&format!("/api/download/{}", job["name"].as_str().unwrap()), Some(&s)).await;
+    assert_eq!(file.status, StatusCode::OK);
+    assert_eq!(file.headers.get("content-type").unwrap(), "application/pdf");
+    assert!(file.headers.get("content-disposition").unwrap().to_str().unwrap().contains("Statements 2001-03.pdf"));
+    let text = super::pdf_text(&file.bytes);
+    assert_eq!(text.matches("STATEMENT").count(), 2, "two customers owe:\n{text}");
+    assert_eq!(text.matches("Page 1 of 1").count(), 2, "each statement counts its own pages");
+    for want in [first_name.as_str(), second_name.as_str(), "Closing balance $680.00", "Closing balance $50.00"] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+    assert!(!text.contains("INV-S00011"), "a customer who owes nothing gets no statement");
+    let _ = second;
+
+    // A month nobody owes anything in: the job says so.
+    let asked = app.post_form("/reports_download/statements", &s, &[("month", "2000-06")]).await;
+    assert_eq!(asked.status, StatusCode::SEE_OTHER);
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
+    let jobs = app.get("/api/reports", Some(&s)).await.json();
+    let failed = jobs["data"].as_array().unwrap().iter().find(|j| j["type"] == "statements" && j["state"] == "failed").cloned().expect("failed job");
+    assert!(failed["error"].as_str().unwrap().contains("No customer has a balance at the end of June 2000"), "{failed}");
+    let bad = app.post_form("/reports_download/statements", &s, &[("month", "June")]).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+}

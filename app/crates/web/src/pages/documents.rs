@@ -129,3 +129,22 @@ pub async fn purchase_order(State(state): State<AppState>, auth: Auth, Path(id):
     let file = po_print::purchase_order_pdf(&state, auth.org_id, id).await?;
     Ok(crate::http::download::pdf(&file.name, true, file.bytes))
 }
+
+#[derive(Deserialize)]
+pub struct StatementsForm {
+    #[serde(default)]
+    month: String,
+}
+
+/// `POST /reports_download/statements`: queues one PDF of the statements of every customer
+/// with a balance for the month (default last month); it appears in the Download Center.
+pub async fn statements_job(State(state): State<AppState>, auth: Auth, axum::Form(f): axum::Form<StatementsForm>) -> AppResult<Response> {
+    let month = Some(f.month.trim().to_string()).filter(|m| !m.is_empty());
+    let (job, queued) = statements::submit(&state, auth.asker(), month).await?;
+    let text = if queued {
+        format!("Preparing the statements of every customer with a balance ({}); the PDF appears below when it is ready.", domain::dates::range_text(&job.date_range))
+    } else {
+        "Those statements are already being prepared; the PDF appears below when it is ready.".to_string()
+    };
+    super::redirect_with_notice(&state, &auth, "/reports_download", "success", text).await
+}

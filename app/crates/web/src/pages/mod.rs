@@ -60,6 +60,7 @@ pub fn router() -> Router<AppState> {
         .route("/reports_download", get(report_center::page))
         .route("/reports_download/jobs", get(report_center::jobs))
         .route("/reports_download/xero_batch", post(report_center::xero_batch))
+        .route("/reports_download/statements", post(documents::statements_job))
         .route(
             "/reports_download/import/{kind}",
             post(report_center::import).layer(axum::extract::DefaultBodyLimit::max(domain::uploads::MAX_UPLOAD_BODY_BYTES)),
