@@ -92,3 +92,35 @@ test("an OCOP price edited in the dialog is offered on that customer's next invo
   await page.getByRole('menuitem', { name: /OCOP.*123\.45/ }).waitFor();
   await page.context().close();
 });
+
+test("'Save quotation' keeps the cart as Q-… for its customer; its PDF opens; Convert to invoice fills the new invoice", async () => {
+  const page = await app.newPage();
+  await signIn(page, 'sales@demo.test');
+  const customers = (await json(page, '/api/customers?per_page=150')).data;
+  const customer = customers[1];
+  await page.goto('/quotings');
+  await page.fill('input[name="csr_label"]', customer.name.slice(0, 12));
+  await page.locator('.picker-list li').first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.fill('input[name="key"]', '2055516');
+  await page.press('input[name="key"]', 'Enter');
+  const row = page.locator('#results tbody tr[data-product]').first();
+  await row.waitFor();
+  const id = Number(await row.getAttribute('data-product'));
+  await row.locator('.cart-qty').fill('3');
+  await row.locator('.cart-add').click();
+  await page.getByTestId('cart-badge').filter({ hasText: '3' }).waitFor();
+  await page.getByRole('button', { name: 'Save quotation' }).click();
+  await page.waitForURL(/\/quotations\?customer=/);
+  await page.getByText(/Quotation Q-\d{6} saved\./).waitFor();
+  const pdfHref = await page.locator('#quotations a', { hasText: 'PDF' }).first().getAttribute('href');
+  const pdf = await page.request.get(pdfHref);
+  assert.equal(pdf.status(), 200);
+  assert.equal(pdf.headers()['content-type'], 'application/pdf');
+  const convert = await page.locator('#quotations a', { hasText: 'Convert to invoice' }).first().getAttribute('href');
+  await page.goto(convert);
+  await page.waitForSelector('input[name="lines_json"]', { state: 'attached' });
+  assert.equal(await page.locator('input[name="customer_id"]').inputValue(), String(customer.id));
+  const lines = JSON.parse(await page.locator('input[name="lines_json"]').inputValue()).filter((l) => l.productId);
+  assert.deepEqual(lines.map((l) => [l.productId, Number(l.qty)]), [[id, 3]]);
+});

@@ -2,6 +2,18 @@
 // island), the price dialog on the A/COD price, and the To CSR picker feeding the cart.
 (function () {
   'use strict';
+  // 'Save quotation' posts the cart's items (`id:qty,…`) and its customer, read from the
+  // cart's storage (the cart island keeps it in localStorage 'carts').
+  var save = document.getElementById('save-quotation');
+  if (save) save.addEventListener('submit', function () {
+    var cart = null;
+    try { cart = JSON.parse(window.localStorage.getItem('carts') || 'null'); } catch (err) { cart = null; }
+    var items = cart && Array.isArray(cart.items) ? cart.items.filter(function (i) { return i && i.id > 0 && i.qty > 0; }).map(function (i) { return i.id + ':' + i.qty; }).join(',') : '';
+    save.elements.items.value = items;
+    var picked = Array.prototype.find.call(document.querySelectorAll('input[name="csr"]'), function (i) { return !save.contains(i); });
+    var csr = cart && cart.csr && cart.csr.id ? cart.csr.id : (picked ? picked.value : '');
+    if (csr) save.elements.csr.value = csr;
+  });
   var results = document.getElementById('results');
   if (!results) return;
   function qtyOf(input) { var n = Number(input.value); return Number.isInteger(n) && n >= 0 && n <= 999 ? n : -1; }

@@ -292,6 +292,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             version: 1,
             overdue_guard_days: None,
             default_warehouse_id: None,
+            quotation_valid_days: 7,
         },
         Organisation {
             id: 9,
@@ -317,6 +318,7 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             version: 1,
             overdue_guard_days: None,
             default_warehouse_id: None,
+            quotation_valid_days: 7,
         },
     ];
     diesel::insert_into(organisations::table).values(&orgs[0]).execute(conn)?;

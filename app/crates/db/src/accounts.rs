@@ -94,6 +94,8 @@ pub struct Organisation {
     pub overdue_guard_days: Option<i32>,
     /// The warehouse a new sheet starts in (issue 32); `None`: none chosen.
     pub default_warehouse_id: Option<i64>,
+    /// How many days a quotation is valid (issue 33; 7 unless set).
+    pub quotation_valid_days: i32,
 }
 
 /// Sessions stay valid this long after the last request.
@@ -458,6 +460,7 @@ pub fn update_settings(conn: &mut DbConn, org: i64, version: i32, s: &domain::ad
             organisations::time_zone.eq(&s.time_zone),
             organisations::overdue_guard_days.eq(s.overdue_guard_days),
             organisations::default_warehouse_id.eq(s.default_warehouse_id),
+            organisations::quotation_valid_days.eq(s.quotation_valid_days),
             organisations::updated_at.eq(now()),
             organisations::version.eq(organisations::version + 1),
         ))

@@ -52,6 +52,7 @@ diesel::table! {
         version -> Integer,
         overdue_guard_days -> Nullable<Integer>,
         default_warehouse_id -> Nullable<BigInt>,
+        quotation_valid_days -> Integer,
     }
 }
 
@@ -519,6 +520,37 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    quotations (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        no -> Text,
+        customer_id -> BigInt,
+        quote_date -> Date,
+        valid_until -> Date,
+        total_qty -> BigInt,
+        total_amount -> BigInt,
+        total_gst -> BigInt,
+        created_by -> Nullable<BigInt>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    quotation_lines (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        quotation_id -> BigInt,
+        seq -> Integer,
+        product_id -> Nullable<BigInt>,
+        code -> Text,
+        description -> Text,
+        quantity -> BigInt,
+        price -> BigInt,
+        amount -> BigInt,
+    }
+}
+
 diesel::joinable!(memberships -> users (user_id));
 diesel::joinable!(memberships -> organisations (org_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -556,6 +588,8 @@ diesel::joinable!(stock_moves -> warehouses (warehouse_id));
 diesel::joinable!(stock_moves -> products (product_id));
 diesel::joinable!(stock_moves -> orders (order_id));
 diesel::joinable!(stock_moves -> users (user_id));
+diesel::joinable!(quotations -> customers (customer_id));
+diesel::joinable!(quotation_lines -> quotations (quotation_id));
 diesel::joinable!(ocop_prices -> organisations (org_id));
 diesel::joinable!(ocop_prices -> customers (customer_id));
 diesel::joinable!(ocop_prices -> products (product_id));
@@ -665,4 +699,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     xero_sign_ins,
     imports,
     jobs,
+    quotations,
+    quotation_lines,
 );

@@ -253,11 +253,26 @@ pub struct Document {
     pub closing: Closing,
 }
 
-fn day(d: NaiveDate) -> String {
+/// The company block of a document that no branch warehouse sends: the company's own
+/// name, ABN, address, phone, e-mail and website (quotations, statements, purchase orders).
+pub fn company_block(company: &Company) -> Supplier {
+    Supplier {
+        name: company.name.clone(),
+        abn: company.abn.clone(),
+        branch: None,
+        address: [&company.address_line1, &company.address_line2].into_iter().filter(|l| !l.trim().is_empty()).cloned().collect(),
+        phone: company.phone.clone(),
+        email: company.email.clone(),
+        website: company.website.clone(),
+        logo: company.logo.clone(),
+    }
+}
+
+pub(crate) fn day(d: NaiveDate) -> String {
     domain::dates::date(d)
 }
 
-fn dollars(c: Cents) -> String {
+pub(crate) fn dollars(c: Cents) -> String {
     format!("${}", c.grouped())
 }
 

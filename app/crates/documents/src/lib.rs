@@ -5,6 +5,9 @@
 pub mod document;
 pub mod measure;
 pub mod pages;
+pub mod purchase_order;
+pub mod quotation;
 pub mod rules;
+pub mod statement;
 
 pub use document::{Company, DocKind, Document, Sheet, SheetLine, SheetWarehouse, Variant, build};

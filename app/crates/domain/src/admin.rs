@@ -19,6 +19,7 @@ pub const DEPARTMENT_RANGE: &str = "Enter a department id from 1 to 99.";
 pub const UPLIFT_RANGE: &str = "Enter a percentage from 0 to 100 with at most two decimals, e.g. 5 or 7.5.";
 pub const UNKNOWN_ZONE: &str = "Choose a time zone such as Australia/Sydney.";
 pub const DEFAULT_WAREHOUSE_UNKNOWN: &str = "Choose one of the company's warehouses, or none.";
+pub const QUOTATION_DAYS_RANGE: &str = "Enter how many days a quotation is valid: a whole number from 1 to 365 (empty: 7).";
 pub const OVERDUE_DAYS_RANGE: &str = "Enter a number of days from 0 to 3650, or leave it empty to turn the rule off.";
 /// A logo that is not a small PNG, JPEG, GIF or WebP image.
 pub const LOGO_TYPE: &str = "The logo must be a PNG, JPEG, GIF or WebP image.";
@@ -87,6 +88,9 @@ pub struct SettingsInput {
     /// The id of the warehouse new sheets start in; empty: none (issue 32).
     #[serde(deserialize_with = "lenient::string")]
     pub default_warehouse_id: String,
+    /// How many days a quotation is valid (issue 33); empty: 7.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub quotation_valid_days: String,
     #[serde(deserialize_with = "lenient::int")]
     pub version: Option<i32>,
 }
@@ -112,6 +116,8 @@ pub struct Settings {
     pub overdue_guard_days: Option<i32>,
     /// The warehouse new sheets start in, as chosen (the caller checks it is the company's).
     pub default_warehouse_id: Option<i64>,
+    /// How many days a quotation is valid, 1–365.
+    pub quotation_valid_days: i32,
 }
 
 fn digits(s: &str) -> String {
@@ -152,6 +158,18 @@ pub fn parse_overdue_days(text: &str) -> Result<Option<i32>, &'static str> {
     match t.parse::<i32>() {
         Ok(d) if (0..=3650).contains(&d) && t.chars().all(|c| c.is_ascii_digit()) => Ok(Some(d)),
         _ => Err(OVERDUE_DAYS_RANGE),
+    }
+}
+
+/// A quotation's validity in days as typed: empty is the default 7, else 1 to 365.
+pub fn parse_quotation_days(text: &str) -> Result<i32, &'static str> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(7);
+    }
+    match t.parse::<i32>() {
+        Ok(d) if (1..=365).contains(&d) && t.chars().all(|c| c.is_ascii_digit()) => Ok(d),
+        _ => Err(QUOTATION_DAYS_RANGE),
     }
 }
 
@@ -231,10 +249,14 @@ pub fn validate_settings(input: &SettingsInput) -> Result<Settings, Vec<FieldErr
             }
         },
     };
+    let quotation_valid_days = parse_quotation_days(&input.quotation_valid_days).unwrap_or_else(|m| {
+        errors.push(FieldError { field: "quotation_valid_days", message: m });
+        7
+    });
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone, overdue_guard_days, default_warehouse_id })
+    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone, overdue_guard_days, default_warehouse_id, quotation_valid_days })
 }
 
 /// An uploaded logo's content type, read from its first bytes (never from the file name).
@@ -422,6 +444,19 @@ mod tests {
         assert_eq!(s.tiers_bp, [500, 1000, 1550, 2000]);
         assert_eq!(s.department_id, 4);
         assert_eq!(s.time_zone, "Australia/Perth");
+    }
+
+    #[test]
+    fn a_quotation_is_valid_for_1_to_365_days_7_by_default() {
+        assert_eq!(validate_settings(&settings()).unwrap().quotation_valid_days, 7);
+        assert_eq!(validate_settings(&SettingsInput { quotation_valid_days: " 30 ".into(), ..settings() }).unwrap().quotation_valid_days, 30);
+        for ok in ["1", "365"] {
+            assert!(parse_quotation_days(ok).is_ok(), "{ok}");
+        }
+        for bad in ["0", "366", "-1", "7.5", "x", "+7"] {
+            let e = validate_settings(&SettingsInput { quotation_valid_days: bad.into(), ..settings() }).unwrap_err();
+            assert_eq!(fields(&e), vec![("quotation_valid_days", QUOTATION_DAYS_RANGE)], "{bad}");
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod reference_data;
 pub mod reports;
 pub mod sheet;
 pub mod shop;
+pub mod statement;
 pub mod status;
 pub mod stock;
 pub mod tyre_size;

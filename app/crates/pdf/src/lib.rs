@@ -35,6 +35,15 @@ pub struct Template {
 /// Tax invoice, credit note and delivery docket (one or several [`documents::Document`]s).
 pub const SHEET: Template = Template { name: "sheet", source: include_str!("../../../../templates/pdf/sheet.typ") };
 
+/// The quotation ([`documents::quotation::QuotationDoc`]); typst paginates it.
+pub const QUOTATION: Template = Template { name: "quotation", source: include_str!("../../../../templates/pdf/quotation.typ") };
+
+/// Customer statements ([`documents::statement::StatementDoc`]), each on new pages.
+pub const STATEMENT: Template = Template { name: "statement", source: include_str!("../../../../templates/pdf/statement.typ") };
+
+/// The purchase order for the supplier ([`documents::purchase_order::PurchaseOrderDoc`]).
+pub const PURCHASE_ORDER: Template = Template { name: "purchase_order", source: include_str!("../../../../templates/pdf/purchase_order.typ") };
+
 /// The shared parts every template imports as `common.typ`.
 const COMMON: &str = include_str!("../../../../templates/pdf/common.typ");
 
@@ -64,6 +73,36 @@ pub fn sheets(docs: &[documents::Document], logo: &Logo) -> Result<Vec<u8>, PdfE
         geometry: Geometry,
     }
     render(SHEET, &Data { documents: docs, geometry: Geometry::A4 }, logo)
+}
+
+/// A quotation as a PDF.
+pub fn quotation(doc: &documents::quotation::QuotationDoc, logo: &Logo) -> Result<Vec<u8>, PdfError> {
+    #[derive(Serialize)]
+    struct Data<'a> {
+        quotation: &'a documents::quotation::QuotationDoc,
+        geometry: Geometry,
+    }
+    render(QUOTATION, &Data { quotation: doc, geometry: Geometry::A4 }, logo)
+}
+
+/// Customer statements as one PDF, each starting on a new page with its own page count.
+pub fn statements(docs: &[documents::statement::StatementDoc], logo: &Logo) -> Result<Vec<u8>, PdfError> {
+    #[derive(Serialize)]
+    struct Data<'a> {
+        statements: &'a [documents::statement::StatementDoc],
+        geometry: Geometry,
+    }
+    render(STATEMENT, &Data { statements: docs, geometry: Geometry::A4 }, logo)
+}
+
+/// A purchase order, as sent to its supplier, as a PDF.
+pub fn purchase_order(doc: &documents::purchase_order::PurchaseOrderDoc, logo: &Logo) -> Result<Vec<u8>, PdfError> {
+    #[derive(Serialize)]
+    struct Data<'a> {
+        order: &'a documents::purchase_order::PurchaseOrderDoc,
+        geometry: Geometry,
+    }
+    render(PURCHASE_ORDER, &Data { order: doc, geometry: Geometry::A4 }, logo)
 }
 
 /// The page geometry the document model split its pages with, in millimetres, so that the

@@ -88,3 +88,112 @@ fn samples() {
         }
     }
 }
+
+mod issue_33 {
+    //! Quotation, statement and purchase order: typst paginates them.
+
+    use chrono::NaiveDate;
+    use documents::document::fixtures::company;
+    use documents::purchase_order::{self, PoLine, PurchaseOrder};
+    use documents::quotation::{self, Quotation, QuotationLine};
+    use documents::statement::{self, LedgerSheet, SheetKind, StatementCustomer};
+    use domain::enums::TaxType;
+    use domain::money::Cents;
+    use domain::statement::Month;
+
+    use super::super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    pub fn quotation_of(n: usize) -> Quotation {
+        Quotation {
+            no: "Q-000001".into(),
+            date: d(2026, 11, 20),
+            valid_until: quotation::valid_until(d(2026, 11, 20), 7),
+            customer_name: "Harbour Auto Repairs".into(),
+            customer_code: "C100".into(),
+            address: "4 Wharf St, Pyrmont NSW 2009".into(),
+            phone: "02 9660 1234".into(),
+            email: "accounts@harbourauto.example".into(),
+            staff: "Sam".into(),
+            lines: (1..=n).map(|i| QuotationLine { code: format!("P{i:03}"), description: format!("Tyre number {i}"), qty: 1, price: Cents(100_00), amount: Cents(100_00) }).collect(),
+        }
+    }
+
+    fn count(template: Template, data: serde_json::Value) -> usize {
+        world::compile_counted(template, serde_json::to_vec(&data).unwrap(), &Logo::Default).unwrap().1
+    }
+
+    fn with(mut v: serde_json::Value) -> serde_json::Value {
+        v["geometry"] = serde_json::to_value(Geometry::A4).unwrap();
+        v["logo"] = Logo::Default.path().into();
+        v
+    }
+
+    #[test]
+    fn a_long_quotation_runs_onto_more_pages() {
+        for (n, pages) in [(3, 1), (60, 2)] {
+            let doc = quotation::build(&company(4), &quotation_of(n)).unwrap();
+            assert_eq!(count(QUOTATION, with(serde_json::json!({ "quotation": doc }))), pages, "{n} lines");
+            assert!(super::super::quotation(&doc, &Logo::None).unwrap().starts_with(b"%PDF-"));
+        }
+    }
+
+    pub fn ledger() -> Vec<LedgerSheet> {
+        (1..=40)
+            .map(|i| LedgerSheet {
+                kind: if i % 5 == 0 { SheetKind::CreditNote } else { SheetKind::Invoice },
+                no: format!("INV-{i:06}"),
+                date: d(2026, 10, 1 + (i % 28)),
+                due: Some(d(2026, 11, 1)),
+                reference: String::new(),
+                amount: Cents(i64::from(i) * 10_00),
+                paid: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn statements_each_start_on_a_new_page() {
+        let month = Month::of(d(2026, 10, 1));
+        let one = statement::build(&company(4), &StatementCustomer { name: "A".into(), ..Default::default() }, &ledger(), month);
+        let short = statement::build(&company(4), &StatementCustomer { name: "B".into(), ..Default::default() }, &ledger()[..2], month);
+        let long = count(STATEMENT, with(serde_json::json!({ "statements": [one.clone()] })));
+        assert!(long >= 1);
+        assert_eq!(count(STATEMENT, with(serde_json::json!({ "statements": [one, short.clone(), short] }))), long + 2);
+    }
+
+    #[test]
+    fn a_purchase_order_typesets() {
+        let po = PurchaseOrder {
+            no: "PO-000001".into(),
+            date: d(2026, 11, 2),
+            expected: None,
+            reference: String::new(),
+            comments: String::new(),
+            supplier_name: "Pacific Tyre Imports".into(),
+            supplier_code: String::new(),
+            supplier_contact: String::new(),
+            deliver_to: None,
+            tax_type: TaxType::TaxInclusive,
+            staff: String::new(),
+            lines: vec![PoLine { code: "X".into(), name: "Tyre".into(), description: "Tyre".into(), qty: 2, price: Cents(50_00), amount: Cents(100_00) }],
+        };
+        let doc = purchase_order::build(&company(4), &po).unwrap();
+        assert!(super::super::purchase_order(&doc, &Logo::Default).unwrap().starts_with(b"%PDF-"));
+    }
+
+    /// Writes the samples to `$TYREDESK_PDF_SAMPLES`.
+    #[test]
+    fn samples() {
+        let Ok(dir) = std::env::var("TYREDESK_PDF_SAMPLES") else { return };
+        let q = quotation::build(&company(4), &quotation_of(60)).unwrap();
+        std::fs::write(format!("{dir}/quotation.pdf"), super::super::quotation(&q, &Logo::Default).unwrap()).unwrap();
+        let month = Month::of(d(2026, 10, 1));
+        let s = statement::build(&company(4), &StatementCustomer { name: "A".into(), ..Default::default() }, &ledger(), month);
+        let s2 = statement::build(&company(4), &StatementCustomer { name: "B".into(), ..Default::default() }, &ledger()[..3], month);
+        std::fs::write(format!("{dir}/statements.pdf"), statements(&[s, s2], &Logo::Default).unwrap()).unwrap();
+    }
+}

@@ -47,6 +47,7 @@ fn settings_changes(o: &accounts::Organisation, s: &Settings, warehouses: &[db::
         ("Time zone", o.time_zone.clone(), s.time_zone.clone()),
         ("Overdue rule (days)", o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into()), s.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into())),
         ("Default warehouse", warehouse(o.default_warehouse_id), warehouse(s.default_warehouse_id)),
+        ("Quotation valid for (days)", o.quotation_valid_days.to_string(), s.quotation_valid_days.to_string()),
     ])
 }
 

@@ -14,13 +14,16 @@ pub mod ocop_import;
 pub mod orders;
 pub mod prices;
 pub mod password;
+pub mod po_print;
 pub mod pricing;
 pub mod print;
+pub mod quotations;
 pub mod quoting;
 pub mod reference_data;
 pub mod reports;
 pub mod shop;
 pub mod sign_in;
+pub mod statements;
 pub mod throttle;
 pub mod xero;
 

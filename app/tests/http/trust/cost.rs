@@ -139,6 +139,12 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/purchase_reports", vec!["/purchase_reports".into()]),
         ("/inventory_reports", vec!["/inventory_reports".into()]),
         ("/order_print/batch", vec![format!("/order_print/batch?ids={i}")]),
+        // Issue 33: a quotation never carries cost; the PO's PDF is refused without cost sight.
+        ("/quotations", vec![format!("/quotations?customer={c}")]),
+        ("/quotations/{id}/pdf", vec!["/quotations/1/pdf".into()]),
+        ("/quotations/{id}/invoice", vec!["/quotations/1/invoice".into()]),
+        ("/customers/{id}/statement", vec![format!("/customers/{c}/statement?month=2026-10")]),
+        ("/purchase_order_print/{id}", vec![format!("/purchase_order_print/{i}")]),
         ("/order_print/{id}", vec![format!("/order_print/{i}?variant=standard"), format!("/order_print/{a}?variant=standard")]),
         ("/reports_download", vec!["/reports_download".into()]),
         ("/reports_download/jobs", vec!["/reports_download/jobs".into()]),

@@ -67,6 +67,25 @@ pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
         }
         return Ok(());
     }
+    if job.kind == crate::statements::JOB_KIND {
+        // Customer statements (issue 33): one PDF of every customer with a balance.
+        let result = crate::statements::run_job(core, &job, progress).await;
+        beat.abort();
+        let (org, data_dir) = (job.org_id, core.data_dir.clone());
+        match result {
+            Ok(name) => {
+                let (file, w) = (name.clone(), worker.clone());
+                if !core.db.write(move |c| queue::finish(c, id, &w, &file, db::now())).await? {
+                    files::remove(&files::org_dir(&data_dir, org).join(name));
+                }
+            }
+            Err(e) => {
+                let message = failure_message(&e);
+                core.db.write(move |c| queue::fail(c, id, &worker, &message, db::now())).await?;
+            }
+        }
+        return Ok(());
+    }
     let data_dir = core.data_dir.clone();
     let (p, c) = (progress.clone(), cancel.clone());
     let result = core.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;

@@ -36,7 +36,7 @@ pub fn part_name(file_name: &str) -> String {
 /// Whether `name` could be one of our file names: letters, digits, `-`, `~`, `_`, one
 /// `.xlsx` at the end, nothing that leaves the folder.
 pub fn valid_name(name: &str) -> bool {
-    let Some(stem) = name.strip_suffix(".xlsx") else { return false };
+    let Some(stem) = name.strip_suffix(".xlsx").or_else(|| name.strip_suffix(".pdf")) else { return false };
     !stem.is_empty() && name.len() <= 120 && stem.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '~' | '_'))
 }
 
@@ -74,6 +74,7 @@ mod tests {
         let name = file_name(17, Kind::InvoiceDetails, "2026-01-01~2026-12-31");
         assert_eq!(name, "invoiceDetails-2026-01-01~2026-12-31-17.xlsx");
         assert!(valid_name(&name));
+        assert!(valid_name("statements-2026-10-17.pdf"), "the statements job's PDF");
         for bad in ["../1/x.xlsx", "..xlsx", ".xlsx", "a/b.xlsx", "a\\b.xlsx", "x.xlsx.part", "x.csv", "%2e%2e.xlsx", ""] {
             assert!(!valid_name(bad), "{bad}");
         }

@@ -274,7 +274,11 @@ impl JobView {
         Self {
             id: job.id,
             kind: job.kind.clone(),
-            title: kind.map(|k| k.title().to_string()).or_else(|| domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string())).unwrap_or_else(|| job.kind.clone()),
+            title: kind
+                .map(|k| k.title().to_string())
+                .or_else(|| domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string()))
+                .or_else(|| (job.kind == crate::statements::JOB_KIND).then(|| crate::statements::JOB_TITLE.to_string()))
+                .unwrap_or_else(|| job.kind.clone()),
             date_range: job.date_range.clone(),
             range_text: dates::range_text(&job.date_range),
             created_at: created.format("%Y-%m-%d %H:%M:%S").to_string(),
@@ -302,8 +306,11 @@ pub async fn file_for(db: &Db, data_dir: &std::path::Path, who: Asker, name: &st
     if shows_cost(&job) && !who.sees_cost {
         return Err(AppError::NotFound);
     }
-    let kind = Kind::from_code(&job.kind).ok_or(AppError::NotFound)?;
     let path = files::org_dir(data_dir, org).join(&job.file_name);
+    if job.kind == crate::statements::JOB_KIND {
+        return Ok((path, crate::statements::download_name(&job)));
+    }
+    let kind = Kind::from_code(&job.kind).ok_or(AppError::NotFound)?;
     Ok((path, download_name(kind, &job.date_range)))
 }
 

@@ -64,5 +64,9 @@ pub async fn file(state: &AppState, auth: &Auth, name: &str) -> AppResult<Respon
     let len = file.metadata().await.map_err(|e| export::write_failed(e.into()))?.len();
     let mut res = crate::http::download::attachment(&download_as, Body::from_stream(ReaderStream::with_capacity(file, 64 * 1024)));
     res.headers_mut().insert(header::CONTENT_LENGTH, len.into());
+    if download_as.ends_with(".pdf") {
+        // The customer statements job writes a PDF (issue 33).
+        res.headers_mut().insert(header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/pdf"));
+    }
     Ok(res)
 }

@@ -2,6 +2,7 @@
 
 pub mod baseinfo;
 pub mod customers;
+pub mod documents;
 pub mod errors;
 pub mod island;
 pub mod island_props;
@@ -44,6 +45,11 @@ pub fn router() -> Router<AppState> {
         .route("/order_nav/{id}", get(orders::detail::navigate))
         .route("/order_action/{id}/{action}", post(orders::detail::act))
         .route("/quotings", get(quoting::page))
+        .route("/quotations", get(documents::list).post(documents::save))
+        .route("/quotations/{id}/pdf", get(documents::quotation_pdf))
+        .route("/quotations/{id}/invoice", get(documents::convert))
+        .route("/customers/{id}/statement", get(documents::statement))
+        .route("/purchase_order_print/{id}", get(documents::purchase_order))
         .route("/ocops", get(ocops::page))
         .route("/sales_reports", get(reports::sales))
         .route("/purchase_reports", get(reports::purchase))
@@ -54,6 +60,7 @@ pub fn router() -> Router<AppState> {
         .route("/reports_download", get(report_center::page))
         .route("/reports_download/jobs", get(report_center::jobs))
         .route("/reports_download/xero_batch", post(report_center::xero_batch))
+        .route("/reports_download/statements", post(documents::statements_job))
         .route(
             "/reports_download/import/{kind}",
             post(report_center::import).layer(axum::extract::DefaultBodyLimit::max(domain::uploads::MAX_UPLOAD_BODY_BYTES)),

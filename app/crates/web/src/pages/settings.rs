@@ -137,6 +137,7 @@ fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<S
         f("tier_e", "Class E uplift %", &v.tier_e, true, 6, "text", ""),
         f("time_zone", "Time zone", &v.time_zone, true, SHORT_MAX, "zone", "'Today' for new sheets and reports is the date here."),
         f("overdue_guard_days", "Overdue rule (days)", &v.overdue_guard_days, false, 4, "text", "Empty: off. Else an invoice whose customer has a sent invoice unpaid more than this many days past due needs an approver (Xero's payments, read hourly)."),
+        f("quotation_valid_days", "Quotation valid for (days)", &v.quotation_valid_days, false, 3, "text", "1–365; empty: 7. A quotation's valid-until date is its date plus this many days."),
         f("default_warehouse_id", "Default warehouse", &v.default_warehouse_id, false, 20, "warehouse", "The warehouse a new sheet starts in; the sheet can still choose another."),
     ]
 }
@@ -161,6 +162,7 @@ fn input_of(o: &Organisation) -> SettingsInput {
         time_zone: o.time_zone.clone(),
         overdue_guard_days: o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_default(),
         default_warehouse_id: o.default_warehouse_id.map(|d| d.to_string()).unwrap_or_default(),
+        quotation_valid_days: o.quotation_valid_days.to_string(),
         version: Some(o.version),
     }
 }

@@ -140,6 +140,7 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
         conflict: false,
         groups,
         notice: None,
+        links: ctx.existing.map(|c| vec![("Statement", format!("/customers/{}/statement", c.id)), ("Quotations", format!("/quotations?customer={}", c.id))]).unwrap_or_default(),
         // A stored customer with shop access gets the invite (no e-mail server is assumed:
         // staff pass the one-time password on, docs/decisions/shop.md).
         actions: ctx

@@ -157,6 +157,8 @@ pub struct FormView {
     pub notice: Option<String>,
     /// Buttons beside the form that post on their own (e.g. 'Set one-time password').
     pub actions: Vec<SideAction>,
+    /// Links beside 'Back to list' (a customer's statement and quotations, issue 33).
+    pub links: Vec<(&'static str, String)>,
 }
 
 /// A button that posts to `action` by itself, asking `confirm` first.
@@ -224,6 +226,7 @@ mod tests {
             conflict: false,
             groups: vec![Group { title: "Basic", fields: vec![Field::text("code", "Code", ""), Field::display("balance", "Balance", "0.00")] }],
             notice: None,
+            links: vec![],
             actions: vec![],
         }
     }

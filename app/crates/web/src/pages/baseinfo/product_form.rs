@@ -157,6 +157,7 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
         conflict: false,
         groups,
         notice: None,
+        links: vec![],
         actions: vec![],
     }
 }

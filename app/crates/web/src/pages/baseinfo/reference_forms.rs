@@ -45,6 +45,7 @@ fn form(heading: &'static str, route: &str, list_path: &'static str, id: Option<
         conflict: false,
         groups,
         notice: None,
+        links: vec![],
         actions: vec![],
     }
 }

@@ -61,6 +61,7 @@ fn new_view(input: &StaffInput, companies: &[(i64, String)], current: i64) -> Fo
         conflict: false,
         groups: vec![person(input, false), permissions(input), Group { title: "Companies", fields: vec![Field::choices("orgs", "Works for", choices).required()] }],
         notice: None,
+        links: vec![],
         actions: vec![],
     }
 }
@@ -104,6 +105,7 @@ fn edit_view(input: &StaffInput, m: &StaffMember, zone: domain::dates::Tz) -> Fo
             },
         ],
         notice: None,
+        links: vec![],
         actions: vec![SideAction {
             label: "Set one-time password",
             action: format!("/baseinfo/employees/{}/password", m.user_id),

@@ -382,7 +382,12 @@ impl DetailPage {
                 DeliveryStatus::ALL.iter().map(|d| (d.as_i32(), d.wording(ship))).collect()
             },
             actual_pay_types: ActualPayType::ALL.iter().map(|p| (p.as_i32(), p.label())).collect(),
-            can: allowed_actions(&state_, auth),
+            can: {
+                let mut can = allowed_actions(&state_, auth);
+                // The PO as the supplier sees it: for staff who may see purchase prices (issue 33).
+                can.insert("po_pdf", t == OrderType::PurchaseOrder && sight.sees_cost() && state_.status != OrderStatus::Voided);
+                can
+            },
             clone_options,
             history: events.iter().map(|e| HistoryRow::new(e, auth.zone)).collect(),
             drivers,

@@ -9,6 +9,8 @@ pub struct AddQuery {
     /// Cart lines `productId:qty,…` (addFromCart operations).
     pub(super) items: Option<String>,
     pub(super) csr: Option<i64>,
+    /// A saved quotation whose quoted prices the cart lines keep (issue 33).
+    pub(super) quotation: Option<i64>,
 }
 
 /// How a new sheet starts: empty, or by one of the operations of spec §2.5.
@@ -18,7 +20,7 @@ pub(super) enum Prefill {
     Clone { from: i64, to_invoice: bool },
     /// addFromCart(AndClear) with the cart's `items`, or without them: the browser hands its
     /// cart over (`operation`).
-    Cart { operation: &'static str, items: Option<String>, customer: Option<i64> },
+    Cart { operation: &'static str, items: Option<String>, customer: Option<i64>, quotation: Option<i64> },
 }
 
 impl Prefill {
@@ -33,7 +35,7 @@ impl Prefill {
             }
             Some(op @ ("addFromCart" | "addFromCartAndClear")) => {
                 let operation = if op == "addFromCart" { "addFromCart" } else { "addFromCartAndClear" };
-                Ok(Self::Cart { operation, items: q.items, customer: q.csr })
+                Ok(Self::Cart { operation, items: q.items, customer: q.csr, quotation: q.quotation })
             }
             Some(_) => Err(AppError::NotFound),
         }
@@ -42,6 +44,12 @@ impl Prefill {
     /// Refuses, before the page answers, a clone into type `t` whose source is no sheet of
     /// the company (404) or that the clone rules refuse (400): one statement.
     pub(super) async fn check(&self, state: &AppState, org: i64, t: OrderType) -> AppResult<()> {
+        if let Self::Cart { quotation: Some(id), .. } = *self {
+            // Converting a quotation (issue 33): an expired or another company's one is
+            // refused before the page answers.
+            state.db.run(move |c| services::quotations::for_invoice(c, org, id)).await?;
+            return Ok(());
+        }
         let Self::Clone { from, to_invoice } = *self else { return Ok(()) };
         let head = state.db.run(move |c| order_views::head_of(c, org, from)).await?;
         let src_type = OrderType::from_i32(head.order_type).ok_or(AppError::NotFound)?;
@@ -57,9 +65,19 @@ impl Prefill {
                 let (f, lines) = cloned(state, org, t, from, to_invoice, blank).await?;
                 Render::new_sheet(t, f, lines, BTreeMap::new(), None)
             }
-            Self::Cart { items: Some(items), customer, .. } => {
+            Self::Cart { items: Some(items), customer, quotation, .. } => {
                 let mut f = blank;
-                let lines = from_cart(state, org, &items, customer, &mut f).await?;
+                let mut lines = from_cart(state, org, &items, customer, &mut f).await?;
+                if let Some(id) = quotation {
+                    // Converting a quotation: its quoted prices hold while it is valid (an
+                    // expired one is refused here too, whoever typed the address).
+                    let quoted = state.db.run(move |c| services::quotations::for_invoice(c, org, id)).await?.prices;
+                    for l in &mut lines {
+                        if let Some(p) = l.product_id.and_then(|p| quoted.get(&p)) {
+                            l.price = p.plain();
+                        }
+                    }
+                }
                 Render::new_sheet(t, f, lines, BTreeMap::new(), None)
             }
             Self::Cart { operation, items: None, .. } => Render::new_sheet(t, blank, vec![], BTreeMap::new(), Some(operation)),
