@@ -7,6 +7,7 @@ mod support;
 
 mod admin;
 mod api;
+mod email;
 mod master_data;
 mod operations;
 mod pages;

@@ -170,7 +170,7 @@ pub async fn save(State(state): State<AppState>, auth: Auth, uri: Uri, body: Byt
     let input = read_form(&body)?;
     let (actor, key, typed) = (Actor::from(&auth), state.xero.key.clone(), input.clone());
     match state.db.write(move |c| svc::save(c, &actor, &key, &typed, db::now())).await {
-        Ok(()) => crate::pages::redirect_with_notice(&state, &auth, "/settings#email", "success", "The e-mail settings are saved.".into()).await,
+        Ok(()) => crate::pages::redirect_with_notice(&state, &auth, "/settings", "success", "The e-mail settings are saved.".into()).await,
         Err(AppError::Validation { message, errors }) => {
             let mut page = super::settings::render_page(&state, &auth, &uri, Some(("error", message))).await?;
             page.email = section(&state, &auth, Some((input, errors))).await?;
@@ -191,7 +191,7 @@ pub struct TestForm {
 pub async fn test(State(state): State<AppState>, auth: Auth, uri: Uri, axum::Form(f): axum::Form<TestForm>) -> AppResult<Response> {
     services::reference_data::only_approver(auth.role)?;
     match svc::send_test(&state, &Actor::from(&auth), &f.to).await {
-        Ok(q) => crate::pages::redirect_with_notice(&state, &auth, "/settings#email", "success", format!("Test e-mail queued for {}: its outcome shows under 'Latest e-mails' below.", q.to.join(", "))).await,
+        Ok(q) => crate::pages::redirect_with_notice(&state, &auth, "/settings", "success", format!("Test e-mail queued for {}: its outcome shows under 'Latest e-mails' below.", q.to.join(", "))).await,
         Err(e @ (AppError::Validation { .. } | AppError::Conflict { .. })) => {
             let status = e.status();
             let page = super::settings::render_page(&state, &auth, &uri, Some(("error", validation_text(e)))).await?;
