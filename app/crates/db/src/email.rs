@@ -252,13 +252,13 @@ pub fn mark_failed(conn: &mut DbConn, job: i64, worker: &str, email: Option<i64>
 }
 
 /// A temporary failure: the e-mail waits for its retry at `at` (state `queued`, the error
-/// kept) and the job goes back to the queue until then.
-pub fn retry_at(conn: &mut DbConn, job: i64, worker: &str, email: i64, error: &str, at: NaiveDateTime) -> AppResult<bool> {
+/// kept, `attempts` counted so far) and the job goes back to the queue until then.
+pub fn retry_at(conn: &mut DbConn, job: i64, worker: &str, email: i64, attempts: i32, error: &str, at: NaiveDateTime) -> AppResult<bool> {
     let n = diesel::update(mine(job, worker)).set((jobs::state.eq(JobState::Queued.as_i32()), jobs::not_before.eq(at), jobs::error.eq(error), jobs::attempts.eq(jobs::attempts + 1))).execute(conn)?;
     if n != 1 {
         return Ok(false);
     }
-    diesel::update(emails::table.find(email)).set((emails::state.eq(State::Queued.code()), emails::last_error.eq(error))).execute(conn)?;
+    diesel::update(emails::table.find(email)).set((emails::state.eq(State::Queued.code()), emails::attempts.eq(attempts), emails::last_error.eq(error))).execute(conn)?;
     Ok(true)
 }
 

@@ -116,8 +116,8 @@ pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
             core.db.write(move |c| q::mark_failed(c, jid, &worker, Some(eid), &m, now)).await?;
         }
         Err(Stop::Temporary(m)) => {
-            // The attempt was counted when it was marked sending (or is counted here when
-            // it failed before: no settings yet, the PDF not rendered).
+            // The attempt was counted when it was marked sending; one that failed before
+            // (the PDF not rendered) is counted here, so it too ends after MAX_ATTEMPTS.
             let tried = attempts + 1;
             tracing::warn!(email = eid, attempt = tried, "an e-mail could not be sent: {m}");
             if tried >= rules::MAX_ATTEMPTS {
@@ -125,7 +125,7 @@ pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
                 core.db.write(move |c| q::mark_failed(c, jid, &worker, Some(eid), &why, now)).await?;
             } else {
                 let at = now + rules::backoff(&config.backoff, tried);
-                core.db.write(move |c| q::retry_at(c, jid, &worker, eid, &m, at)).await?;
+                core.db.write(move |c| q::retry_at(c, jid, &worker, eid, tried, &m, at)).await?;
             }
         }
     }
