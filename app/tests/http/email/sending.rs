@@ -35,8 +35,15 @@ async fn an_invoice_and_its_delivery_docket_arrive_once_with_their_pdfs() {
     let page = app.follow(&res, &sales).await;
     assert!(page.body.contains("Queued for e-mail to buyer@demo.test, boss@demo.test."), "the page says so");
     assert!(page.body.contains(r#"id="email-history""#) && page.body.contains(">Queued</span>"));
-    let docket = app.post_form(&format!("/order_email/{id}/delivery_docket"), &sales, &[("to", "yard@demo.test")]).await;
-    assert_eq!(docket.status, StatusCode::SEE_OTHER, "{}", docket.body);
+    // The dialog posts with htmx: the answer sends the browser back to the sheet.
+    let body = serde_urlencoded::to_string([("_csrf", sales.csrf.as_str()), ("to", "yard@demo.test")]).unwrap();
+    let docket = app
+        .request(axum::http::Method::POST, &format!("/order_email/{id}/delivery_docket"), Some(body.into()), Some("application/x-www-form-urlencoded"), &[("cookie", &sales.cookie), ("hx-request", "true")])
+        .await;
+    assert_eq!(docket.status, StatusCode::NO_CONTENT, "{}", docket.body);
+    let back = docket.headers.get("hx-redirect").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+    assert!(back.starts_with(&format!("/order_detail/invoices/{id}?emailed=")), "{back}");
+    assert!(app.get(&back, Some(&sales)).await.body.contains("Queued for e-mail to yard@demo.test."));
 
     assert_eq!(drain(&app).await, 2);
     assert_eq!(drain(&app).await, 0, "nothing is sent twice");
