@@ -8,6 +8,7 @@ mod support;
 mod admin;
 mod api;
 mod documents;
+mod email;
 mod master_data;
 mod operations;
 mod pages;

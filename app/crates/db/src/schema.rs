@@ -663,6 +663,45 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    email_settings (org_id) {
+        org_id -> BigInt,
+        host -> Text,
+        port -> Integer,
+        security -> Text,
+        username -> Text,
+        password_sealed -> Text,
+        from_address -> Text,
+        reply_to -> Text,
+        invoice_on_approval -> Bool,
+        templates -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    emails (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        job_id -> Nullable<BigInt>,
+        kind -> Text,
+        order_id -> Nullable<BigInt>,
+        target_id -> Nullable<BigInt>,
+        reference -> Text,
+        recipients -> Text,
+        subject -> Text,
+        body -> Text,
+        token -> Text,
+        message_id -> Text,
+        state -> Text,
+        attempts -> Integer,
+        last_error -> Text,
+        created_by -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::joinable!(shop_sessions -> customers (customer_id));
 diesel::joinable!(shop_tokens -> customers (customer_id));
 diesel::joinable!(shop_cart_lines -> products (product_id));
@@ -701,4 +740,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     jobs,
     quotations,
     quotation_lines,
+    email_settings,
+    emails,
 );

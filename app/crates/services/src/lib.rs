@@ -5,6 +5,7 @@
 
 pub mod admin;
 pub mod delivery;
+pub mod email;
 pub mod exports;
 pub mod imports;
 pub mod jobs;
@@ -45,4 +46,6 @@ pub struct Core {
     pub reports: reports::Queue,
     /// The accounting link: client, secret key, clock and worker (issue 12).
     pub xero: Arc<::xero::Link>,
+    /// The e-mail worker's name, bell and waits (issue 33).
+    pub email: email::Outbox,
 }

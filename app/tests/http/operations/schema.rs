@@ -31,7 +31,7 @@ async fn every_table_of_the_schema_exists_on_this_backend() {
             }
             probe!(organisations, users, memberships, sessions, api_clients, api_tokens, warehouses, brands, area_types, payment_types, suppliers,
                 customers, products, price_changes, stocks, orders, order_lines, order_sequences, order_events, stock_moves, ocop_prices,
-                jobs, xero_connections, imports, login_failures, audit_log);
+                jobs, xero_connections, imports, login_failures, audit_log, email_settings, emails);
             Ok(())
         })
         .await

@@ -45,11 +45,12 @@ pub async fn run(core: Arc<Core>) {
                 Err(e) => tracing::warn!(error = %e, ?slot, "the job worker could not reach the database"),
             }
         }
-        let wait = next_wait(&core, busy[index(Slot::Xero)]).await;
+        let wait = next_wait(&core, busy[index(Slot::Xero)]).await.min(next_email_wait(&core, busy[index(Slot::Outbox)]).await);
         tokio::select! {
             Some(slot) = done_rx.recv() => busy[index(slot)] = false,
             () = core.reports.wake.notified() => {}
             () = core.xero.bell.notified() => {}
+            () = core.email.bell.notified() => {}
             () = tokio::time::sleep(wait) => {}
         }
     }
@@ -102,8 +103,34 @@ async fn start_one(core: &Arc<Core>, slot: Slot, done: mpsc::UnboundedSender<Slo
                 }
             });
         }
+        Slot::Outbox => {
+            if !crate::email::worker::any_claimable(core).await? {
+                return Ok(false);
+            }
+            let Some(job) = crate::email::worker::claim(core).await? else { return Ok(false) };
+            let (core, release) = (core.clone(), Release { slot, done });
+            tokio::spawn(async move {
+                let _release = release;
+                let id = job.id;
+                if let Err(e) = crate::email::worker::execute(&core, job).await {
+                    tracing::warn!(error = %e, job = id, "an e-mail job could not record its end");
+                }
+            });
+        }
     }
     Ok(true)
+}
+
+/// How long an idle round sleeps for the outbox: the poll interval, or less when an
+/// e-mail's retry falls due sooner.
+async fn next_email_wait(core: &Core, busy: bool) -> Duration {
+    if busy {
+        return IDLE_POLL;
+    }
+    match crate::email::worker::next_due(core).await {
+        Ok(Some(t)) => (t - db::now()).to_std().unwrap_or_default().clamp(SHORTEST_WAIT, IDLE_POLL),
+        _ => IDLE_POLL,
+    }
 }
 
 /// How long an idle round sleeps: the poll interval, or less when a Xero job falls due

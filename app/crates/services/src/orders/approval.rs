@@ -26,6 +26,16 @@ fn lines_for_stock(lines: &[order_db::Line]) -> Vec<StockLine> {
         .collect()
 }
 
+/// [`approve`] in its own transaction, then — once it committed — the tax invoice's e-mail
+/// when the company asked for it (issue 33, `email::on_approval`, which never fails the
+/// approval). The pages and the API approve through it.
+pub async fn approve_then_email(core: &crate::Core, actor: &Actor, id: i64, input: ApproveInput) -> AppResult<Approved> {
+    let a = actor.clone();
+    let approved = core.db.write(move |c| approve(c, &a, id, &input)).await?;
+    crate::email::on_approval(core, actor, id).await;
+    Ok(approved)
+}
+
 /// Approves a draft: the approval guard for invoices, then the status change, the stock
 /// moves of DESIGN §5 and the history row — all in the caller's transaction.
 pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64, input: &ApproveInput) -> AppResult<Approved> {

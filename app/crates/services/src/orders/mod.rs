@@ -115,6 +115,6 @@ mod approval;
 mod edits;
 mod save;
 
-pub use approval::{ApproveInput, Approved, approve, close, unapprove, void};
+pub use approval::{ApproveInput, Approved, approve, approve_then_email, close, unapprove, void};
 pub use edits::{Dates, assign_driver, mark_printed, set_address, set_dates};
 pub use save::{Drafter, create, create_by, customer_due_date, update};

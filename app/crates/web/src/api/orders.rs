@@ -272,7 +272,7 @@ pub async fn approve(State(state): State<AppState>, auth: Auth, Path(id): Path<i
     };
     let input = ApproveInput { warehouse_id: b.warehouse_id.map(Unchecked::new), ship_type: b.ship_type, driver_id: b.driver_id.map(Unchecked::new), confirmed: b.confirmed };
     let actor = Actor::from(&auth);
-    let approved = state.db.write(move |c| svc::approve(c, &actor, id, &input)).await?;
+    let approved = svc::approve_then_email(&state, &actor, id, input).await?;
     Ok(Json(Done { message: "Operation successful", warnings: approved.warnings }))
 }
 

@@ -3,6 +3,7 @@
 pub mod baseinfo;
 pub mod customers;
 pub mod documents;
+pub mod email;
 pub mod errors;
 pub mod island;
 pub mod island_props;
@@ -75,6 +76,9 @@ pub fn router() -> Router<AppState> {
         .route(services::xero::CALLBACK_PATH, get(settings::callback))
         .route("/settings/xero/organisation", post(settings::organisation))
         .route("/settings/xero/disconnect", post(settings::disconnect))
+        .route("/settings/email", post(email::save))
+        .route("/settings/email/test", post(email::test))
+        .route("/order_email/{id}/{doc}", post(email::send))
         .route("/reports_download/{id}/cancel", post(report_center::cancel))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list))

@@ -52,6 +52,8 @@ pub struct SettingsPage {
     pub xero_standin: bool,
     /// The accounts and tax rates form, one select per setting.
     pub mapping: Vec<MappingRow>,
+    /// Settings › E-mail (issue 33).
+    pub email: super::email::Section,
 }
 
 /// One setting of the accounts and tax rates form: the accounts or rates of the company's
@@ -177,6 +179,11 @@ async fn render(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'stati
     render_with(state, auth, uri, alert, form, None).await
 }
 
+/// The page with an outcome `alert` (another section's post that came back refused).
+pub(crate) async fn render_page(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'static str, String)>) -> AppResult<SettingsPage> {
+    render(state, auth, uri, alert, None).await
+}
+
 async fn render_with(state: &AppState, auth: &Auth, uri: &Uri, alert: Option<(&'static str, String)>, form: Option<&XeroForm>, typed: Option<Typed>) -> AppResult<SettingsPage> {
     let shell = Shell::new(state, auth, TITLE, uri.path(), &[]).await?;
     settings_page(state, auth, shell, alert, form, typed).await
@@ -205,6 +212,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
         None => (input_of(&organisation), BTreeMap::new()),
     };
     let tested = xero.tested_at.map(|t| domain::dates::date_time(t, zone));
+    let email = super::email::section(state, auth, None).await?;
     let keep = |f: fn(&XeroForm) -> &String, stored: &str| form.map(|x| f(x).clone()).unwrap_or_else(|| stored.to_string());
     Ok(SettingsPage {
         company: company_fields(&input, &errors),
@@ -219,6 +227,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
         form_api_url: keep(|f| &f.api_url, if xero.api_url == svc::API_URL { "" } else { &xero.api_url }),
         xero_standin: state.xero.settings.standin,
         mapping: mapping_rows(&xero),
+        email,
         shell,
         xero,
         tested,

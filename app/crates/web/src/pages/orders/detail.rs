@@ -91,6 +91,8 @@ pub struct DetailPage {
     pub due_label: Option<&'static str>,
     pub delivery_label: Option<&'static str>,
     pub csrf: String,
+    /// The 'Email …' buttons and the sheet's e-mails (issue 33).
+    pub email: crate::pages::email::SheetEmail,
 }
 
 impl DetailPage {
@@ -182,7 +184,12 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         let detail = st.db.run(move |c| order_views::detail(c, org, id)).await?;
         refresh_stale_balance(&st, org, detail.sheet.order.customer_id).await?;
         shell.flash = q.flash();
-        DetailPage::new(shell, t, detail, &au)
+        let mut page = DetailPage::new(shell, t, detail, &au)?;
+        page.email = crate::pages::email::sheet_email(&st, &au, id, t, page.can("print")).await?;
+        if let Some(e) = q.emailed.and_then(|e| page.email.history.iter().find(|h| h.id == e)) {
+            page.shell.flash = Some(Flash { text: format!("Queued for e-mail to {}.", e.to), level: "success", ms: 5000 });
+        }
+        Ok(page)
     })
     .await
 }
@@ -397,6 +404,7 @@ impl DetailPage {
             due_label: sheet::has_due_date(t).then_some("Due Date"),
             delivery_label: sheet::delivery_date_label(t).filter(|_| sheet::delivery_date_editable(t)),
             csrf,
+            email: Default::default(),
             xero: state_.xero,
             o,
         })
@@ -407,6 +415,8 @@ impl DetailPage {
 pub struct DetailQuery {
     ok: Option<String>,
     nomore: Option<String>,
+    /// An e-mail just queued from this page: the page says to whom.
+    emailed: Option<i64>,
 }
 
 impl DetailQuery {
@@ -484,8 +494,7 @@ pub async fn act(State(state): State<AppState>, auth: Auth, headers: HeaderMap, 
     let result: AppResult<()> = match action.as_str() {
         "approve" => {
             let input = ApproveInput { warehouse_id: num(&f.warehouse_id).map(Unchecked::new), ship_type: num(&f.ship_type), driver_id: num(&f.driver_id).map(Unchecked::new), confirmed: f.confirmed == "1" };
-            let a = actor.clone();
-            state.db.write(move |c| svc::approve(c, &a, id, &input)).await.map(|_| ())
+            svc::approve_then_email(&state, &actor, id, input).await.map(|_| ())
         }
         "unapprove" => state.db.write(move |c| svc::unapprove(c, &actor, id)).await,
         "void" => state.db.write(move |c| svc::void(c, &actor, id)).await,
