@@ -180,9 +180,11 @@ pub fn of_customer(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<(Str
     Ok((name, rows))
 }
 
-type Head = (String, i64, NaiveDate, NaiveDate, Option<i64>);
+/// A quotation's number, customer, date, valid-until and author.
+pub(crate) type Head = (String, i64, NaiveDate, NaiveDate, Option<i64>);
 
-fn head(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Head> {
+/// Quotation `id` of company `org` (404 for another company's).
+pub(crate) fn head(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Head> {
     quotations::table
         .filter(quotations::org_id.eq(org))
         .find(id)

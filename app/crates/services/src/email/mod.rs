@@ -247,8 +247,11 @@ pub fn subject_of(conn: &mut DbConn, actor: &Actor, doc: Doc, target: i64, refer
             let (name, email) = customers::table.filter(customers::org_id.eq(org)).find(target).select((customers::name, customers::email)).first::<(String, String)>(conn)?;
             Ok(Subject { order_id: None, fill: Fill { company, number: reference.to_string(), customer: name, reference: reference.to_string() }, default_to: email })
         }
-        // The quotations are another part's: the integrator resolves the quotation here.
-        Doc::Quotation => Err(not_yet_available(doc)),
+        Doc::Quotation => {
+            let (no, customer, ..) = crate::quotations::head(conn, org, target)?;
+            let (name, email) = customers::table.filter(customers::org_id.eq(org)).find(customer).select((customers::name, customers::email)).first::<(String, String)>(conn)?;
+            Ok(Subject { order_id: None, fill: Fill { company, number: no, customer: name, reference: String::new() }, default_to: email })
+        }
         Doc::Test => Ok(Subject { order_id: None, fill: Fill { company, ..Fill::default() }, default_to: String::new() }),
     }
 }

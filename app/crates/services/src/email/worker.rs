@@ -189,22 +189,21 @@ async fn with_heartbeat<T>(core: &Arc<Core>, job: i64, send: impl std::future::F
     }
 }
 
-/// The document's PDF, rendered at send time, one function per document type. The purchase
-/// order, quotation and statement PDFs are other parts' (issue 33): each is one arm to wire.
+/// The document's PDF, rendered at send time, one function per document type (the same
+/// functions the pages show the PDFs with).
 pub async fn attachment(core: &Arc<Core>, org: i64, doc: Doc, target: i64, reference: &str) -> Result<Option<PdfFile>, Stop> {
-    let _ = reference; // a statement's month, for its arm
     Ok(Some(match doc {
         Doc::Invoice | Doc::CreditNote => crate::print::pdf(core, org, vec![target], Variant::Standard).await?,
         Doc::DeliveryDocket => crate::print::pdf(core, org, vec![target], Variant::NoPrice).await?,
-        Doc::PurchaseOrder => return Err(not_yet(doc)),
-        Doc::Quotation => return Err(not_yet(doc)),
-        Doc::Statement => return Err(not_yet(doc)),
+        Doc::PurchaseOrder => crate::po_print::purchase_order_pdf(core, org, target).await?,
+        Doc::Quotation => crate::quotations::quotation_pdf(core, org, target).await?,
+        Doc::Statement => {
+            let month = reference.to_string();
+            let month = core.db.run(move |c| crate::statements::month(c, org, Some(&month))).await?;
+            crate::statements::statement_pdf(core, org, target, month).await?
+        }
         Doc::Test => return Ok(None),
     }))
-}
-
-fn not_yet(doc: Doc) -> Stop {
-    Stop::Permanent(super::not_yet_available(doc).to_string())
 }
 
 fn mailbox(name: Option<&str>, address: &str, what: &str) -> Result<Mailbox, Stop> {
