@@ -174,3 +174,19 @@ async fn the_validity_setting_is_checked_saved_and_audited() {
     let refs = [("quotation_valid_days", "30")];
     assert_eq!(app.post_form("/settings", &sales, &refs).await.status, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn departments_7_and_8_quote_prices_without_gst() {
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
+    app.state.db.write(|c| Ok(diesel::update(organisations::table.find(4)).set(organisations::department_id.eq(7)).execute(c)?)).await.unwrap();
+    let (customer, _, ps) = customer_and_products(&app, 1).await;
+    assert_eq!(app.post_form("/quotations", &s, &[("items", &format!("{}:2", ps[0].0)), ("csr", &customer.to_string())]).await.status, StatusCode::SEE_OTHER);
+    let (id, total): (i64, i64) = app.state.db.run(|c| Ok(quotations::table.select((quotations::id, quotations::total_amount)).first(c)?)).await.unwrap();
+    let text = inline_pdf(&app.get(&format!("/quotations/{id}/pdf"), Some(&s)).await);
+    let total = Cents(total);
+    let ex = Cents(total.0 - domain::money::gst_of_inclusive(total, domain::enums::TaxType::GstOnIncome).0);
+    for want in ["Price ex GST", "Amount ex GST", "and exclude GST.", &format!("Subtotal (ex GST) ${}", ex.grouped()), &format!("TOTAL AUD ${}", total.grouped())] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+    assert!(text.contains(&format!(" {}\n", ex.grouped())) || text.contains(&format!(" {} ", ex.grouped())), "the line amount without GST:\n{text}");
+}
