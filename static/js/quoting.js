@@ -10,9 +10,9 @@
     try { cart = JSON.parse(window.localStorage.getItem('carts') || 'null'); } catch (err) { cart = null; }
     var items = cart && Array.isArray(cart.items) ? cart.items.filter(function (i) { return i && i.id > 0 && i.qty > 0; }).map(function (i) { return i.id + ':' + i.qty; }).join(',') : '';
     save.elements.items.value = items;
-    var picked = Array.prototype.find.call(document.querySelectorAll('input[name="csr"]'), function (i) { return !save.contains(i); });
+    var picked = document.querySelector('input[name="csr"]');
     var csr = cart && cart.csr && cart.csr.id ? cart.csr.id : (picked ? picked.value : '');
-    if (csr) save.elements.csr.value = csr;
+    if (csr) save.elements.customer.value = csr;
   });
   var results = document.getElementById('results');
   if (!results) return;

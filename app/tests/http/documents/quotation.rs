@@ -31,7 +31,7 @@ async fn a_saved_quotation_is_numbered_listed_and_printed_at_the_customers_price
     let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let (customer, name, ps) = customer_and_products(&app, 2).await;
     let items = format!("{}:2,{}:3", ps[0].0, ps[1].0);
-    let saved = app.post_form("/quotations", &s, &[("items", &items), ("csr", &customer.to_string())]).await;
+    let saved = app.post_form("/quotations", &s, &[("items", &items), ("customer", &customer.to_string())]).await;
     assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
     assert!(saved.location().starts_with(&format!("/quotations?customer={customer}")), "{}", saved.location());
     let list = app.follow(&saved, &s).await;
@@ -57,7 +57,7 @@ async fn a_saved_quotation_is_numbered_listed_and_printed_at_the_customers_price
     assert!(!text.to_lowercase().contains("cost"), "no cost on a quotation");
 
     // The next one is Q-000002.
-    let again = app.post_form("/quotations", &s, &[("items", &items), ("csr", &customer.to_string())]).await;
+    let again = app.post_form("/quotations", &s, &[("items", &items), ("customer", &customer.to_string())]).await;
     assert_eq!(again.status, StatusCode::SEE_OTHER);
     assert!(app.follow(&again, &s).await.body.contains("Quotation Q-000002 saved."));
 }
@@ -68,14 +68,14 @@ async fn saving_needs_a_customer_and_a_cart() {
     let (customer, _, ps) = customer_and_products(&app, 1).await;
     let page = app.get("/quotings", Some(&s)).await;
     assert!(page.body.contains("Save quotation") && page.body.contains("action=\"/quotations\""));
-    let none = app.post_form("/quotations", &s, &[("items", &format!("{}:1", ps[0].0)), ("csr", "")]).await;
+    let none = app.post_form("/quotations", &s, &[("items", &format!("{}:1", ps[0].0)), ("customer", "")]).await;
     assert_eq!(none.status, StatusCode::BAD_REQUEST);
     assert!(none.body.contains(services::quotations::NO_CUSTOMER), "{}", none.body);
-    let empty = app.post_form("/quotations", &s, &[("items", ""), ("csr", &customer.to_string())]).await;
+    let empty = app.post_form("/quotations", &s, &[("items", ""), ("customer", &customer.to_string())]).await;
     assert_eq!(empty.status, StatusCode::BAD_REQUEST);
     assert!(empty.body.contains(services::quotations::EMPTY_CART));
     let other = app.session_in("approver@demo.test", 9).await;
-    let foreign = app.post_form("/quotations", &other, &[("items", &format!("{}:1", ps[0].0)), ("csr", &customer.to_string())]).await;
+    let foreign = app.post_form("/quotations", &other, &[("items", &format!("{}:1", ps[0].0)), ("customer", &customer.to_string())]).await;
     assert_eq!(foreign.status, StatusCode::BAD_REQUEST, "another company's customer is no customer here");
     let n: i64 = app.state.db.run(|c| Ok(quotations::table.count().get_result(c)?)).await.unwrap();
     assert_eq!(n, 0, "nothing was saved");
@@ -85,7 +85,7 @@ async fn saving_needs_a_customer_and_a_cart() {
 async fn convert_to_invoice_keeps_the_quoted_prices_and_refuses_an_expired_quotation() {
     let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let (customer, name, ps) = customer_and_products(&app, 1).await;
-    let saved = app.post_form("/quotations", &s, &[("items", &format!("{}:4", ps[0].0)), ("csr", &customer.to_string())]).await;
+    let saved = app.post_form("/quotations", &s, &[("items", &format!("{}:4", ps[0].0)), ("customer", &customer.to_string())]).await;
     assert_eq!(saved.status, StatusCode::SEE_OTHER);
     let id: i64 = app.state.db.run(|c| Ok(quotations::table.select(quotations::id).first(c)?)).await.unwrap();
     // A quoted price the product's prices no longer give: the invoice keeps the quoted one.
@@ -113,7 +113,7 @@ async fn convert_to_invoice_keeps_the_quoted_prices_and_refuses_an_expired_quota
 async fn another_companys_quotation_and_customer_are_not_found() {
     let (app, s) = TestApp::new().with_user("approver@demo.test").await;
     let (customer, _, ps) = customer_and_products(&app, 1).await;
-    assert_eq!(app.post_form("/quotations", &s, &[("items", &format!("{}:1", ps[0].0)), ("csr", &customer.to_string())]).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(app.post_form("/quotations", &s, &[("items", &format!("{}:1", ps[0].0)), ("customer", &customer.to_string())]).await.status, StatusCode::SEE_OTHER);
     let id: i64 = app.state.db.run(|c| Ok(quotations::table.select(quotations::id).first(c)?)).await.unwrap();
     let other = app.session_in("approver@demo.test", 9).await;
     for path in [format!("/quotations/{id}/pdf"), format!("/quotations/{id}/invoice"), format!("/quotations?customer={customer}")] {
@@ -128,7 +128,7 @@ async fn the_validity_comes_from_the_setting_and_a_long_quotation_runs_to_a_seco
     let (customer, _, ps) = customer_and_products(&app, 60).await;
     assert_eq!(ps.len(), 60, "the demo data has 60 products");
     let items = ps.iter().map(|p| format!("{}:1", p.0)).collect::<Vec<_>>().join(",");
-    assert_eq!(app.post_form("/quotations", &s, &[("items", &items), ("csr", &customer.to_string())]).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(app.post_form("/quotations", &s, &[("items", &items), ("customer", &customer.to_string())]).await.status, StatusCode::SEE_OTHER);
     let id: i64 = app.state.db.run(|c| Ok(quotations::table.select(quotations::id).first(c)?)).await.unwrap();
     let text = pdf_text(&app.get(&format!("/quotations/{id}/pdf"), Some(&s)).await.bytes);
     assert!(text.contains(&format!("Valid Until {}", domain::dates::date(today() + chrono::Duration::days(30)))), "{text}");
@@ -173,4 +173,20 @@ async fn the_validity_setting_is_checked_saved_and_audited() {
     let sales = app.session("sales@demo.test").await;
     let refs = [("quotation_valid_days", "30")];
     assert_eq!(app.post_form("/settings", &sales, &refs).await.status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn departments_7_and_8_quote_prices_without_gst() {
+    let (app, s) = TestApp::new().with_user("sales@demo.test").await;
+    app.state.db.write(|c| Ok(diesel::update(organisations::table.find(4)).set(organisations::department_id.eq(7)).execute(c)?)).await.unwrap();
+    let (customer, _, ps) = customer_and_products(&app, 1).await;
+    assert_eq!(app.post_form("/quotations", &s, &[("items", &format!("{}:2", ps[0].0)), ("customer", &customer.to_string())]).await.status, StatusCode::SEE_OTHER);
+    let (id, total): (i64, i64) = app.state.db.run(|c| Ok(quotations::table.select((quotations::id, quotations::total_amount)).first(c)?)).await.unwrap();
+    let text = inline_pdf(&app.get(&format!("/quotations/{id}/pdf"), Some(&s)).await);
+    let total = Cents(total);
+    let ex = Cents(total.0 - domain::money::gst_of_inclusive(total, domain::enums::TaxType::GstOnIncome).0);
+    for want in ["Price ex GST", "Amount ex GST", "and exclude GST.", &format!("Subtotal (ex GST) ${}", ex.grouped()), &format!("TOTAL AUD ${}", total.grouped())] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+    assert!(text.contains(&format!(" {}\n", ex.grouped())) || text.contains(&format!(" {} ", ex.grouped())), "the line amount without GST:\n{text}");
 }

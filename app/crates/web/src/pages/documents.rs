@@ -23,14 +23,15 @@ pub const PO_REFUSED: &str = "Only staff who may see purchase prices (an approve
 pub struct SaveForm {
     #[serde(default)]
     items: String,
+    /// The cart's customer (not `csr`: the page's To CSR filter has that name).
     #[serde(default)]
-    csr: String,
+    customer: String,
 }
 
 /// `POST /quotations`: saves the quoting cart as a numbered quotation of its customer and
 /// opens the customer's quotations, where the new one is first.
 pub async fn save(State(state): State<AppState>, auth: Auth, axum::Form(f): axum::Form<SaveForm>) -> AppResult<Response> {
-    let customer = match f.csr.trim() {
+    let customer = match f.customer.trim() {
         "" => None,
         t => Some(t.parse::<i64>().map_err(|_| AppError::bad_request(quotations::NO_CUSTOMER))?),
     };
