@@ -12,10 +12,13 @@ pub enum Queue {
     Import,
     /// A call to Xero (`kind` is `send`, `recall` or `balance`).
     Xero,
+    /// A document sent to an IPP printer (`kind` is `print`; the `print_jobs` row beside it
+    /// names the sheets, the variant and the printer).
+    Print,
 }
 
 impl Queue {
-    pub const ALL: [Queue; 3] = [Queue::Report, Queue::Import, Queue::Xero];
+    pub const ALL: [Queue; 4] = [Queue::Report, Queue::Import, Queue::Xero, Queue::Print];
 
     /// The word stored in `jobs.queue`.
     pub const fn code(self) -> &'static str {
@@ -23,6 +26,7 @@ impl Queue {
             Queue::Report => "report",
             Queue::Import => "import",
             Queue::Xero => "xero",
+            Queue::Print => "print",
         }
     }
 
@@ -32,11 +36,13 @@ impl Queue {
 
     /// The worker slot the queue shares: reports and imports write files from the same
     /// data and take turns (one at a time per process, as before they shared a table);
-    /// Xero calls wait on Xero and its rate budget, not on this machine.
+    /// Xero calls wait on Xero and its rate budget, not on this machine; documents that leave
+    /// the building (to a printer) wait on the device that takes them.
     pub const fn slot(self) -> Slot {
         match self {
             Queue::Report | Queue::Import => Slot::Files,
             Queue::Xero => Slot::Xero,
+            Queue::Print => Slot::Outbox,
         }
     }
 }
@@ -46,10 +52,11 @@ impl Queue {
 pub enum Slot {
     Files,
     Xero,
+    Outbox,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 2] = [Slot::Files, Slot::Xero];
+    pub const ALL: [Slot; 3] = [Slot::Files, Slot::Xero, Slot::Outbox];
 
     /// The queues a worker of this slot claims from.
     pub fn queues(self) -> Vec<Queue> {
@@ -134,6 +141,7 @@ mod tests {
     fn reports_and_imports_take_turns_and_xero_runs_beside_them() {
         assert_eq!(Slot::Files.queues(), vec![Queue::Report, Queue::Import]);
         assert_eq!(Slot::Xero.queues(), vec![Queue::Xero]);
+        assert!(Slot::Outbox.queues().contains(&Queue::Print));
     }
 
     #[test]

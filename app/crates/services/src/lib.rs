@@ -16,6 +16,7 @@ pub mod prices;
 pub mod password;
 pub mod pricing;
 pub mod print;
+pub mod printing;
 pub mod quoting;
 pub mod reference_data;
 pub mod reports;

@@ -45,7 +45,7 @@ pub async fn run(core: Arc<Core>) {
                 Err(e) => tracing::warn!(error = %e, ?slot, "the job worker could not reach the database"),
             }
         }
-        let wait = next_wait(&core, busy[index(Slot::Xero)]).await;
+        let wait = next_wait(&core, busy[index(Slot::Xero)]).await.min(outbox_wait(&core, busy[index(Slot::Outbox)]).await);
         tokio::select! {
             Some(slot) = done_rx.recv() => busy[index(slot)] = false,
             () = core.reports.wake.notified() => {}
@@ -102,8 +102,32 @@ async fn start_one(core: &Arc<Core>, slot: Slot, done: mpsc::UnboundedSender<Slo
                 }
             });
         }
+        Slot::Outbox => {
+            // Documents that leave the building: print jobs (crate::printing::worker).
+            let Some(job) = crate::printing::worker::claim(core).await? else { return Ok(false) };
+            let (core, release) = (core.clone(), Release { slot, done });
+            tokio::spawn(async move {
+                let _release = release;
+                let id = job.job_id;
+                if let Err(e) = crate::printing::worker::execute(&core, job).await {
+                    tracing::warn!(error = %e, job = id, "a print job could not record its end");
+                }
+            });
+        }
     }
     Ok(true)
+}
+
+/// How long an idle outbox slot sleeps: the poll interval, or less when a print job's
+/// back-off ends sooner.
+async fn outbox_wait(core: &Core, busy: bool) -> Duration {
+    if busy {
+        return IDLE_POLL;
+    }
+    match crate::printing::worker::next_due(core).await {
+        Ok(Some(t)) => (t - db::now()).to_std().unwrap_or_default().clamp(SHORTEST_WAIT, IDLE_POLL),
+        _ => IDLE_POLL,
+    }
 }
 
 /// How long an idle round sleeps: the poll interval, or less when a Xero job falls due
