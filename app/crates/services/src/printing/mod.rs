@@ -186,22 +186,28 @@ pub async fn test_printer(core: &Core, actor: &Actor, id: i64) -> AppResult<Resu
 
 /// The printer a sheet prints on: one of its warehouse, else one for any warehouse.
 pub async fn printer_of_sheet(core: &Core, org: i64, sheet: i64) -> AppResult<Option<Printer>> {
-    core.db.run(move |c| printer_for_sheets(c, org, &[sheet])).await
+    core.db.run(move |c| printer_for(c, org, Choice::Sheet(sheet))).await
 }
 
-/// The printer for a selection: the warehouse's when every sheet is of the same warehouse,
-/// else the company's default warehouse's (users have no warehouse of their own, issue
-/// 32), else one for any warehouse. Another company's sheet is not found.
-pub fn printer_for_sheets(c: &mut db::DbConn, org: i64, ids: &[i64]) -> AppResult<Option<Printer>> {
-    let found: Vec<(i64, Option<i64>)> = orders::table.filter(orders::org_id.eq(org)).filter(orders::id.eq_any(ids)).select((orders::id, orders::warehouse_id)).load(c)?;
-    if found.len() != ids.len() {
-        return Err(AppError::NotFound);
-    }
-    let mut ws: Vec<Option<i64>> = found.iter().map(|(_, w)| *w).collect();
-    ws.dedup();
-    let warehouse = match ws.as_slice() {
-        [Some(w)] => Some(*w),
-        _ => db::accounts::organisation(c, org)?.default_warehouse_id,
+/// The printer of the lists' 'Print selected': the company's default warehouse's (users
+/// have no warehouse of their own, issue 32), else one for any warehouse.
+pub async fn list_printer(core: &Core, org: i64) -> AppResult<Option<Printer>> {
+    core.db.run(move |c| printer_for(c, org, Choice::Selection)).await
+}
+
+/// Whose printer a print goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// 'Print' on a sheet: its warehouse's (another company's sheet is not found).
+    Sheet(i64),
+    /// 'Print selected' on a list: the company's default warehouse's.
+    Selection,
+}
+
+pub fn printer_for(c: &mut db::DbConn, org: i64, choice: Choice) -> AppResult<Option<Printer>> {
+    let warehouse = match choice {
+        Choice::Sheet(id) => orders::table.filter(orders::org_id.eq(org)).find(id).select(orders::warehouse_id).first::<Option<i64>>(c).optional()?.ok_or(AppError::NotFound)?,
+        Choice::Selection => db::accounts::organisation(c, org)?.default_warehouse_id,
     };
     store::printer_for(c, org, warehouse)
 }
@@ -216,14 +222,14 @@ pub struct Queued {
 /// Sends `ids` to their printer as one print job: refused as a whole, like the print page,
 /// when a sheet may not print; `Ok(None)` when the company has no printer for them (the
 /// browser's print remains). The worker renders and sends it.
-pub async fn send(core: &Core, actor: &Actor, ids: Vec<i64>, variant: Variant) -> AppResult<Option<Queued>> {
+pub async fn send(core: &Core, actor: &Actor, ids: Vec<i64>, variant: Variant, choice: Choice) -> AppResult<Option<Queued>> {
     let who = actor.clone();
     let queued = core
         .db
         .write(move |c| {
             let org = who.org_id;
             crate::print::printable_sheets(c, org, &ids)?;
-            let Some(printer) = printer_for_sheets(c, org, &ids)? else { return Ok(None) };
+            let Some(printer) = printer_for(c, org, choice)? else { return Ok(None) };
             let id = store::enqueue(c, &printer, &ids, variant.as_str(), who.user_id, db::now())?;
             Ok(Some(Queued { id, printer: printer.name }))
         })

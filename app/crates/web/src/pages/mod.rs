@@ -10,6 +10,7 @@ pub mod login;
 pub mod masters;
 pub mod ocops;
 pub mod orders;
+pub mod printing;
 pub mod products;
 pub mod quoting;
 pub mod report_center;
@@ -68,6 +69,12 @@ pub fn router() -> Router<AppState> {
         .route(services::xero::CALLBACK_PATH, get(settings::callback))
         .route("/settings/xero/organisation", post(settings::organisation))
         .route("/settings/xero/disconnect", post(settings::disconnect))
+        .route("/settings/printers", post(printing::add))
+        .route("/settings/printers/{id}", post(printing::edit))
+        .route("/settings/printers/{id}/delete", post(printing::remove))
+        .route("/settings/printers/{id}/test", post(printing::test))
+        .route("/print_jobs", post(printing::send))
+        .route("/print_jobs/{id}", get(printing::status))
         .route("/reports_download/{id}/cancel", post(report_center::cancel))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list))

@@ -91,6 +91,8 @@ pub struct DetailPage {
     pub due_label: Option<&'static str>,
     pub delivery_label: Option<&'static str>,
     pub csrf: String,
+    /// The printer 'Print' sends this sheet to (issue 33), when it may print and one is set up.
+    pub printer: Option<String>,
 }
 
 impl DetailPage {
@@ -182,7 +184,11 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         let detail = st.db.run(move |c| order_views::detail(c, org, id)).await?;
         refresh_stale_balance(&st, org, detail.sheet.order.customer_id).await?;
         shell.flash = q.flash();
-        DetailPage::new(shell, t, detail, &au)
+        let mut page = DetailPage::new(shell, t, detail, &au)?;
+        if page.can("print") {
+            page.printer = services::printing::printer_of_sheet(&st, org, id).await?.map(|p| p.name);
+        }
+        Ok(page)
     })
     .await
 }
@@ -392,6 +398,7 @@ impl DetailPage {
             due_label: sheet::has_due_date(t).then_some("Due Date"),
             delivery_label: sheet::delivery_date_label(t).filter(|_| sheet::delivery_date_editable(t)),
             csrf,
+            printer: None,
             xero: state_.xero,
             o,
         })
