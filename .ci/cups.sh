@@ -4,6 +4,9 @@
 # PDFs land in a known folder. Prints the two variables the tests read:
 #   TYREDESK_TEST_IPP_URL=ipp://127.0.0.1:<port>/printers/TyreDeskPDF
 #   TYREDESK_TEST_IPP_OUT=<folder of the printed PDFs>
+#   TYREDESK_TEST_IPP_SPOOL=<CUPS's spool: d<job-id, 5 digits>-001 is each job's document as
+#     received; cups-pdf's PDFs are the document turned to PostScript and back, whose text
+#     pdftotext cannot read for CID fonts such as the embedded Liberation Sans>
 # Usage: eval "$(.ci/cups.sh start)"  /  .ci/cups.sh stop. Runs as root.
 set -euo pipefail
 dir=${TYREDESK_CUPS_DIR:-/tmp/tyredesk-cups}
@@ -26,7 +29,7 @@ Listen 127.0.0.1:$port
 ServerName 127.0.0.1
 LogLevel warn
 PreserveJobHistory Yes
-PreserveJobFiles No
+PreserveJobFiles Yes
 MaxJobs 0
 Browsing No
 DefaultAuthType None
@@ -72,7 +75,7 @@ Out $dir/out
 AnonDirName $dir/out
 AnonUMask 0000
 UserUMask 0000
-Label 0
+Label 2
 TitlePref 1
 CONF
 # -f: in the foreground of a background job, so its pid is known and it ends with the stop.
@@ -85,3 +88,4 @@ ppd=$(ls /usr/share/ppd/cups-pdf/CUPS-PDF_opt.ppd /usr/share/ppd/cups-pdf/CUPS-P
 lpadmin -h "127.0.0.1:$port" -p TyreDeskPDF -E -v cups-pdf:/TyreDeskPDF -P "$ppd" -o printer-error-policy=abort-job >&2
 echo "export TYREDESK_TEST_IPP_URL=ipp://127.0.0.1:$port/printers/TyreDeskPDF"
 echo "export TYREDESK_TEST_IPP_OUT=$dir/out"
+echo "export TYREDESK_TEST_IPP_SPOOL=$dir/spool"

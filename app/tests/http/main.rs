@@ -10,6 +10,7 @@ mod api;
 mod master_data;
 mod operations;
 mod pages;
+mod printing;
 mod reports;
 mod sheets;
 mod shop;

@@ -193,6 +193,11 @@ impl PrinterPost {
     }
 }
 
+/// Back to the settings page with a notice that shows once.
+async fn back(state: &AppState, auth: &Auth, level: &'static str, text: String) -> AppResult<Response> {
+    crate::pages::redirect_with_notice(state, auth, "/settings", level, text).await
+}
+
 fn owner(auth: &Auth) -> AppResult<()> {
     services::reference_data::only_approver(auth.role)
 }
@@ -201,7 +206,7 @@ fn owner(auth: &Auth) -> AppResult<()> {
 /// back on the page (422) with what was typed and the message under each field.
 async fn answer(state: &AppState, auth: &Auth, uri: &Uri, id: Option<i64>, form: PrinterForm, r: AppResult<String>) -> AppResult<Response> {
     match r {
-        Ok(m) => crate::pages::redirect_with_notice(state, auth, "/settings#printers", "success", m).await,
+        Ok(m) => back(state, auth, "success", m).await,
         Err(AppError::Validation { message, errors }) => {
             let detail: Vec<String> = errors.values().cloned().collect();
             let alert = format!("{message} {}", detail.join(" "));
@@ -242,7 +247,7 @@ pub async fn remove(State(state): State<AppState>, auth: Auth, Path(id): Path<i6
     let actor = Actor::from(&auth);
     let p = svc::printer(&state, &actor, id).await?;
     svc::remove_printer(&state, &actor, id).await?;
-    crate::pages::redirect_with_notice(&state, &auth, "/settings#printers", "success", format!("The printer {} is removed.", p.name)).await
+    back(&state, &auth, "success", format!("The printer {} is removed.", p.name)).await
 }
 
 /// `POST /settings/printers/{id}/test`: asks the printer for its state (Get-Printer-Attributes).
@@ -252,7 +257,7 @@ pub async fn test(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>
         Ok(summary) => ("success", format!("The printer answered: {summary}.")),
         Err(why) => ("error", format!("The printer could not be asked: {why}.")),
     };
-    crate::pages::redirect_with_notice(&state, &auth, "/settings#printers", level, text).await
+    back(&state, &auth, level, text).await
 }
 
 /// The status of a print job as the page shows it (a fragment htmx polls while it runs).
