@@ -232,3 +232,29 @@ async fn drafts_and_other_companies_sheets_and_jobs_are_refused() {
     let count: i64 = app.state.db.run(|c| Ok(print_jobs::table.count().get_result(c)?)).await.unwrap();
     assert_eq!(count, 1, "only the approved invoice's job was queued");
 }
+
+#[tokio::test]
+async fn a_job_left_sending_asks_the_printer_first_and_does_not_print_twice() {
+    let Some((url, _)) = cups("a_job_left_sending") else { return };
+    let (app, owner) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
+    let f = fixture(&app).await;
+    add_printer(&app, &owner, 4, "Front", &url, None).await;
+    let s = app.session_in("sales@demo.test", 4).await;
+    let (id, no) = sheet(&app, &s, &f, 1, false).await;
+    let (_, job) = send(&app, &s, &[id], "standard", "sheet").await;
+    let job = job.unwrap();
+    // A worker sent it, the printer took it, and the worker died before it wrote "printed".
+    let asker = app.state.db.run(|c| Ok(db::accounts::user_by_email(c, "sales@demo.test")?.unwrap().name)).await.unwrap();
+    let pdf = app.get(&format!("/order_print/{id}?variant=standard&format=pdf"), Some(&s)).await.bytes;
+    let name = services::printing::worker::job_name(&format!("{no}.pdf"), job);
+    let taken = services::printing::ipp::print(&url, &asker, &name, pdf).await.expect("CUPS takes the job").expect("a job-id");
+    app.state.db.write(move |c| Ok(diesel::update(print_jobs::table.find(job)).set(print_jobs::state.eq("sending")).execute(c)?)).await.unwrap();
+
+    drain(&app).await;
+    let (state, cups_job, attempts, _) = print_row(&app, job).await;
+    assert_eq!(state, "printed");
+    assert_eq!(cups_job, Some(taken), "the job the printer already had, not a second one");
+    assert_eq!(attempts, 0, "nothing was sent again");
+    assert!(printed(&app, &s, id).await);
+    assert!(history(&app, &s, id).await.iter().any(|h| h == "Printed (Standard)"));
+}
