@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A private CUPS for the printing tests (issue 33): Debian's cupsd on loopback with its own
 # config, spool and port (never the system's :631), one cups-pdf queue "TyreDeskPDF" whose
-# PDFs land in a known folder. Prints the two variables the tests read:
+# PDFs land in a known folder, and "TyreDeskRefusing", which does not accept jobs. Prints the two variables the tests read:
 #   TYREDESK_TEST_IPP_URL=ipp://127.0.0.1:<port>/printers/TyreDeskPDF
 #   TYREDESK_TEST_IPP_OUT=<folder of the printed PDFs>
 #   TYREDESK_TEST_IPP_SPOOL=<CUPS's spool: d<job-id, 5 digits>-001 is each job's document as
@@ -80,12 +80,15 @@ TitlePref 1
 CONF
 # -f: in the foreground of a background job, so its pid is known and it ends with the stop.
 (setsid /usr/sbin/cupsd -f -c "$dir/root/cupsd.conf" -s "$dir/root/cups-files.conf" </dev/null >"$dir/log/stdout" 2>&1 & echo $! >"$dir/cupsd.pid")
-for _ in $(seq 1 50); do
+for _ in $(seq 1 150); do
   lpstat -h "127.0.0.1:$port" -r >/dev/null 2>&1 && break
   sleep 0.1
 done
 ppd=$(ls /usr/share/ppd/cups-pdf/CUPS-PDF_opt.ppd /usr/share/ppd/cups-pdf/CUPS-PDF_noopt.ppd 2>/dev/null | head -n 1)
 lpadmin -h "127.0.0.1:$port" -p TyreDeskPDF -E -v cups-pdf:/TyreDeskPDF -P "$ppd" -o printer-error-policy=abort-job >&2
+# A second queue that refuses jobs (not accepting): the retry tests' printer that says no.
+lpadmin -h "127.0.0.1:$port" -p TyreDeskRefusing -E -v cups-pdf:/TyreDeskPDF -P "$ppd" >&2
+cupsreject -h "127.0.0.1:$port" -r "closed for the test" TyreDeskRefusing
 echo "export TYREDESK_TEST_IPP_URL=ipp://127.0.0.1:$port/printers/TyreDeskPDF"
 echo "export TYREDESK_TEST_IPP_OUT=$dir/out"
 echo "export TYREDESK_TEST_IPP_SPOOL=$dir/spool"

@@ -258,3 +258,22 @@ async fn a_job_left_sending_asks_the_printer_first_and_does_not_print_twice() {
     assert!(printed(&app, &s, id).await);
     assert!(history(&app, &s, id).await.iter().any(|h| h == "Printed (Standard)"));
 }
+
+#[tokio::test]
+async fn a_printer_not_accepting_jobs_is_retried_then_failed() {
+    let Some((url, _)) = cups("a_printer_not_accepting_jobs") else { return };
+    fast_retries();
+    let (app, owner) = TestApp::new().with_user("approver@demo.test").in_org(4).await;
+    let f = fixture(&app).await;
+    // .ci/cups.sh's second queue, which CUPS set to reject jobs.
+    let refusing = url.rsplit_once('/').map(|(base, _)| format!("{base}/TyreDeskRefusing")).unwrap();
+    add_printer(&app, &owner, 4, "Closed", &refusing, None).await;
+    let s = app.session_in("sales@demo.test", 4).await;
+    let (id, _) = sheet(&app, &s, &f, 1, false).await;
+    let (_, job) = send(&app, &s, &[id], "standard", "sheet").await;
+    drain(&app).await;
+    let (state, cups_job, attempts, error) = print_row(&app, job.unwrap()).await;
+    assert_eq!((state.as_str(), cups_job, attempts), ("failed", None, 0), "never sent");
+    assert!(error.contains("not accepting jobs") && error.contains("after 5 attempts"), "{error}");
+    assert!(!printed(&app, &s, id).await);
+}
