@@ -15,6 +15,7 @@ use std::time::Duration;
 use chrono::NaiveDateTime;
 use db::error::{AppError, AppResult};
 use db::printing::{self as store, Claimed, PrintJob, PrintState};
+use diesel::prelude::*;
 use documents::Variant;
 use domain::Actor;
 use domain::enums::Role;
@@ -281,8 +282,6 @@ fn failure(m: &str) -> String {
     }
     s
 }
-
-use diesel::prelude::*;
 
 #[cfg(test)]
 mod tests {
