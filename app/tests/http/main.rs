@@ -12,6 +12,7 @@ mod email;
 mod master_data;
 mod operations;
 mod pages;
+mod printing;
 mod reports;
 mod sheets;
 mod shop;

@@ -25,6 +25,7 @@ pub mod imports;
 pub mod jobs;
 pub mod notices;
 pub mod xero;
+pub mod printing;
 pub mod error;
 pub mod token;
 mod url;

@@ -706,6 +706,38 @@ diesel::joinable!(shop_sessions -> customers (customer_id));
 diesel::joinable!(shop_tokens -> customers (customer_id));
 diesel::joinable!(shop_cart_lines -> products (product_id));
 
+diesel::table! {
+    printers (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        name -> Text,
+        url -> Text,
+        warehouse_id -> Nullable<BigInt>,
+        active -> Bool,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    print_jobs (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        job_id -> BigInt,
+        printer_id -> BigInt,
+        printer_name -> Text,
+        order_ids -> Text,
+        variant -> Text,
+        state -> Text,
+        printer_job_id -> Nullable<Integer>,
+        attempts -> Integer,
+        last_error -> Text,
+        created_by -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        done_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     shop_sessions,
     shop_tokens,
@@ -742,4 +774,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     quotation_lines,
     email_settings,
     emails,
+    printers,
+    print_jobs,
 );

@@ -15,10 +15,13 @@ pub enum Queue {
     /// An e-mail through the company's SMTP relay (`kind` is the document's code, `params`
     /// the `emails` row).
     Email,
+    /// A document sent to an IPP printer (`kind` is `print`; the `print_jobs` row beside it
+    /// names the sheets, the variant and the printer).
+    Print,
 }
 
 impl Queue {
-    pub const ALL: [Queue; 4] = [Queue::Report, Queue::Import, Queue::Xero, Queue::Email];
+    pub const ALL: [Queue; 5] = [Queue::Report, Queue::Import, Queue::Xero, Queue::Email, Queue::Print];
 
     /// The word stored in `jobs.queue`.
     pub const fn code(self) -> &'static str {
@@ -27,6 +30,7 @@ impl Queue {
             Queue::Import => "import",
             Queue::Xero => "xero",
             Queue::Email => "email",
+            Queue::Print => "print",
         }
     }
 
@@ -37,12 +41,14 @@ impl Queue {
     /// The worker slot the queue shares: reports and imports write files from the same
     /// data and take turns (one at a time per process, as before they shared a table);
     /// Xero calls wait on Xero and its rate budget, not on this machine; what leaves the
-    /// building (e-mails, print jobs) waits on the relay or the printer.
+    /// building waits on the relay (e-mails) or the printer (print jobs), each in its own
+    /// slot, so a slow relay never holds a print job at the counter, nor a printer an e-mail.
     pub const fn slot(self) -> Slot {
         match self {
             Queue::Report | Queue::Import => Slot::Files,
             Queue::Xero => Slot::Xero,
-            Queue::Email => Slot::Outbox,
+            Queue::Email => Slot::Mail,
+            Queue::Print => Slot::Print,
         }
     }
 }
@@ -52,12 +58,14 @@ impl Queue {
 pub enum Slot {
     Files,
     Xero,
-    /// Documents leaving the building: e-mails (and print jobs).
-    Outbox,
+    /// E-mails through the company's relay.
+    Mail,
+    /// Documents sent to printers.
+    Print,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 3] = [Slot::Files, Slot::Xero, Slot::Outbox];
+    pub const ALL: [Slot; 4] = [Slot::Files, Slot::Xero, Slot::Mail, Slot::Print];
 
     /// The queues a worker of this slot claims from.
     pub fn queues(self) -> Vec<Queue> {
@@ -142,7 +150,8 @@ mod tests {
     fn reports_and_imports_take_turns_and_xero_runs_beside_them() {
         assert_eq!(Slot::Files.queues(), vec![Queue::Report, Queue::Import]);
         assert_eq!(Slot::Xero.queues(), vec![Queue::Xero]);
-        assert!(Slot::Outbox.queues().contains(&Queue::Email));
+        assert_eq!(Slot::Mail.queues(), vec![Queue::Email]);
+        assert_eq!(Slot::Print.queues(), vec![Queue::Print]);
     }
 
     #[test]

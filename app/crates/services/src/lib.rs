@@ -19,6 +19,7 @@ pub mod po_print;
 pub mod pricing;
 pub mod print;
 pub mod quotations;
+pub mod printing;
 pub mod quoting;
 pub mod reference_data;
 pub mod reports;

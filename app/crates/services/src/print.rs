@@ -59,7 +59,7 @@ fn check_count(ids: &[i64]) -> AppResult<()> {
 
 /// Loads the sheets of the organisation (another company's id is not found) and refuses the
 /// whole request, naming every sheet, when one of them may not be printed.
-fn printable_sheets(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<Order>> {
+pub(crate) fn printable_sheets(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<Order>> {
     check_count(ids)?;
     let mut sheets = Vec::with_capacity(ids.len());
     for id in ids {

@@ -146,6 +146,8 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/customers/{id}/statement", vec![format!("/customers/{c}/statement?month=2026-10")]),
         ("/purchase_order_print/{id}", vec![format!("/purchase_order_print/{i}")]),
         ("/order_print/{id}", vec![format!("/order_print/{i}?variant=standard"), format!("/order_print/{a}?variant=standard")]),
+        // A print job's status names the printer and the outcome, never a price (issue 33).
+        ("/print_jobs/{id}", vec!["/print_jobs/1".into()]),
         ("/reports_download", vec!["/reports_download".into()]),
         ("/reports_download/jobs", vec!["/reports_download/jobs".into()]),
         ("/reports_download/template/{kind}", vec!["/reports_download/template/draft-inv".into(), "/reports_download/template/basic".into()]),

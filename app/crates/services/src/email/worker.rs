@@ -1,5 +1,5 @@
 //! The `email` queue's worker (claimed by the process's one worker loop, `services::jobs`,
-//! slot `Outbox`; or by [`run_once`] in tests). A job renders its document's PDF at send time,
+//! slot `Mail`; or by [`run_once`] in tests). A job renders its document's PDF at send time,
 //! records the e-mail `sending` (committed) before it speaks to the relay and `sent` as soon
 //! as the relay answered 250 to DATA. Exactly once: a job taken over from a dead worker whose
 //! e-mail is already `sent` ends without sending again; one left `sending` is sent again with

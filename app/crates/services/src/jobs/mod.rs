@@ -2,8 +2,10 @@
 //! DESIGN §9, docs/decisions/operations.md "One job queue"), and the hourly upkeep.
 //!
 //! The loop keeps a slot per family of work (`domain::jobs::Slot`): reports and imports
-//! (`files`) take turns in one, Xero calls (`xero::worker`) run in the other, so a year's
-//! report never holds a send back and a Xero back-off never holds a report. In each free
+//! (`files`) take turns in one, Xero calls (`xero::worker`), e-mails (`email::worker`) and
+//! print jobs (`printing::worker`) each run in their own, so a year's report never holds a
+//! send back, a Xero back-off never holds a report, and a slow mail relay never holds a
+//! print job at the counter. In each free
 //! slot it claims the due job whose company waited longest, runs it on its own task, and
 //! sleeps until a job is queued here, a slot frees, the next Xero job falls due, or the
 //! poll interval passes (jobs queued by another process). Every failure is logged and the
@@ -45,7 +47,7 @@ pub async fn run(core: Arc<Core>) {
                 Err(e) => tracing::warn!(error = %e, ?slot, "the job worker could not reach the database"),
             }
         }
-        let wait = next_wait(&core, busy[index(Slot::Xero)]).await.min(next_email_wait(&core, busy[index(Slot::Outbox)]).await);
+        let wait = next_wait(&core, busy[index(Slot::Xero)]).await.min(next_email_wait(&core, busy[index(Slot::Mail)]).await).min(next_print_wait(&core, busy[index(Slot::Print)]).await);
         tokio::select! {
             Some(slot) = done_rx.recv() => busy[index(slot)] = false,
             () = core.reports.wake.notified() => {}
@@ -103,7 +105,7 @@ async fn start_one(core: &Arc<Core>, slot: Slot, done: mpsc::UnboundedSender<Slo
                 }
             });
         }
-        Slot::Outbox => {
+        Slot::Mail => {
             if !crate::email::worker::any_claimable(core).await? {
                 return Ok(false);
             }
@@ -114,6 +116,17 @@ async fn start_one(core: &Arc<Core>, slot: Slot, done: mpsc::UnboundedSender<Slo
                 let id = job.id;
                 if let Err(e) = crate::email::worker::execute(&core, job).await {
                     tracing::warn!(error = %e, job = id, "an e-mail job could not record its end");
+                }
+            });
+        }
+        Slot::Print => {
+            let Some(job) = crate::printing::worker::claim(core).await? else { return Ok(false) };
+            let (core, release) = (core.clone(), Release { slot, done });
+            tokio::spawn(async move {
+                let _release = release;
+                let id = job.job_id;
+                if let Err(e) = crate::printing::worker::execute(&core, job).await {
+                    tracing::warn!(error = %e, job = id, "a print job could not record its end");
                 }
             });
         }
@@ -128,6 +141,18 @@ async fn next_email_wait(core: &Core, busy: bool) -> Duration {
         return IDLE_POLL;
     }
     match crate::email::worker::next_due(core).await {
+        Ok(Some(t)) => (t - db::now()).to_std().unwrap_or_default().clamp(SHORTEST_WAIT, IDLE_POLL),
+        _ => IDLE_POLL,
+    }
+}
+
+/// How long an idle round sleeps for the printers: the poll interval, or less when a print
+/// job's back-off ends sooner.
+async fn next_print_wait(core: &Core, busy: bool) -> Duration {
+    if busy {
+        return IDLE_POLL;
+    }
+    match crate::printing::worker::next_due(core).await {
         Ok(Some(t)) => (t - db::now()).to_std().unwrap_or_default().clamp(SHORTEST_WAIT, IDLE_POLL),
         _ => IDLE_POLL,
     }

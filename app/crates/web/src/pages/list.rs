@@ -273,6 +273,9 @@ pub struct Selection {
     pub choices: Vec<(&'static str, &'static str, &'static str)>,
     /// Per row: the checkbox value and the row's name, or `None` when the row cannot be chosen.
     pub rows: Vec<Option<(String, String)>>,
+    /// The printer the checked sheets can be sent to without a dialog (issue 33): the
+    /// choices' buttons then also post them to `/print_jobs` (htmx, with the form's values).
+    pub printer: Option<String>,
 }
 
 impl Selection {

@@ -12,6 +12,7 @@ pub mod login;
 pub mod masters;
 pub mod ocops;
 pub mod orders;
+pub mod printing;
 pub mod products;
 pub mod quoting;
 pub mod report_center;
@@ -79,6 +80,12 @@ pub fn router() -> Router<AppState> {
         .route("/settings/email", post(email::save))
         .route("/settings/email/test", post(email::test))
         .route("/order_email/{id}/{doc}", post(email::send))
+        .route("/settings/printers", post(printing::add))
+        .route("/settings/printers/{id}", post(printing::edit))
+        .route("/settings/printers/{id}/delete", post(printing::remove))
+        .route("/settings/printers/{id}/test", post(printing::test))
+        .route("/print_jobs", post(printing::send))
+        .route("/print_jobs/{id}", get(printing::status))
         .route("/reports_download/{id}/cancel", post(report_center::cancel))
         .route("/products", get(products::list))
         .route("/customers", get(customers::list))

@@ -54,6 +54,8 @@ pub struct SettingsPage {
     pub mapping: Vec<MappingRow>,
     /// Settings › E-mail (issue 33).
     pub email: super::email::Section,
+    /// Settings › Printers (issue 33).
+    pub printers: super::printing::PrintersSection,
 }
 
 /// One setting of the accounts and tax rates form: the accounts or rates of the company's
@@ -228,6 +230,7 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
         xero_standin: state.xero.settings.standin,
         mapping: mapping_rows(&xero),
         email,
+        printers: super::printing::section(state, auth, None).await?,
         shell,
         xero,
         tested,
@@ -236,6 +239,13 @@ async fn settings_page(state: &AppState, auth: &Auth, shell: Shell, alert: Optio
 }
 
 const TITLE: &str = "Settings";
+
+/// The page with a refused printer form shown again with its messages.
+pub async fn page_with_printers(state: &AppState, auth: &Auth, uri: &Uri, alert: (&'static str, String), typed: super::printing::Typed) -> AppResult<SettingsPage> {
+    let mut page = render(state, auth, uri, Some(alert), None).await?;
+    page.printers = super::printing::section(state, auth, Some(typed)).await?;
+    Ok(page)
+}
 
 /// `GET /settings`, streamed (web/stream.rs): the settings are read after the head has gone.
 pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap, uri: Uri) -> AppResult<Response> {

@@ -93,6 +93,8 @@ pub struct DetailPage {
     pub csrf: String,
     /// The 'Email …' buttons and the sheet's e-mails (issue 33).
     pub email: crate::pages::email::SheetEmail,
+    /// The printer 'Print' sends this sheet to (issue 33), when it may print and one is set up.
+    pub printer: Option<String>,
 }
 
 impl DetailPage {
@@ -188,6 +190,9 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         page.email = crate::pages::email::sheet_email(&st, &au, id, t, page.can("print")).await?;
         if let Some(e) = q.emailed.and_then(|e| page.email.history.iter().find(|h| h.id == e)) {
             page.shell.flash = Some(Flash { text: format!("Queued for e-mail to {}.", e.to), level: "success", ms: 5000 });
+        }
+        if page.can("print") {
+            page.printer = services::printing::printer_of_sheet(&st, org, id).await?.map(|p| p.name);
         }
         Ok(page)
     })
@@ -405,6 +410,7 @@ impl DetailPage {
             delivery_label: sheet::delivery_date_label(t).filter(|_| sheet::delivery_date_editable(t)),
             csrf,
             email: Default::default(),
+            printer: None,
             xero: state_.xero,
             o,
         })

@@ -85,8 +85,9 @@ fn delivery_tooltip(o: &orders::Order, driver: &str) -> String {
 
 /// Batch printing from the invoice and credit note lists: a checkbox on every sheet that may
 /// print (spec §4), sent to `/order_print/batch` with the chosen variant.
-fn print_selection(rows: &[OrderRow]) -> Selection {
+fn print_selection(rows: &[OrderRow], printer: Option<String>) -> Selection {
     Selection {
+        printer,
         action: "/order_print/batch",
         name: "ids",
         label: "Print selected",
@@ -411,6 +412,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         let req = f.paging.resolve(r.page_size);
         let filter = f.value.clone();
         let ListPage { names, page } = db.run(move |c| order_views::list_page(c, org, &types, &filter, req.offset(), req.per_page)).await?;
+        let printer = if fam == Family::Sales { db.run(move |c| services::printing::printer_for(c, org, services::printing::Choice::Selection)).await?.map(|p| p.name) } else { None };
         let names = Names::from(names);
         let view = ListView {
             heading: if csr_view { "Customer Self-Orders" } else { r.title },
@@ -423,7 +425,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
                 pager: Some(Pager::new(path, f.pairs.clone(), req, page.total)),
                 empty_text: EMPTY_NO_DATA,
                 export_url: Some(export_url(path, &f.pairs)),
-                selection: (fam == Family::Sales).then(|| print_selection(&page.rows)),
+                selection: (fam == Family::Sales).then(|| print_selection(&page.rows, printer)),
             },
         };
         Ok(view)

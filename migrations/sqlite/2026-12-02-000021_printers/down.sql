@@ -1,0 +1,2 @@
+DROP TABLE print_jobs;
+DROP TABLE printers;
