@@ -183,6 +183,11 @@ pub fn of_customer(conn: &mut DbConn, org: i64, customer: i64) -> AppResult<(Str
 /// A quotation's number, customer, date, valid-until and author.
 pub(crate) type Head = (String, i64, NaiveDate, NaiveDate, Option<i64>);
 
+/// The customer of quotation `id` of company `org` (404 for another company's).
+pub fn customer_of(conn: &mut DbConn, org: i64, id: i64) -> AppResult<i64> {
+    Ok(head(conn, org, id)?.1)
+}
+
 /// Quotation `id` of company `org` (404 for another company's).
 pub(crate) fn head(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Head> {
     quotations::table

@@ -125,18 +125,74 @@ async fn a_permanent_refusal_fails_at_once_and_shows_on_the_sheet() {
     let page = app.get(&format!("/order_detail/invoices/{id}"), Some(&s)).await;
     assert!(page.body.contains(">Failed</span>") && page.body.contains("554"), "visible on the sheet");
 
-    // A purchase order's PDF is not wired yet: the button is there, the e-mail fails saying so.
-    let po: i64 = app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(3)).select(orders::id).first(c)?)).await.unwrap();
+}
+
+/// The purchase order, a quotation and a customer's statement go out with their own PDFs.
+#[tokio::test]
+async fn a_purchase_order_a_quotation_and_a_statement_arrive_with_their_pdfs() {
+    let Some(relay) = Relay::start(&[]) else { return };
+    let (app, s) = app().await;
+    configure(&app, &s, relay.port, &[]).await;
+
+    // The PO: only staff who see purchase prices may send it.
+    let (po, po_no): (i64, String) = app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(3)).filter(orders::status.ne(4)).select((orders::id, orders::no)).first(c)?)).await.unwrap();
     let page = app.get(&format!("/order_detail/purchase_orders/{po}"), Some(&s)).await;
     assert!(page.body.contains(">Email PO to supplier</button>"), "{}", page.status);
     let sales = app.session_in("sales@demo.test", ORG).await;
     assert!(!app.get(&format!("/order_detail/purchase_orders/{po}"), Some(&sales)).await.body.contains("Email PO to supplier"), "only who sees purchase prices");
     assert_eq!(app.post_form(&format!("/order_email/{po}/purchase_order"), &sales, &[("to", "supplier@demo.test")]).await.status, StatusCode::FORBIDDEN);
     assert_eq!(app.post_form(&format!("/order_email/{po}/purchase_order"), &s, &[("to", "supplier@demo.test")]).await.status, StatusCode::SEE_OTHER);
-    assert_eq!(drain(&app).await, 1);
+
+    // A quotation saved from the cart, e-mailed from the customer's quotations.
+    let (customer, product): (i64, i64) = app
+        .state
+        .db
+        .run(|c| {
+            let customer = db::schema::customers::table.filter(db::schema::customers::org_id.eq(ORG)).order(db::schema::customers::id.asc()).select(db::schema::customers::id).first(c)?;
+            let product = db::schema::products::table.filter(db::schema::products::org_id.eq(ORG)).filter(db::schema::products::class_a_price.gt(0)).order(db::schema::products::id.asc()).select(db::schema::products::id).first(c)?;
+            Ok((customer, product))
+        })
+        .await
+        .unwrap();
+    let saved = app.post_form("/quotations", &s, &[("items", &format!("{product}:2")), ("customer", &customer.to_string())]).await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    let list = app.get(&format!("/quotations?customer={customer}"), Some(&s)).await;
+    let at = list.body.find("action=\"/quotations/").expect("an Email quotation form") + "action=\"/quotations/".len();
+    let quote_id: i64 = list.body[at..].split('/').next().unwrap().parse().unwrap();
+    assert!(list.body.contains(">Email quotation</button>") && list.body.contains(">Email statement</button>"));
+    assert_eq!(app.post_form(&format!("/quotations/{quote_id}/email"), &s, &[("to", "buyer@customer.test")]).await.status, StatusCode::SEE_OTHER);
+    // Quotations and statements are not sheets: the sheet route does not take them.
+    assert_eq!(app.post_form(&format!("/order_email/{quote_id}/quotation"), &s, &[("to", "buyer@customer.test")]).await.status, StatusCode::NOT_FOUND);
+
+    // The customer's statement of October 2026; a bad month queues nothing.
+    let bad = app.post_form(&format!("/customers/{customer}/statement/email"), &s, &[("to", "buyer@customer.test"), ("month", "2026-13")]).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.body);
+    assert_eq!(app.post_form(&format!("/customers/{customer}/statement/email"), &s, &[("to", "buyer@customer.test"), ("month", "2026-10")]).await.status, StatusCode::SEE_OTHER);
+    // Another company's customer and quotation are not found.
+    let other = app.session_in("multi@demo.test", 9).await;
+    assert_eq!(app.post_form(&format!("/quotations/{quote_id}/email"), &other, &[("to", "x@y.test")]).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(app.post_form(&format!("/customers/{customer}/statement/email"), &other, &[("to", "x@y.test"), ("month", "2026-10")]).await.status, StatusCode::NOT_FOUND);
+
+    assert_eq!(drain(&app).await, 3);
     let rows = history(&app).await;
-    assert_eq!(rows[1].1, "failed");
-    assert!(rows[1].3.contains("not yet available"), "{}", rows[1].3);
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r.1 == "sent"), "{rows:?}");
+    let messages = relay.messages();
+    assert_eq!(messages.len(), 3, "each once");
+    let texts: Vec<String> = messages
+        .iter()
+        .map(|raw| {
+            let m = MessageParser::default().parse(raw).unwrap();
+            let (name, ct, pdf) = attachment(&m);
+            assert!(name.ends_with(".pdf") && ct == "application/pdf", "{name} {ct}");
+            pdf_text(&pdf)
+        })
+        .collect();
+    let po_text = texts.iter().find(|t| t.contains("PURCHASE ORDER")).expect("the PO's PDF");
+    assert!(po_text.contains(&po_no));
+    assert!(texts.iter().any(|t| t.contains("QUOTATION")), "the quotation's PDF");
+    let statement = texts.iter().find(|t| t.contains("STATEMENT")).expect("the statement's PDF");
+    assert!(statement.contains("October 2026") || statement.contains("Oct 2026"), "{statement}");
 }
 
 #[tokio::test]

@@ -289,8 +289,9 @@ fn token() -> String {
 /// document, fills the company's template, adds the history row and the job.
 pub fn queue(conn: &mut DbConn, actor: &Actor, out: &Outgoing, now: NaiveDateTime) -> AppResult<Queued> {
     let to = rules::recipients(&out.to).map_err(|m| AppError::field("to", m))?;
-    let settings = q::settings(conn, actor.org_id)?.filter(|s| !s.host.is_empty()).ok_or_else(|| AppError::Conflict { message: NOT_SET_UP.into(), code: Some("email_not_set_up"), reasons: vec![] })?;
+    // What the e-mail is about first: another company's id is not found, set up or not.
     let subject = subject_of(conn, actor, out.doc, out.target, &out.reference)?;
+    let settings = q::settings(conn, actor.org_id)?.filter(|s| !s.host.is_empty()).ok_or_else(|| AppError::Conflict { message: NOT_SET_UP.into(), code: Some("email_not_set_up"), reasons: vec![] })?;
     let t = rules::template_of(&settings.templates(), out.doc);
     let (title, body) = (subject.fill.apply(&t.subject), subject.fill.apply(&t.body));
     let token = token();

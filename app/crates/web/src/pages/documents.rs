@@ -13,6 +13,8 @@ use crate::auth::Auth;
 use crate::state::AppState;
 use db::error::{AppError, AppResult};
 use domain::money::Cents;
+use domain::email::Doc;
+use services::email::{self as mail, Outgoing};
 use services::{po_print, quotations, statements};
 
 /// Who may not get a PO's PDF (it carries purchase prices).
@@ -62,6 +64,10 @@ pub struct ListPage {
     pub customer: String,
     pub rows: Vec<QuotationRow>,
     pub notice: Option<(String, String)>,
+    /// Where the quotations and statements are e-mailed unless changed: the customer's e-mail.
+    pub default_to: String,
+    /// Last month (`YYYY-MM`), the statement form's default.
+    pub last_month: String,
 }
 
 /// `GET /quotations?customer=ID`: the customer's quotations, newest first, each with its
@@ -69,14 +75,17 @@ pub struct ListPage {
 pub async fn list(State(state): State<AppState>, auth: Auth, Query(q): Query<ListQuery>) -> AppResult<Response> {
     let customer: i64 = q.customer.as_deref().map(str::trim).and_then(|c| c.parse().ok()).ok_or_else(|| AppError::bad_request("Choose a customer: /quotations?customer=<id>."))?;
     let org = auth.org_id;
-    let (name, listed, today) = state
+    let actor = domain::Actor::from(&auth);
+    let (name, listed, today, default_to) = state
         .db
         .run(move |c| {
             let (name, rows) = quotations::of_customer(c, org, customer)?;
             let o = db::accounts::organisation(c, org)?;
-            Ok((name, rows, domain::dates::today(domain::dates::zone_of(&o.time_zone))))
+            let to = mail::default_recipient(c, &actor, Doc::Statement, customer)?;
+            Ok((name, rows, domain::dates::today(domain::dates::zone_of(&o.time_zone)), to))
         })
         .await?;
+    let last_month = domain::statement::Month::parse(None, today).map(|m| m.code()).unwrap_or_default();
     let notice = super::take_notice(&state, &auth).await?;
     let rows = listed
         .into_iter()
@@ -90,7 +99,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth, Query(q): Query<Lis
         })
         .collect();
     let shell = Shell::new(&state, &auth, "Quotations", "/customers", &[]).await?;
-    Ok(ListPage { shell, customer_id: customer, customer: name, rows, notice }.into_response())
+    Ok(ListPage { shell, customer_id: customer, customer: name, rows, notice, default_to, last_month }.into_response())
 }
 
 /// `GET /quotations/{id}/pdf`: the quotation as a PDF, shown inline.
@@ -148,4 +157,35 @@ pub async fn statements_job(State(state): State<AppState>, auth: Auth, axum::For
         "Those statements are already being prepared; the PDF appears below when it is ready.".to_string()
     };
     super::redirect_with_notice(&state, &auth, "/reports_download", "success", text).await
+}
+
+/// The recipients of a document's e-mail, as typed (several, comma-separated).
+#[derive(Deserialize)]
+pub struct EmailForm {
+    #[serde(default)]
+    to: String,
+    #[serde(default)]
+    month: String,
+}
+
+/// `POST /quotations/{id}/email`: queues the quotation's PDF for e-mail to `to` and goes back
+/// to the customer's quotations, saying so (404 for another company's quotation).
+pub async fn email_quotation(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, axum::Form(f): axum::Form<EmailForm>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let customer = state.db.run(move |c| quotations::customer_of(c, org, id)).await?;
+    let queued = mail::send(&state, &domain::Actor::from(&auth), Outgoing { doc: Doc::Quotation, target: id, reference: String::new(), to: f.to }).await?;
+    let text = format!("Quotation queued for e-mail to {}.", queued.to.join(", "));
+    super::redirect_with_notice(&state, &auth, &format!("/quotations?customer={customer}"), "success", text).await
+}
+
+/// `POST /customers/{id}/statement/email`: queues the customer's statement of `month`
+/// (default last month) for e-mail to `to` (404 for another company's customer; a bad month
+/// is refused before anything is queued).
+pub async fn email_statement(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, axum::Form(f): axum::Form<EmailForm>) -> AppResult<Response> {
+    let org = auth.org_id;
+    let text = Some(f.month.trim().to_string()).filter(|m| !m.is_empty());
+    let month = state.db.run(move |c| statements::month(c, org, text.as_deref())).await?;
+    let queued = mail::send(&state, &domain::Actor::from(&auth), Outgoing { doc: Doc::Statement, target: id, reference: month.code(), to: f.to }).await?;
+    let text = format!("Statement for {} queued for e-mail to {}.", month.label(), queued.to.join(", "));
+    super::redirect_with_notice(&state, &auth, &format!("/quotations?customer={id}"), "success", text).await
 }

@@ -268,7 +268,8 @@ pub struct SendForm {
 /// `POST /order_email/{id}/{doc}`: queues the sheet's document for e-mail to the addresses
 /// typed; back on the sheet, which says "Queued for e-mail to …" and lists it.
 pub async fn send(State(state): State<AppState>, auth: Auth, headers: HeaderMap, Path((id, doc)): Path<(i64, String)>, axum::Form(f): axum::Form<SendForm>) -> AppResult<Response> {
-    let doc = Doc::from_code(&doc).filter(|d| *d != Doc::Test).ok_or(AppError::NotFound)?;
+    // Sheets only: quotations and statements have routes of their own.
+    let doc = Doc::from_code(&doc).filter(|d| !matches!(d, Doc::Test | Doc::Quotation | Doc::Statement)).ok_or(AppError::NotFound)?;
     let queued = svc::send(&state, &Actor::from(&auth), svc::Outgoing { doc, target: id, reference: String::new(), to: f.to }).await?;
     let org = auth.org_id;
     let t = state.db.run(move |c| db::orders::get(c, org, id)).await?.order_type;
