@@ -438,6 +438,8 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
             id: next(&mut ids.supplier),
             org_id: org,
             search_text: search_text(&[&s.code, &s.name]),
+            // Demo addresses on a reserved domain (RFC 2606): a PO e-mail has somewhere to go.
+            email: format!("orders@{}.example", s.code.to_lowercase().chars().filter(char::is_ascii_alphanumeric).collect::<String>()),
             code: s.code,
             name: s.name,
             primary_person_first: s.first,

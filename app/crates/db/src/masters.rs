@@ -19,6 +19,8 @@ pub struct Supplier {
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub version: i32,
+    /// Where purchase orders are e-mailed (issue 33).
+    pub email: String,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]
@@ -250,6 +252,7 @@ pub struct NewSupplier {
     pub search_text: String,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub email: String,
 }
 
 #[derive(Insertable, Clone, Debug)]

@@ -181,6 +181,7 @@ diesel::table! {
         xero_contact_id -> Text,
         xero_synced_at -> Nullable<Timestamp>,
         version -> Integer,
+        email -> Text,
     }
 }
 

@@ -69,6 +69,9 @@ pub struct SupplierInput {
     pub primary_person_first: String,
     #[serde(deserialize_with = "lenient::string")]
     pub primary_person_last: String,
+    /// Where purchase orders are e-mailed (issue 33); optional.
+    #[serde(deserialize_with = "lenient::string")]
+    pub email: String,
     #[serde(deserialize_with = "lenient::int")]
     pub version: Option<i32>,
 }
@@ -80,6 +83,7 @@ pub struct SupplierFields {
     pub name: String,
     pub primary_person_first: String,
     pub primary_person_last: String,
+    pub email: String,
 }
 
 impl SupplierFields {
@@ -101,7 +105,11 @@ pub fn validate_supplier(input: &SupplierInput, stored_code: Option<&str>) -> Re
     let name = c.required("name", &input.name, Text::Line(NAME_MAX));
     let primary_person_first = c.text("primary_person_first", &input.primary_person_first, Text::Line(NAME_MAX));
     let primary_person_last = c.text("primary_person_last", &input.primary_person_last, Text::Line(NAME_MAX));
-    c.done(SupplierFields { code, name, primary_person_first, primary_person_last })
+    let email = c.text("email", &input.email, Text::Line(NAME_MAX));
+    if !email.is_empty() && !super::validate::is_email(&email) {
+        c.0.push(FieldError { field: "email", message: super::masters::INVALID_EMAIL });
+    }
+    c.done(SupplierFields { code, name, primary_person_first, primary_person_last, email })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -220,6 +228,10 @@ mod tests {
 
     #[test]
     fn texts_have_limits() {
+        let bad_email = validate_supplier(&SupplierInput { code: "S".into(), name: "X".into(), email: "orders at hankook".into(), ..Default::default() }, None).unwrap_err();
+        assert_eq!(bad_email[0].field, "email");
+        let good = validate_supplier(&SupplierInput { code: "S".into(), name: "X".into(), email: " orders@hankook.test ".into(), ..Default::default() }, None).unwrap();
+        assert_eq!(good.email, "orders@hankook.test", "an e-mail is optional, checked and trimmed");
         let input = SupplierInput { code: "S".into(), name: "n".repeat(NAME_MAX + 1), ..Default::default() };
         assert_eq!(fields(&validate_supplier(&input, None).unwrap_err()), vec![("name", "At most 120 characters.")]);
         let input = WarehouseInput { code: "W\u{0}".into(), name: "Main".into(), ..Default::default() };

@@ -55,6 +55,7 @@ pub fn save_supplier(c: &mut DbConn, admin: &Actor, id: Option<i64>, input: &Sup
                 ("Name", stored.name, f.name.clone()),
                 ("First name", stored.primary_person_first, f.primary_person_first.clone()),
                 ("Last name", stored.primary_person_last, f.primary_person_last.clone()),
+                ("E-mail", stored.email, f.email.clone()),
             ]);
             audit_change(c, admin, "supplier", Some(id), "update", detail)?;
             Ok(id)

@@ -81,14 +81,19 @@ async fn an_approver_adds_and_edits_a_supplier_and_raises_a_po_for_it() {
     let version = extract_input(&page.body, "version");
     let locked = app.post_form(&format!("/baseinfo/suppliers/{id}"), &s, &[("code", "SUP-OTHER"), ("name", "Nexen"), ("version", &version)]).await;
     assert_eq!(field_error(&locked.body, "code"), LOCKED);
-    let saved = app.post_form(&format!("/baseinfo/suppliers/{id}"), &s, &[("code", "SUP-NEW"), ("name", "Nexen Tyre Australia"), ("primary_person_first", "Jo"), ("version", &version)]).await;
+    // The supplier's e-mail (where its POs are e-mailed) is optional and checked.
+    let bad = app.post_form(&format!("/baseinfo/suppliers/{id}"), &s, &[("code", "SUP-NEW"), ("name", "Nexen"), ("email", "orders at nexen"), ("version", &version)]).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!field_error(&bad.body, "email").is_empty(), "{}", bad.body);
+    let saved = app.post_form(&format!("/baseinfo/suppliers/{id}"), &s, &[("code", "SUP-NEW"), ("name", "Nexen Tyre Australia"), ("primary_person_first", "Jo"), ("email", "orders@nexen.test"), ("version", &version)]).await;
     assert_eq!(saved.status, StatusCode::SEE_OTHER);
+    assert!(app.get(&format!("/baseinfo/suppliers/{id}"), Some(&s)).await.body.contains("value=\"orders@nexen.test\""));
     let stale = app.post_form(&format!("/baseinfo/suppliers/{id}"), &s, &[("name", "Lost update"), ("version", &version)]).await;
     assert_eq!(stale.status, StatusCode::CONFLICT);
     assert!(stale.body.contains(CONFLICT));
 
     let audit = audit_rows(&app, 4).await;
-    assert!(audit.iter().any(|(e, a, d)| e == "supplier" && a == "update" && d == "Name: Nexen Tyres AU → Nexen Tyre Australia"), "{audit:?}");
+    assert!(audit.iter().any(|(e, a, d)| e == "supplier" && a == "update" && d.starts_with("Name: Nexen Tyres AU → Nexen Tyre Australia") && d.contains("E-mail:  → orders@nexen.test")), "{audit:?}");
     assert!(audit.iter().any(|(e, a, _)| e == "supplier" && a == "create"));
 }
 

@@ -138,6 +138,15 @@ async fn a_purchase_order_a_quotation_and_a_statement_arrive_with_their_pdfs() {
     let (po, po_no): (i64, String) = app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(3)).filter(orders::status.ne(4)).select((orders::id, orders::no)).first(c)?)).await.unwrap();
     let page = app.get(&format!("/order_detail/purchase_orders/{po}"), Some(&s)).await;
     assert!(page.body.contains(">Email PO to supplier</button>"), "{}", page.status);
+    // The recipient defaults to the supplier's e-mail, kept on the supplier (Settings of the
+    // supplier form: optional, checked).
+    let supplier_email: String = app
+        .state
+        .db
+        .run(move |c| Ok(db::schema::suppliers::table.inner_join(orders::table.on(orders::supplier_id.eq(db::schema::suppliers::id.nullable()))).filter(orders::id.eq(po)).select(db::schema::suppliers::email).first(c)?))
+        .await
+        .unwrap();
+    assert!(supplier_email.contains('@') && page.body.contains(&format!("value=\"{supplier_email}\"")), "the supplier's e-mail is the default recipient");
     let sales = app.session_in("sales@demo.test", ORG).await;
     assert!(!app.get(&format!("/order_detail/purchase_orders/{po}"), Some(&sales)).await.body.contains("Email PO to supplier"), "only who sees purchase prices");
     assert_eq!(app.post_form(&format!("/order_email/{po}/purchase_order"), &sales, &[("to", "supplier@demo.test")]).await.status, StatusCode::FORBIDDEN);

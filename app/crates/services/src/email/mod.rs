@@ -228,7 +228,7 @@ pub fn subject_of(conn: &mut DbConn, actor: &Actor, doc: Doc, target: i64, refer
         }
         let (name, email) = match (o.customer_id, o.supplier_id) {
             (Some(c), _) => customers::table.filter(customers::org_id.eq(org)).find(c).select((customers::name, customers::email)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
-            (None, Some(s)) => (suppliers::table.filter(suppliers::org_id.eq(org)).find(s).select(suppliers::name).first::<String>(conn).optional()?.unwrap_or_default(), String::new()),
+            (None, Some(s)) => suppliers::table.filter(suppliers::org_id.eq(org)).find(s).select((suppliers::name, suppliers::email)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
             _ => Default::default(),
         };
         Ok(Subject { order_id: Some(o.id), fill: Fill { company: company.clone(), number: o.no.clone(), customer: name, reference: o.reference.clone() }, default_to: email })

@@ -85,6 +85,7 @@ impl Record for Supplier {
             name: self.name.clone(),
             primary_person_first: self.primary_person_first.clone(),
             primary_person_last: self.primary_person_last.clone(),
+            email: self.email.clone(),
             version: Some(self.version),
         }
     }
@@ -98,6 +99,7 @@ impl Record for Supplier {
                 name("Name", &input.name),
                 Field::text("primary_person_first", "Primary Person First Name", &input.primary_person_first).max_chars(NAME_MAX, too_long(NAME_MAX)),
                 Field::text("primary_person_last", "Primary Person Last Name", &input.primary_person_last).max_chars(NAME_MAX, too_long(NAME_MAX)),
+                Field::typed("email", "E-mail (purchase orders)", &input.email, "email").max_chars(NAME_MAX, too_long(NAME_MAX)),
             ],
         }];
         if let Some(s) = existing {
