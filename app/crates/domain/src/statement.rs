@@ -92,6 +92,18 @@ impl Ageing {
     }
 }
 
+/// The report-queue kind of the statements of every customer with a balance (one PDF).
+pub const JOB_KIND: &str = "statements";
+
+/// Its title in the Download Center.
+pub const JOB_TITLE: &str = "Customer Statements (every customer with a balance)";
+
+/// The file name of a statements job of `date_range` (`2026-10-01..2026-10-31`).
+pub fn download_name(date_range: &str) -> String {
+    let code = date_range.get(..7).unwrap_or("");
+    format!("Statements {code}.pdf")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -111,10 +111,7 @@ pub async fn statement_pdf(core: &Core, org: i64, customer_id: i64, month: Month
 // ---------------------------------------------------------------------------------------
 
 /// The queue's kind of the statements job.
-pub const JOB_KIND: &str = "statements";
-
-/// Its title in the Download Center.
-pub const JOB_TITLE: &str = "Customer Statements (every customer with a balance)";
+pub use domain::statement::{JOB_KIND, JOB_TITLE};
 
 /// Why a statements job ends without a file.
 pub fn nobody_owes(month: Month) -> String {
@@ -131,11 +128,6 @@ pub fn file_name(id: i64, month: Month) -> String {
     format!("{JOB_KIND}-{}-{id}.pdf", month.code())
 }
 
-/// The name the file downloads as.
-pub fn download_name(job: &db::reports::Job) -> String {
-    let code = job.date_range.get(..7).unwrap_or("");
-    format!("Statements {code}.pdf")
-}
 
 /// Queues the statements of every customer with a balance for the month of `month_text`
 /// (`YYYY-MM`, empty: last month), or answers the same job still queued or running.

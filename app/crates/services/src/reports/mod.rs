@@ -277,7 +277,7 @@ impl JobView {
             title: kind
                 .map(|k| k.title().to_string())
                 .or_else(|| domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string()))
-                .or_else(|| (job.kind == crate::statements::JOB_KIND).then(|| crate::statements::JOB_TITLE.to_string()))
+                .or_else(|| (job.kind == domain::statement::JOB_KIND).then(|| domain::statement::JOB_TITLE.to_string()))
                 .unwrap_or_else(|| job.kind.clone()),
             date_range: job.date_range.clone(),
             range_text: dates::range_text(&job.date_range),
@@ -307,8 +307,8 @@ pub async fn file_for(db: &Db, data_dir: &std::path::Path, who: Asker, name: &st
         return Err(AppError::NotFound);
     }
     let path = files::org_dir(data_dir, org).join(&job.file_name);
-    if job.kind == crate::statements::JOB_KIND {
-        return Ok((path, crate::statements::download_name(&job)));
+    if job.kind == domain::statement::JOB_KIND {
+        return Ok((path, domain::statement::download_name(&job.date_range)));
     }
     let kind = Kind::from_code(&job.kind).ok_or(AppError::NotFound)?;
     Ok((path, download_name(kind, &job.date_range)))
