@@ -685,3 +685,20 @@ fn normalise_html_hides_csrf_tokens_and_today_only() {
     );
     assert_eq!(between("<body><main><h1>Cart</h1></main></body>", "<main>", "</main>"), "<main><h1>Cart</h1></main>");
 }
+
+/// The text of a PDF (`pdftotext -layout`), with runs of spaces made one so that a table
+/// row reads as `1 P001 Tyre 2 100.00 …`.
+pub fn pdf_text(bytes: &[u8]) -> String {
+    assert!(bytes.starts_with(b"%PDF-"), "a PDF: {}", String::from_utf8_lossy(&bytes[..bytes.len().min(200)]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.pdf");
+    std::fs::write(&path, bytes).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .args(["-layout", "-enc", "UTF-8"])
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed: .ci/run installs it");
+    assert!(out.status.success(), "pdftotext failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect::<Vec<_>>().join("\n")
+}

@@ -116,23 +116,7 @@ pub struct NewEmail<'a> {
 
 /// Adds the e-mail to the history and its job to the queue (due now); answers the row's id.
 pub fn enqueue(conn: &mut DbConn, e: &NewEmail<'_>, now: NaiveDateTime) -> AppResult<i64> {
-    let id: i64 = diesel::insert_into(emails::table)
-        .values((
-            emails::org_id.eq(e.org_id),
-            emails::kind.eq(e.kind),
-            emails::order_id.eq(e.order_id),
-            emails::target_id.eq(e.target_id),
-            emails::reference.eq(e.reference),
-            emails::recipients.eq(e.recipients.join(", ")),
-            emails::subject.eq(e.subject),
-            emails::body.eq(e.body),
-            emails::token.eq(e.token),
-            emails::state.eq(State::Queued.code()),
-            emails::created_by.eq(e.created_by),
-            emails::created_at.eq(now),
-        ))
-        .returning(emails::id)
-        .get_result(conn)?;
+    let id = insert_row(conn, e, State::Queued, "", now)?;
     let job: i64 = diesel::insert_into(jobs::table)
         .values((
             jobs::org_id.eq(e.org_id),
@@ -154,6 +138,11 @@ pub fn enqueue(conn: &mut DbConn, e: &NewEmail<'_>, now: NaiveDateTime) -> AppRe
 /// A recorded e-mail that failed before it was queued (the automatic e-mail of an invoice
 /// whose customer has no address): its history says why.
 pub fn record_failed(conn: &mut DbConn, e: &NewEmail<'_>, error: &str, now: NaiveDateTime) -> AppResult<i64> {
+    insert_row(conn, e, State::Failed, error, now)
+}
+
+/// The history row of `e` in `state`.
+fn insert_row(conn: &mut DbConn, e: &NewEmail<'_>, state: State, error: &str, now: NaiveDateTime) -> AppResult<i64> {
     Ok(diesel::insert_into(emails::table)
         .values((
             emails::org_id.eq(e.org_id),
@@ -165,7 +154,7 @@ pub fn record_failed(conn: &mut DbConn, e: &NewEmail<'_>, error: &str, now: Naiv
             emails::subject.eq(e.subject),
             emails::body.eq(e.body),
             emails::token.eq(e.token),
-            emails::state.eq(State::Failed.code()),
+            emails::state.eq(state.code()),
             emails::last_error.eq(error),
             emails::created_by.eq(e.created_by),
             emails::created_at.eq(now),

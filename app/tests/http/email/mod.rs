@@ -150,15 +150,7 @@ pub(super) async fn draft_invoice(app: &TestApp, s: &Session, email: &'static st
     (id, no)
 }
 
-/// The text of a PDF, by poppler's `pdftotext`.
-pub(super) fn pdf_text(bytes: &[u8]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("a.pdf");
-    std::fs::write(&path, bytes).unwrap();
-    let out = Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils) must be installed");
-    assert!(out.status.success(), "pdftotext failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+pub(super) use crate::support::pdf_text;
 
 /// Waits up to a minute for `done`.
 pub(super) async fn wait_for(what: &str, mut done: impl AsyncFnMut() -> bool) {

@@ -85,9 +85,7 @@ pub async fn printed_text(out: &std::path::Path, job: i32) -> String {
         // cups-pdf writes the file in place: wait until it reads whole.
         if let Some(printed) = found.filter(|p| pages(p).is_some()) {
             assert_eq!(pages(&printed), pages(&document), "cups-pdf printed every page of {}", document.display());
-            let run = std::process::Command::new("pdftotext").arg("-layout").arg(&document).arg("-").output().expect("pdftotext (poppler-utils)");
-            assert!(run.status.success(), "pdftotext {}", document.display());
-            return String::from_utf8_lossy(&run.stdout).into_owned();
+            return crate::support::pdf_text(&std::fs::read(&document).unwrap());
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use serde_json::json;
 use db::schema::{customers, products, warehouses};
 
-use crate::support::{Session, TestApp, TestResponse};
+use crate::support::{Session, TestApp, TestResponse, pdf_text};
 
 struct Fixture {
     customer: i64,
@@ -463,21 +463,6 @@ async fn a_credit_note_cloned_from_an_invoice_names_it_on_the_detail_and_the_pri
     assert_eq!(elsewhere.status, StatusCode::UNPROCESSABLE_ENTITY, "another company's invoice: {}", elsewhere.body);
     assert!(elsewhere.json()["errors"]["related_order_id"].is_string());
     assert_eq!(count().await, before, "nothing saved");
-}
-
-/// The text poppler's `pdftotext` reads from a PDF the server sent.
-pub fn pdf_text(pdf: &[u8]) -> String {
-    use std::io::Write;
-    let mut child = std::process::Command::new("pdftotext")
-        .args(["-enc", "UTF-8", "-", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("pdftotext (poppler-utils, installed by .ci/run)");
-    child.stdin.take().unwrap().write_all(pdf).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pdftotext could not read the PDF");
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Words of the print page's documents (`<main>` … the sections), for comparing with a PDF.
