@@ -8,6 +8,7 @@
 pub mod schema;
 pub mod accounts;
 pub mod customers;
+pub mod dispatch;
 pub mod email;
 pub mod masters;
 pub mod ocops;

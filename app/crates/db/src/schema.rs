@@ -739,6 +739,55 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    dispatch_runs (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        run_date -> Date,
+        warehouse_id -> BigInt,
+        driver_id -> BigInt,
+        name -> Text,
+        link_token -> Text,
+        link_expires_at -> Nullable<Timestamp>,
+        closed_at -> Nullable<Timestamp>,
+        closed_by -> Nullable<BigInt>,
+        created_by -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    run_stops (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        run_id -> BigInt,
+        order_id -> BigInt,
+        position -> Integer,
+        outcome -> Integer,
+        reason -> Text,
+        received_by -> Text,
+        collected -> BigInt,
+        collected_pay_type -> Integer,
+        update_key -> Text,
+        recorded_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    run_proofs (stop_id) {
+        stop_id -> BigInt,
+        org_id -> BigInt,
+        kind -> Text,
+        mime -> Text,
+        bytes -> Binary,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(run_stops -> dispatch_runs (run_id));
+diesel::joinable!(run_stops -> orders (order_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     shop_sessions,
     shop_tokens,
@@ -777,4 +826,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     emails,
     printers,
     print_jobs,
+    dispatch_runs,
+    run_stops,
+    run_proofs,
 );

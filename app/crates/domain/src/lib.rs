@@ -4,6 +4,7 @@ pub mod actor;
 pub mod admin;
 pub mod clone;
 pub mod dates;
+pub mod dispatch;
 pub mod email;
 pub mod due_date;
 pub mod enums;

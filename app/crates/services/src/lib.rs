@@ -5,6 +5,7 @@
 
 pub mod admin;
 pub mod delivery;
+pub mod dispatch;
 pub mod email;
 pub mod exports;
 pub mod imports;

@@ -115,6 +115,7 @@ macro_rules! code_enum {
         }
     };
 }
+pub(crate) use code_enum;
 
 // Declared after `code_enum!`, which they use.
 mod base_info;
