@@ -454,17 +454,18 @@ pub async fn close_day(core: &Core, actor: &Actor, warehouse: i64, day: NaiveDat
                     continue;
                 }
                 for s in stops.iter().filter(|s| s.outcome != Outcome::Done.as_i32()) {
+                    // A sheet the office finished or cancelled by hand stays as it is.
                     let still_going = [DeliveryStatus::Ready, DeliveryStatus::Delivering].map(DeliveryStatus::as_i32).contains(&s.delivery_status);
-                    if still_going {
-                        diesel::update(orders::table.find(s.order_id))
-                            .set((orders::delivery_status.eq(DeliveryStatus::Preparing.as_i32()), orders::updated_at.eq(now())))
-                            .execute(c)?;
+                    if !still_going {
+                        continue;
                     }
+                    diesel::update(orders::table.find(s.order_id))
+                        .set((orders::delivery_status.eq(DeliveryStatus::Preparing.as_i32()), orders::updated_at.eq(now())))
+                        .execute(c)?;
                     let ship = ShipType::from_i32(s.ship_type).unwrap_or(ShipType::Delivery);
-                    let what = Outcome::from_i32(s.outcome).filter(|o| *o == Outcome::NotDone).map_or(Outcome::NotDone.wording(ship), |o| o.wording(ship));
-                    let text = if still_going { format!("{what} on run {}: back to Preparing", summary.run.name) } else { format!("{what} on run {}", summary.run.name) };
+                    let text = format!("{} on run {}: back to Preparing", Outcome::NotDone.wording(ship), summary.run.name);
                     order_db::add_event(c, org, s.order_id, Some(actor.user_id), &actor.name, &text)?;
-                    back += usize::from(still_going);
+                    back += 1;
                 }
                 store::close_run(c, org, summary.run.id, actor.user_id)?;
             }
