@@ -49,7 +49,7 @@ pub const PURCHASE_ORDER: Template = Template { name: "purchase_order", source: 
 pub const PICKING_LIST: Template = Template { name: "picking_list", source: include_str!("../../../../templates/pdf/picking_list.typ") };
 
 /// A driver's run sheet (issue 34): stops in order, the money to collect, the QR code of the
-/// run's link (`/qr.svg`) and space for signatures; typst paginates.
+/// run's link (`/qr.png`) and space for signatures; typst paginates.
 pub const RUN_SHEET: Template = Template { name: "run_sheet", source: include_str!("../../../../templates/pdf/run_sheet.typ") };
 
 /// The shared parts every template imports as `common.typ`.
@@ -70,7 +70,7 @@ fn render_with(template: Template, data: &impl Serialize, logo: &Logo) -> Result
 }
 
 /// [`render`] with other images the template opens at `/{name}` (the run sheet's QR code as
-/// `qr.svg`); `data` names them itself.
+/// `qr.png`); `data` names them itself.
 pub fn render_with_images(template: Template, data: &impl Serialize, logo: &Logo, images: &[(&'static str, Vec<u8>)]) -> Result<Vec<u8>, PdfError> {
     match render_images(template, data, logo, images) {
         Err(PdfError::Template { .. }) if matches!(logo, Logo::Image { .. }) => render_images(template, data, &Logo::None, images),

@@ -233,12 +233,36 @@ pub struct RunSheetDoc {
     pub total_collect: String,
 }
 
-const QR_FILE: &str = "qr.svg";
+const QR_FILE: &str = "qr.png";
 
-/// The QR code of `text` as an SVG picture (black on white, with its quiet zone).
-pub fn qr_svg(text: &str) -> AppResult<Vec<u8>> {
+/// The QR code of `text` as a black-on-white PNG (8 pixels a module, with its quiet zone
+/// of 4 modules), for typst to draw without smoothing.
+pub fn qr_png(text: &str) -> AppResult<Vec<u8>> {
+    const SCALE: usize = 8;
+    const QUIET: usize = 4;
     let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).map_err(|e| AppError::Internal(anyhow::anyhow!("the run link does not fit a QR code: {e}")))?;
-    Ok(code.render::<qrcode::render::svg::Color<'_>>().min_dimensions(240, 240).build().into_bytes())
+    let modules = code.width();
+    let colors = code.to_colors();
+    let side = (modules + 2 * QUIET) * SCALE;
+    let mut pixels = vec![255u8; side * side];
+    for (i, color) in colors.iter().enumerate() {
+        if *color == qrcode::Color::Dark {
+            let (mx, my) = (i % modules + QUIET, i / modules + QUIET);
+            for y in my * SCALE..(my + 1) * SCALE {
+                pixels[y * side + mx * SCALE..y * side + (mx + 1) * SCALE].fill(0);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let side32 = u32::try_from(side).map_err(|_| AppError::Internal(anyhow::anyhow!("the QR code is too large")))?;
+    let mut encoder = png::Encoder::new(&mut out, side32, side32);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    let write = |e: png::EncodingError| AppError::Internal(anyhow::anyhow!("the QR code could not be written: {e}"));
+    let mut writer = encoder.write_header().map_err(write)?;
+    writer.write_image_data(&pixels).map_err(write)?;
+    writer.finish().map_err(write)?;
+    Ok(out)
 }
 
 /// The run sheet of a run of the actor's company (another company's is not found).
@@ -296,7 +320,7 @@ pub async fn run_sheet_pdf(core: &Core, actor: &Actor, run: i64, link_of: impl F
         total_collect: money(total),
     };
     let images = match &link {
-        Some(l) => vec![(QR_FILE, qr_svg(l)?)],
+        Some(l) => vec![(QR_FILE, qr_png(l)?)],
         None => Vec::new(),
     };
     let name = format!("Run sheet {} {}.pdf", doc.run, view.run.run_date.format("%Y-%m-%d"));
@@ -313,9 +337,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_qr_code_is_an_svg_picture() {
-        let svg = String::from_utf8(qr_svg("https://tyredesk.example/r/ABCDEFGHJKMNPQRSTUVW").unwrap()).unwrap();
-        assert!(svg.starts_with("<?xml") || svg.starts_with("<svg"), "{}", &svg[..40]);
-        assert!(svg.contains("<path") || svg.contains("<rect"));
+    fn the_qr_code_is_a_png_picture() {
+        let png = qr_png("https://tyredesk.example/r/ABCDEFGHJKMNPQRSTUVW").unwrap();
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let reader = decoder.read_info().unwrap();
+        let info = reader.info();
+        assert_eq!(info.width, info.height);
+        assert_eq!(info.width % 8, 0, "whole modules");
     }
 }
