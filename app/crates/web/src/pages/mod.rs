@@ -108,7 +108,9 @@ pub fn router() -> Router<AppState> {
         .route("/baseinfo/employees/{id}/password", post(baseinfo::reset_password))
         .route("/password/change", get(login::change_password_page).post(login::change_password));
     // Dispatch (issue 34): the picking list and the run sheet (PDF)
-    r = r.route("/dispatch/picking", get(dispatch_print::picking)).route("/dispatch/runs/{id}/run_sheet", get(dispatch_print::run_sheet));
+    r = r
+        .route("/dispatch/picking", get(dispatch_print::picking))
+        .route("/dispatch/runs/{id}/run_sheet", get(dispatch_print::run_sheet));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r
