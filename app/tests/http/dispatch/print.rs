@@ -256,6 +256,15 @@ async fn the_run_sheet_lists_the_stops_in_the_runs_order_with_the_money_to_colle
     // Printed again, the same link.
     let again = pdf_text(app.get(&format!("/dispatch/runs/{run}/run_sheet"), Some(&s)).await.bytes.as_ref());
     assert!(again.contains(&format!("/r/{token}")));
+
+    // Once the day is closed the sheet still prints, as the day's record, without a link.
+    services::dispatch::close_day(&app.state, &f.actor, f.warehouse, chrono::Utc::now().date_naive()).await.unwrap();
+    let closed = app.get(&format!("/dispatch/runs/{run}/run_sheet"), Some(&s)).await;
+    assert_eq!(closed.status, StatusCode::OK, "{}", closed.body);
+    assert_eq!(qr_codes(&closed.bytes), Vec::<String>::new(), "no QR code");
+    let text = pdf_text(&closed.bytes);
+    assert!(text.contains("This run is closed") && !text.contains("/r/"), "{text}");
+    assert!(at(&text, &b_no) < at(&text, &a_no));
 }
 
 #[tokio::test]
