@@ -17,6 +17,7 @@ pub mod masters;
 pub mod money;
 pub mod payments;
 pub mod permissions;
+pub mod picking;
 pub mod price_tiers;
 pub mod reference_data;
 pub mod reports;

@@ -44,6 +44,14 @@ pub const STATEMENT: Template = Template { name: "statement", source: include_st
 /// The purchase order for the supplier ([`documents::purchase_order::PurchaseOrderDoc`]).
 pub const PURCHASE_ORDER: Template = Template { name: "purchase_order", source: include_str!("../../../../templates/pdf/purchase_order.typ") };
 
+/// The picking list of the chosen sheets of a warehouse, and its per-sheet variant for
+/// pick-ups at the counter (issue 34); typst paginates.
+pub const PICKING_LIST: Template = Template { name: "picking_list", source: include_str!("../../../../templates/pdf/picking_list.typ") };
+
+/// A driver's run sheet (issue 34): stops in order, the money to collect, the QR code of the
+/// run's link (`/qr.png`) and space for signatures; typst paginates.
+pub const RUN_SHEET: Template = Template { name: "run_sheet", source: include_str!("../../../../templates/pdf/run_sheet.typ") };
+
 /// The shared parts every template imports as `common.typ`.
 const COMMON: &str = include_str!("../../../../templates/pdf/common.typ");
 
@@ -58,11 +66,27 @@ pub fn render(template: Template, data: &impl Serialize, logo: &Logo) -> Result<
 }
 
 fn render_with(template: Template, data: &impl Serialize, logo: &Logo) -> Result<Vec<u8>, PdfError> {
+    render_images(template, data, logo, &[])
+}
+
+/// [`render`] with other images the template opens at `/{name}` (the run sheet's QR code as
+/// `qr.png`); `data` names them itself.
+pub fn render_with_images(template: Template, data: &impl Serialize, logo: &Logo, images: &[(&'static str, Vec<u8>)]) -> Result<Vec<u8>, PdfError> {
+    match render_images(template, data, logo, images) {
+        Err(PdfError::Template { .. }) if matches!(logo, Logo::Image { .. }) => render_images(template, data, &Logo::None, images),
+        done => done,
+    }
+}
+
+fn render_images(template: Template, data: &impl Serialize, logo: &Logo, images: &[(&'static str, Vec<u8>)]) -> Result<Vec<u8>, PdfError> {
     let mut value = serde_json::to_value(data)?;
     if let serde_json::Value::Object(fields) = &mut value {
         fields.insert("logo".into(), logo.path().map_or(serde_json::Value::Null, |p| p.into()));
+        if !fields.contains_key("geometry") {
+            fields.insert("geometry".into(), serde_json::to_value(Geometry::A4)?);
+        }
     }
-    world::compile(template, serde_json::to_vec(&value)?, logo)
+    world::compile_with_images(template, serde_json::to_vec(&value)?, logo, images)
 }
 
 /// The sheets' documents as one PDF, each starting on a new page.

@@ -75,6 +75,8 @@ struct OneRender {
     common: Source,
     data: Bytes,
     logo: Option<(&'static str, Bytes)>,
+    /// Other images the data names by path (the run sheet's QR code).
+    images: Vec<(&'static str, Bytes)>,
 }
 
 impl World for OneRender {
@@ -107,7 +109,7 @@ impl World for OneRender {
         }
         match &self.logo {
             Some((logo, bytes)) if *logo == name => Ok(bytes.clone()),
-            _ => Err(not_found(id)),
+            _ => self.images.iter().find(|(n, _)| *n == name).map(|(_, b)| b.clone()).ok_or_else(|| not_found(id)),
         }
     }
 
@@ -125,19 +127,25 @@ fn not_found(id: FileId) -> FileError {
     FileError::NotFound(id.get().vpath().get_without_slash().into())
 }
 
-/// Typesets and writes one PDF.
-pub(super) fn compile(template: Template, data: Vec<u8>, logo: &Logo) -> Result<Vec<u8>, PdfError> {
-    compile_counted(template, data, logo).map(|(pdf, _)| pdf)
+/// Typesets and writes one PDF, with other images beside the logo, each at `/{name}`.
+pub(super) fn compile_with_images(template: Template, data: Vec<u8>, logo: &Logo, images: &[(&'static str, Vec<u8>)]) -> Result<Vec<u8>, PdfError> {
+    compile_all(template, data, logo, images).map(|(pdf, _)| pdf)
 }
 
-/// [`compile`], also saying how many pages the PDF has.
+/// [`compile_with_images`] without other images, also saying how many pages the PDF has.
+#[cfg(test)]
 pub(super) fn compile_counted(template: Template, data: Vec<u8>, logo: &Logo) -> Result<(Vec<u8>, usize), PdfError> {
+    compile_all(template, data, logo, &[])
+}
+
+fn compile_all(template: Template, data: Vec<u8>, logo: &Logo, images: &[(&'static str, Vec<u8>)]) -> Result<(Vec<u8>, usize), PdfError> {
     let logo = logo.file();
     let world = OneRender {
         main: Source::new(file_id(&format!("/{}.typ", template.name)), template.source.into()),
         common: Source::new(file_id("/common.typ"), COMMON.into()),
         data: Bytes::new(data),
         logo,
+        images: images.iter().map(|(n, b)| (*n, Bytes::new(b.clone()))).collect(),
     };
     let document: PagedDocument = typst::compile(&world).output.map_err(|errors| PdfError::Template {
         template: template.name,

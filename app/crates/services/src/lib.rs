@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod delivery;
 pub mod dispatch;
+pub mod dispatch_print;
 pub mod email;
 pub mod exports;
 pub mod imports;

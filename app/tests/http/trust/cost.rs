@@ -146,6 +146,10 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/customers/{id}/statement", vec![format!("/customers/{c}/statement?month=2026-10")]),
         ("/purchase_order_print/{id}", vec![format!("/purchase_order_print/{i}")]),
         ("/order_print/{id}", vec![format!("/order_print/{i}?variant=standard"), format!("/order_print/{a}?variant=standard")]),
+        // Issue 34: the picking list prints quantities and locations; the run sheet the
+        // amounts to collect, never a cost.
+        ("/dispatch/picking", vec![format!("/dispatch/picking?warehouse_id={}&order_id={i}", f.warehouse), format!("/dispatch/picking?warehouse_id={}&order_id={i}&per_sheet=1", f.warehouse)]),
+        ("/dispatch/runs/{id}/run_sheet", vec!["/dispatch/runs/1/run_sheet".into()]),
         // A print job's status names the printer and the outcome, never a price (issue 33).
         ("/print_jobs/{id}", vec!["/print_jobs/1".into()]),
         ("/reports_download", vec!["/reports_download".into()]),

@@ -2,6 +2,7 @@
 
 pub mod baseinfo;
 pub mod customers;
+pub mod dispatch_print;
 pub mod documents;
 pub mod email;
 pub mod errors;
@@ -106,6 +107,10 @@ pub fn router() -> Router<AppState> {
         .route("/baseinfo/employees/{id}", get(baseinfo::edit_staff).post(baseinfo::update_staff))
         .route("/baseinfo/employees/{id}/password", post(baseinfo::reset_password))
         .route("/password/change", get(login::change_password_page).post(login::change_password));
+    // Dispatch (issue 34): the picking list and the run sheet (PDF)
+    r = r
+        .route("/dispatch/picking", get(dispatch_print::picking))
+        .route("/dispatch/runs/{id}/run_sheet", get(dispatch_print::run_sheet));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r
