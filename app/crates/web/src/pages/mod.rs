@@ -3,6 +3,7 @@
 pub mod baseinfo;
 pub mod customers;
 pub mod documents;
+pub mod driver;
 pub mod email;
 pub mod errors;
 pub mod island;
@@ -106,6 +107,11 @@ pub fn router() -> Router<AppState> {
         .route("/baseinfo/employees/{id}", get(baseinfo::edit_staff).post(baseinfo::update_staff))
         .route("/baseinfo/employees/{id}/password", post(baseinfo::reset_password))
         .route("/password/change", get(login::change_password_page).post(login::change_password));
+    // Dispatch (issue 34): driver — the run's link on a phone (no sign-in) and a stop's proof for staff.
+    r = r
+        .route("/r/{token}", get(driver::run))
+        .route("/r/{token}/stops/{stop_id}", get(driver::stop).post(driver::record).layer(axum::extract::DefaultBodyLimit::max(driver::RECORD_BODY_LIMIT)))
+        .route("/dispatch/proofs/{stop_id}", get(driver::proof));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r
