@@ -236,6 +236,7 @@ async fn a_delivery_with_a_signature_finishes_the_sheet_once_and_staff_of_the_co
     assert_eq!(saved.location(), format!("/r/{}?saved={stop}", run.token));
     let list = app.get(saved.location(), None).await;
     assert!(list.body.contains(&format!("Saved: {no} Delivered")), "{}", list.body);
+    assert!(list.body.contains(&format!("Collected ${} Cash", domain::money::Cents(due).grouped())), "what was collected shows on the run");
 
     let cash = domain::enums::ActualPayType::Cash.as_i32();
     assert_eq!(sheet_state(&app, sheet).await, (domain::enums::DeliveryStatus::Finished.as_i32(), cash), "Finished, paid in cash");

@@ -62,6 +62,14 @@ fn tel(phone: &str) -> String {
     out
 }
 
+/// The money a driver recorded at a stop, `$219.00 Cash`, or empty.
+fn collected_text(s: &StopRow) -> String {
+    if s.collected <= 0 {
+        return String::new();
+    }
+    format!("{} {}", money(Cents(s.collected)), ActualPayType::from_i32(s.collected_pay_type).map_or("", ActualPayType::label))
+}
+
 fn ship_of(s: &StopRow) -> ShipType {
     ShipType::from_i32(s.ship_type).unwrap_or(ShipType::Delivery)
 }
@@ -79,6 +87,8 @@ pub struct StopLine {
     pub comment: String,
     /// `$219.00 Cash`, or empty.
     pub collect: String,
+    /// What the driver recorded as collected: `$219.00 Cash`, or empty.
+    pub collected: String,
     pub state: &'static str,
     pub done: bool,
     pub not_done: bool,
@@ -99,6 +109,7 @@ impl StopLine {
             qty: s.total_qty,
             comment: s.delivery_comment.clone(),
             collect: svc::to_collect(s).map(|(how, due)| format!("{} {}", money(due), how.label())).unwrap_or_default(),
+            collected: collected_text(s),
             state: outcome.wording(ship),
             done: outcome == Outcome::Done,
             not_done: outcome == Outcome::NotDone,
@@ -288,8 +299,7 @@ fn stop_page(state: &AppState, token: String, view: &RunView, stop: i64, form: O
             text.push_str(&format!(" · {}", s.reason));
         }
         if s.collected > 0 {
-            let how = ActualPayType::from_i32(s.collected_pay_type).map_or("", ActualPayType::label);
-            text.push_str(&format!(" · {} {how}", money(Cents(s.collected))));
+            text.push_str(&format!(" · collected {}", collected_text(s)));
         }
         if s.has_proof {
             text.push_str(" · proof kept");
@@ -509,11 +519,7 @@ pub async fn proof_lines(state: &AppState, auth: &Auth, order: i64) -> AppResult
                 outcome: Outcome::from_i32(s.outcome).unwrap_or(Outcome::Open).wording(ship),
                 received_by: s.received_by.clone(),
                 reason: s.reason.clone(),
-                collected: if s.collected > 0 {
-                    format!("{} {}", money(Cents(s.collected)), ActualPayType::from_i32(s.collected_pay_type).map_or("", ActualPayType::label))
-                } else {
-                    String::new()
-                },
+                collected: collected_text(&s),
                 at: s.recorded_at.map(|t| domain::dates::date_time(t, auth.zone)).unwrap_or_default(),
                 at_iso: s.recorded_at.map(|t| domain::dates::date_time_iso(t, auth.zone)).unwrap_or_default(),
                 has_proof: s.has_proof,
