@@ -133,8 +133,22 @@ async function deliverOnPhone(browser, base, link, sheet) {
   assert.ok(inked, 'the signature shows on the pad');
   await phone.getByLabel('Collected ($)').fill(due || '50.00');
   await phone.getByLabel('Paid by').selectOption({ label: 'Cash' });
+  // A weak connection: the first post reaches the server and is written, but its answer is
+  // lost. The page tries again with the same key, and the server writes nothing twice.
+  const posts = [];
+  await phone.route('**/stops/*', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    posts.push(route.request().headers()['x-driver-fetch']);
+    if (posts.length === 1) {
+      await route.fetch();
+      return route.abort('internetdisconnected');
+    }
+    return route.continue();
+  });
   await phone.getByRole('button', { name: 'Save' }).click();
+  await phone.locator('#save-status', { hasText: 'trying again' }).waitFor();
   await phone.locator('#save-status', { hasText: 'Saved' }).waitFor();
+  assert.equal(posts.length, 2, 'sent once more after the lost answer');
   await phone.waitForURL((u) => u.pathname === path && u.searchParams.has('saved'));
   await phone.getByText(`Saved: ${sheet.no} Delivered`).waitFor();
   assert.match(await phone.locator('li.stop', { hasText: sheet.no }).textContent(), /Delivered/);
@@ -159,6 +173,8 @@ test('a driver records a delivery with a signature on a phone and the office see
   assert.ok(await proof.evaluate((img) => img.complete && img.naturalWidth > 0), 'the signature loads');
   // And the sheet keeps it.
   await office.goto(`/order_detail/invoices/${sheet.id}`);
+  const history = (await api(office, 'GET', `/api/orders/${sheet.id}/history`)).json.data.map((e) => e.action);
+  assert.equal(history.filter((a) => a.startsWith('Delivered (run Morning North)')).length, 1, `recorded once: ${history.join(' | ')}`);
   const section = office.locator('#proof-of-delivery');
   assert.match(await section.textContent(), /Sam Smith/);
   assert.ok(await section.getByRole('img', { name: `Proof of delivery for ${sheet.no}` }).evaluate((img) => img.complete && img.naturalWidth > 0));
