@@ -69,11 +69,12 @@ async function runWithLink(page, sheet) {
   await page.getByLabel('Driver', { exact: true }).selectOption({ label: 'Dan Driver' });
   await page.getByLabel('Run', { exact: true }).fill('Morning North');
   await page.getByRole('button', { name: 'Assign', exact: true }).click();
-  await page.waitForURL((u) => u.pathname === '/dispatch');
-  const run = await page.locator('a[href^="/dispatch/runs/"]', { hasText: 'Morning North' }).first().getAttribute('href');
+  const runLink = page.locator('a[href^="/dispatch/runs/"]', { hasText: 'Morning North' }).first();
+  await runLink.waitFor();
+  const run = await runLink.getAttribute('href');
   await page.goto(run);
   await page.getByRole('button', { name: 'New link' }).click();
-  await page.waitForURL((u) => u.pathname === run);
+  await page.locator('#run-link').waitFor();
   const link = await page.locator('#run-link').getAttribute('href');
   assert.match(link, /\/r\/[2-9A-Za-z]{20}$/);
   return { run, link };
