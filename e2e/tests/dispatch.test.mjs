@@ -66,8 +66,9 @@ async function runWithLink(page, sheet) {
   const board = `/dispatch?warehouse_id=${sheet.warehouse}&date=${today()}`;
   await page.goto(board);
   await page.getByRole('checkbox', { name: `Select ${sheet.no}` }).check();
-  await page.getByLabel('Driver', { exact: true }).selectOption({ label: 'Dan Driver' });
-  await page.getByLabel('Run', { exact: true }).fill('Morning North');
+  // The select and the field are named by their labels (a label around a control also reads its value).
+  await page.getByRole('combobox', { name: /^Driver\b/ }).selectOption({ label: 'Dan Driver' });
+  await page.getByRole('textbox', { name: /^Run\b/ }).fill('Morning North');
   await page.getByRole('button', { name: 'Assign', exact: true }).click();
   const runLink = page.locator('a[href^="/dispatch/runs/"]', { hasText: 'Morning North' }).first();
   await runLink.waitFor();
