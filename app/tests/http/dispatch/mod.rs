@@ -1,1 +1,2 @@
 mod print;
+mod driver;

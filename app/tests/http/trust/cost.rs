@@ -201,6 +201,11 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         // Report files are downloaded below, one of every kind.
         ("/api/download/{name}", vec![]),
         ("/static/{*path}", vec![]),
+        // Dispatch (issue 34), driver: a run's link and a stop's proof need a run; the
+        // driver's pages show sale amounts to collect, never a cost (tests/http/dispatch/driver.rs).
+        ("/r/{token}", vec![]),
+        ("/r/{token}/stops/{stop_id}", vec![]),
+        ("/dispatch/proofs/{stop_id}", vec![]),
         ("/favicon.ico", vec![]),
         ("/healthz", vec!["/healthz".into()]),
     ]

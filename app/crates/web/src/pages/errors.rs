@@ -55,6 +55,10 @@ async fn render_error(req: Request, next: Next) -> Response {
     if path.starts_with("/api") {
         return json(&info);
     }
+    if super::driver::is_driver_path(&path) {
+        // A driver's link shows nothing of the company and leads nowhere into the app.
+        return super::driver::unhandled(info.status);
+    }
     if path.starts_with("/oauth") {
         return oauth_json(&info);
     }

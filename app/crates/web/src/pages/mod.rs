@@ -4,6 +4,7 @@ pub mod baseinfo;
 pub mod customers;
 pub mod dispatch_print;
 pub mod documents;
+pub mod driver;
 pub mod email;
 pub mod errors;
 pub mod island;
@@ -111,6 +112,11 @@ pub fn router() -> Router<AppState> {
     r = r
         .route("/dispatch/picking", get(dispatch_print::picking))
         .route("/dispatch/runs/{id}/run_sheet", get(dispatch_print::run_sheet));
+    // Dispatch (issue 34): driver — the run's link on a phone (no sign-in) and a stop's proof for staff.
+    r = r
+        .route("/r/{token}", get(driver::run))
+        .route("/r/{token}/stops/{stop_id}", get(driver::stop).post(driver::record).layer(axum::extract::DefaultBodyLimit::max(driver::RECORD_BODY_LIMIT)))
+        .route("/dispatch/proofs/{stop_id}", get(driver::proof));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r

@@ -95,6 +95,8 @@ pub struct DetailPage {
     pub email: crate::pages::email::SheetEmail,
     /// The printer 'Print' sends this sheet to (issue 33), when it may print and one is set up.
     pub printer: Option<String>,
+    /// The sheet's stops on drivers' runs, with what the driver recorded (issue 34).
+    pub proofs: Vec<crate::pages::driver::ProofLine>,
 }
 
 impl DetailPage {
@@ -193,6 +195,9 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         }
         if page.can("print") {
             page.printer = services::printing::printer_of_sheet(&st, org, id).await?.map(|p| p.name);
+        }
+        if matches!(t, OrderType::Invoice | OrderType::CreditNote) {
+            page.proofs = crate::pages::driver::proof_lines(&st, &au, id).await?;
         }
         Ok(page)
     })
@@ -411,6 +416,7 @@ impl DetailPage {
             csrf,
             email: Default::default(),
             printer: None,
+            proofs: Vec::new(),
             xero: state_.xero,
             o,
         })
