@@ -100,11 +100,17 @@ pub fn stop_order_key(area_type: Option<i32>, customer: &str, no: &str) -> (i32,
     (area_type.unwrap_or(i32::MAX), customer.to_lowercase(), no.to_string())
 }
 
+/// How long a link made for a run of a day already past lasts (the office reprints an old
+/// run sheet): half a day from when it was made.
+pub const LATE_LINK_HOURS: i64 = 12;
+
 /// When a run's link stops working: the end of the day after the run's day, in the
-/// company's zone (a driver back late still reaches it; the next day's run has its own).
-pub fn link_expires(run_date: NaiveDate, zone: Tz) -> NaiveDateTime {
+/// company's zone (a driver back late still reaches it; the next day's run has its own);
+/// for a link made later than that, [`LATE_LINK_HOURS`] after `now`.
+pub fn link_expires(run_date: NaiveDate, zone: Tz, now: NaiveDateTime) -> NaiveDateTime {
     let after = run_date.checked_add_days(Days::new(2)).unwrap_or(run_date);
-    day_start_utc(after, zone)
+    let end = day_start_utc(after, zone);
+    end.max(now + chrono::Duration::hours(LATE_LINK_HOURS))
 }
 
 /// Whether `token` could be a run link's token (its length and alphabet), so a malformed
@@ -383,11 +389,15 @@ mod tests {
     #[test]
     fn the_link_lasts_until_the_end_of_the_next_day_in_the_companys_zone() {
         let day = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
-        let sydney = link_expires(day, crate::dates::DEFAULT_ZONE);
+        let morning = day.and_hms_opt(0, 30, 0).unwrap();
+        let sydney = link_expires(day, crate::dates::DEFAULT_ZONE, morning);
         // Midnight starting 29 Nov in Sydney (AEDT, UTC+11) is 13:00 UTC on 28 Nov.
         assert_eq!(sydney, NaiveDate::from_ymd_opt(2026, 11, 28).unwrap().and_hms_opt(13, 0, 0).unwrap());
-        let perth = link_expires(day, chrono_tz::Australia::Perth);
+        let perth = link_expires(day, chrono_tz::Australia::Perth, morning);
         assert_eq!(perth, NaiveDate::from_ymd_opt(2026, 11, 28).unwrap().and_hms_opt(16, 0, 0).unwrap());
+        // A link made a week later for that run (a reprint) still works for half a day.
+        let later = NaiveDate::from_ymd_opt(2026, 12, 4).unwrap().and_hms_opt(1, 0, 0).unwrap();
+        assert_eq!(link_expires(day, crate::dates::DEFAULT_ZONE, later), later + chrono::Duration::hours(LATE_LINK_HOURS));
     }
 
     #[test]

@@ -251,7 +251,7 @@ pub async fn issue_link(core: &Core, actor: &Actor, run: i64) -> AppResult<Strin
             }
             let zone = domain::dates::zone_of(&db::accounts::organisation(c, org)?.time_zone);
             let token = new_token();
-            store::set_link(c, org, run, &token, Some(rules::link_expires(r.run_date, zone)))?;
+            store::set_link(c, org, run, &token, Some(rules::link_expires(r.run_date, zone, now())))?;
             Ok(token)
         })
         .await
