@@ -2,6 +2,7 @@
 
 pub mod baseinfo;
 pub mod customers;
+pub mod dispatch;
 pub mod documents;
 pub mod email;
 pub mod errors;
@@ -106,6 +107,17 @@ pub fn router() -> Router<AppState> {
         .route("/baseinfo/employees/{id}", get(baseinfo::edit_staff).post(baseinfo::update_staff))
         .route("/baseinfo/employees/{id}/password", post(baseinfo::reset_password))
         .route("/password/change", get(login::change_password_page).post(login::change_password));
+    // Dispatch (issue 34): board
+    r = r
+        .route("/dispatch", get(dispatch::board))
+        .route("/dispatch/status", post(dispatch::set_status))
+        .route("/dispatch/assign", post(dispatch::assign))
+        .route("/dispatch/runs/{id}", get(dispatch::run))
+        .route("/dispatch/runs/{id}/stops/{stop_id}/{action}", post(dispatch::stop_action))
+        .route("/dispatch/runs/{id}/link", post(dispatch::new_link))
+        .route("/dispatch/runs/{id}/link/revoke", post(dispatch::revoke_link))
+        .route("/dispatch/reconciliation", get(dispatch::reconciliation))
+        .route("/dispatch/close_day", post(dispatch::close_day));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r
