@@ -7,6 +7,7 @@ mod support;
 
 mod admin;
 mod api;
+mod dispatch;
 mod documents;
 mod email;
 mod master_data;

@@ -13,11 +13,11 @@ use domain::dispatch::Outcome;
 use domain::enums::{DeliveryStatus, OrderStatus, OrderType};
 
 /// The sheet types a board ships: invoices and credit notes.
-pub const SHIPPED_TYPES: [i32; 2] = [OrderType::Invoice as i32, OrderType::CreditNote as i32];
+pub const SHIPPED_TYPES: [i32; 2] = [OrderType::Invoice.as_i32(), OrderType::CreditNote.as_i32()];
 /// The statuses of a sheet that ships: approved, or closed after approval.
-pub const SHIPPED_STATUSES: [i32; 2] = [OrderStatus::Approved as i32, OrderStatus::Closed as i32];
+pub const SHIPPED_STATUSES: [i32; 2] = [OrderStatus::Approved.as_i32(), OrderStatus::Closed.as_i32()];
 /// The delivery statuses still under way, carried over from earlier days.
-pub const UNDER_WAY: [i32; 3] = [DeliveryStatus::Preparing as i32, DeliveryStatus::Ready as i32, DeliveryStatus::Delivering as i32];
+pub const UNDER_WAY: [i32; 3] = [DeliveryStatus::Preparing.as_i32(), DeliveryStatus::Ready.as_i32(), DeliveryStatus::Delivering.as_i32()];
 
 /// A sheet on the board, with the stop it has on a run of the day or an open run.
 #[derive(Queryable, Clone, Debug)]
