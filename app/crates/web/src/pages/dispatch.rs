@@ -187,6 +187,8 @@ pub struct BoardView {
     pub warehouse_id: i64,
     pub warehouse: String,
     pub date: String,
+    /// The day as staff read it, dd/mm/yyyy.
+    pub date_text: String,
     pub warehouses: Vec<(i64, String)>,
     pub group: String,
     pub area: String,
@@ -366,6 +368,7 @@ async fn board_view(state: &AppState, auth: &Auth, q: &BoardQuery, kept: Kept) -
         warehouse_id: warehouse,
         warehouse: warehouses.iter().find(|(w, _)| *w == warehouse).map(|(_, n)| n.clone()).unwrap_or_default(),
         date: day.to_string(),
+        date_text: day.format("%d/%m/%Y").to_string(),
         warehouses,
         group: s(&q.group),
         area: s(&q.area),
@@ -683,6 +686,7 @@ pub struct ReconPage {
     pub total: ReconRow,
     pub undelivered: Vec<UndeliveredRow>,
     pub runs: Vec<RunCountRow>,
+    /// Every run of the day is closed (false without runs).
     pub closed: bool,
     pub alert: Option<(&'static str, String)>,
     pub dispatch_js: String,
@@ -767,7 +771,7 @@ pub async fn reconciliation(State(state): State<AppState>, auth: Auth, Query(q):
         total,
         undelivered,
         runs,
-        closed: rec.closed,
+        closed: rec.closed && !rec.runs.is_empty(),
         alert,
         dispatch_js: state.assets.url("js/dispatch.js"),
     }
@@ -782,4 +786,76 @@ pub async fn close_day(State(state): State<AppState>, auth: Auth, body: axum::bo
     let n = svc::close_day(&state, &Actor::from(&auth), warehouse, day).await?;
     let text = format!("The day is closed: {} went back to Preparing.", sheets(n));
     super::redirect_with_notice(&state, &auth, &format!("/dispatch/reconciliation?warehouse_id={warehouse}&date={day}"), "success", text).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: i64, ship_type: i32, area: Option<i32>, driver: Option<(i64, &str)>, payment: Option<i32>) -> BoardRow {
+        BoardRow {
+            order_id: id,
+            no: format!("INV-{id:06}"),
+            order_type: 1,
+            order_date: NaiveDate::from_ymd_opt(2026, 12, 3).unwrap(),
+            delivery_date: None,
+            customer_id: Some(1),
+            customer: Some("Acme Tyres".into()),
+            area_type: area,
+            ship_type,
+            delivery_status: 1,
+            driver_id: driver.map(|d| d.0),
+            driver: driver.map(|d| d.1.to_string()),
+            payment_type: payment,
+            actual_pay_type: 0,
+            total_qty: 4,
+            total_amount: 123_400,
+            delivery_comment: String::new(),
+            stop_id: None,
+            run_id: None,
+            run_name: None,
+            position: None,
+            outcome: None,
+            run_closed_at: None,
+        }
+    }
+
+    fn day() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 12, 3).unwrap()
+    }
+
+    #[test]
+    fn filters_keep_the_ship_type_group_area_driver_and_status_asked_for() {
+        let rows = vec![row(1, 1, Some(1), None, None), row(2, 2, Some(1), None, None), row(3, 4, Some(2), Some((7, "Dan Driver")), None), row(4, 5, None, None, None)];
+        let ids = |q: BoardQuery| grouped(&rows, &q, day()).0.into_iter().flat_map(|g| g.rows).map(|r| r.id).collect::<Vec<_>>();
+        assert_eq!(ids(BoardQuery::default()), vec![1, 2, 3, 4]);
+        assert_eq!(ids(BoardQuery { group: Some("deliveries".into()), ..Default::default() }), vec![1]);
+        assert_eq!(ids(BoardQuery { group: Some("pickups".into()), ..Default::default() }), vec![2]);
+        assert_eq!(ids(BoardQuery { group: Some("driver_pickups".into()), ..Default::default() }), vec![3]);
+        assert_eq!(ids(BoardQuery { group: Some("returns".into()), ..Default::default() }), vec![4]);
+        assert_eq!(ids(BoardQuery { area: Some("1".into()), ..Default::default() }), vec![1, 2]);
+        assert_eq!(ids(BoardQuery { area: Some("none".into()), ..Default::default() }), vec![4]);
+        assert_eq!(ids(BoardQuery { driver: Some("7".into()), ..Default::default() }), vec![3]);
+        assert_eq!(ids(BoardQuery { driver: Some("none".into()), ..Default::default() }), vec![1, 2, 4]);
+        assert_eq!(ids(BoardQuery { status: Some("3".into()), ..Default::default() }), Vec::<i64>::new());
+    }
+
+    #[test]
+    fn rows_are_grouped_by_area_and_driver_with_the_ship_types_wording() {
+        let rows = vec![row(1, 1, Some(1), None, None), row(2, 4, Some(1), None, None), row(3, 1, Some(1), Some((7, "Dan Driver")), None)];
+        let (groups, count) = grouped(&rows, &BoardQuery::default(), day());
+        assert_eq!(count, 3);
+        assert_eq!(groups.iter().map(|g| g.heading.as_str()).collect::<Vec<_>>(), ["North · not assigned", "North · Dan Driver"]);
+        assert_eq!(groups[0].rows[0].status, "Ready");
+        assert_eq!(groups[0].rows[1].status, "Confirmed", "a driver pick-up that is Ready reads Confirmed");
+    }
+
+    #[test]
+    fn a_cod_customers_unpaid_invoice_collects_its_amount_and_an_account_customers_nothing() {
+        assert_eq!(collect_text(&row(1, 1, None, None, Some(5))), "$1,234.00 Cash");
+        assert_eq!(collect_text(&row(1, 1, None, None, Some(3))), "$1,234.00 EFT");
+        assert_eq!(collect_text(&row(1, 1, None, None, Some(14))), "");
+        assert_eq!(collect_text(&BoardRow { actual_pay_type: 1, ..row(1, 1, None, None, Some(5)) }), "");
+        assert_eq!(collect_text(&BoardRow { order_type: 2, ..row(1, 1, None, None, Some(5)) }), "");
+    }
 }
