@@ -237,6 +237,7 @@ pub struct BoardPage {
     pub shell: Shell,
     pub v: BoardView,
     pub dispatch_js: String,
+    pub dispatch_css: String,
 }
 
 #[derive(Template, WebTemplate)]
@@ -396,7 +397,7 @@ async fn board_view(state: &AppState, auth: &Auth, q: &BoardQuery, kept: Kept) -
 async fn board_page(state: &AppState, auth: &Auth, q: &BoardQuery, kept: Kept) -> AppResult<BoardPage> {
     let v = board_view(state, auth, q, kept).await?;
     let shell = Shell::new(state, auth, TITLE, PATH, &[]).await?;
-    Ok(BoardPage { shell, v, dispatch_js: state.assets.url("js/dispatch.js") })
+    Ok(BoardPage { shell, v, dispatch_js: state.assets.url("js/dispatch.js"), dispatch_css: state.assets.url("css/dispatch.css") })
 }
 
 /// `GET /dispatch`: the board (`part=table`: only its table, for the polling).
@@ -562,6 +563,7 @@ pub struct RunPage {
     pub stops: Vec<StopLine>,
     pub total_to_collect: String,
     pub alert: Option<(&'static str, String)>,
+    pub dispatch_css: String,
 }
 
 async fn run_page(state: &AppState, auth: &Auth, headers: &HeaderMap, id: i64, alert: Option<(&'static str, String)>) -> AppResult<RunPage> {
@@ -590,6 +592,7 @@ async fn run_page(state: &AppState, auth: &Auth, headers: &HeaderMap, id: i64, a
         stops: view.stops.iter().map(|s| stop_line(s, zone)).collect(),
         total_to_collect: total,
         alert,
+        dispatch_css: state.assets.url("css/dispatch.css"),
     })
 }
 
@@ -690,6 +693,7 @@ pub struct ReconPage {
     pub closed: bool,
     pub alert: Option<(&'static str, String)>,
     pub dispatch_js: String,
+    pub dispatch_css: String,
 }
 
 fn counts(r: &svc::RunView) -> (i64, i64, i64) {
@@ -774,6 +778,7 @@ pub async fn reconciliation(State(state): State<AppState>, auth: Auth, Query(q):
         closed: rec.closed && !rec.runs.is_empty(),
         alert,
         dispatch_js: state.assets.url("js/dispatch.js"),
+        dispatch_css: state.assets.url("css/dispatch.css"),
     }
     .into_response())
 }
