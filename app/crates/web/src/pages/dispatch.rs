@@ -261,31 +261,11 @@ pub fn collect_text(r: &BoardRow) -> String {
 
 fn keeps(r: &BoardRow, q: &BoardQuery) -> bool {
     let f = |o: &Option<String>| o.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
-    if let Some(g) = f(&q.group) {
-        if let Some((_, _, codes)) = SHIP_GROUPS.iter().find(|(v, _, _)| *v == g) {
-            if !codes.contains(&r.ship_type) {
-                return false;
-            }
-        }
-    }
-    if let Some(a) = f(&q.area) {
-        let want = if a == "none" { None } else { a.parse::<i32>().ok() };
-        if r.area_type != want {
-            return false;
-        }
-    }
-    if let Some(d) = f(&q.driver) {
-        let want = if d == "none" { None } else { d.parse::<i64>().ok() };
-        if r.driver_id != want {
-            return false;
-        }
-    }
-    if let Some(s) = f(&q.status) {
-        if s.parse::<i32>().ok() != Some(r.delivery_status) {
-            return false;
-        }
-    }
-    true
+    let group_ok = f(&q.group).and_then(|g| SHIP_GROUPS.iter().find(|(v, _, _)| *v == g)).is_none_or(|(_, _, codes)| codes.contains(&r.ship_type));
+    let area_ok = f(&q.area).is_none_or(|a| r.area_type == if a == "none" { None } else { a.parse::<i32>().ok() });
+    let driver_ok = f(&q.driver).is_none_or(|d| r.driver_id == if d == "none" { None } else { d.parse::<i64>().ok() });
+    let status_ok = f(&q.status).is_none_or(|s| s.parse::<i32>().ok() == Some(r.delivery_status));
+    group_ok && area_ok && driver_ok && status_ok
 }
 
 fn row_of(r: &BoardRow, day: NaiveDate) -> Row {
