@@ -92,6 +92,8 @@ struct Fixture {
     invoices: i64,
     /// Invoices and credit notes of the last year (the report scenario).
     year_sheets: i64,
+    /// The busiest dispatch day: (warehouse, day, approved sheets delivered that day).
+    dispatch_day: Option<(i64, NaiveDate, i64)>,
 }
 
 fn load_fixture(c: &mut db::DbConn, today: NaiveDate) -> db::error::AppResult<Fixture> {
@@ -118,7 +120,25 @@ fn load_fixture(c: &mut db::DbConn, today: NaiveDate) -> db::error::AppResult<Fi
         .filter(orders::order_date.ge(today - Days::days(364)))
         .count()
         .get_result(c)?;
-    Ok(Fixture { user, email, customer, lines, warehouse, detail_ids, word, month: (to - Days::days(29), to), export_from, export_rows, invoices, year_sheets })
+    let dispatch_day = busiest_dispatch_day(c)?;
+    Ok(Fixture { user, email, customer, lines, warehouse, detail_ids, word, month: (to - Days::days(29), to), export_from, export_rows, invoices, year_sheets, dispatch_day })
+}
+
+/// The warehouse and delivery day with the most approved invoices and credit notes (the
+/// dispatch board's scenario, issue 34).
+fn busiest_dispatch_day(c: &mut db::DbConn) -> db::error::AppResult<Option<(i64, NaiveDate, i64)>> {
+    let busiest: Option<(Option<i64>, Option<NaiveDate>, i64)> = orders::table
+        .filter(orders::org_id.eq(ORG))
+        .filter(orders::order_type.eq_any(db::dispatch::SHIPPED_TYPES))
+        .filter(orders::status.eq_any(db::dispatch::SHIPPED_STATUSES))
+        .filter(orders::warehouse_id.is_not_null())
+        .filter(orders::delivery_date.is_not_null())
+        .group_by((orders::warehouse_id, orders::delivery_date))
+        .select((orders::warehouse_id, orders::delivery_date, diesel::dsl::count_star()))
+        .order(diesel::dsl::count_star().desc())
+        .first(c)
+        .optional()?;
+    Ok(busiest.and_then(|(w, d, n)| Some((w?, d?, n))))
 }
 
 /// A read scenario: the request, the query behind it, its budget at one client, and whether
@@ -164,7 +184,7 @@ fn reads(fx: &Fixture) -> Vec<Read> {
     let ids = Arc::new(fx.detail_ids.clone());
     let at = move |i: usize| ids[i % ids.len().max(1)];
     let at_sql = at.clone();
-    vec![
+    let mut reads = vec![
         Read {
             name: "price lookup 2055516".into(),
             budget_ms: PRICE_P95_MS,
@@ -193,7 +213,18 @@ fn reads(fx: &Fixture) -> Vec<Read> {
             }),
             concurrent: false,
         },
-    ]
+    ];
+    // The dispatch board of the busiest day (issue 34): one statement, on `orders_dispatch`.
+    if let Some((warehouse, day, _)) = fx.dispatch_day {
+        reads.push(Read {
+            name: "dispatch board".into(),
+            budget_ms: LIST_P95_MS,
+            path: fixed(format!("/dispatch?warehouse_id={warehouse}&date={day}")),
+            sql: Arc::new(move |c, _| db::dispatch::board(c, ORG, warehouse, day).map(|_| ())),
+            concurrent: true,
+        });
+    }
+    reads
 }
 
 /// The first demo shop customer of the measured company (the seed gives every scale one).
@@ -267,6 +298,9 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     );
     let mut entries = Vec::new();
     let mut notes = Vec::new();
+    if let (Some((warehouse, day, sheets)), true) = (fx.dispatch_day, opts.selected("dispatch board")) {
+        notes.push(format!("dispatch board: warehouse {warehouse} on {day}, {sheets} sheets delivered that day"));
+    }
 
     let body_lines: Vec<serde_json::Value> =
         fx.lines.iter().enumerate().map(|(i, (p, price))| serde_json::json!({"seq": i + 1, "productId": p, "quantity": 1, "price": price})).collect();

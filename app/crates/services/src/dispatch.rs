@@ -181,6 +181,14 @@ pub fn to_collect(s: &StopRow) -> Option<(ActualPayType, Cents)> {
     rules::to_collect(OrderType::from_i32(s.order_type)?, s.payment_type, s.actual_pay_type, Cents(s.total_amount))
 }
 
+/// What the driver was to collect at a stop when the run left: the driver's record sets the
+/// sheet's actual pay type (Cash, Partial Paid…), after which [`to_collect`] sees it paid, so
+/// a stop where money was recorded counts as the sheet was, unpaid (the reconciliation).
+pub fn due_at_stop(s: &StopRow) -> Option<(ActualPayType, Cents)> {
+    let unpaid_then = if s.recorded_at.is_some() && s.collected > 0 { ActualPayType::Unpaid.as_i32() } else { s.actual_pay_type };
+    rules::to_collect(OrderType::from_i32(s.order_type)?, s.payment_type, unpaid_then, Cents(s.total_amount))
+}
+
 /// A run of the actor's company; another company's is not found.
 pub async fn run(core: &Core, actor: &Actor, id: i64) -> AppResult<RunView> {
     let org = actor.org_id;
@@ -424,7 +432,7 @@ pub async fn reconciliation(core: &Core, actor: &Actor, warehouse: i64, day: Nai
                     recon.push(ReconStop {
                         driver: summary.driver.clone(),
                         outcome,
-                        to_collect: to_collect(s),
+                        to_collect: due_at_stop(s),
                         collected: Cents(s.collected),
                         collected_pay_type: ActualPayType::from_i32(s.collected_pay_type).unwrap_or(ActualPayType::Unpaid),
                     });

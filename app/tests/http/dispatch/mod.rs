@@ -1,2 +1,3 @@
 mod print;
 mod driver;
+mod board;

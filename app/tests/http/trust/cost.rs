@@ -152,6 +152,10 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/dispatch/runs/{id}/run_sheet", vec!["/dispatch/runs/1/run_sheet".into()]),
         // A print job's status names the printer and the outcome, never a price (issue 33).
         ("/print_jobs/{id}", vec!["/print_jobs/1".into()]),
+        // Dispatch (issue 34): board
+        ("/dispatch", vec!["/dispatch".into(), format!("/dispatch?warehouse_id={}&part=table", f.warehouse)]),
+        ("/dispatch/runs/{id}", vec!["/dispatch/runs/1".into()]),
+        ("/dispatch/reconciliation", vec!["/dispatch/reconciliation".into(), "/dispatch/reconciliation?format=xlsx".into()]),
         ("/reports_download", vec!["/reports_download".into()]),
         ("/reports_download/jobs", vec!["/reports_download/jobs".into()]),
         ("/reports_download/template/{kind}", vec!["/reports_download/template/draft-inv".into(), "/reports_download/template/basic".into()]),

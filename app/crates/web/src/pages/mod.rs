@@ -2,6 +2,7 @@
 
 pub mod baseinfo;
 pub mod customers;
+pub mod dispatch;
 pub mod dispatch_print;
 pub mod documents;
 pub mod driver;
@@ -117,6 +118,17 @@ pub fn router() -> Router<AppState> {
         .route("/r/{token}", get(driver::run))
         .route("/r/{token}/stops/{stop_id}", get(driver::stop).post(driver::record).layer(axum::extract::DefaultBodyLimit::max(driver::RECORD_BODY_LIMIT)))
         .route("/dispatch/proofs/{stop_id}", get(driver::proof));
+    // Dispatch (issue 34): board
+    r = r
+        .route("/dispatch", get(dispatch::board))
+        .route("/dispatch/status", post(dispatch::set_status))
+        .route("/dispatch/assign", post(dispatch::assign))
+        .route("/dispatch/runs/{id}", get(dispatch::run))
+        .route("/dispatch/runs/{id}/stops/{stop_id}/{action}", post(dispatch::stop_action))
+        .route("/dispatch/runs/{id}/link", post(dispatch::new_link))
+        .route("/dispatch/runs/{id}/link/revoke", post(dispatch::revoke_link))
+        .route("/dispatch/reconciliation", get(dispatch::reconciliation))
+        .route("/dispatch/close_day", post(dispatch::close_day));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r

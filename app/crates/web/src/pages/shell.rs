@@ -40,7 +40,7 @@ pub const MENU: &[MenuGroup] = &[
         title: "Purchase",
         items: items![("Purchase Orders", "/purchase_orders"), ("Bills", "/bills"), ("Bill Credit Notes", "/bill_credit_notes")],
     },
-    MenuGroup { title: "Warehouse", items: items![("Transfers", "/transfers"), ("Adjustments", "/adjustments")] },
+    MenuGroup { title: "Warehouse", items: items![("Transfers", "/transfers"), ("Adjustments", "/adjustments"), ("Dispatch", "/dispatch")] },
     MenuGroup {
         title: "Reports",
         items: items![
