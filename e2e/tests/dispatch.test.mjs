@@ -169,10 +169,16 @@ test('a driver records a delivery with a signature on a phone and the office see
   await office.goto(`/dispatch?warehouse_id=${sheet.warehouse}&date=${today()}`);
   const row = office.locator('tr', { has: office.getByRole('checkbox', { name: `Select ${sheet.no}` }) });
   assert.match(await row.textContent(), /Delivered/);
+  await audit(office, 'the dispatch board');
   await office.goto(run);
   const proof = office.getByRole('img', { name: `Proof of delivery for ${sheet.no}` });
   await proof.waitFor();
   assert.ok(await proof.evaluate((img) => img.complete && img.naturalWidth > 0), 'the signature loads');
+  await audit(office, 'the run page');
+  // The end of the day: the cash the driver took against what was due.
+  await office.goto(`/dispatch/reconciliation?warehouse_id=${sheet.warehouse}&date=${today()}`);
+  assert.match(await office.locator('main').textContent(), /Dan Driver/);
+  await audit(office, 'the reconciliation');
   // And the sheet keeps it.
   await office.goto(`/order_detail/invoices/${sheet.id}`);
   const history = (await api(office, 'GET', `/api/orders/${sheet.id}/history`)).json.data.map((e) => e.action);
