@@ -417,9 +417,11 @@ pub struct StopRecord<'a> {
     pub update_key: &'a str,
 }
 
-/// Writes what the driver recorded.
-pub fn record_stop(conn: &mut DbConn, org: i64, stop: i64, r: &StopRecord<'_>) -> AppResult<()> {
-    diesel::update(run_stops::table.filter(run_stops::org_id.eq(org)).find(stop))
+/// Writes what the driver recorded, unless the stop already holds this post's key: answers
+/// whether it wrote. The key is part of the condition, so of two copies of one post racing
+/// (PostgreSQL, read committed) the second finds the first's key once it commits, and writes nothing.
+pub fn record_stop(conn: &mut DbConn, org: i64, stop: i64, r: &StopRecord<'_>) -> AppResult<bool> {
+    let written = diesel::update(run_stops::table.filter(run_stops::org_id.eq(org)).filter(run_stops::update_key.ne(r.update_key)).find(stop))
         .set((
             run_stops::outcome.eq(r.outcome),
             run_stops::reason.eq(r.reason),
@@ -430,7 +432,7 @@ pub fn record_stop(conn: &mut DbConn, org: i64, stop: i64, r: &StopRecord<'_>) -
             run_stops::recorded_at.eq(Some(crate::now())),
         ))
         .execute(conn)?;
-    Ok(())
+    Ok(written == 1)
 }
 
 /// Keeps (or replaces) a stop's signature or photo.

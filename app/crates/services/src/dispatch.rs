@@ -45,9 +45,10 @@ pub async fn board(core: &Core, actor: &Actor, warehouse: i64, day: NaiveDate) -
         .await
 }
 
-/// A sheet chosen on the board, checked: of the company, of the board's warehouse, a
-/// shipped (approved) invoice or credit note.
-fn chosen(c: &mut DbConn, org: i64, warehouse: i64, ids: &[i64], action: Action) -> AppResult<Vec<order_db::Order>> {
+/// The sheets chosen on the board (for a bulk change or the picking list), checked: of the
+/// company, of the board's warehouse, an approved (or closed) invoice or credit note that
+/// allows `action`; at most [`rules::MAX_BULK`], each once, in the order chosen.
+pub(crate) fn chosen(c: &mut DbConn, org: i64, warehouse: i64, ids: &[i64], action: Action) -> AppResult<Vec<order_db::Order>> {
     if ids.is_empty() {
         return Err(AppError::BadRequest(NOTHING_CHOSEN.into()));
     }
@@ -63,6 +64,9 @@ fn chosen(c: &mut DbConn, org: i64, warehouse: i64, ids: &[i64], action: Action)
         };
         if o.warehouse_id != Some(warehouse) {
             return Err(AppError::BadRequest(format!("{} ships from another warehouse: it is not on this board.", o.no)));
+        }
+        if !store::SHIPPED_TYPES.contains(&o.order_type) || !store::SHIPPED_STATUSES.contains(&o.status) {
+            return Err(AppError::BadRequest(format!("{} is not an approved invoice or credit note: only approved sheets ship.", o.no)));
         }
         ensure(&o, action)?;
         if !out.iter().any(|p: &order_db::Order| p.id == o.id) {
@@ -352,7 +356,7 @@ pub async fn driver_record(core: &Core, token: String, stop: i64, key: String, i
                 reasons: vec![],
             })?;
             let ship = ship_of(&o);
-            store::record_stop(
+            let written = store::record_stop(
                 c,
                 org,
                 stop,
@@ -365,6 +369,9 @@ pub async fn driver_record(core: &Core, token: String, stop: i64, key: String, i
                     update_key: &key,
                 },
             )?;
+            if !written {
+                return Ok(Recorded::Repeat);
+            }
             if let Some((kind, mime, bytes)) = &proof {
                 store::put_proof(c, org, stop, kind.as_str(), mime, bytes)?;
             }

@@ -7,53 +7,22 @@
 use std::collections::HashMap;
 
 use chrono::NaiveDate;
-use db::dispatch::{self as store, SHIPPED_STATUSES, SHIPPED_TYPES};
+use db::dispatch as store;
 use db::error::{AppError, AppResult};
 use db::orders as order_db;
 use db::refs::{Unchecked, Warehouse};
 use db::schema::{customers, warehouses};
 use db::DbConn;
 use diesel::prelude::*;
-use domain::dispatch as rules;
 use domain::enums::ShipType;
 use domain::money::Cents;
 use domain::picking::{self, PickItem, PickRow};
 use domain::Actor;
 use serde::Serialize;
 
-use crate::dispatch::{NOTHING_CHOSEN, UNKNOWN_SHEET, to_collect};
+use crate::dispatch::{chosen, to_collect};
 use crate::print::{PdfFile, logo, typeset};
 use crate::Core;
-
-/// The sheets chosen for picking, checked: of the company, of the warehouse, an approved
-/// (or closed) invoice or credit note; at most [`rules::MAX_BULK`], each once, in the order
-/// chosen.
-fn chosen(c: &mut DbConn, org: i64, warehouse: i64, ids: &[i64]) -> AppResult<Vec<order_db::Order>> {
-    if ids.is_empty() {
-        return Err(AppError::BadRequest(NOTHING_CHOSEN.into()));
-    }
-    if ids.len() > rules::MAX_BULK {
-        return Err(AppError::BadRequest(format!("Choose at most {} sheets at a time.", rules::MAX_BULK)));
-    }
-    let mut out: Vec<order_db::Order> = Vec::with_capacity(ids.len());
-    for &id in ids {
-        let o = match order_db::get(c, org, id) {
-            Ok(o) => o,
-            Err(AppError::NotFound) => return Err(AppError::BadRequest(UNKNOWN_SHEET.into())),
-            Err(e) => return Err(e),
-        };
-        if o.warehouse_id != Some(warehouse) {
-            return Err(AppError::BadRequest(format!("{} ships from another warehouse: it is not on this picking list.", o.no)));
-        }
-        if !SHIPPED_TYPES.contains(&o.order_type) || !SHIPPED_STATUSES.contains(&o.status) {
-            return Err(AppError::BadRequest(format!("{} is not an approved invoice or credit note: only approved sheets are picked.", o.no)));
-        }
-        if !out.iter().any(|p| p.id == o.id) {
-            out.push(o);
-        }
-    }
-    Ok(out)
-}
 
 /// A row of the picking list as printed.
 #[derive(Debug, Clone, Serialize)]
@@ -130,7 +99,7 @@ fn customer_names(c: &mut DbConn, org: i64, sheets: &[order_db::Order]) -> AppRe
 /// Builds the picking list (or, with `per_sheet`, the slips) of the chosen sheets.
 pub fn picking_doc(c: &mut DbConn, org: i64, warehouse: i64, ids: &[i64], per_sheet: bool) -> AppResult<PickingDoc> {
     let wh = Unchecked::<Warehouse>::new(warehouse).resolve(c, org, "warehouse_id")?.id();
-    let sheets = chosen(c, org, wh, ids)?;
+    let sheets = chosen(c, org, wh, ids, domain::status::Action::EditDelivery)?;
     let warehouse_name: String = warehouses::table.filter(warehouses::org_id.eq(org)).find(wh).select(warehouses::name).first(c)?;
     let organisation = db::accounts::organisation(c, org)?;
     let zone = domain::dates::zone_of(&organisation.time_zone);

@@ -395,3 +395,27 @@ async fn a_post_to_the_link_gets_the_credentialed_body_deadline() {
     stop.send(()).unwrap();
     tokio::time::timeout(Duration::from_secs(5), done).await.expect("shut down").unwrap();
 }
+
+/// Eight copies of one post arriving at once (the phone retried while the first was still on
+/// its way) record the stop once: on PostgreSQL the two transactions race, and the second
+/// must find the first's key, not write a second history row.
+#[tokio::test]
+async fn two_copies_of_one_post_at_once_record_the_stop_once() {
+    let app = TestApp::new().await;
+    let run = run_of(&app, 4, "Morning South", 1).await;
+    let (stop, sheet, _, due) = run.stops[0].clone();
+    let before = history(&app, sheet).await.len();
+    let key = form_key(&app, &run.token, stop).await;
+    let collected = amount(due);
+    let fields = [("key", key.as_str()), ("outcome", "done"), ("received_by", "Pat Jones"), ("collected", collected.as_str()), ("pay_type", "1")];
+    let post = || post_stop(&app, &run.token, stop, &fields, Some(("signature", PNG)), true, None);
+    let (a, b, c, d, e, f, g, h) = tokio::join!(post(), post(), post(), post(), post(), post(), post(), post());
+    let answers = [a, b, c, d, e, f, g, h];
+    for a in &answers {
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        assert_eq!(a.json()["saved"], true);
+    }
+    assert_eq!(answers.iter().filter(|a| a.json()["repeat"] == false).count(), 1, "exactly one copy was written");
+    let events = history(&app, sheet).await;
+    assert_eq!(events.len(), before + 1, "one history row: {events:?}");
+}
