@@ -413,3 +413,50 @@ async fn reconciliation_sets_expected_against_collected_and_close_day_sends_the_
     let p = app.get(&format!("/dispatch/runs/{run}"), Some(&s)).await.body;
     assert!(p.contains("The run is closed"));
 }
+
+/// The board's statement reads two ranges of `orders_dispatch` (the days' dated sheets, and
+/// the few without a delivery date by their own date), with the index statistics of scale L.
+/// (The plan that once read every undated sheet of the warehouse at L, 93 ms against 1 ms,
+/// needed L's value samples as well to appear; `tyredesk bench --scenario "dispatch board"`
+/// at L is what caught it.)
+#[tokio::test]
+async fn the_board_reads_two_ranges_of_its_index() {
+    let app = TestApp::new().await;
+    if app.state.db.backend() != db::Backend::Sqlite {
+        return; // PostgreSQL plans from its own statistics; the bench measures the board at L.
+    }
+    let day = NaiveDate::parse_from_str(DAY, "%Y-%m-%d").unwrap();
+    let plan = app
+        .state
+        .db
+        .run(move |c| {
+            use diesel::connection::SimpleConnection;
+            c.batch_execute("ANALYZE")?;
+            // As ANALYZE writes them at scale L (`tyredesk seed --scale L`).
+            c.batch_execute(
+                "DELETE FROM sqlite_stat1 WHERE tbl = 'orders';
+                 INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+                   ('orders', 'orders_type_status_date', '1000320 500160 71452 20840 14 1'),
+                   ('orders', 'orders_type_status', '1000320 500160 71452 20840'),
+                   ('orders', 'orders_type_due', '1000320 500160 71452 68'),
+                   ('orders', 'orders_type_date', '1000320 500160 71452 39 1 1 1'),
+                   ('orders', 'orders_supplier_type', '1000320 500160 33344 12350 9 1'),
+                   ('orders', 'orders_self', '1000320 500160 166720 50016 15879 11 1'),
+                   ('orders', 'orders_related', '1000320 1000320'),
+                   ('orders', 'orders_no', '1000320 500160 1'),
+                   ('orders', 'orders_dispatch', '1000320 500160 125040 68 10'),
+                   ('orders', 'orders_customer_type', '1000320 500160 198 100 2 1'),
+                   ('orders', 'sqlite_autoindex_orders_1', '1000320 500160 71452 1');
+                 ANALYZE sqlite_schema;",
+            )?;
+            let warehouse: i64 = warehouses::table.filter(warehouses::org_id.eq(ORG)).select(warehouses::id).first(c)?;
+            db::dispatch::board_plan(c, ORG, warehouse, day)
+        })
+        .await
+        .unwrap();
+    let on_index: Vec<&String> = plan.iter().filter(|l| l.contains("orders_dispatch")).collect();
+    assert_eq!(on_index.len(), 2, "two ranges of orders_dispatch: {plan:#?}");
+    for line in on_index {
+        assert!(line.contains("delivery_date>?") || line.contains("order_date>?"), "each a range of days, not every undated sheet: {plan:#?}");
+    }
+}
