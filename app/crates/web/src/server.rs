@@ -172,7 +172,7 @@ pub async fn serve_on(listener: TcpListener, app: Router, limits: ConnLimits, sh
             let has_body = req.headers().contains_key(header::CONTENT_LENGTH) || req.headers().contains_key(header::TRANSFER_ENCODING);
             // A driver's link (`/r/…`) is credentialed by the token in its address: its photo
             // may come over a weak mobile connection.
-            let credentialed = carries_credentials(req.headers()) || pages::driver::is_driver_path(req.uri().path());
+            let credentialed = carries_credentials(req.headers()) || crate::http::is_driver_path(req.uri().path());
             let total = if credentialed { limits.body_total } else { limits.anonymous_body_total };
             req.map(|body| {
                 let idle = Body::new(TimeoutBody::new(limits.body_idle, body));

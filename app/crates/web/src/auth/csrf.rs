@@ -39,7 +39,7 @@ pub async fn guard(State(sides): State<&'static [super::SignInCookies]>, req: Re
     }
     let headers = req.headers();
     let path = req.uri().path();
-    if crate::pages::driver::is_driver_path(path) {
+    if crate::http::is_driver_path(path) {
         // A driver's link is its own key (the token in the address) and reads no cookie: a
         // staff cookie the same browser happens to hold vouches for nothing there.
         return next.run(req).await;

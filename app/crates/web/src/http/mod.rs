@@ -31,6 +31,12 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
+/// Whether `path` is one of the driver's pages (issue 34, `pages::driver`): no session, the
+/// token in the address. The CSRF guard, the body deadline and the error renderer ask it.
+pub fn is_driver_path(path: &str) -> bool {
+    path.starts_with("/r/")
+}
+
 /// The address a browser reaches `path` of this server at, for an outside service to send
 /// it back to (Connect to Xero's redirect URI): `TYREDESK_PUBLIC_URL` when set (the address
 /// registered with that service), else the address this request came to.

@@ -37,10 +37,7 @@ const BROKEN: &str = "The form did not arrive whole: check the connection and sa
 /// The header the phone's script sends to get JSON answers instead of pages.
 const FETCH_HEADER: &str = "x-driver-fetch";
 
-/// Whether `path` is one of the driver's pages: no session, the token in the address.
-pub fn is_driver_path(path: &str) -> bool {
-    path.starts_with("/r/")
-}
+pub use crate::http::is_driver_path;
 
 fn money(c: Cents) -> String {
     format!("${}", c.grouped())

@@ -55,7 +55,7 @@ async fn render_error(req: Request, next: Next) -> Response {
     if path.starts_with("/api") {
         return json(&info);
     }
-    if super::driver::is_driver_path(&path) {
+    if crate::http::is_driver_path(&path) {
         // A driver's link shows nothing of the company and leads nowhere into the app.
         return super::driver::unhandled(info.status);
     }
