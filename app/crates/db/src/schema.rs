@@ -182,6 +182,8 @@ diesel::table! {
         xero_synced_at -> Nullable<Timestamp>,
         version -> Integer,
         email -> Text,
+        currency -> Text,
+        lead_time_days -> Nullable<Integer>,
     }
 }
 
@@ -286,6 +288,8 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         xero_synced_version -> Integer,
+        preferred_supplier_id -> Nullable<BigInt>,
+        supplier_code -> Text,
     }
 }
 
@@ -379,6 +383,11 @@ diesel::table! {
         xero_amount_paid -> Nullable<BigInt>,
         xero_paid_on -> Nullable<Date>,
         xero_payments_at -> Nullable<Timestamp>,
+        currency -> Text,
+        exchange_rate -> BigInt,
+        fx_total_amount -> BigInt,
+        fx_total_gst -> BigInt,
+        shipment_ref -> Text,
     }
 }
 
@@ -398,6 +407,8 @@ diesel::table! {
         amount -> BigInt,
         tax_type -> Integer,
         cost_price -> BigInt,
+        fx_price -> BigInt,
+        fx_amount -> BigInt,
     }
 }
 
@@ -788,6 +799,18 @@ diesel::table! {
 diesel::joinable!(run_stops -> dispatch_runs (run_id));
 diesel::joinable!(run_stops -> orders (order_id));
 
+diesel::table! {
+    exchange_rates (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        currency -> Text,
+        rate_date -> Date,
+        rate -> BigInt,
+        user_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     shop_sessions,
     shop_tokens,
@@ -829,4 +852,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     dispatch_runs,
     run_stops,
     run_proofs,
+    exchange_rates,
 );

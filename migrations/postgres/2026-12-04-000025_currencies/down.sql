@@ -1,0 +1,13 @@
+DROP INDEX exchange_rates_day;
+DROP TABLE exchange_rates;
+ALTER TABLE order_lines DROP COLUMN fx_amount;
+ALTER TABLE order_lines DROP COLUMN fx_price;
+ALTER TABLE orders DROP COLUMN shipment_ref;
+ALTER TABLE orders DROP COLUMN fx_total_gst;
+ALTER TABLE orders DROP COLUMN fx_total_amount;
+ALTER TABLE orders DROP COLUMN exchange_rate;
+ALTER TABLE orders DROP COLUMN currency;
+ALTER TABLE products DROP COLUMN supplier_code;
+ALTER TABLE products DROP COLUMN preferred_supplier_id;
+ALTER TABLE suppliers DROP COLUMN lead_time_days;
+ALTER TABLE suppliers DROP COLUMN currency;
