@@ -712,6 +712,8 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
                 amount,
                 tax_type,
                 cost_price: p.cost_price,
+                fx_price: 0,
+                fx_amount: 0,
             });
         }
         let approved = status == 2 || status == 4;

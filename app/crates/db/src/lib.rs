@@ -10,6 +10,7 @@ pub mod accounts;
 pub mod customers;
 pub mod dispatch;
 pub mod email;
+pub mod exchange_rates;
 pub mod masters;
 pub mod ocops;
 pub mod products;

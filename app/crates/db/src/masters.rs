@@ -21,6 +21,10 @@ pub struct Supplier {
     pub version: i32,
     /// Where purchase orders are e-mailed (issue 33).
     pub email: String,
+    /// The currency it bills in (issue 35).
+    pub currency: String,
+    /// Days from ordering to arrival (issue 35), when known.
+    pub lead_time_days: Option<i32>,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug, serde::Serialize)]

@@ -3,6 +3,7 @@
 pub mod actor;
 pub mod admin;
 pub mod clone;
+pub mod currency;
 pub mod dates;
 pub mod dispatch;
 pub mod email;

@@ -72,6 +72,12 @@ pub struct SupplierInput {
     /// Where purchase orders are e-mailed (issue 33); optional.
     #[serde(deserialize_with = "lenient::string")]
     pub email: String,
+    /// The currency it bills in (issue 35): ISO code, AUD when empty.
+    #[serde(deserialize_with = "lenient::string")]
+    pub currency: String,
+    /// Days from ordering to arrival (issue 35); optional.
+    #[serde(deserialize_with = "lenient::string")]
+    pub lead_time_days: String,
     #[serde(deserialize_with = "lenient::int")]
     pub version: Option<i32>,
 }
@@ -84,7 +90,12 @@ pub struct SupplierFields {
     pub primary_person_first: String,
     pub primary_person_last: String,
     pub email: String,
+    pub currency: String,
+    pub lead_time_days: Option<i32>,
 }
+
+/// The longest lead time a supplier may have: a year.
+pub const LEAD_TIME_MAX_DAYS: i32 = 365;
 
 impl SupplierFields {
     /// The lower-case text the supplier search reads.
@@ -92,6 +103,9 @@ impl SupplierFields {
         format!("{} {}", self.code, self.name).to_lowercase()
     }
 }
+
+/// The message for a lead time out of range.
+pub const LEAD_TIME_RANGE: &str = "Enter the lead time as whole days from 0 to 365";
 
 /// Checks a supplier; on update `stored_code` is the code it has, which may not change.
 pub fn validate_supplier(input: &SupplierInput, stored_code: Option<&str>) -> Result<SupplierFields, Vec<FieldError>> {
@@ -109,7 +123,23 @@ pub fn validate_supplier(input: &SupplierInput, stored_code: Option<&str>) -> Re
     if !email.is_empty() && !super::validate::is_email(&email) {
         c.0.push(FieldError { field: "email", message: super::masters::INVALID_EMAIL });
     }
-    c.done(SupplierFields { code, name, primary_person_first, primary_person_last, email })
+    let currency = if input.currency.trim().is_empty() { super::currency::AUD } else { super::currency::currency(&input.currency).unwrap_or_else(|m| {
+        c.0.push(FieldError { field: "currency", message: m });
+        super::currency::AUD
+    }) };
+    let lead = input.lead_time_days.trim();
+    let lead_time_days = if lead.is_empty() {
+        None
+    } else {
+        match lead.parse::<i32>() {
+            Ok(d) if (0..=LEAD_TIME_MAX_DAYS).contains(&d) => Some(d),
+            _ => {
+                c.0.push(FieldError { field: "lead_time_days", message: LEAD_TIME_RANGE });
+                None
+            }
+        }
+    };
+    c.done(SupplierFields { code, name, primary_person_first, primary_person_last, email, currency: currency.to_string(), lead_time_days })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -228,6 +258,12 @@ mod tests {
 
     #[test]
     fn texts_have_limits() {
+        let usd = validate_supplier(&SupplierInput { code: "S".into(), name: "X".into(), currency: " usd".into(), lead_time_days: "42".into(), ..Default::default() }, None).unwrap();
+        assert_eq!((usd.currency.as_str(), usd.lead_time_days), ("USD", Some(42)), "a currency from the list and a lead time in days");
+        let aud = validate_supplier(&SupplierInput { code: "S".into(), name: "X".into(), ..Default::default() }, None).unwrap();
+        assert_eq!((aud.currency.as_str(), aud.lead_time_days), ("AUD", None), "AUD and no lead time unless given");
+        let bad = validate_supplier(&SupplierInput { code: "S".into(), name: "X".into(), currency: "XYZ".into(), lead_time_days: "366".into(), ..Default::default() }, None).unwrap_err();
+        assert_eq!(bad.iter().map(|e| (e.field, e.message)).collect::<Vec<_>>(), vec![("currency", crate::currency::NOT_A_CURRENCY), ("lead_time_days", LEAD_TIME_RANGE)]);
         let bad_email = validate_supplier(&SupplierInput { code: "S".into(), name: "X".into(), email: "orders at hankook".into(), ..Default::default() }, None).unwrap_err();
         assert_eq!(bad_email[0].field, "email");
         let good = validate_supplier(&SupplierInput { code: "S".into(), name: "X".into(), email: " orders@hankook.test ".into(), ..Default::default() }, None).unwrap();

@@ -8,6 +8,7 @@ pub mod delivery;
 pub mod dispatch;
 pub mod dispatch_print;
 pub mod email;
+pub mod exchange_rates;
 pub mod exports;
 pub mod imports;
 pub mod jobs;

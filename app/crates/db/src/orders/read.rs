@@ -127,6 +127,24 @@ pub struct Order {
     pub xero_paid_on: Option<NaiveDate>,
     #[serde(rename = "xeroPaymentsAt")]
     pub xero_payments_at: Option<NaiveDateTime>,
+    /// A purchase sheet's currency (issue 35): 'AUD', or its supplier's currency.
+    pub currency: String,
+    /// Units of `currency` per 1 AUD, in millionths (`domain::currency::Rate`).
+    #[serde(rename = "exchangeRate", serialize_with = "rate_json")]
+    pub exchange_rate: i64,
+    /// The totals in `currency` (0 on an AUD sheet, whose totals are the AUD ones).
+    #[serde(rename = "fxAmount")]
+    pub fx_total_amount: i64,
+    #[serde(rename = "fxGst")]
+    pub fx_total_gst: i64,
+    /// A purchase order's container or vessel.
+    #[serde(rename = "shipmentRef")]
+    pub shipment_ref: String,
+}
+
+/// A rate in millionths as the JSON sheet carries it: a decimal like Xero's `CurrencyRate`.
+fn rate_json<S: serde::Serializer>(rate: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(domain::currency::Rate(*rate).as_decimal())
 }
 
 /// The total `total` of a sheet of type `order_type` as `sight` may see it (an adjustment's
@@ -162,6 +180,10 @@ pub struct Line {
     pub tax_type: i32,
     #[diesel(deserialize_as = i64)]
     pub cost_price: Cost,
+    /// On a sheet in a foreign currency: the unit price and amount the supplier billed, in
+    /// that currency (price and amount are their AUD conversion); 0 otherwise.
+    pub fx_price: i64,
+    pub fx_amount: i64,
 }
 
 /// A sheet line as answered to one viewer (spec §3's line fields): the cost at approval, and
@@ -188,11 +210,17 @@ pub struct LineJson {
     pub tax_type: i32,
     #[serde(rename = "costPrice", skip_serializing_if = "Option::is_none")]
     pub cost_price: Option<i64>,
+    /// The line in the sheet's foreign currency (issue 35); absent on an AUD sheet.
+    #[serde(rename = "fxPrice", skip_serializing_if = "Option::is_none")]
+    pub fx_price: Option<i64>,
+    #[serde(rename = "fxAmount", skip_serializing_if = "Option::is_none")]
+    pub fx_amount: Option<i64>,
 }
 
 impl LineJson {
-    /// Line `l` of a sheet of type `t` as `sight` may see it.
-    pub fn new(l: Line, t: domain::enums::OrderType, sight: Sight) -> Self {
+    /// Line `l` of a sheet of type `t` as `sight` may see it; `foreign` when the sheet is in
+    /// a currency other than AUD.
+    pub fn new(l: Line, t: domain::enums::OrderType, sight: Sight, foreign: bool) -> Self {
         let money = sight.line_money(t, Cents(l.price), Cents(l.amount));
         Self {
             id: l.id,
@@ -207,6 +235,8 @@ impl LineJson {
             amount: money.map(|m| m.1.0),
             tax_type: l.tax_type,
             cost_price: sight.cost(l.cost_price).map(|c| c.0),
+            fx_price: foreign.then_some(l.fx_price),
+            fx_amount: foreign.then_some(l.fx_amount),
         }
     }
 }

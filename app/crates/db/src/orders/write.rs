@@ -97,6 +97,9 @@ pub struct NewLine {
     pub amount: i64,
     pub tax_type: i32,
     pub cost_price: i64,
+    /// The line in a foreign sheet's currency (issue 35); 0 on an AUD sheet.
+    pub fx_price: i64,
+    pub fx_amount: i64,
 }
 
 #[derive(Insertable, Clone, Debug)]

@@ -300,7 +300,7 @@ fn start(c: &mut DbConn, org: i64, kind: Kind, id: Option<i64>) -> AppResult<Val
         (Kind::Warehouses, None) => serde_json::to_value(WarehouseInput { is_calc_for_csr_order: true, ..WarehouseInput::default() }),
         (Kind::Suppliers, Some(id)) => {
             let s = ref_db::supplier(c, org, id)?;
-            serde_json::to_value(SupplierInput { code: s.code, name: s.name, primary_person_first: s.primary_person_first, primary_person_last: s.primary_person_last, email: s.email, version: Some(s.version) })
+            serde_json::to_value(SupplierInput { code: s.code, name: s.name, primary_person_first: s.primary_person_first, primary_person_last: s.primary_person_last, email: s.email, currency: s.currency, lead_time_days: s.lead_time_days.map(|d| d.to_string()).unwrap_or_default(), version: Some(s.version) })
         }
         (Kind::Suppliers, None) => serde_json::to_value(SupplierInput::default()),
         (Kind::Customers, Some(id)) => serde_json::to_value(customer_input(&customer_db::customer(c, org, id)?)),

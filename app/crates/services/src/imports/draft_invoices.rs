@@ -203,6 +203,8 @@ pub fn plan(c: &mut DbConn, org: i64, today: NaiveDate, table: &Table) -> AppRes
             related_order_id: None,
             tax_type: 3,
             ship_type: None,
+            exchange_rate: None,
+            shipment_ref: String::new(),
         };
         planned.push(Planned { first_row: first.row, header, lines });
     }

@@ -44,6 +44,11 @@ pub struct Header {
     pub related_order_id: Option<Unchecked<Sheet>>,
     pub tax_type: i32,
     pub ship_type: Option<i32>,
+    /// A purchase sheet's own exchange rate (issue 35); `None` takes the company's rate of
+    /// the sheet's date. Ignored on a sheet in AUD.
+    pub exchange_rate: Option<domain::currency::Rate>,
+    /// A purchase order's container or vessel (issue 35).
+    pub shipment_ref: String,
 }
 
 /// The header's references, each proved to be of the actor's company.

@@ -2,6 +2,9 @@
 //! required fields, products), then the draft written with its number and lines.
 
 use super::*;
+use db::exchange_rates;
+use db::schema::suppliers;
+use domain::currency::{self, Rate};
 
 struct CustomerInfo {
     payment_type: i32,
@@ -70,9 +73,55 @@ fn check_products(conn: &mut DbConn, org: i64, t: OrderType, lines: &mut [ValidL
     Ok(found)
 }
 
+/// A purchase sheet's currency and the rate its lines convert at (issue 35); AUD at one to
+/// one on every other sheet and on an AUD supplier's.
+#[derive(Clone, Debug)]
+struct SheetCurrency {
+    code: String,
+    rate: Rate,
+    /// The lines as entered, in `code`, when it is not AUD.
+    fx_lines: Option<Vec<ValidLine>>,
+}
+
+/// The longest shipment reference (a container or vessel and voyage).
+const SHIPMENT_REF_MAX: usize = 60;
+
+/// The currency of a purchase sheet: its supplier's. Its rate is the one entered, checked
+/// against the company's rate of the sheet's date, or else that rate; with neither, a field
+/// message.
+fn sheet_currency(conn: &mut DbConn, org: i64, t: OrderType, supplier: Option<Ref<Supplier>>, h: &Header, errors: &mut sheet::FieldErrors) -> AppResult<SheetCurrency> {
+    let aud = SheetCurrency { code: currency::AUD.to_string(), rate: Rate::ONE, fx_lines: None };
+    let Some(supplier) = supplier.filter(|_| t.is_purchase()) else { return Ok(aud) };
+    let code: String = suppliers::table.filter(suppliers::org_id.eq(org)).find(supplier.id()).select(suppliers::currency).first(conn)?;
+    if code == currency::AUD {
+        return Ok(aud);
+    }
+    let company = match h.date {
+        Some(d) => exchange_rates::rate_on(conn, org, &code, d)?.map(|(_, r)| Rate(r)),
+        None => None,
+    };
+    let rate = match (h.exchange_rate, company) {
+        (Some(entered), Some(company)) => {
+            if let Err(m) = currency::check_override(&code, entered, company) {
+                errors.insert("exchange_rate".into(), m);
+            }
+            entered
+        }
+        (Some(entered), None) => entered,
+        (None, Some(company)) => company,
+        (None, None) => {
+            let day = h.date.map(|d| d.format("%d/%m/%Y").to_string()).unwrap_or_else(|| "the sheet's date".into());
+            errors.insert("exchange_rate".into(), format!("There is no {code} rate on or before {day}: enter the rate here, or in Settings › Exchange rates."));
+            Rate::ONE
+        }
+    };
+    Ok(SheetCurrency { code, rate, fx_lines: None })
+}
+
 /// Everything a save checks before it writes: the header's ranges, its references in the
-/// actor's company, the kind's required fields and the lines.
-fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<(Refs, Vec<ValidLine>)> {
+/// actor's company, the kind's required fields and the lines; a foreign purchase sheet's
+/// lines come back in AUD with the entered ones kept beside them.
+fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<(Refs, Vec<ValidLine>, SheetCurrency)> {
     let header = sheet::HeaderDraft {
         tag_id: h.tag_id,
         tax_type: h.tax_type,
@@ -118,16 +167,43 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
             errors.insert("related_order_id".into(), message.into());
         }
     }
+    let mut money = sheet_currency(conn, org, t, r.supplier, h, &mut errors)?;
+    if h.shipment_ref.trim().chars().count() > SHIPMENT_REF_MAX {
+        errors.insert("shipment_ref".into(), format!("Use at most {SHIPMENT_REF_MAX} characters"));
+    }
     // Last, so a reference that was sent but is not the company's says so rather than
     // 'Please enter'.
     errors.extend(ref_errors);
     match valid {
-        Some(v) if errors.is_empty() => Ok((r, v)),
+        Some(v) if errors.is_empty() => {
+            if money.code == currency::AUD {
+                return Ok((r, v, money));
+            }
+            let aud = currency::lines_in_aud(&v, money.rate).map_err(|m| AppError::field("lines", m))?;
+            money.fx_lines = Some(v);
+            Ok((r, aud, money))
+        }
         _ => Err(invalid(errors)),
     }
 }
 
-fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], names: &[LineProduct]) -> AppResult<()> {
+/// The sheet's totals in its own currency (0s on an AUD sheet).
+fn fx_totals(money: &SheetCurrency, t: OrderType, tax_type: i32) -> AppResult<(i64, i64)> {
+    match &money.fx_lines {
+        Some(lines) => {
+            let totals = sheet::totals(lines, t, tax_type).map_err(invalid)?;
+            Ok((totals.amount.0, totals.gst.0))
+        }
+        None => Ok((0, 0)),
+    }
+}
+
+/// The shipment reference a sheet keeps: a purchase order's, trimmed; none elsewhere.
+fn shipment_ref(t: OrderType, h: &Header) -> String {
+    if t == OrderType::PurchaseOrder { h.shipment_ref.trim().to_string() } else { String::new() }
+}
+
+fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], names: &[LineProduct], money: &SheetCurrency) -> AppResult<()> {
     diesel::delete(order_lines::table.filter(order_lines::order_id.eq(order_id))).execute(conn)?;
     let rows: Vec<NewLine> = lines
         .iter()
@@ -149,6 +225,8 @@ fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], 
                 amount: l.amount.0,
                 tax_type: l.tax_type,
                 cost_price: 0,
+                fx_price: money.fx_lines.as_ref().and_then(|f| f.get(i)).map_or(0, |f| f.price.0),
+                fx_amount: money.fx_lines.as_ref().and_then(|f| f.get(i)).map_or(0, |f| f.amount.0),
             }
         })
         .collect();
@@ -183,9 +261,10 @@ pub fn create(conn: &mut DbConn, actor: &Actor, t: OrderType, h: &Header, lines:
 /// due date, a staff invoice or credit note takes its customer's terms (`due_date_for_new_sheet`).
 pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Header, lines: &[LineDraft]) -> AppResult<i64> {
     let actor = drafter;
-    let (r, mut valid) = validate(conn, actor.org_id, t, h, lines)?;
+    let (r, mut valid, money) = validate(conn, actor.org_id, t, h, lines)?;
     let names = check_products(conn, actor.org_id, t, &mut valid)?;
     let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
+    let (fx_amount, fx_gst) = fx_totals(&money, t, h.tax_type)?;
     let cust = match r.customer {
         Some(c) => Some(customer_info(conn, actor.org_id, c)?),
         None => None,
@@ -287,8 +366,17 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
         )
         .returning(orders::id)
         .get_result(conn)?;
-    diesel::update(orders::table.find(id)).set(orders::csr_self_note.eq(h.csr_self_note.trim())).execute(conn)?;
-    write_lines(conn, actor.org_id, id, &valid, &names)?;
+    diesel::update(orders::table.find(id))
+        .set((
+            orders::csr_self_note.eq(h.csr_self_note.trim()),
+            orders::currency.eq(&money.code),
+            orders::exchange_rate.eq(money.rate.0),
+            orders::fx_total_amount.eq(fx_amount),
+            orders::fx_total_gst.eq(fx_gst),
+            orders::shipment_ref.eq(shipment_ref(t, h)),
+        ))
+        .execute(conn)?;
+    write_lines(conn, actor.org_id, id, &valid, &names, &money)?;
     order_db::add_event(conn, actor.org_id, id, actor.user_id, actor.name, "Created")?;
     Ok(id)
 }
@@ -298,9 +386,10 @@ pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Heade
     let o = order_db::get(conn, actor.org_id, id)?;
     ensure(&o, Action::EditContent)?;
     let t = OrderType::from_i32(o.order_type).ok_or(AppError::NotFound)?;
-    let (r, mut valid) = validate(conn, actor.org_id, t, h, lines)?;
+    let (r, mut valid, money) = validate(conn, actor.org_id, t, h, lines)?;
     let names = check_products(conn, actor.org_id, t, &mut valid)?;
     let totals = sheet::totals(&valid, t, h.tax_type).map_err(invalid)?;
+    let (fx_amount, fx_gst) = fx_totals(&money, t, h.tax_type)?;
     let cust = match r.customer {
         Some(c) => Some(customer_info(conn, actor.org_id, c)?),
         None => None,
@@ -344,6 +433,15 @@ pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Heade
     if changed == 0 {
         return Err(AppError::Conflict { message: STALE.into(), code: Some("stale"), reasons: vec![] });
     }
-    write_lines(conn, actor.org_id, id, &valid, &names)?;
+    diesel::update(orders::table.find(id))
+        .set((
+            orders::currency.eq(&money.code),
+            orders::exchange_rate.eq(money.rate.0),
+            orders::fx_total_amount.eq(fx_amount),
+            orders::fx_total_gst.eq(fx_gst),
+            orders::shipment_ref.eq(shipment_ref(t, h)),
+        ))
+        .execute(conn)?;
+    write_lines(conn, actor.org_id, id, &valid, &names, &money)?;
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Content edited")
 }

@@ -97,7 +97,8 @@ pub async fn get(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>)
     let SheetWithLines { sheet, lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, id)).await?;
     let t = OrderType::from_i32(sheet.order.order_type).ok_or(AppError::NotFound)?;
     let sight = auth.sight();
-    let lines = lines.into_iter().map(|l| LineJson::new(l, t, sight)).collect();
+    let foreign = sheet.order.currency != domain::currency::AUD;
+    let lines = lines.into_iter().map(|l| LineJson::new(l, t, sight, foreign)).collect();
     let full = OrderFull { amount: sheet.order.amount_for(sight), order: sheet.order, csr: sheet.customer.map(Csr::from), lines };
     Ok(Json(DataAnswer { data: full }))
 }
@@ -164,14 +165,31 @@ pub struct OrderBody {
     #[serde(rename = "shipType")]
     ship_type: Option<i32>,
     version: Option<i32>,
+    /// A foreign purchase sheet's own rate, units of its currency per 1 AUD (issue 35): a
+    /// number or a string; absent takes the company's rate of the date.
+    #[serde(rename = "exchangeRate")]
+    exchange_rate: Option<serde_json::Value>,
+    #[serde(rename = "shipmentRef", default)]
+    shipment_ref: String,
     #[serde(default)]
     lines: Vec<LineBody>,
 }
 
 impl OrderBody {
-    /// The sheet header; a missing date is today in the company's time zone.
-    fn header(&self, zone: chrono_tz::Tz) -> Header {
-        Header {
+    /// The sheet header; a missing date is today in the company's time zone. A rate that is
+    /// no rate is a field message.
+    fn header(&self, zone: chrono_tz::Tz) -> AppResult<Header> {
+        let exchange_rate = match &self.exchange_rate {
+            None | Some(serde_json::Value::Null) => None,
+            Some(v) => {
+                let text = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                Some(domain::currency::Rate::parse(&text).map_err(|e| AppError::field("exchangeRate", &e.to_string()))?)
+            }
+        };
+        Ok(Header {
             tag_id: self.tag_id.unwrap_or(1),
             customer_id: self.customer_id.map(Unchecked::new),
             supplier_id: self.supplier_id.map(Unchecked::new),
@@ -190,7 +208,9 @@ impl OrderBody {
             related_order_id: self.related_order_id.map(Unchecked::new),
             tax_type: self.tax_type.unwrap_or(3),
             ship_type: self.ship_type,
-        }
+            exchange_rate,
+            shipment_ref: self.shipment_ref.clone(),
+        })
     }
 
     fn lines(&self) -> Vec<LineDraft> {
@@ -232,7 +252,7 @@ fn done() -> Json<Done> {
 pub async fn create(State(state): State<AppState>, auth: Auth, ApiJson(body): ApiJson<OrderBody>) -> AppResult<Json<DataAnswer<Created>>> {
     let t = body.order_type.and_then(OrderType::from_i32).ok_or_else(|| AppError::field("type", "Give the sheet type 1–7."))?;
     let actor = Actor::from(&auth);
-    let (header, lines) = (body.header(auth.zone), body.lines());
+    let (header, lines) = (body.header(auth.zone)?, body.lines());
     let id = state.db.write(move |c| svc::create(c, &actor, t, &header, &lines)).await?;
     Ok(Json(DataAnswer { data: Created { id, message: "Operation successful" } }))
 }
@@ -245,7 +265,7 @@ pub async fn update(State(state): State<AppState>, auth: Auth, Path(id): Path<i6
         Some(v) => v,
         None => state.db.run(move |c| order_db::get(c, org, id)).await?.version,
     };
-    let (header, lines) = (body.header(auth.zone), body.lines());
+    let (header, lines) = (body.header(auth.zone)?, body.lines());
     state.db.write(move |c| svc::update(c, &actor, id, version, &header, &lines)).await?;
     Ok(done())
 }

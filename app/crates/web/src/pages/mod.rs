@@ -21,6 +21,7 @@ pub mod quoting;
 pub mod report_center;
 pub mod reports;
 pub mod settings;
+pub mod exchange_rates;
 pub mod shell;
 pub mod stream;
 
@@ -85,6 +86,9 @@ pub fn router() -> Router<AppState> {
         .route("/settings/email", post(email::save))
         .route("/settings/email/test", post(email::test))
         .route("/order_email/{id}/{doc}", post(email::send))
+        // Purchasing (issue 35): the company's exchange rates.
+        .route("/settings/exchange_rates", get(exchange_rates::show).post(exchange_rates::set))
+        .route("/settings/exchange_rates/{id}/delete", post(exchange_rates::remove))
         .route("/settings/printers", post(printing::add))
         .route("/settings/printers/{id}", post(printing::edit))
         .route("/settings/printers/{id}/delete", post(printing::remove))

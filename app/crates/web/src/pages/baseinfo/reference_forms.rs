@@ -86,6 +86,8 @@ impl Record for Supplier {
             primary_person_first: self.primary_person_first.clone(),
             primary_person_last: self.primary_person_last.clone(),
             email: self.email.clone(),
+            currency: self.currency.clone(),
+            lead_time_days: self.lead_time_days.map(|d| d.to_string()).unwrap_or_default(),
             version: Some(self.version),
         }
     }
@@ -100,6 +102,13 @@ impl Record for Supplier {
                 Field::text("primary_person_first", "Primary Person First Name", &input.primary_person_first).max_chars(NAME_MAX, too_long(NAME_MAX)),
                 Field::text("primary_person_last", "Primary Person Last Name", &input.primary_person_last).max_chars(NAME_MAX, too_long(NAME_MAX)),
                 Field::typed("email", "E-mail (purchase orders)", &input.email, "email").max_chars(NAME_MAX, too_long(NAME_MAX)),
+                Field::select(
+                    "currency",
+                    "Currency (its bills and purchase orders)",
+                    domain::currency::CURRENCIES.iter().map(|(code, name)| (code.to_string(), format!("{code} – {name}"))).collect(),
+                    if input.currency.trim().is_empty() { domain::currency::AUD.to_string() } else { input.currency.trim().to_uppercase() },
+                ),
+                Field::typed("lead_time_days", "Lead time (days from order to arrival)", &input.lead_time_days, "number"),
             ],
         }];
         if let Some(s) = existing {

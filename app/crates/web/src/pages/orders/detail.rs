@@ -51,6 +51,10 @@ pub struct LineView {
     pub in_sys: i64,
     pub price: String,
     pub amount: String,
+    /// On a foreign purchase sheet: the supplier's unit price and amount in its currency
+    /// (`price` and `amount` are then in AUD).
+    pub fx_price: String,
+    pub fx_amount: String,
     pub tax: &'static str,
     pub description: String,
     /// Negative stock left by an approved sheet, shown as a warning.
@@ -74,6 +78,8 @@ pub struct DetailPage {
     /// Whether the money columns and total show (an adjustment's only with cost sight).
     pub show_money: bool,
     pub totals: Totals,
+    /// A foreign purchase sheet's currency and its totals in it (issue 35).
+    pub foreign: Option<(String, Totals)>,
     pub show_tax: bool,
     pub tags: Vec<(String, &'static str)>,
     /// PRINT / UnPrint for approved invoices and credit notes (spec §4).
@@ -274,7 +280,14 @@ fn header_fields(t: OrderType, sheet: &Sheet, names: &Names<'_>, zone: Tz) -> Ve
                 Field { label: "Reference", value: o.reference.clone() },
                 Field { label: "Warehouse", value: names.warehouse(o.warehouse_id) },
                 Field { label: "Amount Tax Type", value: code_label(o.tax_type, TaxType::from_i32, TaxType::label) },
+                Field { label: "Currency", value: o.currency.clone() },
             ]);
+            if o.currency != domain::currency::AUD {
+                fields.push(Field { label: "Exchange Rate", value: domain::currency::rate_text(&o.currency, domain::currency::Rate(o.exchange_rate)) });
+            }
+            if t == OrderType::PurchaseOrder {
+                fields.push(Field { label: "Shipment", value: o.shipment_ref.clone() });
+            }
         }
         OrderType::Transfer => fields.extend([
             Field { label: "OUT Warehouse", value: names.warehouse(o.warehouse_id) },
@@ -303,6 +316,8 @@ fn line_view(d: &DetailLine, t: OrderType, sight: Sight) -> LineView {
         in_sys: l.in_system_qty,
         price: shown.map(|m| m.0.grouped()).unwrap_or_default(),
         amount: shown.map(|m| m.1.grouped()).unwrap_or_default(),
+        fx_price: Cents(l.fx_price).grouped(),
+        fx_amount: Cents(l.fx_amount).grouped(),
         tax: TaxType::from_i32(l.tax_type).map(TaxType::label).unwrap_or(""),
         description: l.description.clone(),
         warning: d.stock_now.filter(|s| *s < 0).map(|s| format!("Stock now {s}")),
@@ -366,6 +381,12 @@ impl DetailPage {
         };
         let tax = if t.has_tax() { TaxType::from_i32(o.tax_type).unwrap_or_default() } else { TaxType::NoTax };
         let totals = Totals::from_lines(lines.iter().map(|l| (l.line.quantity, Cents(l.line.amount))), tax).ok_or_else(|| anyhow::Error::new(TotalsOverflow(o.no.clone())))?;
+        let foreign = if o.currency == domain::currency::AUD {
+            None
+        } else {
+            let fx = Totals::from_lines(lines.iter().map(|l| (l.line.quantity, Cents(l.line.fx_amount))), tax).ok_or_else(|| anyhow::Error::new(TotalsOverflow(o.no.clone())))?;
+            Some((o.currency.clone(), fx))
+        };
         // Kept apart from the other tags: the print page updates it when printing completes.
         let print_tag = (matches!(t, OrderType::Invoice | OrderType::CreditNote) && state_.is_approved()).then(|| (print_label(o.printed), if o.printed { "tag-green" } else { "tag-grey" }));
         let clone_options = if allowed(Action::Clone, &state_) {
@@ -390,6 +411,7 @@ impl DetailPage {
             lines: lines.iter().map(|l| line_view(l, t, sight)).collect(),
             show_money: sight.sees_money(t),
             totals,
+            foreign,
             show_tax: t.has_tax(),
             tags: status_tags(t, &state_),
             print_tag,

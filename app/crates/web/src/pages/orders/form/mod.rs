@@ -19,6 +19,7 @@ use db::order_views::{self, FormChoices, FormWants, LineProduct, SheetWithLines}
 use db::orders::{self as order_db, Line, Order};
 use db::refs::Unchecked;
 use domain::clone;
+use domain::currency::{self, Rate};
 use domain::dates::today;
 use domain::due_date::{DateShortcut, date_shortcut};
 use domain::enums::{OrderStatus, OrderType, Role, ShipType, Tag, TaxType};
@@ -149,6 +150,15 @@ pub struct SheetForm {
     pub tax_type: String,
     #[serde(default)]
     pub ship_type: String,
+    /// A foreign purchase sheet's own rate (issue 35); empty: the company's rate of its date.
+    #[serde(default)]
+    pub exchange_rate: String,
+    #[serde(default)]
+    pub shipment_ref: String,
+    /// The sheet's currency as last saved (shown, never read back: a save takes the
+    /// supplier's).
+    #[serde(default)]
+    pub currency: String,
     #[serde(default)]
     pub lines_json: String,
 }
@@ -190,6 +200,18 @@ impl SheetForm {
             related_order_id: id(&self.related_order_id),
             tax_type: self.tax_type.trim().parse().unwrap_or(TaxType::default().as_i32()),
             ship_type: self.ship_type.trim().parse().ok(),
+            exchange_rate: if self.exchange_rate.trim().is_empty() {
+                None
+            } else {
+                match Rate::parse(&self.exchange_rate) {
+                    Ok(r) => Some(r),
+                    Err(e) => {
+                        errors.insert("exchange_rate".into(), e.to_string());
+                        None
+                    }
+                }
+            },
+            shipment_ref: self.shipment_ref.clone(),
         }
     }
 
@@ -322,15 +344,16 @@ fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>,
     }
 }
 
-/// A stored sheet's lines as the line editor receives them.
-fn island_lines(lines: Vec<Line>) -> Vec<IslandLine> {
+/// A stored sheet's lines as the line editor receives them: in the sheet's currency, so a
+/// foreign purchase sheet's lines carry the supplier's prices (`foreign`).
+fn island_lines(lines: Vec<Line>, foreign: bool) -> Vec<IslandLine> {
     lines
         .into_iter()
         .map(|l| IslandLine {
             key: l.id.to_string(),
             product_id: l.product_id,
             qty: l.quantity.to_string(),
-            price: Cents(l.price).plain(),
+            price: Cents(if foreign { l.fx_price } else { l.price }).plain(),
             description: l.description,
             tax_type: l.tax_type,
             in_warehouse_qty: l.in_warehouse_qty.to_string(),
@@ -365,6 +388,9 @@ fn form_of_order(o: &Order, customer_label: String, supplier_label: String) -> S
         related_order_id: s(o.related_order_id),
         tax_type: o.tax_type.to_string(),
         ship_type: o.ship_type.to_string(),
+        exchange_rate: if o.currency == currency::AUD { String::new() } else { Rate(o.exchange_rate).plain() },
+        shipment_ref: o.shipment_ref.clone(),
+        currency: o.currency.clone(),
         lines_json: String::new(),
     }
 }
@@ -425,9 +451,19 @@ pub async fn edit_page(State(state): State<AppState>, auth: Auth, headers: Heade
     let st = state.clone();
     respond(&state, &auth, &headers, t, &edit_heading(t, &head.no), async move {
         let SheetWithLines { sheet, lines } = st.db.run(move |c| order_views::sheet_with_lines(c, org, id_)).await?;
-        let (labels, o, lines) = (sheet.party_labels(), sheet.order, island_lines(lines));
+        let foreign = sheet.order.currency != currency::AUD;
+        let (labels, o, lines) = (sheet.party_labels(), sheet.order, island_lines(lines, foreign));
         let st_ = SheetState { order_type: t, status: OrderStatus::from_i32(o.status).unwrap_or(OrderStatus::Draft), closed: o.closed, xero: Default::default() };
-        let f = form_of_order(&o, labels.0, labels.1);
+        let mut f = form_of_order(&o, labels.0, labels.1);
+        // A rate that is the company's rate of the sheet's date is left blank, so a new date
+        // takes its own; only a rate typed on the sheet stays (issue 35).
+        if foreign {
+            let (code, date) = (o.currency.clone(), o.order_date);
+            let company = st.db.run(move |c| db::exchange_rates::rate_on(c, org, &code, date)).await?;
+            if company.is_some_and(|(_, r)| r == o.exchange_rate) {
+                f.exchange_rate.clear();
+            }
+        }
         Ok(Render::edit(t, &o.no, o.id, f, lines, BTreeMap::new(), allowed(Action::EditContent, &st_)))
     })
     .await

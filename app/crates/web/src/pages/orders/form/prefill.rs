@@ -89,7 +89,8 @@ impl Prefill {
 /// its header with dates and ship type from `blank`, and its lines.
 pub(super) async fn cloned(state: &AppState, org: i64, t: OrderType, from: i64, to_invoice: bool, blank: SheetForm) -> AppResult<(SheetForm, Vec<IslandLine>)> {
     let SheetWithLines { sheet, lines: src_lines } = state.db.run(move |c| order_views::sheet_with_lines(c, org, from)).await?;
-    let (labels, src, src_lines) = (sheet.party_labels(), sheet.order, island_lines(src_lines));
+    let foreign = sheet.order.currency != domain::currency::AUD;
+    let (labels, src, src_lines) = (sheet.party_labels(), sheet.order, island_lines(src_lines, foreign));
     let src_type = OrderType::from_i32(src.order_type).ok_or(AppError::NotFound)?;
     let rules = clone::cloning(src_type, src.id, t, to_invoice).map_err(AppError::bad_request)?;
     let cloned = form_of_order(&src, labels.0, labels.1);
