@@ -267,7 +267,10 @@ pub struct DocDraft {
     pub reference: String,
     pub contact_id: String,
     pub tax: TaxType,
+    /// The lines: in `currency` when the sheet is foreign (the supplier's prices), else AUD.
     pub lines: Vec<DocLine>,
+    /// A foreign purchase sheet's currency and rate (issue 35); `None` is AUD.
+    pub currency: Option<(String, crate::currency::Rate)>,
 }
 
 /// The number a sheet's document carries: our number, and after each recall a new suffix
@@ -339,9 +342,15 @@ impl DocDraft {
             "Date": self.date.format("%Y-%m-%d").to_string(),
             "LineAmountTypes": line_amount_types(self.tax),
             "Status": "AUTHORISED",
-            "CurrencyCode": "AUD",
+            "CurrencyCode": crate::currency::AUD,
             "LineItems": lines,
         });
+        // A foreign bill goes in the supplier's currency at the sheet's rate, which Xero
+        // writes the same way: units of the currency per 1 of the base currency.
+        if let Some((code, rate)) = &self.currency {
+            doc["CurrencyCode"] = json!(code);
+            doc["CurrencyRate"] = json!(rate.as_decimal());
+        }
         doc[self.kind.number_field()] = json!(self.number);
         if let Some(d) = self.due_date.or(Some(self.date)) {
             doc["DueDate"] = json!(d.format("%Y-%m-%d").to_string());
@@ -505,7 +514,7 @@ mod tests {
     }
 
     fn draft(kind: DocKind, tax: TaxType, lines: Vec<DocLine>) -> DocDraft {
-        DocDraft { kind, number: "INV-7".into(), date: d("2026-11-20"), due_date: Some(d("2026-12-20")), reference: "PO 9".into(), contact_id: "c-1".into(), tax, lines }
+        DocDraft { kind, number: "INV-7".into(), date: d("2026-11-20"), due_date: Some(d("2026-12-20")), reference: "PO 9".into(), contact_id: "c-1".into(), tax, lines, currency: None }
     }
 
     #[test]
@@ -538,6 +547,20 @@ mod tests {
         let l = &doc["LineItems"][0];
         assert_eq!((l["AccountCode"].as_str(), l["TaxType"].as_str(), l["ItemCode"].as_str()), (Some("200"), Some("OUTPUT"), Some("T1")));
         assert_eq!((l["Quantity"].as_i64(), l["UnitAmount"].as_f64(), l["LineAmount"].as_f64(), l["TaxAmount"].as_f64()), (Some(2), Some(110.0), Some(220.0), Some(20.0)));
+    }
+
+    #[test]
+    fn a_foreign_bill_goes_in_the_suppliers_currency_at_the_sheets_rate() {
+        // 400 tyres at US$45.00, 1 AUD = 0.652 USD, no GST on the supplier's invoice.
+        let mut bill = draft(DocKind::Bill, TaxType::NoTax, vec![line(Some("T1"), true, 400, 4500)]);
+        bill.currency = Some(("USD".into(), crate::currency::Rate(652_000)));
+        let doc = bill.to_json(&Mapping::au_default()).unwrap();
+        assert_eq!((doc["CurrencyCode"].as_str(), doc["CurrencyRate"].as_f64()), (Some("USD"), Some(0.652)));
+        let l = &doc["LineItems"][0];
+        assert_eq!((l["UnitAmount"].as_f64(), l["LineAmount"].as_f64()), (Some(45.0), Some(18000.0)), "the supplier's prices, not the AUD ones");
+        // An AUD sheet says AUD and no rate.
+        let aud = draft(DocKind::Bill, TaxType::NoTax, vec![line(Some("T1"), true, 1, 100)]).to_json(&Mapping::au_default()).unwrap();
+        assert_eq!((aud["CurrencyCode"].as_str(), aud.get("CurrencyRate")), (Some("AUD"), None));
     }
 
     #[test]

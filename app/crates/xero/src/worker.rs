@@ -348,7 +348,8 @@ impl Work {
             None
         };
         let reference = rules::sales_reference(&o.reference, credit_for.as_deref());
-        let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference, contact_id, tax, lines };
+        let currency = (o.currency != domain::currency::AUD).then(|| (o.currency.clone(), domain::currency::Rate(o.exchange_rate)));
+        let draft = DocDraft { kind, number, date: o.order_date, due_date: o.due_date, reference, contact_id, tax, lines, currency };
         let body = json!({ kind.collection(): [draft.to_json(&self.mapping).map_err(Stop::Refused)?] });
         let (id, worker, now) = (self.job.id, self.link.worker.clone(), self.now());
         if !self.db(move |c| q::mark_unknown(c, id, &worker, now)).await? {
@@ -487,6 +488,7 @@ impl Work {
     /// (docs/decisions/xero.md "Negative stock").
     async fn items_and_lines(&self, o: &Order, kind: DocKind) -> Result<(Vec<DocLine>, String), Stop> {
         let (org, oid) = (o.org_id, o.id);
+        let foreign = o.currency != domain::currency::AUD;
         type P = (i64, String, String, i32, i32, i32, i32);
         let (lines, prods, short): (Vec<order_db::Line>, Vec<P>, HashSet<i64>) = self
             .db(move |c| {
@@ -555,8 +557,9 @@ impl Work {
                 DocLine {
                     description: l.description,
                     quantity: l.quantity,
-                    price: Cents(l.price),
-                    amount: Cents(l.amount),
+                    // A foreign sheet goes in its currency: the supplier's prices (issue 35).
+                    price: Cents(if foreign { l.fx_price } else { l.price }),
+                    amount: Cents(if foreign { l.fx_amount } else { l.amount }),
                     item_code: item.map(|i| i.code.clone()),
                     tracked: item.is_some_and(|i| i.tracked),
                 }

@@ -366,6 +366,37 @@ mod tests {
     }
 
     #[test]
+    fn a_usd_bill_as_tyredesk_sends_it_is_documented() {
+        use domain::currency::Rate;
+        use domain::enums::TaxType;
+        use domain::money::Cents;
+        use domain::xero::{DocDraft, DocKind, DocLine};
+        use domain::xero_mapping::Mapping;
+        let date = chrono::NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        let line = DocLine { description: "Tyre 205/55R16".into(), quantity: 400, price: Cents(4500), amount: Cents(1_800_000), item_code: Some("T-20555R16".into()), tracked: true };
+        let draft = DocDraft {
+            kind: DocKind::Bill,
+            number: "B-000042".into(),
+            date,
+            due_date: Some(date),
+            reference: String::new(),
+            contact_id: "5b96e86b-418e-48e8-8949-308c14aec278".into(),
+            tax: TaxType::NoTax,
+            lines: vec![line],
+            currency: Some(("USD".into(), Rate(652_375))),
+        };
+        let body = json!({"Invoices": [draft.to_json(&Mapping::au_default()).unwrap()]});
+        assert_eq!(body["Invoices"][0]["CurrencyRate"], json!(0.652375));
+        assert_eq!(put(&body), Vec::<String>::new(), "CurrencyCode and CurrencyRate as Xero's description has them");
+        let mut b = body.clone();
+        b["Invoices"][0]["CurrencyCode"] = json!("USX");
+        one_naming(put(&b), "USX");
+        let mut b = body;
+        b["Invoices"][0]["CurrencyRate"] = json!("0.65");
+        one_naming(put(&b), "CurrencyRate");
+    }
+
+    #[test]
     fn an_undocumented_field_in_a_line_item_is_named() {
         let mut b = invoice();
         b["Invoices"][0]["LineItems"][0]["Quantiti"] = json!(4);

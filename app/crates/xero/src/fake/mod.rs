@@ -71,6 +71,8 @@ struct State {
     accounts: Option<Vec<(String, String, String)>>,
     hang_next: Option<Duration>,
     lock_date: Option<NaiveDate>,
+    /// The foreign currencies the organisation has added (multi-currency); none by default.
+    currencies: Vec<String>,
     payments: HashMap<String, f64>,
     log: Vec<Logged>,
     /// Where calls and answers differed from Xero's API description ("METHOD path: …").
@@ -173,6 +175,12 @@ impl FakeXero {
     /// The next create of an invoice or credit note is stored, then answered after `hang`.
     pub fn hang_after_commit_next(&self, hang: Duration) {
         self.st().hang_next = Some(hang);
+    }
+
+    /// Adds a foreign currency to the organisation, as a plan with multi-currency allows;
+    /// without it a document in that currency is refused.
+    pub fn add_currency(&self, code: &str) {
+        self.st().currencies.push(code.to_string());
     }
 
     /// Documents dated on or before `date` are refused (None removes the lock).

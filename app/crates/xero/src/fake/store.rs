@@ -366,6 +366,15 @@ impl State {
             }
             Some(_) => {}
         }
+        // A document in a currency the organisation has not added (its plan has no
+        // multi-currency, or nobody added it) is refused [verify: Xero's wording].
+        let code = el["CurrencyCode"].as_str().unwrap_or("AUD");
+        if code != "AUD" && !self.currencies.iter().any(|c| c == code) {
+            msgs.push(format!("Organisation is not subscribed to currency {code}"));
+        }
+        if code != "AUD" && el["CurrencyRate"].as_f64().is_some_and(|r| r <= 0.0) {
+            msgs.push("The currency rate must be greater than zero.".into());
+        }
         let due = if el["DueDate"].is_null() { None } else { parse_day(&el["DueDate"]) };
         let status = el["Status"].as_str().unwrap_or("DRAFT");
         if !matches!(status, "DRAFT" | "SUBMITTED" | "AUTHORISED") {
