@@ -184,10 +184,43 @@ pub fn moving_average_cost(old_qty: i64, old_cost: Cents, in_qty: i64, in_cost: 
     Cents(saturate(div_round_half_away(value, qty)))
 }
 
+/// What is still to come of a purchase order (issue 35): for each of its lines (product,
+/// ordered), the quantity the bills against it have not yet received. What a product's bills
+/// received is set against its lines in order, so a product ordered on two lines is filled
+/// line by line; a receipt beyond the order leaves nothing outstanding (never less than 0).
+pub fn outstanding(ordered: &[(i64, i64)], received: &[(i64, i64)]) -> Vec<i64> {
+    let mut left: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
+    for (p, q) in received {
+        let e = left.entry(*p).or_default();
+        *e = e.saturating_add(*q);
+    }
+    ordered
+        .iter()
+        .map(|(p, q)| {
+            let got = left.entry(*p).or_default();
+            let taken = (*got).clamp(0, (*q).max(0));
+            *got -= taken;
+            q.saturating_sub(taken).max(0)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn what_is_outstanding_on_a_purchase_order_fills_its_lines_in_order() {
+        // 400 of product 7 on a container, 250 received by one bill: 150 to come.
+        assert_eq!(outstanding(&[(7, 400)], &[(7, 250)]), vec![150]);
+        // Two bills close it; a third over-receives: nothing outstanding, never negative.
+        assert_eq!(outstanding(&[(7, 400)], &[(7, 250), (7, 150)]), vec![0]);
+        assert_eq!(outstanding(&[(7, 400)], &[(7, 500)]), vec![0]);
+        // A product on two lines is filled line by line; other products are apart.
+        assert_eq!(outstanding(&[(7, 100), (8, 20), (7, 50)], &[(7, 120), (9, 5)]), vec![0, 20, 30]);
+        assert_eq!(outstanding(&[(7, 10)], &[]), vec![10]);
+    }
 
     const MAIN: i64 = 1;
     const OTHER: i64 = 2;

@@ -343,3 +343,18 @@ pub fn price_history(conn: &mut DbConn, org: i64, product_id: i64, customer: Opt
         ))
         .load(conn)?)
 }
+
+/// What approved bills against purchase order `po` of company `org` received: (product,
+/// quantity) per bill line, in bill order (issue 35: part receipts of a container).
+pub fn received_of(conn: &mut DbConn, org: i64, po: i64) -> AppResult<Vec<(i64, i64)>> {
+    let rows: Vec<(Option<i64>, i64)> = order_lines::table
+        .inner_join(orders::table)
+        .filter(orders::org_id.eq(org))
+        .filter(orders::related_order_id.eq(po))
+        .filter(orders::order_type.eq(OrderType::Bill.as_i32()))
+        .filter(orders::status.eq_any([OrderStatus::Approved.as_i32(), OrderStatus::Closed.as_i32()]))
+        .order((orders::id.asc(), order_lines::seq.asc()))
+        .select((order_lines::product_id, order_lines::quantity))
+        .load(conn)?;
+    Ok(rows.into_iter().filter_map(|(p, q)| p.map(|p| (p, q))).collect())
+}

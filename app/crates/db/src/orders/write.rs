@@ -142,6 +142,8 @@ pub fn add_lines(conn: &mut DbConn, lines: &[NewLine]) -> AppResult<()> {
                     order_lines::amount.eq(r.amount),
                     order_lines::tax_type.eq(r.tax_type),
                     order_lines::cost_price.eq(r.cost_price),
+                    order_lines::fx_price.eq(r.fx_price),
+                    order_lines::fx_amount.eq(r.fx_amount),
                 )
             })
             .collect();

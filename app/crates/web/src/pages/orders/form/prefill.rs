@@ -114,6 +114,17 @@ pub(super) async fn cloned(state: &AppState, org: i64, t: OrderType, from: i64, 
     } else {
         HashMap::new()
     };
+    // A bill from a purchase order receives what is still to come of it: a container's
+    // second bill takes what the first left in transit (issue 35).
+    let mut src_lines = src_lines;
+    if src_type == OrderType::PurchaseOrder && t == OrderType::Bill {
+        let received = state.db.run(move |c| db::orders::received_of(c, org, from)).await?;
+        if !received.is_empty() {
+            let ordered: Vec<(i64, i64)> = src_lines.iter().map(|l| (l.product_id.unwrap_or(0), l.qty.trim().parse().unwrap_or(0))).collect();
+            let left = domain::stock::outstanding(&ordered, &received);
+            src_lines = src_lines.into_iter().zip(left).filter(|(_, q)| *q > 0).map(|(l, q)| IslandLine { qty: q.to_string(), ..l }).collect();
+        }
+    }
     let lines = src_lines
         .into_iter()
         .enumerate()

@@ -1,0 +1,2 @@
+//! Buying imported stock (issue 35).
+mod currency;
