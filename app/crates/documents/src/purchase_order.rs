@@ -37,7 +37,12 @@ pub struct PurchaseOrder {
     pub deliver_to: Option<(String, String)>,
     pub tax_type: TaxType,
     pub staff: String,
+    /// The lines, in `currency`: a foreign supplier's own prices (issue 35).
     pub lines: Vec<PoLine>,
+    /// The currency the supplier is paid in (ISO code).
+    pub currency: String,
+    /// Units of `currency` per 1 AUD, when it is not AUD.
+    pub rate: Option<domain::currency::Rate>,
 }
 
 /// One printed PO line.
@@ -70,6 +75,8 @@ pub struct PurchaseOrderDoc {
     pub subtotal: String,
     pub gst: String,
     pub total: String,
+    /// 'TOTAL AUD', 'TOTAL USD'.
+    pub total_label: String,
     pub comments: String,
 }
 
@@ -103,6 +110,10 @@ pub fn build(company: &Company, po: &PurchaseOrder) -> Result<PurchaseOrderDoc, 
     if !po.staff.trim().is_empty() {
         facts.push(("Ordered by", po.staff.trim().to_string()));
     }
+    if let Some(rate) = po.rate {
+        facts.push(("Currency", po.currency.clone()));
+        facts.push(("Exchange rate", domain::currency::rate_text(&po.currency, rate)));
+    }
     let mut supplier = vec![po.supplier_name.clone()];
     if !po.supplier_code.trim().is_empty() {
         supplier.push(format!("Account {}", po.supplier_code.trim()));
@@ -127,7 +138,8 @@ pub fn build(company: &Company, po: &PurchaseOrder) -> Result<PurchaseOrderDoc, 
         total_qty: totals.qty,
         subtotal: dollars(totals.subtotal),
         gst: dollars(totals.gst),
-        total: dollars(totals.amount),
+        total: if po.rate.is_some() { totals.amount.grouped() } else { dollars(totals.amount) },
+        total_label: format!("TOTAL {}", po.currency),
         comments: po.comments.trim().to_string(),
     })
 }
@@ -154,7 +166,20 @@ mod tests {
                 PoLine { code: "BRI2454018".into(), name: "Bridgestone 245/40R18".into(), description: "Bridgestone 245/40R18".into(), qty: 10, price: Cents(150_00), amount: Cents(1_500_00) },
                 PoLine { code: "VAL".into(), name: "Valve".into(), description: "Valve, chrome".into(), qty: 20, price: Cents(1_10), amount: Cents(22_00) },
             ],
+            currency: "AUD".into(),
+            rate: None,
         }
+    }
+
+    #[test]
+    fn a_foreign_purchase_order_is_in_the_suppliers_currency_with_the_rate() {
+        let mut usd = po(TaxType::NoTax);
+        usd.currency = "USD".into();
+        usd.rate = Some(domain::currency::Rate(652_000));
+        let doc = build(&company(4), &usd).unwrap();
+        assert!(doc.facts.contains(&("Currency", "USD".into())) && doc.facts.contains(&("Exchange rate", "1 AUD = 0.6520 USD".into())));
+        assert_eq!((doc.total_label.as_str(), doc.total.as_str()), ("TOTAL USD", "1,522.00"), "no $ sign on a foreign total");
+        assert_eq!(build(&company(4), &po(TaxType::NoTax)).unwrap().total_label, "TOTAL AUD");
     }
 
     #[test]

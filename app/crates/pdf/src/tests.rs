@@ -180,6 +180,8 @@ mod issue_33 {
             tax_type: TaxType::TaxInclusive,
             staff: String::new(),
             lines: vec![PoLine { code: "X".into(), name: "Tyre".into(), description: "Tyre".into(), qty: 2, price: Cents(50_00), amount: Cents(100_00) }],
+            currency: "USD".into(),
+            rate: Some(domain::currency::Rate(652_000)),
         };
         let doc = purchase_order::build(&company(4), &po).unwrap();
         assert!(super::super::purchase_order(&doc, &Logo::Default).unwrap().starts_with(b"%PDF-"));

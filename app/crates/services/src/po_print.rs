@@ -42,6 +42,7 @@ pub fn document(conn: &mut DbConn, org: i64, id: i64) -> AppResult<PurchaseOrder
         None => None,
     };
     let lines = order_db::lines_of(conn, o.id)?;
+    let foreign = o.currency != domain::currency::AUD;
     let ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
     let info: HashMap<i64, (String, String)> = products::table
         .filter(products::org_id.eq(org))
@@ -71,9 +72,13 @@ pub fn document(conn: &mut DbConn, org: i64, id: i64) -> AppResult<PurchaseOrder
             .iter()
             .map(|l| {
                 let (code, name) = l.product_id.and_then(|p| info.get(&p).cloned()).unwrap_or_default();
-                PoLine { code, name, description: l.description.clone(), qty: l.quantity, price: Cents(l.price), amount: Cents(l.amount) }
+                // A foreign supplier is sent its own prices (issue 35).
+                let (price, amount) = if foreign { (l.fx_price, l.fx_amount) } else { (l.price, l.amount) };
+                PoLine { code, name, description: l.description.clone(), qty: l.quantity, price: Cents(price), amount: Cents(amount) }
             })
             .collect(),
+        currency: o.currency.clone(),
+        rate: foreign.then_some(domain::currency::Rate(o.exchange_rate)),
     };
     let company = crate::print::company(conn, org)?;
     doc::build(&company, &po).map_err(|e| AppError::Internal(anyhow::Error::new(e)))
