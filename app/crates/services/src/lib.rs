@@ -11,6 +11,7 @@ pub mod email;
 pub mod exports;
 pub mod imports;
 pub mod jobs;
+pub mod landed;
 pub mod line_import;
 pub mod masters;
 pub mod ocop_import;
