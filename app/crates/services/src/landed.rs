@@ -585,3 +585,31 @@ pub fn cost_history(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<(
     }
     Ok((code, steps))
 }
+
+/// A draft's result lines as approving it now would write them (nothing is written); a
+/// draft that could not be approved now answers the refusal.
+pub fn preview(conn: &mut DbConn, org: i64, id: i64) -> AppResult<Vec<ResultLine>> {
+    let (_, method, amount, _, _) = load(conn, org, id)?;
+    let targets = targets_of(conn, id)?;
+    let method = Method::from_i32(method).ok_or(AppError::NotFound)?;
+    let computed = compute(conn, org, &targets, method, Cents(amount))?;
+    let mut out = Vec::with_capacity(computed.len());
+    for c in computed {
+        let order_no: String = orders::table.find(c.order_id).select(orders::no).first(conn)?;
+        let product_code: String = products::table.find(c.product_id).select(products::code).first(conn)?;
+        out.push(ResultLine {
+            order_id: c.order_id,
+            order_no,
+            product_id: c.product_id,
+            product_code,
+            qty_received: c.received,
+            qty_in_stock: c.split.in_stock,
+            share: c.share,
+            to_stock: c.split.to_stock,
+            to_cogs: c.split.to_cogs,
+            old_cost: Cost::new(c.old_cost),
+            new_cost: Cost::new(c.new_cost),
+        });
+    }
+    Ok(out)
+}
