@@ -48,6 +48,7 @@ pub struct Allocation {
     pub created_at: chrono::NaiveDateTime,
     pub approved_at: Option<chrono::NaiveDateTime>,
     pub targets: Vec<(i64, String)>,
+    pub version: i32,
 }
 
 /// One result line of an approved allocation. Old and new cost are [`Cost`]: shown only
@@ -116,11 +117,74 @@ fn source_amount(conn: &mut DbConn, o: &order_db::Order, line_id: Option<i64>) -
     Ok(Cents(if o.order_type == OrderType::BillCreditNote.as_i32() { gross.checked_neg().unwrap_or(0) } else { gross }))
 }
 
-/// Creates a draft allocation after every check the brief asks: the cost bill and each target
-/// of this company, approved (not draft, not voided), the targets bills with stock lines and
-/// not the cost bill, the amount within what is left of the cost bill, and a trial of the
-/// allocation (a cost that would go negative is refused now, not at approval only).
+/// Creates a draft allocation after the checks of [`validate`].
 pub fn create(conn: &mut DbConn, actor: &Actor, input: &NewAllocation) -> AppResult<i64> {
+    let v = validate(conn, actor, input, None)?;
+    let id: i64 = diesel::insert_into(landed_costs::table)
+        .values((
+            landed_costs::org_id.eq(actor.org_id),
+            landed_costs::source_id.eq(v.source_id),
+            landed_costs::source_line_id.eq(input.source_line_id),
+            landed_costs::kind.eq(v.kind.as_i32()),
+            landed_costs::method.eq(v.method.as_i32()),
+            landed_costs::amount.eq(v.amount.0),
+            landed_costs::status.eq(Status::Draft.as_i32()),
+            landed_costs::created_by.eq(Some(actor.user_id)),
+            landed_costs::created_at.eq(now()),
+            landed_costs::version.eq(1),
+        ))
+        .returning(landed_costs::id)
+        .get_result(conn)?;
+    write_targets(conn, id, &v.targets)?;
+    Ok(id)
+}
+
+/// Edits draft `id` (at `version`, else a conflict) with the same checks as [`create`]; the
+/// draft's own amount does not count against what is left of its cost bill.
+pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, input: &NewAllocation) -> AppResult<()> {
+    let (_, _, _, status, _) = load(conn, actor.org_id, id)?;
+    if status != Status::Draft.as_i32() {
+        return Err(refuse(format!("{} is approved; unapprove it before editing.", rules::number(id))));
+    }
+    let v = validate(conn, actor, input, Some(id))?;
+    let changed = diesel::update(landed_costs::table.filter(landed_costs::org_id.eq(actor.org_id)).filter(landed_costs::id.eq(id)).filter(landed_costs::status.eq(Status::Draft.as_i32())).filter(landed_costs::version.eq(version)))
+        .set((
+            landed_costs::source_id.eq(v.source_id),
+            landed_costs::source_line_id.eq(input.source_line_id),
+            landed_costs::kind.eq(v.kind.as_i32()),
+            landed_costs::method.eq(v.method.as_i32()),
+            landed_costs::amount.eq(v.amount.0),
+            landed_costs::version.eq(version + 1),
+        ))
+        .execute(conn)?;
+    if changed == 0 {
+        return Err(AppError::Conflict { message: format!("{} changed meanwhile; reload it.", rules::number(id)), code: Some("stale"), reasons: vec![] });
+    }
+    diesel::delete(landed_cost_targets::table.filter(landed_cost_targets::landed_cost_id.eq(id))).execute(conn)?;
+    write_targets(conn, id, &v.targets)
+}
+
+fn write_targets(conn: &mut DbConn, id: i64, targets: &[i64]) -> AppResult<()> {
+    for o in targets {
+        diesel::insert_into(landed_cost_targets::table).values((landed_cost_targets::landed_cost_id.eq(id), landed_cost_targets::order_id.eq(*o))).execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A draft's fields after every check.
+struct Valid {
+    source_id: i64,
+    kind: Kind,
+    method: Method,
+    amount: Cents,
+    targets: Vec<i64>,
+}
+
+/// The checks of a draft: an approver; the cost bill and each target of this company and
+/// approved (not draft, not voided); the targets bills with stock lines and not the cost bill;
+/// the amount within what is left of the cost bill (less the other allocations of it); and a
+/// trial of the allocation, so a cost that would go negative is refused now, not only at approval.
+fn validate(conn: &mut DbConn, actor: &Actor, input: &NewAllocation, editing: Option<i64>) -> AppResult<Valid> {
     if !actor.role.is_approver() {
         return Err(AppError::forbidden(APPROVER_ONLY));
     }
@@ -161,6 +225,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &NewAllocation) -> AppRes
     let taken: i64 = landed_costs::table
         .filter(landed_costs::org_id.eq(actor.org_id))
         .filter(landed_costs::source_id.eq(source.id))
+        .filter(landed_costs::id.ne(editing.unwrap_or(0)))
         .select(landed_costs::amount)
         .load::<i64>(conn)?
         .into_iter()
@@ -176,26 +241,7 @@ pub fn create(conn: &mut DbConn, actor: &Actor, input: &NewAllocation) -> AppRes
     }
     // A trial run: refuses now what approval would refuse (no basis, a negative cost).
     compute(conn, actor.org_id, &target_ids, method, amount)?;
-    let t = now();
-    let id: i64 = diesel::insert_into(landed_costs::table)
-        .values((
-            landed_costs::org_id.eq(actor.org_id),
-            landed_costs::source_id.eq(source.id),
-            landed_costs::source_line_id.eq(input.source_line_id),
-            landed_costs::kind.eq(kind.as_i32()),
-            landed_costs::method.eq(method.as_i32()),
-            landed_costs::amount.eq(amount.0),
-            landed_costs::status.eq(Status::Draft.as_i32()),
-            landed_costs::created_by.eq(Some(actor.user_id)),
-            landed_costs::created_at.eq(t),
-            landed_costs::version.eq(1),
-        ))
-        .returning(landed_costs::id)
-        .get_result(conn)?;
-    for o in &target_ids {
-        diesel::insert_into(landed_cost_targets::table).values((landed_cost_targets::landed_cost_id.eq(id), landed_cost_targets::order_id.eq(*o))).execute(conn)?;
-    }
-    Ok(id)
+    Ok(Valid { source_id: source.id, kind, method, amount, targets: target_ids })
 }
 
 /// A target bill's stock lines: physical products received (quantity above zero), in line
@@ -442,7 +488,7 @@ pub fn refuse_unapprove_if_allocated(conn: &mut DbConn, org: i64, order_id: i64,
 }
 
 fn allocations(conn: &mut DbConn, org: i64, ids: Option<Vec<i64>>, limit: i64) -> AppResult<Vec<Allocation>> {
-    type Row = (i64, i64, Option<i64>, i32, i32, i64, i32, chrono::NaiveDateTime, Option<chrono::NaiveDateTime>);
+    type Row = (i64, i64, Option<i64>, i32, i32, i64, i32, chrono::NaiveDateTime, Option<chrono::NaiveDateTime>, i32);
     let mut q = landed_costs::table
         .filter(landed_costs::org_id.eq(org))
         .select((
@@ -455,6 +501,7 @@ fn allocations(conn: &mut DbConn, org: i64, ids: Option<Vec<i64>>, limit: i64) -
             landed_costs::status,
             landed_costs::created_at,
             landed_costs::approved_at,
+            landed_costs::version,
         ))
         .order(landed_costs::id.desc())
         .limit(limit)
@@ -464,7 +511,7 @@ fn allocations(conn: &mut DbConn, org: i64, ids: Option<Vec<i64>>, limit: i64) -
     }
     let rows: Vec<Row> = q.load(conn)?;
     let mut out = Vec::with_capacity(rows.len());
-    for (id, source_id, source_line_id, kind, method, amount, status, created_at, approved_at) in rows {
+    for (id, source_id, source_line_id, kind, method, amount, status, created_at, approved_at, version) in rows {
         let source_no: String = orders::table.find(source_id).select(orders::no).first(conn)?;
         let targets: Vec<(i64, String)> = landed_cost_targets::table
             .inner_join(orders::table.on(orders::id.eq(landed_cost_targets::order_id)))
@@ -485,6 +532,7 @@ fn allocations(conn: &mut DbConn, org: i64, ids: Option<Vec<i64>>, limit: i64) -
             created_at,
             approved_at,
             targets,
+            version,
         });
     }
     Ok(out)

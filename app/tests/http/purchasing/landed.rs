@@ -221,8 +221,24 @@ async fn refusals_say_why_and_change_nothing() {
     }
 
     // Fully allocated: a second allocation of the whole bill is refused.
-    let res = allocate(&app, &approver, freight, "1", "1", "", &[a]).await;
-    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    let first = allocate(&app, &approver, freight, "1", "1", "", &[a]).await;
+    assert_eq!(first.status, StatusCode::SEE_OTHER, "{}", first.body);
     let res = allocate(&app, &approver, freight, "1", "1", "", &[a]).await;
     assert!(res.body.contains("already fully allocated"), "{}", res.body);
+
+    // Editing the draft down to $100 leaves $200 for another allocation.
+    let lc = id_from(first.location());
+    let edit = app.get(&format!("/landed_costs/{lc}/edit"), Some(&approver)).await;
+    assert_eq!(edit.status, StatusCode::OK, "{}", edit.body);
+    let version = crate::support::extract_input(&edit.body, "version");
+    let (src, target) = (freight.to_string(), a.to_string());
+    let res = app.post_form(&format!("/landed_costs/{lc}/edit"), &approver, &[("version", &version), ("source_id", &src), ("kind", "1"), ("method", "2"), ("amount", "100"), ("target", &target)]).await;
+    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    // The same version again is stale.
+    let stale = app.post_form(&format!("/landed_costs/{lc}/edit"), &approver, &[("version", &version), ("source_id", &src), ("kind", "1"), ("method", "2"), ("amount", "50"), ("target", &target)]).await;
+    assert!(stale.body.contains("changed meanwhile"), "{}", stale.body);
+    let second = allocate(&app, &approver, freight, "1", "1", "", &[a]).await;
+    assert_eq!(second.status, StatusCode::SEE_OTHER, "{}", second.body);
+    let amounts: Vec<i64> = app.state.db.run(|c| Ok(landed_costs::table.order(landed_costs::id.asc()).select(landed_costs::amount).load(c)?)).await.unwrap();
+    assert_eq!(amounts, vec![10_000, 20_000]);
 }

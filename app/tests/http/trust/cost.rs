@@ -160,6 +160,7 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/landed_costs", vec!["/landed_costs".into()]),
         ("/landed_costs/new", vec![format!("/landed_costs/new?source_id={a}")]),
         ("/landed_costs/{id}", vec!["/landed_costs/1".into()]),
+        ("/landed_costs/{id}/edit", vec!["/landed_costs/1/edit".into()]),
         ("/products/{id}/cost_history", vec![format!("/products/{p}/cost_history")]),
         ("/reports_download", vec!["/reports_download".into()]),
         ("/reports_download/jobs", vec!["/reports_download/jobs".into()]),

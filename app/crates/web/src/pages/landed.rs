@@ -157,6 +157,10 @@ pub struct TargetChoice {
 #[template(path = "landed/form.html")]
 pub struct FormPage {
     pub shell: Shell,
+    /// Where the form posts: `/landed_costs`, or `/landed_costs/{id}/edit` for a draft.
+    pub action: String,
+    pub heading: String,
+    pub version: Option<i32>,
     pub source_id: i64,
     pub source_no: String,
     pub source_href: String,
@@ -176,16 +180,23 @@ struct Entered {
     targets: Vec<i64>,
 }
 
-async fn form_page(state: &AppState, auth: &Auth, source_id: i64, entered: Entered, alert: Option<String>) -> AppResult<FormPage> {
+async fn form_page(state: &AppState, auth: &Auth, source_id: i64, entered: Entered, editing: Option<(i64, i32)>, alert: Option<String>) -> AppResult<FormPage> {
     let org = auth.org_id;
     let since = domain::dates::today(auth.zone) - chrono::Duration::days(90);
     let (source, bills) = state.db.run(move |c| Ok((db::orders::get(c, org, source_id)?, svc::recent_stock_bills(c, org, since)?))).await?;
     if !matches!(OrderType::from_i32(source.order_type), Some(OrderType::Bill | OrderType::BillCreditNote)) {
         return Err(AppError::NotFound);
     }
-    let shell = Shell::new(state, auth, &format!("Allocate landed cost of {}", source.no), PATH, &[]).await?;
+    let heading = match editing {
+        Some((id, _)) => format!("Edit {} of {}", domain::landed::number(id), source.no),
+        None => format!("Allocate landed cost of {}", source.no),
+    };
+    let shell = Shell::new(state, auth, &heading, PATH, &[]).await?;
     Ok(FormPage {
         shell,
+        action: editing.map_or_else(|| "/landed_costs".to_string(), |(id, _)| format!("/landed_costs/{id}/edit")),
+        heading,
+        version: editing.map(|(_, v)| v),
         source_id,
         source_no: source.no.clone(),
         source_href: format!("/order_detail/{}/{source_id}", OrderType::from_i32(source.order_type).map_or("bills", OrderType::route_name)),
@@ -211,16 +222,41 @@ pub async fn new_page(State(state): State<AppState>, auth: Auth, Query(q): Query
     }
     let source_id = q.source_id.as_deref().and_then(|s| s.trim().parse::<i64>().ok()).ok_or_else(|| AppError::field("source_id", "Choose the cost bill."))?;
     let entered = Entered { kind: Kind::Freight.as_i32(), method: Method::Value.as_i32(), amount: String::new(), targets: vec![] };
-    Ok(form_page(&state, &auth, source_id, entered, None).await?.into_response())
+    Ok(form_page(&state, &auth, source_id, entered, None, None).await?.into_response())
+}
+
+/// `GET /landed_costs/{id}/edit`: a draft's form.
+pub async fn edit_page(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Response> {
+    require_sight(&auth)?;
+    if !auth.role.is_approver() {
+        return Err(AppError::forbidden(svc::APPROVER_ONLY));
+    }
+    let org = auth.org_id;
+    let (a, _) = state.db.run(move |c| svc::get(c, org, id)).await?;
+    if a.status != Status::Draft {
+        return Err(AppError::bad_request(format!("{} is approved; unapprove it before editing.", a.no)));
+    }
+    let entered = Entered { kind: a.kind.as_i32(), method: a.method.as_i32(), amount: a.amount.plain(), targets: a.targets.iter().map(|(t, _)| *t).collect() };
+    Ok(form_page(&state, &auth, a.source_id, entered, Some((id, a.version)), None).await?.into_response())
+}
+
+/// `POST /landed_costs/{id}/edit`: saves the draft's changes.
+pub async fn update(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, body: axum::body::Bytes) -> AppResult<Response> {
+    save(state, auth, Some(id), body).await
 }
 
 /// `POST /landed_costs`: saves a draft allocation and opens it.
 pub async fn create(State(state): State<AppState>, auth: Auth, body: axum::body::Bytes) -> AppResult<Response> {
+    save(state, auth, None, body).await
+}
+
+async fn save(state: AppState, auth: Auth, editing: Option<i64>, body: axum::body::Bytes) -> AppResult<Response> {
     require_sight(&auth)?;
     let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;
     let one = |k: &str| fields.iter().find(|(n, _)| n == k).map(|(_, v)| v.trim().to_string()).unwrap_or_default();
     let source_id = one("source_id").parse::<i64>().map_err(|_| AppError::field("source_id", "Choose the cost bill."))?;
     let targets: Vec<i64> = fields.iter().filter(|(k, v)| k == "target" && !v.trim().is_empty()).filter_map(|(_, v)| v.trim().parse().ok()).collect();
+    let version: i32 = one("version").parse().unwrap_or(0);
     let entered = Entered { kind: one("kind").parse().unwrap_or(0), method: one("method").parse().unwrap_or(0), amount: one("amount"), targets: targets.clone() };
     let amount = if entered.amount.is_empty() {
         Ok(None)
@@ -238,7 +274,10 @@ pub async fn create(State(state): State<AppState>, auth: Auth, body: axum::body:
                 amount,
                 targets: targets.into_iter().map(Unchecked::new).collect(),
             };
-            state.db.write(move |c| svc::create(c, &actor, &input)).await
+            match editing {
+                None => state.db.write(move |c| svc::create(c, &actor, &input)).await,
+                Some(id) => state.db.write(move |c| svc::update(c, &actor, id, version, &input).map(|()| id)).await,
+            }
         }
         Err(e) => Err(e),
     };
@@ -247,7 +286,7 @@ pub async fn create(State(state): State<AppState>, auth: Auth, body: axum::body:
         Err(e) => {
             let Some(m) = refusal(&e) else { return Err(e) };
             // Another company's cost bill: the form cannot be shown for it.
-            let page = match form_page(&state, &auth, source_id, entered, Some(m.clone())).await {
+            let page = match form_page(&state, &auth, source_id, entered, editing.map(|id| (id, version)), Some(m.clone())).await {
                 Ok(p) => p.into_response(),
                 Err(AppError::NotFound) => return Err(AppError::bad_request(m)),
                 Err(e) => return Err(e),

@@ -135,6 +135,7 @@ pub fn router() -> Router<AppState> {
         .route("/landed_costs", get(landed::list).post(landed::create))
         .route("/landed_costs/new", get(landed::new_page))
         .route("/landed_costs/{id}", get(landed::show))
+        .route("/landed_costs/{id}/edit", get(landed::edit_page).post(landed::update))
         .route("/landed_costs/{id}/approve", post(landed::approve))
         .route("/landed_costs/{id}/unapprove", post(landed::unapprove))
         .route("/products/{id}/cost_history", get(landed::cost_history));
