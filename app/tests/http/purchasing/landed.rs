@@ -9,7 +9,7 @@ use diesel::prelude::*;
 use serde_json::json;
 
 use crate::support::{Session, TestApp};
-use db::schema::{cost_changes, landed_costs, order_lines, orders, products, stocks, suppliers, warehouses};
+use db::schema::{cost_changes, landed_costs, order_events, order_lines, orders, products, stocks, suppliers, warehouses};
 
 const ORG: i64 = 4;
 
@@ -149,6 +149,13 @@ async fn landed_costs_raise_the_cost_by_what_is_in_stock_and_unapprove_exactly()
     let inv = sheet(&app, &approver, &f, 1, 3, &[(f.p1, 1, 20_000)], true).await;
     let kept: i64 = app.state.db.run(move |c| Ok(order_lines::table.filter(order_lines::order_id.eq(inv)).select(order_lines::cost_price).first(c)?)).await.unwrap();
     assert_eq!(kept, 11_867);
+
+    // The cost bill's and each target's history say so.
+    let events: Vec<(i64, String)> = app.state.db.run(|c| Ok(order_events::table.select((order_events::order_id, order_events::action)).load(c)?)).await.unwrap();
+    let said = format!("Landed cost {} allocated", domain::landed::number(lc1));
+    for bill in [freight, a, b] {
+        assert!(events.iter().any(|(o, e)| *o == bill && *e == said), "{bill}: {said}");
+    }
 
     // The bills stay approved while an allocation is.
     let refused = app.post_json(&format!("/api/orders/{a}/unApprove"), &approver, json!({})).await;
