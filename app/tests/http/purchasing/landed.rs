@@ -249,3 +249,23 @@ async fn refusals_say_why_and_change_nothing() {
     let amounts: Vec<i64> = app.state.db.run(|c| Ok(landed_costs::table.order(landed_costs::id.asc()).select(landed_costs::amount).load(c)?)).await.unwrap();
     assert_eq!(amounts, vec![10_000, 20_000]);
 }
+
+#[tokio::test]
+async fn unapprove_after_another_bill_moved_the_cost_takes_the_same_delta_off() {
+    let app = TestApp::new().start().await;
+    let approver = app.session("approver@demo.test").await;
+    let f = fixture(&app).await;
+    let a = sheet(&app, &approver, &f, 4, 1, &[(f.p2, 10, 5_000)], true).await;
+    let freight = sheet(&app, &approver, &f, 4, 1, &[(f.freight_product, 1, 10_000)], true).await;
+    let res = allocate(&app, &approver, freight, "1", "2", "", &[a]).await;
+    let lc = id_from(res.location());
+    assert_eq!(app.post_form(&format!("/landed_costs/{lc}/approve"), &approver, &[]).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(cost(&app, f.p2).await, 6_000, "$50 + $100 / 10");
+    // Another bill: 10 more at $80 → (10 × 60 + 10 × 80) / 20 = $70.
+    sheet(&app, &approver, &f, 4, 1, &[(f.p2, 10, 8_000)], true).await;
+    assert_eq!(cost(&app, f.p2).await, 7_000);
+    assert_eq!(app.post_form(&format!("/landed_costs/{lc}/unapprove"), &approver, &[]).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(cost(&app, f.p2).await, 6_000, "the recorded $10.00 a unit comes off what the cost is now");
+    let history = app.get(&format!("/products/{}/cost_history", f.p2), Some(&approver)).await;
+    assert!(history.body.contains("$70.00") && history.body.contains("reversed"), "{}", history.body);
+}
