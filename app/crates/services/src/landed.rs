@@ -350,17 +350,27 @@ fn set_status(conn: &mut DbConn, org: i64, id: i64, from: Status, to: Status, ve
     Ok(())
 }
 
+/// One step of a product's cost history as written: what moved it and from what to what.
+pub struct CostChange<'a> {
+    pub product_id: i64,
+    pub old: i64,
+    pub new: i64,
+    pub reason: &'a str,
+    pub order_id: Option<i64>,
+    pub landed_cost_id: Option<i64>,
+}
+
 /// Writes one step of a product's cost history.
-pub fn record_cost_change(conn: &mut DbConn, actor: &Actor, product_id: i64, old: i64, new: i64, reason: &str, order_id: Option<i64>, landed_cost_id: Option<i64>) -> AppResult<()> {
+pub fn record_cost_change(conn: &mut DbConn, actor: &Actor, c: &CostChange<'_>) -> AppResult<()> {
     diesel::insert_into(cost_changes::table)
         .values((
             cost_changes::org_id.eq(actor.org_id),
-            cost_changes::product_id.eq(product_id),
-            cost_changes::old_cost.eq(old),
-            cost_changes::new_cost.eq(new),
-            cost_changes::reason.eq(reason),
-            cost_changes::order_id.eq(order_id),
-            cost_changes::landed_cost_id.eq(landed_cost_id),
+            cost_changes::product_id.eq(c.product_id),
+            cost_changes::old_cost.eq(c.old),
+            cost_changes::new_cost.eq(c.new),
+            cost_changes::reason.eq(c.reason),
+            cost_changes::order_id.eq(c.order_id),
+            cost_changes::landed_cost_id.eq(c.landed_cost_id),
             cost_changes::user_id.eq(Some(actor.user_id)),
             cost_changes::created_at.eq(now()),
         ))
@@ -425,7 +435,7 @@ pub fn approve(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
             if c.new_cost != c.old_cost {
                 diesel::update(products::table.filter(products::org_id.eq(actor.org_id)).find(c.product_id)).set(products::cost_price.eq(c.new_cost)).execute(conn)?;
             }
-            record_cost_change(conn, actor, c.product_id, c.old_cost, c.new_cost, &reason, Some(source_id), Some(id))?;
+            record_cost_change(conn, actor, &CostChange { product_id: c.product_id, old: c.old_cost, new: c.new_cost, reason: &reason, order_id: Some(source_id), landed_cost_id: Some(id) })?;
         }
     }
     events(conn, actor, source_id, &targets, &reason)
@@ -462,7 +472,7 @@ pub fn unapprove(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
             e => landed_err(e),
         })?;
         diesel::update(products::table.filter(products::org_id.eq(actor.org_id)).find(p)).set(products::cost_price.eq(back.0)).execute(conn)?;
-        record_cost_change(conn, actor, p, current, back.0, &reason, Some(source_id), Some(id))?;
+        record_cost_change(conn, actor, &CostChange { product_id: p, old: current, new: back.0, reason: &reason, order_id: Some(source_id), landed_cost_id: Some(id) })?;
     }
     diesel::delete(landed_cost_lines::table.filter(landed_cost_lines::landed_cost_id.eq(id))).execute(conn)?;
     let targets = targets_of(conn, id)?;

@@ -182,7 +182,8 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
             diesel::update(products::table.find(p)).set(products::cost_price.eq(cost.0)).execute(conn)?;
             // The product's cost history (issue 35): each step the bill moved the cost.
             if cost.0 != old_cost {
-                crate::landed::record_cost_change(conn, actor, p, old_cost, cost.0, &format!("Bill {} approved", o.no), Some(o.id), None)?;
+                let reason = format!("Bill {} approved", o.no);
+                crate::landed::record_cost_change(conn, actor, &crate::landed::CostChange { product_id: p, old: old_cost, new: cost.0, reason: &reason, order_id: Some(o.id), landed_cost_id: None })?;
             }
         }
     }
