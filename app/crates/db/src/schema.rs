@@ -811,6 +811,64 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    landed_costs (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        source_id -> BigInt,
+        source_line_id -> Nullable<BigInt>,
+        kind -> Integer,
+        method -> Integer,
+        amount -> BigInt,
+        status -> Integer,
+        created_by -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        approved_by -> Nullable<BigInt>,
+        approved_at -> Nullable<Timestamp>,
+        version -> Integer,
+    }
+}
+
+diesel::table! {
+    landed_cost_targets (id) {
+        id -> BigInt,
+        landed_cost_id -> BigInt,
+        order_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    landed_cost_lines (id) {
+        id -> BigInt,
+        landed_cost_id -> BigInt,
+        order_id -> BigInt,
+        order_line_id -> BigInt,
+        product_id -> BigInt,
+        qty_received -> BigInt,
+        qty_in_stock -> BigInt,
+        share -> BigInt,
+        to_stock -> BigInt,
+        to_cogs -> BigInt,
+        old_cost -> BigInt,
+        new_cost -> BigInt,
+    }
+}
+
+diesel::table! {
+    cost_changes (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        product_id -> BigInt,
+        old_cost -> BigInt,
+        new_cost -> BigInt,
+        reason -> Text,
+        order_id -> Nullable<BigInt>,
+        landed_cost_id -> Nullable<BigInt>,
+        user_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     shop_sessions,
     shop_tokens,
@@ -853,4 +911,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     run_stops,
     run_proofs,
     exchange_rates,
+    landed_costs,
+    landed_cost_targets,
+    landed_cost_lines,
+    cost_changes,
 );

@@ -12,6 +12,7 @@ pub mod enums;
 pub mod guard;
 pub mod imports;
 pub mod jobs;
+pub mod landed;
 pub mod limits;
 pub mod lenient;
 pub mod masters;

@@ -12,6 +12,7 @@ pub mod exchange_rates;
 pub mod exports;
 pub mod imports;
 pub mod jobs;
+pub mod landed;
 pub mod line_import;
 pub mod masters;
 pub mod ocop_import;

@@ -1,2 +1,3 @@
 //! Buying imported stock (issue 35).
 mod currency;
+mod landed;

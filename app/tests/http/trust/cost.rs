@@ -156,6 +156,12 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/dispatch", vec!["/dispatch".into(), format!("/dispatch?warehouse_id={}&part=table", f.warehouse)]),
         ("/dispatch/runs/{id}", vec!["/dispatch/runs/1".into()]),
         ("/dispatch/reconciliation", vec!["/dispatch/reconciliation".into(), "/dispatch/reconciliation?format=xlsx".into()]),
+        // Purchasing (issue 35): landed costs — every page shows cost, so each is refused without cost sight.
+        ("/landed_costs", vec!["/landed_costs".into()]),
+        ("/landed_costs/new", vec![format!("/landed_costs/new?source_id={a}")]),
+        ("/landed_costs/{id}", vec!["/landed_costs/1".into()]),
+        ("/landed_costs/{id}/edit", vec!["/landed_costs/1/edit".into()]),
+        ("/products/{id}/cost_history", vec![format!("/products/{p}/cost_history")]),
         ("/reports_download", vec!["/reports_download".into()]),
         ("/reports_download/jobs", vec!["/reports_download/jobs".into()]),
         ("/reports_download/template/{kind}", vec!["/reports_download/template/draft-inv".into(), "/reports_download/template/basic".into()]),

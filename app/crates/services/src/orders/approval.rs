@@ -180,6 +180,11 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
             let old_cost: i64 = products::table.find(p).select(products::cost_price).first(conn)?;
             let cost = moving_average_cost(old_qty, Cents(old_cost), l.quantity, Cents(l.price));
             diesel::update(products::table.find(p)).set(products::cost_price.eq(cost.0)).execute(conn)?;
+            // The product's cost history (issue 35): each step the bill moved the cost.
+            if cost.0 != old_cost {
+                let reason = format!("Bill {} approved", o.no);
+                crate::landed::record_cost_change(conn, actor, &crate::landed::CostChange { product_id: p, old: old_cost, new: cost.0, reason: &reason, order_id: Some(o.id), landed_cost_id: None })?;
+            }
         }
     }
     // One read of the costs (after a bill moved them), one upsert of the stock rows, one
@@ -223,6 +228,8 @@ fn move_stock(conn: &mut DbConn, actor: &Actor, o: &Order, lines: &[order_db::Li
 pub fn unapprove(conn: &mut DbConn, actor: &Actor, id: i64) -> AppResult<()> {
     let o = order_db::get(conn, actor.org_id, id)?;
     ensure(&o, Action::UnApprove)?;
+    // A bill whose landed cost is approved stays approved until the allocation is unapproved (issue 35).
+    crate::landed::refuse_unapprove_if_allocated(conn, actor.org_id, id, &o.no)?;
     let changed = diesel::update(orders::table.filter(orders::id.eq(id)).filter(orders::status.eq(OrderStatus::Approved.as_i32())).filter(orders::closed.eq(false)))
         .set((orders::status.eq(OrderStatus::Draft.as_i32()), orders::version.eq(orders::version + 1), orders::updated_at.eq(now())))
         .execute(conn)?;

@@ -10,6 +10,7 @@ pub mod email;
 pub mod errors;
 pub mod island;
 pub mod island_props;
+pub mod landed;
 pub mod list;
 pub mod login;
 pub mod masters;
@@ -133,6 +134,15 @@ pub fn router() -> Router<AppState> {
         .route("/dispatch/runs/{id}/link/revoke", post(dispatch::revoke_link))
         .route("/dispatch/reconciliation", get(dispatch::reconciliation))
         .route("/dispatch/close_day", post(dispatch::close_day));
+    // Purchasing (issue 35): landed costs
+    r = r
+        .route("/landed_costs", get(landed::list).post(landed::create))
+        .route("/landed_costs/new", get(landed::new_page))
+        .route("/landed_costs/{id}", get(landed::show))
+        .route("/landed_costs/{id}/edit", get(landed::edit_page).post(landed::update))
+        .route("/landed_costs/{id}/approve", post(landed::approve))
+        .route("/landed_costs/{id}/unapprove", post(landed::unapprove))
+        .route("/products/{id}/cost_history", get(landed::cost_history));
     // The seven sheet lists; static routes above take precedence over this parameter.
     r = r.route("/{list}", get(orders::list::list));
     r

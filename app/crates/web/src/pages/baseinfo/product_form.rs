@@ -157,7 +157,7 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
         conflict: false,
         groups,
         notice: None,
-        links: vec![],
+        links: ctx.existing.filter(|_| ctx.sight.sees_cost()).map(|p| vec![("Cost history", format!("/products/{}/cost_history", p.id))]).unwrap_or_default(),
         actions: vec![],
     }
 }

@@ -103,6 +103,8 @@ pub struct DetailPage {
     pub printer: Option<String>,
     /// The sheet's stops on drivers' runs, with what the driver recorded (issue 34).
     pub proofs: Vec<crate::pages::driver::ProofLine>,
+    /// Landed costs from or to this bill (issue 35).
+    pub landed: crate::pages::landed::Section,
 }
 
 impl DetailPage {
@@ -205,6 +207,7 @@ pub async fn page(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
         if matches!(t, OrderType::Invoice | OrderType::CreditNote) {
             page.proofs = crate::pages::driver::proof_lines(&st, &au, id).await?;
         }
+        page.landed = crate::pages::landed::section(&st, &au, t, &page.o).await?;
         Ok(page)
     })
     .await
@@ -439,6 +442,7 @@ impl DetailPage {
             email: Default::default(),
             printer: None,
             proofs: Vec::new(),
+            landed: Default::default(),
             xero: state_.xero,
             o,
         })

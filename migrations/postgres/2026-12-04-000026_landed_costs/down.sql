@@ -1,0 +1,10 @@
+DROP INDEX cost_changes_product;
+DROP TABLE cost_changes;
+DROP INDEX landed_cost_lines_lc;
+DROP TABLE landed_cost_lines;
+DROP INDEX landed_cost_targets_order;
+DROP INDEX landed_cost_targets_pair;
+DROP TABLE landed_cost_targets;
+DROP INDEX landed_costs_source;
+DROP INDEX landed_costs_org;
+DROP TABLE landed_costs;
