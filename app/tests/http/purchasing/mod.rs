@@ -1,3 +1,4 @@
 //! Buying imported stock (issue 35).
+mod container;
 mod currency;
 mod landed;
