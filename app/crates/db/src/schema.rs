@@ -84,6 +84,7 @@ diesel::table! {
         last_used_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
         active -> Bool,
+        is_buyer -> Bool,
     }
 }
 
@@ -811,6 +812,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    reorder_levels (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        product_id -> BigInt,
+        warehouse_id -> BigInt,
+        reorder_point -> BigInt,
+        order_up_to -> BigInt,
+        updated_by -> Nullable<BigInt>,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     shop_sessions,
     shop_tokens,
@@ -853,4 +867,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     run_stops,
     run_proofs,
     exchange_rates,
+    reorder_levels,
 );
