@@ -47,6 +47,8 @@ pub struct Membership {
     pub mod_prc: bool,
     pub is_acct: bool,
     pub crt_csr: bool,
+    /// May use the purchase suggestions (issue 35) without being an approver.
+    pub is_buyer: bool,
     pub last_used_at: Option<NaiveDateTime>,
     /// The company's time zone (IANA name), for "today".
     pub time_zone: String,
@@ -141,6 +143,7 @@ pub fn memberships_of(conn: &mut DbConn, user_id: i64) -> AppResult<Vec<Membersh
             memberships::mod_prc,
             memberships::is_acct,
             memberships::crt_csr,
+            memberships::is_buyer,
             memberships::last_used_at,
             organisations::time_zone,
         ))
@@ -532,6 +535,7 @@ mod choice_tests {
             mod_prc: false,
             is_acct: false,
             crt_csr: false,
+            is_buyer: false,
             last_used_at: used_day.map(|d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap().and_hms_opt(9, 0, 0).unwrap()),
             time_zone: "Australia/Sydney".into(),
         }
