@@ -182,3 +182,29 @@ pub fn last_prices(conn: &mut DbConn, org: i64, supplier: i64, product_ids: &[i6
     }
     Ok(out)
 }
+
+/// Purchase orders of company `org` among `ids` (others are left out): id, number, supplier
+/// name, number of lines, units ordered; in id order.
+pub fn purchase_orders(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<(i64, String, Option<String>, i64, i64)>> {
+    let heads: Vec<(i64, String, Option<String>)> = orders::table
+        .left_join(suppliers::table)
+        .filter(orders::org_id.eq(org))
+        .filter(orders::order_type.eq(OrderType::PurchaseOrder.as_i32()))
+        .filter(orders::id.eq_any(ids))
+        .order(orders::id.asc())
+        .select((orders::id, orders::no, suppliers::name.nullable()))
+        .load(conn)?;
+    let found: Vec<i64> = heads.iter().map(|h| h.0).collect();
+    let lines: Vec<(i64, i64, i64)> = order_lines::table
+        .filter(order_lines::order_id.eq_any(&found))
+        .group_by(order_lines::order_id)
+        .select((order_lines::order_id, sql::<BigInt>("CAST(COUNT(*) AS BIGINT)"), sql::<BigInt>("CAST(COALESCE(SUM(order_lines.quantity), 0) AS BIGINT)")))
+        .load(conn)?;
+    Ok(heads
+        .into_iter()
+        .map(|(id, no, s)| {
+            let (n, q) = lines.iter().find(|l| l.0 == id).map(|l| (l.1, l.2)).unwrap_or((0, 0));
+            (id, no, s, n, q)
+        })
+        .collect())
+}
