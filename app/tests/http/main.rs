@@ -14,6 +14,7 @@ mod master_data;
 mod operations;
 mod pages;
 mod printing;
+mod purchasing;
 mod reports;
 mod sheets;
 mod shop;

@@ -156,6 +156,9 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/dispatch", vec!["/dispatch".into(), format!("/dispatch?warehouse_id={}&part=table", f.warehouse)]),
         ("/dispatch/runs/{id}", vec!["/dispatch/runs/1".into()]),
         ("/dispatch/reconciliation", vec!["/dispatch/reconciliation".into(), "/dispatch/reconciliation?format=xlsx".into()]),
+        // Purchasing (issue 35): purchase suggestions show quantities only, never a cost or a price.
+        ("/purchase_suggestions", vec!["/purchase_suggestions".into(), format!("/purchase_suggestions?warehouse_id={}&shown=1", f.warehouse)]),
+        ("/purchase_suggestions/created", vec![format!("/purchase_suggestions/created?ids={i}")]),
         ("/reports_download", vec!["/reports_download".into()]),
         ("/reports_download/jobs", vec!["/reports_download/jobs".into()]),
         ("/reports_download/template/{kind}", vec!["/reports_download/template/draft-inv".into(), "/reports_download/template/basic".into()]),
