@@ -210,3 +210,16 @@ async fn sales_staff_need_the_buyer_flag() {
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     assert!(res.body.contains("Purchase Suggestions"));
 }
+
+#[tokio::test]
+async fn the_velocity_is_one_statement_on_an_index_of_orders() {
+    let app = TestApp::new().start().await;
+    let since = Utc::now().date_naive() - Duration::days(84);
+    let plan = app.state.db.run(move |c| db::reorder::sold_plan(c, ORG, 1, since)).await.unwrap();
+    let text = plan.join("\n");
+    if matches!(app.state.db.backend(), db::Backend::Sqlite) {
+        assert!(plan.iter().any(|l| l.starts_with("SEARCH orders USING") && l.contains("order_type=?")), "{text}");
+        assert!(plan.iter().any(|l| l.contains("order_lines USING")), "{text}");
+        assert!(!plan.iter().any(|l| l.starts_with("SCAN order")), "{text}");
+    }
+}
