@@ -208,3 +208,40 @@ pub fn purchase_orders(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Ve
         })
         .collect())
 }
+
+/// Demo and bench data (`tyredesk seed`, `tyredesk bench`): lead times on two suppliers in
+/// three, a preferred supplier and supplier code on every product but one in `suppliers.len() + 1`
+/// (one UPDATE per supplier, whatever the number of products), and entered levels on every
+/// 50th of `product_ids` in `warehouse`.
+pub fn seed(conn: &mut DbConn, org: i64, supplier_ids: &[i64], warehouse: i64, product_ids: &[i64]) -> AppResult<()> {
+    use diesel::sql_types::{Bool, Text};
+    let n = supplier_ids.len();
+    for (k, s) in supplier_ids.iter().enumerate() {
+        let lead = (k % 3 != 0).then(|| 14 + 7 * (k % 5) as i32);
+        diesel::update(suppliers::table.filter(suppliers::org_id.eq(org)).filter(suppliers::id.eq(s))).set(suppliers::lead_time_days.eq(lead)).execute(conn)?;
+        diesel::update(products::table.filter(products::org_id.eq(org)).filter(sql::<Bool>(&format!("products.id % {} = {k}", n + 1))))
+            .set((products::preferred_supplier_id.eq(Some(*s)), products::supplier_code.eq(sql::<Text>("'S-' || products.code"))))
+            .execute(conn)?;
+    }
+    let t = now();
+    let rows: Vec<_> = product_ids
+        .iter()
+        .step_by(50)
+        .map(|p| {
+            (
+                reorder_levels::org_id.eq(org),
+                reorder_levels::product_id.eq(*p),
+                reorder_levels::warehouse_id.eq(warehouse),
+                reorder_levels::reorder_point.eq(4i64),
+                reorder_levels::order_up_to.eq(12i64),
+                reorder_levels::updated_by.eq(None::<i64>),
+                reorder_levels::updated_at.eq(t),
+            )
+        })
+        .collect();
+    for chunk in rows.chunks(super::CHUNK) {
+        let values = chunk.to_vec();
+        crate::per_backend!(&mut *conn, |c| diesel::insert_into(reorder_levels::table).values(values.clone()).execute(c))?;
+    }
+    Ok(())
+}
