@@ -150,6 +150,32 @@ pub fn products_of(conn: &mut DbConn, org: i64, supplier: Option<i64>) -> AppRes
     Ok(q.load(conn)?)
 }
 
+/// The company's products as (id, preferred supplier), optionally only those whose preferred
+/// supplier is `supplier`: the narrow read the suggestions filter on before naming the rows.
+pub fn product_suppliers(conn: &mut DbConn, org: i64, supplier: Option<i64>) -> AppResult<Vec<(i64, Option<i64>)>> {
+    let mut q = products::table.filter(products::org_id.eq(org)).select((products::id, products::preferred_supplier_id)).into_boxed();
+    if let Some(s) = supplier {
+        q = q.filter(products::preferred_supplier_id.eq(s));
+    }
+    Ok(q.load(conn)?)
+}
+
+/// Some products of the company by id (chunked), in code order.
+pub fn products_by_id(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<ProductLine>> {
+    let mut out = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(super::CHUNK) {
+        out.extend(
+            products::table
+                .filter(products::org_id.eq(org))
+                .filter(products::id.eq_any(chunk))
+                .select((products::id, products::code, products::name, products::supplier_code, products::preferred_supplier_id))
+                .load::<ProductLine>(conn)?,
+        );
+    }
+    out.sort_by(|a, b| a.code.cmp(&b.code));
+    Ok(out)
+}
+
 /// The company's suppliers: id → (name, lead time in days).
 pub fn suppliers_of(conn: &mut DbConn, org: i64) -> AppResult<Vec<(i64, String, Option<i32>)>> {
     Ok(suppliers::table

@@ -74,18 +74,20 @@ pub fn rows(conn: &mut DbConn, org: i64, ask: &Ask) -> AppResult<Vec<Row>> {
     let stock = store::stock_in(conn, org, ask.warehouse_id)?;
     let levels = store::levels_in(conn, org, ask.warehouse_id)?;
     let lead: HashMap<i64, Option<i32>> = store::suppliers_of(conn, org)?.into_iter().map(|(id, _, l)| (id, l)).collect();
-    let mut out = Vec::new();
-    for p in store::products_of(conn, org, ask.supplier_id)? {
-        let (invoiced, credited) = sold.get(&p.id).copied().unwrap_or((0, 0));
-        let (on_hand, in_transit, eta) = stock.get(&p.id).copied().unwrap_or((0, 0, None));
-        let ordered = on_order.get(&p.id).copied().unwrap_or(0);
-        let entered = levels.get(&p.id).copied();
+    // First the figures per product from the narrow (id, supplier) read; the names only for
+    // the rows that are shown.
+    let mut figures: HashMap<i64, Row> = HashMap::new();
+    for (id, supplier) in store::product_suppliers(conn, org, ask.supplier_id)? {
+        let (invoiced, credited) = sold.get(&id).copied().unwrap_or((0, 0));
+        let (on_hand, in_transit, eta) = stock.get(&id).copied().unwrap_or((0, 0, None));
+        let ordered = on_order.get(&id).copied().unwrap_or(0);
+        let entered = levels.get(&id).copied();
         let known = invoiced != 0 || credited != 0 || on_hand != 0 || in_transit != 0 || ordered != 0 || entered.is_some();
         if !known {
             continue;
         }
         let units = rules::net_units(invoiced, credited);
-        let lead_days = p.preferred_supplier_id.and_then(|s| lead.get(&s).copied().flatten()).map(i64::from);
+        let lead_days = supplier.and_then(|s| lead.get(&s).copied().flatten()).map(i64::from);
         let proposal = rules::proposed(units, ask.weeks, lead_days).ok_or_else(|| AppError::bad_request("The sales figures are too large to propose levels."))?;
         let applied = rules::effective(entered, proposal);
         let position = rules::position(on_hand, in_transit, ordered).ok_or_else(|| AppError::bad_request("The stock figures are too large."))?;
@@ -93,21 +95,34 @@ pub fn rows(conn: &mut DbConn, org: i64, ask: &Ask) -> AppResult<Vec<Row>> {
         if ask.only_below && suggested.is_none() {
             continue;
         }
-        out.push(Row {
-            product_id: p.id,
-            code: p.code,
-            name: p.name,
-            supplier_code: p.supplier_code,
-            supplier_id: p.preferred_supplier_id,
-            on_hand,
-            in_transit,
-            eta,
-            on_order: ordered,
-            sold: units,
-            velocity: rules::velocity_text(units, ask.weeks),
-            levels: applied,
-            suggested,
-        });
+        figures.insert(
+            id,
+            Row {
+                product_id: id,
+                code: String::new(),
+                name: String::new(),
+                supplier_code: String::new(),
+                supplier_id: supplier,
+                on_hand,
+                in_transit,
+                eta,
+                on_order: ordered,
+                sold: units,
+                velocity: rules::velocity_text(units, ask.weeks),
+                levels: applied,
+                suggested,
+            },
+        );
+    }
+    let ids: Vec<i64> = figures.keys().copied().collect();
+    let mut out = Vec::with_capacity(ids.len());
+    for p in store::products_by_id(conn, org, &ids)? {
+        if let Some(mut r) = figures.remove(&p.id) {
+            r.code = p.code;
+            r.name = p.name;
+            r.supplier_code = p.supplier_code;
+            out.push(r);
+        }
     }
     Ok(out)
 }
