@@ -271,3 +271,16 @@ pub fn seed(conn: &mut DbConn, org: i64, supplier_ids: &[i64], warehouse: i64, p
     }
     Ok(())
 }
+
+/// Writes a product's preferred supplier (`Some(None)` clears it) and supplier code when given;
+/// the caller has resolved the supplier in company `org`.
+pub fn set_product_purchasing(conn: &mut DbConn, org: i64, product: i64, supplier: Option<Option<i64>>, code: Option<&str>) -> AppResult<()> {
+    let target = products::table.filter(products::org_id.eq(org)).filter(products::id.eq(product));
+    if let Some(s) = supplier {
+        diesel::update(target).set(products::preferred_supplier_id.eq(s)).execute(conn)?;
+    }
+    if let Some(code) = code {
+        diesel::update(target).set(products::supplier_code.eq(code)).execute(conn)?;
+    }
+    Ok(())
+}

@@ -40,19 +40,12 @@ async fn fixture(app: &TestApp) -> Fixture {
 
 /// A new product of the company (through the API) whose preferred supplier is `supplier`.
 async fn product(app: &TestApp, s: &Session, f: &Fixture, code: &str, supplier: i64) -> i64 {
-    let res = app.post_json("/api/products", s, json!({"code": code, "helperCode": code, "name": format!("{code} suggestion tyre"), "unit": "EA", "tag1": "PCR tyres", "brand": f.brand, "material": 1})).await;
+    let body = json!({"code": code, "helperCode": code, "name": format!("{code} suggestion tyre"), "unit": "EA", "tag1": "PCR tyres", "brand": f.brand, "material": 1, "preferredSupplierId": supplier, "supplierCode": format!("SUP-{code}")});
+    let res = app.post_json("/api/products", s, body).await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
-    let id = res.json()["data"]["id"].as_i64().unwrap();
-    let sup_code = format!("SUP-{code}");
-    app.state
-        .db
-        .run(move |c| {
-            diesel::update(products::table.find(id)).set((products::preferred_supplier_id.eq(Some(supplier)), products::supplier_code.eq(sup_code))).execute(c)?;
-            Ok(())
-        })
-        .await
-        .unwrap();
-    id
+    let p = res.json()["data"].clone();
+    assert_eq!((p["preferredSupplierId"].as_i64(), p["supplierCode"].as_str()), (Some(supplier), Some(format!("SUP-{code}").as_str())));
+    p["id"].as_i64().unwrap()
 }
 
 /// A sheet through the API, approved into `warehouse`: its id.
@@ -222,4 +215,28 @@ async fn the_velocity_is_one_statement_on_an_index_of_orders() {
         assert!(plan.iter().any(|l| l.contains("order_lines USING")), "{text}");
         assert!(!plan.iter().any(|l| l.starts_with("SCAN order")), "{text}");
     }
+}
+
+#[tokio::test]
+async fn the_product_keeps_a_preferred_supplier_of_its_company() {
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+    let f = fixture(&app).await;
+    let id = product(&app, &s, &f, "SUG-P", f.s1.0).await;
+    // The edit form shows both.
+    let form = app.get(&format!("/baseinfo/products/{id}"), Some(&s)).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.body.contains("Preferred supplier") && form.body.contains("SUP-SUG-P"), "{}", form.body);
+    // Another company's supplier is refused and nothing changes.
+    let foreign: i64 = app.state.db.run(|c| Ok(suppliers::table.filter(suppliers::org_id.ne(ORG)).select(suppliers::id).first(c)?)).await.unwrap();
+    let body = json!({"code": "SUG-P", "helperCode": "SUG-P", "name": "SUG-P suggestion tyre", "unit": "EA", "tag1": "PCR tyres", "brand": f.brand, "material": 1, "version": 1, "preferredSupplierId": foreign, "supplierCode": "X"});
+    let res = app.put_json(&format!("/api/products/{id}"), &s, body).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(res.json()["errors"]["preferredSupplierId"].is_string(), "{}", res.body);
+    let p = app.get(&format!("/api/products/{id}"), Some(&s)).await.json()["data"].clone();
+    assert_eq!((p["preferredSupplierId"].as_i64(), p["supplierCode"].as_str(), p["version"].as_i64()), (Some(f.s1.0), Some("SUP-SUG-P"), Some(1)));
+    // An update that does not send them keeps them.
+    let body = json!({"code": "SUG-P", "helperCode": "SUG-P", "name": "SUG-P suggestion tyre", "unit": "SET", "tag1": "PCR tyres", "brand": f.brand, "material": 1, "version": 1});
+    let res = app.put_json(&format!("/api/products/{id}"), &s, body).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert_eq!((res.json()["data"]["preferredSupplierId"].as_i64(), res.json()["data"]["unit"].as_str()), (Some(f.s1.0), Some("SET")));
 }
