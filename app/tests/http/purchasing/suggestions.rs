@@ -189,15 +189,15 @@ async fn sales_staff_need_the_buyer_flag() {
     assert_eq!(res.status, StatusCode::FORBIDDEN);
     assert!(res.body.contains(services::suggestions::BUYERS_ONLY), "{}", res.body);
     assert_eq!(app.post_form("/purchase_suggestions/create", &s, &[("warehouse_id", "1")]).await.status, StatusCode::FORBIDDEN);
-    app.state
-        .db
-        .run(|c| {
-            let user: i64 = users::table.filter(users::email.eq("sales@demo.test")).select(users::id).first(c)?;
-            diesel::update(memberships::table.filter(memberships::org_id.eq(ORG)).filter(memberships::user_id.eq(user))).set(memberships::is_buyer.eq(true)).execute(c)?;
-            Ok(())
-        })
-        .await
-        .unwrap();
+    // An approver ticks 'Buyer' in the Employees form.
+    let owner = app.session("approver@demo.test").await;
+    let user: i64 = app.state.db.run(|c| Ok(users::table.filter(users::email.eq("sales@demo.test")).select(users::id).first(c)?)).await.unwrap();
+    let res = app.post_form(&format!("/baseinfo/employees/{user}"), &owner, &[("name", "Sam Sales"), ("role", "2"), ("isBuyer", "1"), ("active", "1")]).await;
+    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    let flag: bool = app.state.db.run(move |c| Ok(memberships::table.filter(memberships::org_id.eq(ORG)).filter(memberships::user_id.eq(user)).select(memberships::is_buyer).first(c)?)).await.unwrap();
+    assert!(flag);
+    let form = app.get(&format!("/baseinfo/employees/{user}"), Some(&owner)).await;
+    assert!(form.body.contains("Buyer: may use the purchase suggestions"));
     let s = app.session("sales@demo.test").await;
     let res = app.get("/purchase_suggestions", Some(&s)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
