@@ -209,9 +209,12 @@ pub fn last_prices(conn: &mut DbConn, org: i64, supplier: i64, product_ids: &[i6
     Ok(out)
 }
 
+/// A created purchase order as listed: id, number, supplier name, number of lines, units.
+pub type PurchaseOrderLine = (i64, String, Option<String>, i64, i64);
+
 /// Purchase orders of company `org` among `ids` (others are left out): id, number, supplier
 /// name, number of lines, units ordered; in id order.
-pub fn purchase_orders(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<(i64, String, Option<String>, i64, i64)>> {
+pub fn purchase_orders(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<Vec<PurchaseOrderLine>> {
     let heads: Vec<(i64, String, Option<String>)> = orders::table
         .left_join(suppliers::table)
         .filter(orders::org_id.eq(org))
