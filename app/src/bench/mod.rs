@@ -224,6 +224,20 @@ fn reads(fx: &Fixture) -> Vec<Read> {
             concurrent: true,
         });
     }
+    // Purchase suggestions (issue 35): the first warehouse's screen as it opens (12 weeks of
+    // sales from one grouped statement, only the rows at or below their reorder point).
+    let warehouse = fx.warehouse;
+    reads.push(Read {
+        name: "purchase suggestions".into(),
+        budget_ms: LIST_P95_MS,
+        path: fixed(format!("/purchase_suggestions?warehouse_id={warehouse}&weeks=12")),
+        sql: Arc::new(move |c, _| {
+            let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
+            let ask = services::suggestions::Ask { warehouse_id: warehouse, supplier_id: None, weeks: 12, only_below: true, today };
+            services::suggestions::rows(c, ORG, &ask).map(|_| ())
+        }),
+        concurrent: true,
+    });
     reads
 }
 

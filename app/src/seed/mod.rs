@@ -596,7 +596,11 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
     masters::insert_ocop_prices(conn, &ocops)?;
 
     let ctx = SheetCtx { org, today, now, years: size.years, own_wh: &own_wh, customers: &customers, suppliers: &suppliers, products: &products, staff: &css, drivers: &drivers, approvers: &approvers };
-    seed_sheets(conn, ids, &mut rng, &ctx, size.sheets, commits)
+    seed_sheets(conn, ids, &mut rng, &ctx, size.sheets, commits)?;
+    // Purchase suggestions (issue 35): preferred suppliers, lead times, some entered levels.
+    let supplier_ids: Vec<i64> = suppliers.iter().map(|s| s.id).collect();
+    let product_ids: Vec<i64> = products.iter().map(|p| p.id).collect();
+    db::reorder::seed(conn, org, &supplier_ids, own_wh[0], &product_ids)
 }
 
 struct SheetCtx<'a> {

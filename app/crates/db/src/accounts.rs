@@ -47,6 +47,8 @@ pub struct Membership {
     pub mod_prc: bool,
     pub is_acct: bool,
     pub crt_csr: bool,
+    /// May use the purchase suggestions (issue 35) without being an approver.
+    pub is_buyer: bool,
     pub last_used_at: Option<NaiveDateTime>,
     /// The company's time zone (IANA name), for "today".
     pub time_zone: String,
@@ -141,6 +143,7 @@ pub fn memberships_of(conn: &mut DbConn, user_id: i64) -> AppResult<Vec<Membersh
             memberships::mod_prc,
             memberships::is_acct,
             memberships::crt_csr,
+            memberships::is_buyer,
             memberships::last_used_at,
             organisations::time_zone,
         ))
@@ -346,6 +349,8 @@ pub struct StaffMember {
     pub mod_prc: bool,
     pub is_acct: bool,
     pub crt_csr: bool,
+    /// May use the purchase suggestions (issue 35).
+    pub is_buyer: bool,
     /// Active in this company.
     pub active: bool,
     pub must_change_password: bool,
@@ -367,6 +372,7 @@ pub fn staff_member(conn: &mut DbConn, org: i64, user_id: i64) -> AppResult<Staf
             memberships::mod_prc,
             memberships::is_acct,
             memberships::crt_csr,
+            memberships::is_buyer,
             memberships::active,
             users::must_change_password,
             users::created_at,
@@ -408,6 +414,12 @@ pub fn is_member(conn: &mut DbConn, org: i64, user_id: i64) -> AppResult<bool> {
 /// Changes the user's name and phone (shared by every company the person works for).
 pub fn update_user_details(conn: &mut DbConn, user_id: i64, name: &str, phone: &str) -> AppResult<()> {
     diesel::update(users::table.find(user_id)).set((users::name.eq(name), users::phone.eq(phone), users::updated_at.eq(now()))).execute(conn)?;
+    Ok(())
+}
+
+/// Sets the buyer flag of one membership (purchase suggestions, issue 35).
+pub fn set_buyer(conn: &mut DbConn, org: i64, user_id: i64, is_buyer: bool) -> AppResult<()> {
+    diesel::update(memberships::table.filter(memberships::org_id.eq(org)).filter(memberships::user_id.eq(user_id))).set(memberships::is_buyer.eq(is_buyer)).execute(conn)?;
     Ok(())
 }
 
@@ -532,6 +544,7 @@ mod choice_tests {
             mod_prc: false,
             is_acct: false,
             crt_csr: false,
+            is_buyer: false,
             last_used_at: used_day.map(|d| NaiveDate::from_ymd_opt(2026, 11, d).unwrap().and_hms_opt(9, 0, 0).unwrap()),
             time_zone: "Australia/Sydney".into(),
         }

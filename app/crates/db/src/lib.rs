@@ -20,6 +20,7 @@ pub mod order_views;
 pub mod price_views;
 pub mod reference_data;
 pub mod refs;
+pub mod reorder;
 pub mod reports;
 pub mod search;
 pub mod shop;

@@ -74,6 +74,9 @@ pub struct Employee {
     pub is_acct: bool,
     #[diesel(select_expression = memberships::crt_csr)]
     pub crt_csr: bool,
+    /// May use the purchase suggestions (issue 35).
+    #[diesel(select_expression = memberships::is_buyer)]
+    pub is_buyer: bool,
 }
 
 /// A code/name pair of an organisation's enumeration table.

@@ -84,6 +84,12 @@ pub struct Product {
     pub version: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// The supplier it is usually bought from (purchase suggestions, issue 35).
+    #[serde(rename = "preferredSupplierId")]
+    pub preferred_supplier_id: Option<i64>,
+    /// The preferred supplier's code for it.
+    #[serde(rename = "supplierCode")]
+    pub supplier_code: String,
 }
 
 /// A product as answered to one viewer: every field of [`Product`], and its cost and

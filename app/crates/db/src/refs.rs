@@ -13,7 +13,7 @@ use diesel::dsl::exists;
 use diesel::prelude::*;
 
 use super::DbConn;
-use super::schema::{brands, customers, memberships, orders, suppliers, warehouses};
+use super::schema::{brands, customers, memberships, orders, products, suppliers, warehouses};
 use domain::enums::Role;
 use domain::masters;
 use crate::error::{AppError, AppResult};
@@ -134,6 +134,10 @@ table_kind!(
 table_kind!(
     /// A brand.
     Brand, brands, masters::UNKNOWN_BRAND
+);
+table_kind!(
+    /// A product (purchase suggestions' levels and orders, issue 35).
+    Product, products, "This product does not exist in this company."
 );
 table_kind!(
     /// A sheet (the related purchase order of a bill, say).

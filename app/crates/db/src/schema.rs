@@ -84,6 +84,7 @@ diesel::table! {
         last_used_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
         active -> Bool,
+        is_buyer -> Bool,
     }
 }
 
@@ -869,6 +870,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    reorder_levels (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        product_id -> BigInt,
+        warehouse_id -> BigInt,
+        reorder_point -> BigInt,
+        order_up_to -> BigInt,
+        updated_by -> Nullable<BigInt>,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     shop_sessions,
     shop_tokens,
@@ -915,4 +929,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     landed_cost_targets,
     landed_cost_lines,
     cost_changes,
+    reorder_levels,
 );

@@ -318,6 +318,9 @@ pub struct StaffInput {
     pub is_acct: bool,
     #[serde(rename = "crtCSR", deserialize_with = "lenient::flag")]
     pub crt_csr: bool,
+    /// May use the purchase suggestions (issue 35).
+    #[serde(rename = "isBuyer", deserialize_with = "lenient::flag")]
+    pub is_buyer: bool,
     /// Edit only: whether the membership stays active.
     #[serde(deserialize_with = "lenient::flag_opt")]
     pub active: Option<bool>,
@@ -336,6 +339,7 @@ pub struct StaffFields {
     pub mod_prc: bool,
     pub is_acct: bool,
     pub crt_csr: bool,
+    pub is_buyer: bool,
 }
 
 /// Checks a staff member; on edit `stored_email` is the sign-in, which may not change (it is
@@ -384,7 +388,7 @@ pub fn validate_staff(input: &StaffInput, stored_email: Option<&str>) -> Result<
         }
     };
     match role {
-        Some(role) if errors.is_empty() => Ok(StaffFields { name, email, phone, role, mod_prc: input.mod_prc, is_acct: input.is_acct, crt_csr: input.crt_csr }),
+        Some(role) if errors.is_empty() => Ok(StaffFields { name, email, phone, role, mod_prc: input.mod_prc, is_acct: input.is_acct, crt_csr: input.crt_csr, is_buyer: input.is_buyer }),
         _ => Err(errors),
     }
 }

@@ -22,6 +22,7 @@ pub mod permissions;
 pub mod picking;
 pub mod price_tiers;
 pub mod reference_data;
+pub mod reorder;
 pub mod reports;
 pub mod sheet;
 pub mod shop;

@@ -149,6 +149,12 @@ pub struct ProductInput {
     pub category: String,
     #[serde(rename = "brand", deserialize_with = "lenient::int")]
     pub brand_id: Option<i64>,
+    /// The preferred supplier's id, '' for none (issue 35); `None`: not sent, kept as stored.
+    #[serde(rename = "preferredSupplierId", deserialize_with = "lenient::text")]
+    pub preferred_supplier: Option<String>,
+    /// The preferred supplier's code for the product; `None`: not sent, kept as stored.
+    #[serde(rename = "supplierCode", deserialize_with = "lenient::text")]
+    pub supplier_code: Option<String>,
     #[serde(deserialize_with = "lenient::string")]
     pub manufacturer: String,
     #[serde(deserialize_with = "lenient::int")]

@@ -174,6 +174,7 @@ pub async fn add_staff(core: &Core, actor: &Actor, input: StaffInput) -> AppResu
                         created_at: now,
                     },
                 )?;
+                accounts::set_buyer(c, org, user_id, fields.is_buyer)?;
                 let detail = format!("{} <{}> as {}", fields.name, fields.email, fields.role.label());
                 audit(c, AuditEntry { org_id: org, user_id: admin.user_id, entity: "staff", entity_id: Some(user_id), action: "create", detail }, now)?;
             }
@@ -183,7 +184,7 @@ pub async fn add_staff(core: &Core, actor: &Actor, input: StaffInput) -> AppResu
 }
 
 fn flags_text(m: &StaffMember) -> String {
-    [("modPrc", m.mod_prc), ("isAcct", m.is_acct), ("crtCSR", m.crt_csr)].iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect::<Vec<_>>().join(",")
+    [("modPrc", m.mod_prc), ("isAcct", m.is_acct), ("crtCSR", m.crt_csr), ("isBuyer", m.is_buyer)].iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect::<Vec<_>>().join(",")
 }
 
 /// Changes a staff member's name, phone, role, flags and status in this company. Demoting or
@@ -205,7 +206,8 @@ pub async fn update_staff(core: &Core, actor: &Actor, user_id: i64, input: Staff
             }
             accounts::update_user_details(c, user_id, &f.name, &f.phone)?;
             accounts::update_membership(c, admin.org_id, user_id, f.role.as_i32(), (f.mod_prc, f.is_acct, f.crt_csr), active)?;
-            let new = StaffMember { name: f.name.clone(), phone: f.phone.clone(), role: f.role.as_i32(), mod_prc: f.mod_prc, is_acct: f.is_acct, crt_csr: f.crt_csr, active, ..stored.clone() };
+            accounts::set_buyer(c, admin.org_id, user_id, f.is_buyer)?;
+            let new = StaffMember { name: f.name.clone(), phone: f.phone.clone(), role: f.role.as_i32(), mod_prc: f.mod_prc, is_acct: f.is_acct, crt_csr: f.crt_csr, is_buyer: f.is_buyer, active, ..stored.clone() };
             let status = |a: bool| if a { "Active" } else { "Inactive" }.to_string();
             let role = |r: i32| domain::enums::Role::from_i32(r).map(|r| r.label()).unwrap_or("?").to_string();
             let detail = changes(&[

@@ -30,6 +30,7 @@ pub mod reports;
 pub mod shop;
 pub mod sign_in;
 pub mod statements;
+pub mod suggestions;
 pub mod throttle;
 pub mod xero;
 

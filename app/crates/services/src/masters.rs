@@ -72,11 +72,39 @@ pub fn create_product_in(c: &mut DbConn, org: i64, input: &ProductInput) -> AppR
     let (Some(brand), true) = (brand, errors.is_empty()) else { return Err(invalid(errors)) };
     let now = db::now();
     let keys = rules::product_search_keys(&identity.code, &fields.helper_code, &identity.name, &fields.origin_code);
-    product_db::insert(c, org, &identity, &ProductChanges::new(&fields, brand, keys, now), now).map_err(|e| match e {
+    let id = product_db::insert(c, org, &identity, &ProductChanges::new(&fields, brand, keys, now), now).map_err(|e| match e {
         // A concurrent create took the code between the check and the insert.
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => invalid(vec![FieldError { field: "code", message: rules::CODE_TAKEN }]),
         other => other.into(),
-    })
+    })?;
+    purchasing(c, org, id, input)?;
+    Ok(id)
+}
+
+/// The preferred supplier and supplier code the form or the API sent (issue 35), written
+/// when sent: the supplier resolved in the company (else a field message), the code ranged.
+/// Inside the caller's transaction, so a refusal undoes the product's save too.
+fn purchasing(c: &mut DbConn, org: i64, id: i64, input: &ProductInput) -> AppResult<()> {
+    let mut errors = Vec::new();
+    let supplier = match input.preferred_supplier.as_deref().map(str::trim) {
+        None => None,
+        Some("") => Some(None),
+        Some(s) => match s.parse::<i64>().ok().map(|n| Unchecked::<db::refs::Supplier>::new(n).lookup(c, org)).transpose()?.flatten() {
+            Some(r) => Some(Some(r.id())),
+            None => {
+                errors.push(FieldError { field: "preferredSupplierId", message: "This supplier does not exist in this company." });
+                None
+            }
+        },
+    };
+    let code = input.supplier_code.as_deref().map(str::trim);
+    if let Some(Err(m)) = code.map(|s| domain::limits::check_text(s, domain::limits::Text::Line(domain::limits::SHORT_MAX))) {
+        errors.push(FieldError { field: "supplierCode", message: m });
+    }
+    if !errors.is_empty() {
+        return Err(invalid(errors));
+    }
+    db::reorder::set_product_purchasing(c, org, id, supplier, code)
 }
 
 /// Updates a product that still has the version the edit started from; code, name and
@@ -99,7 +127,7 @@ pub fn update_product_in(c: &mut DbConn, org: i64, id: i64, input: &ProductInput
     if !product_db::update_versioned(c, org, id, version, &ProductChanges::new(&fields, brand, keys, db::now()))? {
         return Err(version_conflict());
     }
-    Ok(())
+    purchasing(c, org, id, input)
 }
 
 /// Business and service staff must be staff of the company in a fitting role.
@@ -175,6 +203,8 @@ pub fn product_input(p: &Product) -> ProductInput {
         comments: p.comments.clone(),
         category: p.tag1.clone(),
         brand_id: p.brand_id,
+        preferred_supplier: Some(p.preferred_supplier_id.map(|s| s.to_string()).unwrap_or_default()),
+        supplier_code: Some(p.supplier_code.clone()),
         manufacturer: p.manufacturer.clone(),
         auto_parts_type: p.auto_parts_type,
         tag2: p.tag2.clone(),

@@ -2,3 +2,4 @@
 mod container;
 mod currency;
 mod landed;
+mod suggestions;

@@ -162,6 +162,9 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/landed_costs/{id}", vec!["/landed_costs/1".into()]),
         ("/landed_costs/{id}/edit", vec!["/landed_costs/1/edit".into()]),
         ("/products/{id}/cost_history", vec![format!("/products/{p}/cost_history")]),
+        // Purchasing (issue 35): purchase suggestions show quantities only, never a cost or a price.
+        ("/purchase_suggestions", vec!["/purchase_suggestions".into(), format!("/purchase_suggestions?warehouse_id={}&shown=1", f.warehouse)]),
+        ("/purchase_suggestions/created", vec![format!("/purchase_suggestions/created?ids={i}")]),
         ("/reports_download", vec!["/reports_download".into()]),
         ("/reports_download/jobs", vec!["/reports_download/jobs".into()]),
         ("/reports_download/template/{kind}", vec!["/reports_download/template/draft-inv".into(), "/reports_download/template/basic".into()]),

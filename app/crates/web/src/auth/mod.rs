@@ -44,6 +44,8 @@ pub struct Auth {
     pub mod_prc: bool,
     pub is_acct: bool,
     pub crt_csr: bool,
+    /// May use the purchase suggestions without being an approver (issue 35).
+    pub is_buyer: bool,
     pub orgs: Vec<OrgChoice>,
     pub session: Option<SessionInfo>,
     /// The company's time zone: "today" is its date.
@@ -82,6 +84,7 @@ fn build(user_id: i64, user_name: String, email: String, m: &Membership, all: &[
         mod_prc: m.mod_prc,
         is_acct: m.is_acct,
         crt_csr: m.crt_csr,
+        is_buyer: m.is_buyer,
         orgs: accounts::usable(all).into_iter().map(|m| OrgChoice { id: m.org_id, name: m.org_name.clone(), role: m.role }).collect(),
         session,
         zone: domain::dates::zone_of(&m.time_zone),

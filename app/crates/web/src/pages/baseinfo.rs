@@ -148,15 +148,16 @@ async fn render(state: &AppState, auth: &Auth, title: &str, active: &str, form: 
 /// The product form over `input`; `id` names the product edited.
 async fn product_view(state: &AppState, auth: &Auth, input: &ProductInput, id: Option<i64>) -> AppResult<FormView> {
     let org = auth.org_id;
-    let (brands, existing, org_row) = state
+    let (brands, existing, org_row, suppliers) = state
         .db
         .run(move |c| {
             let existing = id.map(|id| product_db::product(c, org, id)).transpose()?;
-            Ok((master_db::all_brands(c, org)?, existing, accounts::organisation(c, org)?))
+            let suppliers: Vec<(i64, String)> = db::reorder::suppliers_of(c, org)?.into_iter().map(|(id, n, _)| (id, n)).collect();
+            Ok((master_db::all_brands(c, org)?, existing, accounts::organisation(c, org)?, suppliers))
         })
         .await?;
     let uplifts = uplifts_of(&org_row);
-    let ctx = product_form::ProductContext { brands: &brands, existing: existing.as_ref(), uplifts, sight: auth.sight() };
+    let ctx = product_form::ProductContext { brands: &brands, existing: existing.as_ref(), uplifts, sight: auth.sight(), suppliers: &suppliers };
     Ok(product_form::view(input, &ctx))
 }
 

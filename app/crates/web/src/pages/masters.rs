@@ -204,7 +204,7 @@ pub async fn employees(State(state): State<AppState>, auth: Auth, headers: Heade
                 Cell::Text(e.email.clone()),
                 Cell::Text(e.phone.clone()),
                 Cell::Text(Role::from_i32(e.role).map(Role::label).unwrap_or("Unknown").to_string()),
-                Cell::Tags([("modPrc", e.mod_prc), ("isAcct", e.is_acct), ("crtCSR", e.crt_csr)].iter().filter(|(_, on)| *on).map(|(n, _)| (*n).to_string()).collect()),
+                Cell::Tags([("modPrc", e.mod_prc), ("isAcct", e.is_acct), ("crtCSR", e.crt_csr), ("isBuyer", e.is_buyer)].iter().filter(|(_, on)| *on).map(|(n, _)| (*n).to_string()).collect()),
                 if e.is_active {
                     Cell::Tag { label: "Active".into(), class: "tag-green" }
                 } else {

@@ -25,6 +25,7 @@ pub mod settings;
 pub mod exchange_rates;
 pub mod shell;
 pub mod stream;
+pub mod suggestions;
 
 
 use axum::Router;
@@ -123,6 +124,12 @@ pub fn router() -> Router<AppState> {
         .route("/r/{token}", get(driver::run))
         .route("/r/{token}/stops/{stop_id}", get(driver::stop).post(driver::record).layer(axum::extract::DefaultBodyLimit::max(driver::RECORD_BODY_LIMIT)))
         .route("/dispatch/proofs/{stop_id}", get(driver::proof));
+    // Purchasing (issue 35): purchase suggestions
+    r = r
+        .route("/purchase_suggestions", get(suggestions::screen))
+        .route("/purchase_suggestions/levels", post(suggestions::levels))
+        .route("/purchase_suggestions/create", post(suggestions::create))
+        .route("/purchase_suggestions/created", get(suggestions::created));
     // Dispatch (issue 34): board
     r = r
         .route("/dispatch", get(dispatch::board))

@@ -38,7 +38,7 @@ pub const MENU: &[MenuGroup] = &[
     MenuGroup { title: "Sales", items: items![("Invoices", "/invoices"), ("Credit Notes", "/credit_notes")] },
     MenuGroup {
         title: "Purchase",
-        items: items![("Purchase Orders", "/purchase_orders"), ("Bills", "/bills"), ("Bill Credit Notes", "/bill_credit_notes"), ("Landed Costs", "/landed_costs")],
+        items: items![("Purchase Orders", "/purchase_orders"), ("Bills", "/bills"), ("Bill Credit Notes", "/bill_credit_notes"), ("Landed Costs", "/landed_costs"), ("Purchase Suggestions", "/purchase_suggestions")],
     },
     MenuGroup { title: "Warehouse", items: items![("Transfers", "/transfers"), ("Adjustments", "/adjustments"), ("Dispatch", "/dispatch")] },
     MenuGroup {

@@ -21,6 +21,8 @@ pub struct ProductContext<'a> {
     pub uplifts: TierUplifts,
     /// What the viewer may see: Cost and Tempe only with cost sight.
     pub sight: Sight,
+    /// The company's suppliers (id, name), for the preferred supplier (issue 35).
+    pub suppliers: &'a [(i64, String)],
 }
 
 /// The values of a new product form: physical, not shown for shop (spec §5 defaults).
@@ -116,6 +118,18 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
                 Field::text("tag2", "Tag L2", &input.tag2),
                 Field::text("tag3", "Tag L3", &input.tag3),
                 Field::text("tag4", "Location (separate with /)", &input.tag4),
+            ],
+        },
+        Group {
+            title: "Purchasing",
+            fields: vec![
+                Field::select(
+                    "preferredSupplierId",
+                    "Preferred supplier",
+                    std::iter::once((String::new(), NONE.to_string())).chain(ctx.suppliers.iter().map(|(id, n)| (id.to_string(), n.clone()))).collect(),
+                    input.preferred_supplier.clone().unwrap_or_default(),
+                ),
+                Field::text("supplierCode", "Supplier code", input.supplier_code.as_deref().unwrap_or("")).max_chars(domain::limits::SHORT_MAX, domain::limits::too_long(domain::limits::SHORT_MAX)),
             ],
         },
         Group {

@@ -44,6 +44,7 @@ fn permissions(input: &StaffInput) -> Group {
             Field::checkbox("modPrc", "May change prices (modPrc)", input.mod_prc),
             Field::checkbox("isAcct", "Accountant permit (isAcct)", input.is_acct),
             Field::checkbox("crtCSR", "May create customers (crtCSR)", input.crt_csr),
+            Field::checkbox("isBuyer", "Buyer: may use the purchase suggestions", input.is_buyer),
         ],
     }
 }
@@ -75,6 +76,7 @@ fn input_from(m: &StaffMember) -> StaffInput {
         mod_prc: m.mod_prc,
         is_acct: m.is_acct,
         crt_csr: m.crt_csr,
+        is_buyer: m.is_buyer,
         active: Some(m.active),
         orgs: vec![],
     }
