@@ -186,23 +186,30 @@ pub fn suppliers_of(conn: &mut DbConn, org: i64) -> AppResult<Vec<(i64, String, 
 }
 
 /// The last unit price paid to `supplier` for each of `products`: the line price of its most
-/// recent approved bill or purchase order (by date, then id), AUD cents.
+/// recent approved bill or purchase order (by date, then id), in cents of the currency the supplier
+/// bills in now (a foreign sheet's own price).
 pub fn last_prices(conn: &mut DbConn, org: i64, supplier: i64, product_ids: &[i64]) -> AppResult<HashMap<i64, i64>> {
+    use crate::schema::suppliers;
+    // In the supplier's currency (issue 35): a foreign sheet's own prices, and only sheets in
+    // the currency the supplier bills in now.
+    let currency: String = suppliers::table.filter(suppliers::org_id.eq(org)).find(supplier).select(suppliers::currency).first(conn)?;
     let mut out = HashMap::new();
     for chunk in product_ids.chunks(super::CHUNK) {
-        let rows: Vec<(Option<i64>, i64)> = orders::table
+        let rows: Vec<(Option<i64>, i64, i64)> = orders::table
             .inner_join(order_lines::table)
             .filter(orders::org_id.eq(org))
             .filter(orders::supplier_id.eq(supplier))
+            .filter(orders::currency.eq(&currency))
             .filter(orders::order_type.eq_any([OrderType::PurchaseOrder.as_i32(), OrderType::Bill.as_i32()]))
             .filter(orders::status.eq_any(APPROVED))
             .filter(order_lines::product_id.eq_any(chunk))
             .order((orders::order_date.desc(), orders::id.desc()))
-            .select((order_lines::product_id, order_lines::price))
+            .select((order_lines::product_id, order_lines::price, order_lines::fx_price))
             .load(conn)?;
-        for (p, price) in rows {
+        let foreign = currency != domain::currency::AUD;
+        for (p, price, fx_price) in rows {
             if let Some(p) = p {
-                out.entry(p).or_insert(price);
+                out.entry(p).or_insert(if foreign { fx_price } else { price });
             }
         }
     }

@@ -174,8 +174,7 @@ pub fn create_orders(conn: &mut DbConn, actor: &Actor, warehouse: Unchecked<Ware
     let mut created = Vec::new();
     for ((name, supplier), lines) in per_supplier {
         let ids: Vec<i64> = lines.iter().map(|(p, _)| *p).collect();
-        // currency: the last price is the AUD line price; for a foreign supplier the integrator
-        // switches this to the line's fx_price in the supplier's currency.
+        // The last price paid, in the supplier's currency (the save converts a foreign one).
         let prices = store::last_prices(conn, actor.org_id, supplier, &ids)?;
         let drafts: Vec<LineDraft> = lines
             .iter()
