@@ -69,7 +69,7 @@ test('a USD purchase order and bill show both currencies and the bill takes a la
   await page.locator('[name="name"]').fill('Shandong Tyre Factory');
   await page.locator('[name="currency"]').selectOption('USD');
   await page.locator('[name="lead_time_days"]').fill('45');
-  await page.locator('form [type="submit"]').first().click();
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
   await page.waitForURL(/\/baseinfo\/suppliers\/\d+/);
   const supplier = Number(new URL(page.url()).pathname.split('/').pop());
 
