@@ -143,6 +143,15 @@ async fn a_usd_container_with_freight_and_duty_is_costed_landed_and_unapproving_
     // The 40 still at sea come on the next bill from the purchase order.
     let next = app.get(&format!("/order_add/bills/clone?from={po}"), Some(&s)).await;
     assert!(next.body.contains("&#34;qty&#34;:&#34;40&#34;"), "40 left in transit");
+    // The quoting stock dropdown says what is coming when.
+    let po_no = sheet_no(&app, &s, po).await;
+    let coming = app.get(&format!("/quotings/coming/{}", f.tyre), Some(&s)).await;
+    assert_eq!(coming.status, StatusCode::OK);
+    for shown in [po_no.as_str(), ">40<", "15 Dec 2026", "TGHU 778812-0"] {
+        assert!(coming.body.contains(shown), "coming shows {shown}: {}", coming.body);
+    }
+    let quoting = app.get(&format!("/quotings?key={}", f.tyre_code), Some(&s)).await;
+    assert!(quoting.body.contains(&format!("data-hx-get=\"/quotings/coming/{}\"", f.tyre)), "the dropdown loads it when opened");
 }
 
 async fn sheet_no(app: &TestApp, s: &Session, id: i64) -> String {

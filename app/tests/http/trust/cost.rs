@@ -170,6 +170,8 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/reports_download/template/{kind}", vec!["/reports_download/template/draft-inv".into(), "/reports_download/template/basic".into()]),
         ("/settings", vec!["/settings".into()]),
         ("/settings/logo", vec!["/settings/logo".into()]),
+        // Purchasing (issue 35): what is coming is quantities and dates only.
+        ("/quotings/coming/{id}", vec![format!("/quotings/coming/{p}")]),
         // Purchasing (issue 35): rates are no cost.
         ("/settings/exchange_rates", vec!["/settings/exchange_rates".into()]),
         ("/settings/xero/callback", vec!["/settings/xero/callback?error=access_denied&state=x".into()]),

@@ -358,3 +358,40 @@ pub fn received_of(conn: &mut DbConn, org: i64, po: i64) -> AppResult<Vec<(i64, 
         .load(conn)?;
     Ok(rows.into_iter().filter_map(|(p, q)| p.map(|p| (p, q))).collect())
 }
+
+/// A purchase order still bringing product `product` of company `org` (issue 35): approved,
+/// not closed, with its number, warehouse, ETA, shipment and its lines of the product.
+#[derive(Clone, Debug)]
+pub struct Coming {
+    pub id: i64,
+    pub no: String,
+    pub warehouse_id: Option<i64>,
+    pub eta: Option<NaiveDate>,
+    pub shipment_ref: String,
+    /// The product's quantity on the order, line by line.
+    pub ordered: Vec<i64>,
+}
+
+/// The open purchase orders of `product` ([`Coming`]), soonest ETA first (none last).
+pub fn coming_of(conn: &mut DbConn, org: i64, product: i64) -> AppResult<Vec<Coming>> {
+    let rows: Vec<(i64, String, Option<i64>, Option<NaiveDate>, String, i64)> = order_lines::table
+        .inner_join(orders::table)
+        .filter(orders::org_id.eq(org))
+        .filter(orders::order_type.eq(OrderType::PurchaseOrder.as_i32()))
+        .filter(orders::status.eq(OrderStatus::Approved.as_i32()))
+        .filter(orders::closed.eq(false))
+        .filter(order_lines::org_id.eq(org))
+        .filter(order_lines::product_id.eq(product))
+        .order((orders::id.asc(), order_lines::seq.asc()))
+        .select((orders::id, orders::no, orders::warehouse_id, orders::delivery_date, orders::shipment_ref, order_lines::quantity))
+        .load(conn)?;
+    let mut out: Vec<Coming> = Vec::new();
+    for (id, no, warehouse_id, eta, shipment_ref, qty) in rows {
+        match out.last_mut() {
+            Some(c) if c.id == id => c.ordered.push(qty),
+            _ => out.push(Coming { id, no, warehouse_id, eta, shipment_ref, ordered: vec![qty] }),
+        }
+    }
+    out.sort_by_key(|c| (c.eta.is_none(), c.eta, c.id));
+    Ok(out)
+}

@@ -65,6 +65,8 @@ pub fn router() -> Router<AppState> {
         .route("/purchase_reports", get(reports::purchase))
         .route("/inventory_reports", get(reports::inventory))
         .route("/quotings/history/{id}", get(quoting::history))
+        // Purchasing (issue 35): what is coming of a product, for the stock dropdown.
+        .route("/quotings/coming/{id}", get(quoting::coming))
         .route("/order_print/batch", get(orders::print::batch))
         .route("/order_print/{id}", get(orders::print::one))
         .route("/reports_download", get(report_center::page))

@@ -249,3 +249,51 @@ pub async fn history(State(state): State<AppState>, auth: Auth, Path(id): Path<i
     let prices = quote.map(|qt| qt.prices.into_iter().map(|p| (p.label, Cents(p.price).grouped())).collect()).unwrap_or_default();
     Ok(HistoryDialog { code: product.code, name: product.name, prices, rows, customer: customer.is_some() })
 }
+
+/// One open purchase order of a product as the stock dropdown lists it (issue 35).
+pub struct ComingRow {
+    pub no: String,
+    pub href: String,
+    pub warehouse: String,
+    pub qty: i64,
+    pub eta: String,
+    pub shipment: String,
+}
+
+/// What is coming of a product: its open purchase orders with what they still bring.
+#[derive(Template, WebTemplate)]
+#[template(path = "quoting/coming.html")]
+pub struct ComingFragment {
+    pub rows: Vec<ComingRow>,
+}
+
+/// `GET /quotings/coming/{id}`: the stock dropdown's 'Coming' rows, loaded when it opens:
+/// each open purchase order of the product with what it still brings (ordered less what its
+/// bills received), its warehouse, ETA and shipment, soonest first. Quantities only.
+pub async fn coming(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<ComingFragment> {
+    let org = auth.org_id;
+    let rows = state
+        .db
+        .run(move |c| {
+            let names: std::collections::HashMap<i64, String> = db::masters::all_warehouses(c, org)?.into_iter().map(|w| (w.id, w.name)).collect();
+            let mut rows = Vec::new();
+            for po in order_db::coming_of(c, org, id)? {
+                let received: Vec<(i64, i64)> = order_db::received_of(c, org, po.id)?.into_iter().filter(|(p, _)| *p == id).collect();
+                let ordered: Vec<(i64, i64)> = po.ordered.iter().map(|q| (id, *q)).collect();
+                let qty: i64 = domain::stock::outstanding(&ordered, &received).iter().sum();
+                if qty > 0 {
+                    rows.push(ComingRow {
+                        href: format!("/order_detail/purchase_orders/{}", po.id),
+                        no: po.no,
+                        warehouse: po.warehouse_id.and_then(|w| names.get(&w).cloned()).unwrap_or_default(),
+                        qty,
+                        eta: po.eta.map(show_date).unwrap_or_default(),
+                        shipment: po.shipment_ref,
+                    });
+                }
+            }
+            Ok(rows)
+        })
+        .await?;
+    Ok(ComingFragment { rows })
+}
