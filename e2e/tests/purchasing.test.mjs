@@ -93,9 +93,19 @@ test('a USD purchase order and bill show both currencies and the bill takes a la
   // A USD bill received, approved; a freight bill's page allocates it as a landed cost.
   const ok = await api(page, 'POST', `/api/orders/${po.json.data.id}/approve`, {});
   assert.equal(ok.status, 200, JSON.stringify(ok.json));
-  const bill = await api(page, 'POST', '/api/orders', { type: 4, supplierId: supplier, warehouseId: warehouse.id, relatedOrderId: po.json.data.id, date: today(), taxType: 1, lines: [{ seq: 1, productId: tyre.id, quantity: 40, price: 6500 }] });
+  const bill = await api(page, 'POST', '/api/orders', { type: 4, supplierId: supplier, warehouseId: warehouse.id, relatedOrderId: po.json.data.id, date: today(), taxType: 1, lines: [{ seq: 1, productId: tyre.id, quantity: 30, price: 6500 }] });
   assert.equal(bill.status, 200, JSON.stringify(bill.json));
   assert.equal((await api(page, 'POST', `/api/orders/${bill.json.data.id}/approve`, {})).status, 200);
+
+  // The quoting stock dropdown, opened, says what is still coming: 10 on the purchase order.
+  const poNo = (await api(page, 'GET', `/api/orders/${po.json.data.id}`)).json.data.no;
+  await page.goto(`/quotings?key=${encodeURIComponent(tyre.code)}`);
+  const row = page.locator(`tr[data-product="${tyre.id}"]`);
+  await row.locator('details.stock-dd summary').click();
+  const coming = row.locator('.coming');
+  await coming.getByRole('link', { name: poNo }).waitFor();
+  assert.match(await coming.innerText(), /TGHU 778812-0/);
+  assert.match(await coming.innerText(), /\b10\b/);
   const local = (await api(page, 'GET', '/api/suppliers')).json.data.find((s) => s.id !== supplier);
   const freight = await api(page, 'POST', '/api/orders', { type: 4, supplierId: local.id, warehouseId: warehouse.id, date: today(), taxType: 1, lines: [{ seq: 1, productId: service.id, quantity: 1, price: 40000 }] });
   assert.equal(freight.status, 200, JSON.stringify(freight.json));
