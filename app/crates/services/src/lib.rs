@@ -54,4 +54,6 @@ pub struct Core {
     pub xero: Arc<::xero::Link>,
     /// The e-mail worker's name, bell and waits (issue 33).
     pub email: email::Outbox,
+    /// Purchase suggestions worked out lately (issue 35).
+    pub suggestions: suggestions::Cache,
 }

@@ -33,7 +33,7 @@ pub fn check_buyer(role: Role, is_buyer: bool) -> AppResult<()> {
 }
 
 /// What the screen asks for.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ask {
     pub warehouse_id: i64,
     /// Only products whose preferred supplier is this one.
@@ -67,6 +67,54 @@ pub struct Row {
 /// every product with sales, stock, a draft order or entered levels there; with
 /// `only_below`, only those with a quantity to order. Four statements whatever the number of
 /// products (sales grouped, on order grouped, stock, levels) plus the products and suppliers.
+/// How long a company's suggestions stay as worked out (issue 35): the screen reads every
+/// product's sales over weeks, on hand and levels (about 90 ms at L), so a buyer paging,
+/// filtering back and forth or several buyers at once share one working-out for a minute.
+/// The buyer's own changes (levels, purchase orders made here) and 'Refresh' work it out
+/// again at once.
+pub const FRESH_FOR: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The suggestions worked out lately, per company and question (docs/decisions/purchasing.md
+/// "Purchase suggestions").
+#[derive(Clone, Default)]
+pub struct Cache(std::sync::Arc<std::sync::Mutex<HashMap<(i64, Ask), (std::time::Instant, chrono::NaiveDateTime, std::sync::Arc<Vec<Row>>)>>>);
+
+/// The most questions kept; beyond it the cache starts again (a handful of buyers ask a few).
+const CACHE_MAX: usize = 256;
+
+impl Cache {
+    fn get(&self, org: i64, ask: &Ask) -> Option<(chrono::NaiveDateTime, std::sync::Arc<Vec<Row>>)> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&(org, ask.clone())).filter(|(at, _, _)| at.elapsed() < FRESH_FOR).map(|(_, when, rows)| (*when, rows.clone()))
+    }
+
+    fn put(&self, org: i64, ask: Ask, when: chrono::NaiveDateTime, rows: std::sync::Arc<Vec<Row>>) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= CACHE_MAX {
+            map.clear();
+        }
+        map.insert((org, ask), (std::time::Instant::now(), when, rows));
+    }
+
+    /// Forgets company `org`'s suggestions: its levels or purchase orders changed here.
+    pub fn forget(&self, org: i64) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).retain(|(o, _), _| *o != org);
+    }
+}
+
+/// The rows of `ask` for company `org` and when they were worked out (UTC): from the cache
+/// when fresh and `refresh` is false, else worked out now ([`rows`]) and kept.
+pub async fn rows_cached(core: &crate::Core, org: i64, ask: &Ask, refresh: bool) -> AppResult<(chrono::NaiveDateTime, std::sync::Arc<Vec<Row>>)> {
+    if !refresh && let Some(hit) = core.suggestions.get(org, ask) {
+        return Ok(hit);
+    }
+    let a = ask.clone();
+    let rows = std::sync::Arc::new(core.db.run(move |c| rows(c, org, &a)).await?);
+    let when = db::now();
+    core.suggestions.put(org, ask.clone(), when, rows.clone());
+    Ok((when, rows))
+}
+
 pub fn rows(conn: &mut DbConn, org: i64, ask: &Ask) -> AppResult<Vec<Row>> {
     let since = ask.today - chrono::Duration::days(i64::from(ask.weeks) * 7);
     let sold = store::sold_since(conn, org, ask.warehouse_id, since)?;

@@ -240,3 +240,30 @@ async fn the_product_keeps_a_preferred_supplier_of_its_company() {
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     assert_eq!((res.json()["data"]["preferredSupplierId"].as_i64(), res.json()["data"]["unit"].as_str()), (Some(f.s1.0), Some("SET")));
 }
+
+#[tokio::test]
+async fn the_figures_of_the_last_minute_are_shared_until_a_refresh_or_the_buyers_own_change() {
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+    let f = fixture(&app).await;
+    let a = product(&app, &s, &f, "SUG-CACHE", f.s1.0).await;
+    approved(&app, &s, json!({"type": 4, "supplierId": f.s1.0, "warehouseId": f.warehouse, "date": days_ago(30), "lines": [{"seq": 1, "productId": a, "quantity": 30, "price": 12345}]}), f.warehouse).await;
+    approved(&app, &s, json!({"type": 1, "customerId": f.customer, "warehouseId": f.warehouse, "date": days_ago(14), "lines": [{"seq": 1, "productId": a, "quantity": 24, "price": 20000}]}), f.warehouse).await;
+    let path = format!("/purchase_suggestions?warehouse_id={}&weeks=12&shown=1&only_below=1", f.warehouse);
+    let first = app.get(&path, Some(&s)).await;
+    assert!(first.body.contains("figures as of") && first.body.contains("refresh=1"), "the screen says when its figures were worked out");
+    assert!(row(&first.body, "SUG-CACHE").contains(r#"value="12""#), "12 to order: {}", row(&first.body, "SUG-CACHE"));
+    // Two more sold: within the minute the screen keeps its figures (one working-out shared)…
+    approved(&app, &s, json!({"type": 1, "customerId": f.customer, "warehouseId": f.warehouse, "date": days_ago(1), "lines": [{"seq": 1, "productId": a, "quantity": 2, "price": 20000}]}), f.warehouse).await;
+    let again = app.get(&path, Some(&s)).await;
+    assert!(row(&again.body, "SUG-CACHE").contains(r#"value="12""#), "the last minute's figures");
+    // …and 'Refresh' works them out now: 26 sold, 4 on hand → 2.2 a week, order up to 20, 16.
+    let fresh = app.get(&format!("{path}&refresh=1"), Some(&s)).await;
+    assert!(!row(&fresh.body, "SUG-CACHE").contains(r#"value="12""#), "refreshed: {}", row(&fresh.body, "SUG-CACHE"));
+    assert!(row(&fresh.body, "SUG-CACHE").contains("<td class=\"num\">4</td>"), "4 on hand now: {}", row(&fresh.body, "SUG-CACHE"));
+    // The buyer's own change shows at once.
+    approved(&app, &s, json!({"type": 1, "customerId": f.customer, "warehouseId": f.warehouse, "date": days_ago(1), "lines": [{"seq": 1, "productId": a, "quantity": 1, "price": 20000}]}), f.warehouse).await;
+    let res = app.post_form("/purchase_suggestions/levels", &s, &[("product_id", &a.to_string()), ("warehouse_id", &f.warehouse.to_string()), ("reorder_point", "5"), ("order_up_to", "40"), ("back", &path)]).await;
+    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    let after = app.get(&path, Some(&s)).await;
+    assert!(row(&after.body, "SUG-CACHE").contains(r#"value="37""#), "40 − 3 on hand, at once: {}", row(&after.body, "SUG-CACHE"));
+}

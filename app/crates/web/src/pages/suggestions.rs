@@ -40,6 +40,9 @@ pub struct SuggestQuery {
     pub only_below: Option<String>,
     #[serde(default)]
     pub shown: Option<String>,
+    /// `1`: work the figures out now rather than take the last minute's.
+    #[serde(default)]
+    pub refresh: Option<String>,
     #[serde(flatten)]
     pub notice: NoticeFlag,
 }
@@ -166,6 +169,8 @@ pub struct View {
     pub only_below: bool,
     pub groups: Vec<Group>,
     pub count: usize,
+    /// When the figures were worked out, in the company's zone ('14:02:11').
+    pub as_of: String,
     /// The screen's own address (the levels form returns to it).
     pub back: String,
     pub alert: Option<(&'static str, String)>,
@@ -191,7 +196,10 @@ async fn view(state: &AppState, auth: &Auth, q: &SuggestQuery, alert: Option<(&'
     let f = filters(state, auth, q).await?;
     let ask = Ask { warehouse_id: f.warehouse_id, supplier_id: f.supplier_id, weeks: f.weeks, only_below: f.only_below, today: domain::dates::today(auth.zone) };
     let org = auth.org_id;
-    let rows = state.db.run(move |c| svc::rows(c, org, &ask)).await?;
+    let refresh = q.refresh.as_deref() == Some("1");
+    let (when, rows) = svc::rows_cached(state, org, &ask, refresh).await?;
+    let as_of = domain::dates::local(when, auth.zone).format("%H:%M:%S").to_string();
+    let rows: Vec<svc::Row> = rows.as_ref().clone();
     let names: std::collections::HashMap<i64, String> = f.suppliers.iter().cloned().collect();
     // Grouped by supplier name, the products without one last; within a group by code.
     let mut by: std::collections::BTreeMap<(bool, String, i64), Vec<RowView>> = std::collections::BTreeMap::new();
@@ -236,6 +244,7 @@ async fn view(state: &AppState, auth: &Auth, q: &SuggestQuery, alert: Option<(&'
         only_below: f.only_below,
         groups,
         count,
+        as_of,
         back: format!("{PATH}?{}", serde_urlencoded::to_string(&pairs).unwrap_or_default()),
         alert,
     })
@@ -292,6 +301,7 @@ pub async fn levels(State(state): State<AppState>, auth: Auth, body: axum::body:
         let actor = Actor::from(&auth);
         let cleared = rp.trim().is_empty() && out.trim().is_empty();
         state.db.write(move |c| svc::set_levels(c, &actor, Unchecked::new(product), Unchecked::new(warehouse), &rp, &out)).await?;
+        state.suggestions.forget(auth.org_id);
         Ok::<_, AppError>(if cleared { "Levels cleared: the proposed levels apply.".to_string() } else { "Levels saved.".to_string() })
     }
     .await;
@@ -326,6 +336,9 @@ pub async fn create(State(state): State<AppState>, auth: Auth, body: axum::body:
             .await
     }
     .await;
+    if r.is_ok() {
+        state.suggestions.forget(auth.org_id);
+    }
     match r {
         Ok(created) => {
             let ids: Vec<String> = created.iter().map(|c| c.id.to_string()).collect();
