@@ -94,6 +94,21 @@ fn row<'a>(html: &'a str, code: &str) -> &'a str {
     &html[start..end]
 }
 
+/// The row of `code` on whichever page of the screen at `path` lists it ("" when none does).
+async fn row_on_any_page(app: &TestApp, s: &Session, path: &str, code: &str) -> String {
+    for page in 1..=200 {
+        let res = app.get(&format!("{path}&page={page}"), Some(s)).await;
+        let r = row(&res.body, code);
+        if !r.is_empty() {
+            return r.to_string();
+        }
+        if !res.body.contains("rel=\"next\"") {
+            break;
+        }
+    }
+    String::new()
+}
+
 #[tokio::test]
 async fn sales_make_the_suggestion_entered_levels_override_and_create_makes_one_draft_po_per_supplier() {
     let (app, s) = TestApp::new().with_user("approver@demo.test").await;
@@ -150,8 +165,7 @@ async fn sales_make_the_suggestion_entered_levels_override_and_create_makes_one_
     // What is on order counts: A's position is now 6 + 12 = 18, above its reorder point.
     let page = app.get(&back, Some(&s)).await;
     assert_eq!(row(&page.body, "SUG-A"), "");
-    let all = app.get(&format!("{back}&shown=1"), Some(&s)).await;
-    let ra = row(&all.body, "SUG-A");
+    let ra = row_on_any_page(&app, &s, &format!("{back}&shown=1"), "SUG-A").await;
     assert!(ra.contains("<td class=\"num\">12</td>"), "on order shown: {ra}");
 }
 
@@ -266,4 +280,20 @@ async fn the_figures_of_the_last_minute_are_shared_until_a_refresh_or_the_buyers
     assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
     let after = app.get(&path, Some(&s)).await;
     assert!(row(&after.body, "SUG-CACHE").contains(r#"value="37""#), "40 − 3 on hand, at once: {}", row(&after.body, "SUG-CACHE"));
+}
+
+#[tokio::test]
+async fn a_long_screen_comes_150_rows_a_page() {
+    let (app, s) = TestApp::new().with_user("approver@demo.test").await;
+    let f = fixture(&app).await;
+    let path = format!("/purchase_suggestions?warehouse_id={}&weeks=12&shown=1", f.warehouse);
+    let first = app.get(&path, Some(&s)).await;
+    let count: usize = first.body.split(" products").next().and_then(|t| t.rsplit('>').next()).and_then(|n| n.trim().parse().ok()).expect("the count");
+    assert!(count > 150, "the demo company lists more than a page of products: {count}");
+    assert_eq!(first.body.matches("data-row ").count(), 150, "150 rows on the first page");
+    let pages = count.div_ceil(150);
+    assert!(first.body.contains(&format!("page 1 of {pages}")) && first.body.contains("rel=\"next\""));
+    let last = app.get(&format!("{path}&page={pages}"), Some(&s)).await;
+    assert_eq!(last.body.matches("data-row ").count(), count - 150 * (pages - 1), "the rest on the last page");
+    assert!(last.body.contains("rel=\"prev\"") && !last.body.contains("rel=\"next\""));
 }

@@ -43,6 +43,9 @@ pub struct SuggestQuery {
     /// `1`: work the figures out now rather than take the last minute's.
     #[serde(default)]
     pub refresh: Option<String>,
+    /// The page of rows (150 a page), from 1.
+    #[serde(default)]
+    pub page: Option<String>,
     #[serde(flatten)]
     pub notice: NoticeFlag,
 }
@@ -169,6 +172,12 @@ pub struct View {
     pub only_below: bool,
     pub groups: Vec<Group>,
     pub count: usize,
+    /// This page (from 1), the number of pages, and the addresses of the pages before and
+    /// after (empty at the ends).
+    pub page: usize,
+    pub pages: usize,
+    pub prev: String,
+    pub next: String,
     /// When the figures were worked out, in the company's zone ('14:02:11').
     pub as_of: String,
     /// The screen's own address (the levels form returns to it).
@@ -192,6 +201,9 @@ pub struct SuggestPage {
 
 const NO_SUPPLIER: &str = "No preferred supplier";
 
+/// Rows a page of the screen shows.
+const PER_PAGE: usize = 150;
+
 async fn view(state: &AppState, auth: &Auth, q: &SuggestQuery, alert: Option<(&'static str, String)>) -> AppResult<View> {
     let f = filters(state, auth, q).await?;
     let ask = Ask { warehouse_id: f.warehouse_id, supplier_id: f.supplier_id, weeks: f.weeks, only_below: f.only_below, today: domain::dates::today(auth.zone) };
@@ -201,14 +213,19 @@ async fn view(state: &AppState, auth: &Auth, q: &SuggestQuery, alert: Option<(&'
     let as_of = domain::dates::local(when, auth.zone).format("%H:%M:%S").to_string();
     let rows: Vec<svc::Row> = rows.as_ref().clone();
     let names: std::collections::HashMap<i64, String> = f.suppliers.iter().cloned().collect();
-    // Grouped by supplier name, the products without one last; within a group by code.
-    let mut by: std::collections::BTreeMap<(bool, String, i64), Vec<RowView>> = std::collections::BTreeMap::new();
+    // Grouped by supplier name, the products without one last; within a group by code; 150 rows
+    // a page, so a company with thousands to order still gets a page that renders at once.
     let count = rows.len();
-    for r in rows {
-        let key = match r.supplier_id.and_then(|s| names.get(&s).map(|n| (s, n.clone()))) {
-            Some((s, n)) => (false, n, s),
-            None => (true, NO_SUPPLIER.to_string(), 0),
-        };
+    let key_of = |r: &svc::Row| match r.supplier_id.and_then(|s| names.get(&s).map(|n| (s, n.clone()))) {
+        Some((s, n)) => (false, n, s),
+        None => (true, NO_SUPPLIER.to_string(), 0),
+    };
+    let mut keyed: Vec<((bool, String, i64), svc::Row)> = rows.into_iter().map(|r| (key_of(&r), r)).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let pages = count.div_ceil(PER_PAGE).max(1);
+    let page = q.page.as_deref().and_then(|p| p.trim().parse::<usize>().ok()).unwrap_or(1).clamp(1, pages);
+    let mut by: std::collections::BTreeMap<(bool, String, i64), Vec<RowView>> = std::collections::BTreeMap::new();
+    for (key, r) in keyed.into_iter().skip((page - 1) * PER_PAGE).take(PER_PAGE) {
         by.entry(key).or_default().push(RowView {
             product_id: r.product_id,
             code: r.code,
@@ -244,8 +261,12 @@ async fn view(state: &AppState, auth: &Auth, q: &SuggestQuery, alert: Option<(&'
         only_below: f.only_below,
         groups,
         count,
+        page,
+        pages,
+        prev: if page > 1 { format!("{PATH}?{}&page={}", serde_urlencoded::to_string(&pairs).unwrap_or_default(), page - 1) } else { String::new() },
+        next: if page < pages { format!("{PATH}?{}&page={}", serde_urlencoded::to_string(&pairs).unwrap_or_default(), page + 1) } else { String::new() },
         as_of,
-        back: format!("{PATH}?{}", serde_urlencoded::to_string(&pairs).unwrap_or_default()),
+        back: format!("{PATH}?{}{}", serde_urlencoded::to_string(&pairs).unwrap_or_default(), if page > 1 { format!("&page={page}") } else { String::new() }),
         alert,
     })
 }
