@@ -114,7 +114,8 @@ fn source_amount(conn: &mut DbConn, o: &order_db::Order, line_id: Option<i64>) -
             line.amount.checked_sub(gst_of_inclusive(Cents(line.amount), tax).0).ok_or_else(|| refuse(LandedError::TooLarge.to_string()))?
         }
     };
-    Ok(Cents(if o.order_type == OrderType::BillCreditNote.as_i32() { gross.checked_neg().unwrap_or(0) } else { gross }))
+    let signed = if o.order_type == OrderType::BillCreditNote.as_i32() { gross.checked_neg().ok_or_else(|| refuse(LandedError::TooLarge.to_string()))? } else { gross };
+    Ok(Cents(signed))
 }
 
 /// Creates a draft allocation after the checks of [`validate`].
