@@ -83,6 +83,12 @@
     results.querySelectorAll('details.stock-dd[open]').forEach(function (o) { if (o !== dd) o.open = false; });
     placePop(dd);
   }, true);
+  // What is coming arrives after the pop-up opened (issue 35): placed again once it is in, so
+  // the grown pop-up stays whole in the viewport.
+  results.addEventListener('htmx:afterSettle', function (e) {
+    var dd = e.target.closest && e.target.closest('details.stock-dd[open]');
+    if (dd && e.target.matches('.coming')) placePop(dd);
+  });
   function closePops() { results.querySelectorAll('details.stock-dd[open]').forEach(function (o) { o.open = false; }); }
   results.addEventListener('scroll', closePops, true);
   window.addEventListener('resize', closePops);
