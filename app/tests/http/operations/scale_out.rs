@@ -57,7 +57,7 @@ pub(crate) async fn wait_until_up(http: &Http, s: &Server) {
         if http.request(req).await.is_ok_and(|res| res.status() == StatusCode::OK) {
             return;
         }
-        assert!(started.elapsed() < Duration::from_secs(60), "the server at {} did not start", s.base);
+        assert!(started.elapsed() < Duration::from_secs(120), "the server at {} did not start", s.base);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
