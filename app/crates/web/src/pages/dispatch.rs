@@ -14,6 +14,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use super::NoticeFlag;
+use super::posted::Posted;
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::state::AppState;
@@ -116,25 +117,6 @@ fn refusal(e: &AppError) -> Option<String> {
         AppError::Conflict { message, .. } => Some(message.clone()),
         AppError::NotFound => Some(svc::UNKNOWN_SHEET.into()),
         _ => None,
-    }
-}
-
-/// A posted form with repeated fields (`order_id`).
-struct Posted(Vec<(String, String)>);
-
-impl Posted {
-    fn read(body: &[u8]) -> AppResult<Self> {
-        serde_urlencoded::from_bytes(body).map(Posted).map_err(|e| bad(format!("The form could not be read: {e}")))
-    }
-    fn one(&self, key: &str) -> Option<&str> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
-    }
-    fn ids(&self, key: &str) -> AppResult<Vec<i64>> {
-        self.0
-            .iter()
-            .filter(|(k, v)| k == key && !v.trim().is_empty())
-            .map(|(_, v)| v.trim().parse::<i64>().map_err(|_| bad(svc::UNKNOWN_SHEET)))
-            .collect()
     }
 }
 
@@ -413,7 +395,7 @@ async fn bulk_answer(state: &AppState, auth: &Auth, p: &Posted, r: AppResult<Str
             let Some(message) = refusal(&e) else { return Err(e) };
             let kept = Kept {
                 alert: Some(("error", message)),
-                checked: p.ids("order_id").unwrap_or_default(),
+                checked: p.ids("order_id", svc::UNKNOWN_SHEET).unwrap_or_default(),
                 run_name: p.one("run_name").unwrap_or_default().to_string(),
                 driver: p.one("driver_id").unwrap_or_default().to_string(),
                 status: p.one("delivery_status").unwrap_or_default().to_string(),
@@ -439,7 +421,7 @@ pub async fn set_status(State(state): State<AppState>, auth: Auth, body: axum::b
     let p = Posted::read(&body)?;
     let r = async {
         let (warehouse, _) = warehouse_of(&state, &auth, p.one("warehouse_id")).await?;
-        let ids = p.ids("order_id")?;
+        let ids = p.ids("order_id", svc::UNKNOWN_SHEET)?;
         let status = p.one("delivery_status").map(str::trim).filter(|s| !s.is_empty()).map(|s| s.parse::<i32>().map_err(|_| AppError::field("delivery_status", "Choose a delivery status."))).transpose()?;
         let n = svc::set_status(&state, &Actor::from(&auth), warehouse, ids, status).await?;
         let label = status.and_then(DeliveryStatus::from_i32).map_or("", DeliveryStatus::label);
@@ -455,7 +437,7 @@ pub async fn assign(State(state): State<AppState>, auth: Auth, body: axum::body:
     let r = async {
         let (warehouse, _) = warehouse_of(&state, &auth, p.one("warehouse_id")).await?;
         let day = parse_day(p.one("date"), &auth)?;
-        let orders = p.ids("order_id")?;
+        let orders = p.ids("order_id", svc::UNKNOWN_SHEET)?;
         let n = orders.len();
         let driver = p.one("driver_id").map(str::trim).filter(|s| !s.is_empty()).map(|s| parse_id(s, "driver_id", "a driver")).transpose()?;
         let run_name = p.one("run_name").unwrap_or_default().to_string();

@@ -23,6 +23,7 @@ pub mod report_center;
 pub mod reports;
 pub mod settings;
 pub mod exchange_rates;
+pub mod posted;
 pub mod shell;
 pub mod stream;
 pub mod suggestions;

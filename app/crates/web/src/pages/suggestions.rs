@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use super::NoticeFlag;
+use super::posted::Posted;
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::state::AppState;
@@ -69,21 +70,6 @@ fn refusal(e: &AppError) -> Option<String> {
         AppError::Conflict { message, .. } => Some(message.clone()),
         AppError::NotFound => Some("That record does not exist in this company.".into()),
         _ => None,
-    }
-}
-
-/// A posted form with repeated fields.
-struct Posted(Vec<(String, String)>);
-
-impl Posted {
-    fn read(body: &[u8]) -> AppResult<Self> {
-        serde_urlencoded::from_bytes(body).map(Posted).map_err(|e| bad(format!("The form could not be read: {e}")))
-    }
-    fn one(&self, key: &str) -> Option<&str> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
-    }
-    fn all(&self, key: &str) -> Vec<&str> {
-        self.0.iter().filter(|(k, v)| k == key && !v.trim().is_empty()).map(|(_, v)| v.as_str()).collect()
     }
 }
 
