@@ -75,6 +75,8 @@ test('quoting at 1366×768 for role 4: whole names and codes, Add in view, the s
   await row.locator('.stock-dd summary').click();
   const pop = row.locator('.stock-pop');
   await pop.waitFor();
+  // What is coming loads into the open pop-up and grows it; it must stay whole once grown.
+  await pop.locator('.coming > *').first().waitFor();
   assert.equal(await pop.evaluate(wholeInView), '', 'the pop-up is whole');
   const onTop = await pop.evaluate((el) => {
     const r = el.getBoundingClientRect();

@@ -83,9 +83,9 @@
     results.querySelectorAll('details.stock-dd[open]').forEach(function (o) { if (o !== dd) o.open = false; });
     placePop(dd);
   }, true);
-  // What is coming arrives after the pop-up opened (issue 35): placed again once it is in, so
-  // the grown pop-up stays whole in the viewport.
-  results.addEventListener('htmx:afterSettle', function (e) {
+  // What is coming arrives after the pop-up opened (issue 35): placed again in the same task as
+  // the swap (before the browser lays out or paints the grown pop-up), so it stays whole in view.
+  results.addEventListener('htmx:afterSwap', function (e) {
     var dd = e.target.closest && e.target.closest('details.stock-dd[open]');
     if (dd && e.target.matches('.coming')) placePop(dd);
   });
