@@ -105,19 +105,9 @@ async fn warehouse_of(state: &AppState, auth: &Auth, asked: Option<&str>) -> App
     Ok((id, all))
 }
 
-/// The message of a refused write, as the board shows it; `None` for an error that is not
-/// the user's to fix (it answers as errors do everywhere).
+/// The message of a refused write, as the page shows it (`errors::refusal`).
 fn refusal(e: &AppError) -> Option<String> {
-    match e {
-        AppError::BadRequest(m) => Some(m.clone()),
-        AppError::Validation { message, errors } => {
-            let detail: Vec<&str> = errors.values().map(String::as_str).collect();
-            Some(if detail.is_empty() { message.clone() } else { detail.join(" ") })
-        }
-        AppError::Conflict { message, .. } => Some(message.clone()),
-        AppError::NotFound => Some(svc::UNKNOWN_SHEET.into()),
-        _ => None,
-    }
+    super::errors::refusal(e, Some(svc::UNKNOWN_SHEET))
 }
 
 fn board_href(warehouse: i64, day: NaiveDate) -> String {

@@ -23,6 +23,23 @@ struct ErrorPage {
     message: String,
 }
 
+/// The message a form page shows in place when an action is refused (its board or list stays
+/// on screen): what the user can act on — a bad request, a refusal, the fields' messages, a
+/// conflict — and, when the page names one, `not_found` for a record outside the company.
+/// `None` for anything else, which answers as every other error does.
+pub fn refusal(e: &AppError, not_found: Option<&str>) -> Option<String> {
+    match e {
+        AppError::BadRequest(m) | AppError::Forbidden(m) => Some(m.clone()),
+        AppError::Validation { message, errors } => {
+            let detail: Vec<&str> = errors.values().map(String::as_str).collect();
+            Some(if detail.is_empty() { message.clone() } else { detail.join(" ") })
+        }
+        AppError::Conflict { message, .. } => Some(message.clone()),
+        AppError::NotFound => not_found.map(str::to_string),
+        _ => None,
+    }
+}
+
 /// Middleware turning error responses into the right representation.
 pub async fn render(req: Request, next: Next) -> Response {
     let mut res = render_error(req, next).await;

@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::NoticeFlag;
+use super::errors::refusal;
 use super::shell::Shell;
 use crate::auth::Auth;
 use crate::state::AppState;
@@ -44,20 +45,6 @@ fn cost_text(sight: Sight, c: Cost) -> String {
 
 fn bill_href(id: i64) -> String {
     format!("/order_detail/{}/{id}", OrderType::Bill.route_name())
-}
-
-/// The message of a refused write, as the page shows it; `None` for an error that is not
-/// the user's to fix.
-fn refusal(e: &AppError) -> Option<String> {
-    match e {
-        AppError::BadRequest(m) | AppError::Forbidden(m) => Some(m.clone()),
-        AppError::Validation { message, errors } => {
-            let detail: Vec<&str> = errors.values().map(String::as_str).collect();
-            Some(if detail.is_empty() { message.clone() } else { detail.join(" ") })
-        }
-        AppError::Conflict { message, .. } => Some(message.clone()),
-        _ => None,
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -284,7 +271,7 @@ async fn save(state: AppState, auth: Auth, editing: Option<i64>, body: axum::bod
     match r {
         Ok(id) => super::redirect_with_notice(&state, &auth, &format!("/landed_costs/{id}"), "success", format!("Landed cost {} saved as a draft.", domain::landed::number(id))).await,
         Err(e) => {
-            let Some(m) = refusal(&e) else { return Err(e) };
+            let Some(m) = refusal(&e, None) else { return Err(e) };
             // Another company's cost bill: the form cannot be shown for it.
             let page = match form_page(&state, &auth, source_id, entered, editing.map(|id| (id, version)), Some(m.clone())).await {
                 Ok(p) => p.into_response(),
@@ -352,7 +339,7 @@ async fn show_page(state: &AppState, auth: &Auth, id: i64, alert: Option<(&'stat
     let (lines, preview_error) = if draft {
         match state.db.run(move |c| svc::preview(c, org, id)).await {
             Ok(l) => (l, None),
-            Err(e) => match refusal(&e) {
+            Err(e) => match refusal(&e, None) {
                 Some(m) => (vec![], Some(m)),
                 None => return Err(e),
             },
@@ -395,7 +382,7 @@ async fn act(state: AppState, auth: Auth, id: i64, approve: bool) -> AppResult<R
         }
         Err(AppError::NotFound) => Err(AppError::NotFound),
         Err(e) => {
-            let Some(m) = refusal(&e) else { return Err(e) };
+            let Some(m) = refusal(&e, None) else { return Err(e) };
             Ok((StatusCode::UNPROCESSABLE_ENTITY, show_page(&state, &auth, id, Some(("error", m))).await?).into_response())
         }
     }

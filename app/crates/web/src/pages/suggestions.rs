@@ -51,26 +51,20 @@ pub struct SuggestQuery {
     pub notice: NoticeFlag,
 }
 
+/// A sheet or supplier id that is not one of the company's.
+const UNKNOWN_RECORD: &str = "That record does not exist in this company.";
+
 fn bad(message: impl Into<String>) -> AppError {
     AppError::BadRequest(message.into())
 }
 
-fn check(auth: &Auth) -> AppResult<()> {
-    svc::check_buyer(auth.role, auth.is_buyer)
+/// The message of a refused write, as the page shows it (`errors::refusal`).
+fn refusal(e: &AppError) -> Option<String> {
+    super::errors::refusal(e, Some(UNKNOWN_RECORD))
 }
 
-/// A refusal the screen shows as its message; `None` for errors that answer as usual.
-fn refusal(e: &AppError) -> Option<String> {
-    match e {
-        AppError::BadRequest(m) => Some(m.clone()),
-        AppError::Validation { message, errors } => {
-            let detail: Vec<&str> = errors.values().map(String::as_str).collect();
-            Some(if detail.is_empty() { message.clone() } else { detail.join(" ") })
-        }
-        AppError::Conflict { message, .. } => Some(message.clone()),
-        AppError::NotFound => Some("That record does not exist in this company.".into()),
-        _ => None,
-    }
+fn check(auth: &Auth) -> AppResult<()> {
+    svc::check_buyer(auth.role, auth.is_buyer)
 }
 
 fn parse_id(s: &str, field: &'static str, what: &str) -> AppResult<i64> {
