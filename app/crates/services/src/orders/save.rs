@@ -362,20 +362,18 @@ pub fn create_by(conn: &mut DbConn, drafter: &Drafter<'_>, t: OrderType, h: &Hea
             orders::total_gst.eq(o.total_gst),
         ),
         (orders::created_at.eq(o.created_at), orders::updated_at.eq(o.updated_at)),
-    ),
-        )
-        .returning(orders::id)
-        .get_result(conn)?;
-    diesel::update(orders::table.find(id))
-        .set((
+        (
             orders::csr_self_note.eq(h.csr_self_note.trim()),
             orders::currency.eq(&money.code),
             orders::exchange_rate.eq(money.rate.0),
             orders::fx_total_amount.eq(fx_amount),
             orders::fx_total_gst.eq(fx_gst),
             orders::shipment_ref.eq(shipment_ref(t, h)),
-        ))
-        .execute(conn)?;
+        ),
+    ),
+        )
+        .returning(orders::id)
+        .get_result(conn)?;
     write_lines(conn, actor.org_id, id, &valid, &names, &money)?;
     order_db::add_event(conn, actor.org_id, id, actor.user_id, actor.name, "Created")?;
     Ok(id)
@@ -428,20 +426,18 @@ pub fn update(conn: &mut DbConn, actor: &Actor, id: i64, version: i32, h: &Heade
                 orders::version.eq(orders::version + 1),
                 orders::updated_at.eq(now()),
             ),
+            (
+                orders::currency.eq(&money.code),
+                orders::exchange_rate.eq(money.rate.0),
+                orders::fx_total_amount.eq(fx_amount),
+                orders::fx_total_gst.eq(fx_gst),
+                orders::shipment_ref.eq(shipment_ref(t, h)),
+            ),
         ))
         .execute(conn)?;
     if changed == 0 {
         return Err(AppError::Conflict { message: STALE.into(), code: Some("stale"), reasons: vec![] });
     }
-    diesel::update(orders::table.find(id))
-        .set((
-            orders::currency.eq(&money.code),
-            orders::exchange_rate.eq(money.rate.0),
-            orders::fx_total_amount.eq(fx_amount),
-            orders::fx_total_gst.eq(fx_gst),
-            orders::shipment_ref.eq(shipment_ref(t, h)),
-        ))
-        .execute(conn)?;
     write_lines(conn, actor.org_id, id, &valid, &names, &money)?;
     order_db::add_event(conn, actor.org_id, id, Some(actor.user_id), &actor.name, "Content edited")
 }
