@@ -150,6 +150,18 @@ export async function start(options = {}) {
   };
 }
 
+/** Calls the JSON API from the signed-in page, as the islands do (cookie + CSRF header). */
+export function api(page, method, path, body) {
+  return page.evaluate(async ({ method, path, body }) => {
+    const r = await fetch(path, {
+      method,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': document.querySelector('meta[name="csrf-token"]').content },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: r.status, json: await r.json().catch(() => null) };
+  }, { method, path, body });
+}
+
 /** Signs in through the form with Enter, as staff do. */
 export async function signIn(page, email, password = 'tyredesk') {
   await page.goto('/login');

@@ -8,23 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { signIn, start } from './harness.mjs';
+import { api, signIn, start } from './harness.mjs';
 
 let app;
 before(async () => { app = await start(); });
 after(async () => { await app?.stop(); });
-
-/** Calls the JSON API from the signed-in page, as the islands do (cookie + CSRF header). */
-function api(page, method, path, body) {
-  return page.evaluate(async ({ method, path, body }) => {
-    const r = await fetch(path, {
-      method,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': document.querySelector('meta[name="csrf-token"]').content },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: r.status, json: await r.json().catch(() => null) };
-  }, { method, path, body });
-}
 
 /** An approved invoice of `lines` lines for a customer the approval guard lets through; the
  * first line's description is `description` when given. */

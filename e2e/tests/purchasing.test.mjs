@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { signIn, start } from './harness.mjs';
+import { api, signIn, start } from './harness.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const FAILING = ['critical', 'serious', 'moderate'];
@@ -15,18 +15,6 @@ const FAILING = ['critical', 'serious', 'moderate'];
 let app;
 before(async () => { app = await start(); });
 after(async () => { await app?.stop(); });
-
-/** Calls the JSON API from the signed-in page, as the islands do (cookie + CSRF header). */
-function api(page, method, path, body) {
-  return page.evaluate(async ({ method, path, body }) => {
-    const r = await fetch(path, {
-      method,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': document.querySelector('meta[name="csrf-token"]').content },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: r.status, json: await r.json().catch(() => null) };
-  }, { method, path, body });
-}
 
 /** axe-core on the page as it is, evaluated through the browser's protocol. */
 async function audit(page, where) {
