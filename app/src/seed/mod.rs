@@ -293,6 +293,9 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             overdue_guard_days: None,
             default_warehouse_id: None,
             quotation_valid_days: 7,
+            dot_on_documents: false,
+            shop_shows_dot: false,
+            old_tyre_years: None,
         },
         Organisation {
             id: 9,
@@ -319,6 +322,9 @@ fn insert_orgs(conn: &mut DbConn, now: NaiveDateTime) -> AppResult<()> {
             overdue_guard_days: None,
             default_warehouse_id: None,
             quotation_valid_days: 7,
+            dot_on_documents: false,
+            shop_shows_dot: false,
+            old_tyre_years: None,
         },
     ];
     diesel::insert_into(organisations::table).values(&orgs[0]).execute(conn)?;
@@ -572,12 +578,15 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
                     reason: "Opening balance".into(),
                     user_id: None,
                     created_at: now,
+                    dot: None,
                 });
             }
         }
     }
     masters::insert_stocks(conn, &stocks)?;
     masters::insert_stock_moves(conn, &moves)?;
+    // Tyres are tracked by DOT (issue 36); their opening stock is of unknown code.
+    db::lots::track_tyres(conn, org)?;
 
     // OCOP prices for customers on the OCOP/VIP strategy.
     let ocop_customers: Vec<&NewCustomer> = customers.iter().filter(|c| c.price_strategy == 6).collect();
@@ -718,6 +727,7 @@ fn seed_sheets(conn: &mut DbConn, ids: &mut IdGen, rng: &mut Rng, ctx: &SheetCtx
                 cost_price: p.cost_price,
                 fx_price: 0,
                 fx_amount: 0,
+                dot: None,
             });
         }
         let approved = status == 2 || status == 4;

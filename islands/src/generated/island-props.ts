@@ -8,7 +8,11 @@ export type EditorProps = { kind: string, orderType: number, taxType: number, cu
  * Whether the viewer sees cost: without it an adjustment has no cost and amount columns.
  */
 seesCost: boolean, fieldName: string, lines: Array<IslandLine>, errors: { [key in string]?: string }, };
-export type IslandLine = { key: string, productId: number | null, code: string, name: string, unit: string, stock: number | null, qty: string, price: string, description: string, taxType: number, inWarehouseQty: string, inSystemQty: string, classA: number | null, costPrice: number | null, };
+export type IslandLine = { key: string, productId: number | null, code: string, name: string, unit: string, stock: number | null, qty: string, price: string, description: string, taxType: number, inWarehouseQty: string, inSystemQty: string, classA: number | null, costPrice: number | null, 
+/**
+ * A tyre's DOT code as typed ('2325', issue 36); empty for none.
+ */
+dot: string, };
 export type QuotingCartProps = { 
 /**
  * The browser storage key of the cart (`carts`; the self-order cart is `carts_csr`).

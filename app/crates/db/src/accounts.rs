@@ -98,6 +98,14 @@ pub struct Organisation {
     pub default_warehouse_id: Option<i64>,
     /// How many days a quotation is valid (issue 33; 7 unless set).
     pub quotation_valid_days: i32,
+    /// Tyres by DOT date (issue 36): the printed tax invoice and delivery docket name each
+    /// line's DOT codes.
+    pub dot_on_documents: bool,
+    /// The shop shows the years of manufacture in stock ('DOT 2025'), never quantities.
+    pub shop_shows_dot: bool,
+    /// The approval guard's old-tyre rule: an invoice selling tyres this many years old or
+    /// more to a customer who has not accepted them needs an approver (`None`: off).
+    pub old_tyre_years: Option<i32>,
 }
 
 /// Sessions stay valid this long after the last request.

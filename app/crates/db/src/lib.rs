@@ -15,6 +15,7 @@ pub mod masters;
 pub mod ocops;
 pub mod products;
 pub mod stock;
+pub mod lots;
 pub mod orders;
 pub mod order_views;
 pub mod price_views;

@@ -371,6 +371,8 @@ pub struct NewStockMove {
     pub reason: String,
     pub user_id: Option<i64>,
     pub created_at: NaiveDateTime,
+    /// The DOT lot moved (issue 36); `None` for a product not tracked by DOT.
+    pub dot: Option<i32>,
 }
 
 #[derive(Insertable, Clone, Debug)]

@@ -53,6 +53,9 @@ diesel::table! {
         overdue_guard_days -> Nullable<Integer>,
         default_warehouse_id -> Nullable<BigInt>,
         quotation_valid_days -> Integer,
+        dot_on_documents -> Bool,
+        shop_shows_dot -> Bool,
+        old_tyre_years -> Nullable<Integer>,
     }
 }
 
@@ -234,6 +237,7 @@ diesel::table! {
         xero_balance_at -> Nullable<Timestamp>,
         shop_password_hash -> Text,
         shop_must_change -> Bool,
+        accepts_old_tyres -> Bool,
     }
 }
 
@@ -291,6 +295,7 @@ diesel::table! {
         xero_synced_version -> Integer,
         preferred_supplier_id -> Nullable<BigInt>,
         supplier_code -> Text,
+        dot_tracked -> Bool,
     }
 }
 
@@ -410,6 +415,7 @@ diesel::table! {
         cost_price -> BigInt,
         fx_price -> BigInt,
         fx_amount -> BigInt,
+        dot -> Nullable<Integer>,
     }
 }
 
@@ -446,6 +452,7 @@ diesel::table! {
         reason -> Text,
         user_id -> Nullable<BigInt>,
         created_at -> Timestamp,
+        dot -> Nullable<Integer>,
     }
 }
 
@@ -561,6 +568,30 @@ diesel::table! {
         quantity -> BigInt,
         price -> BigInt,
         amount -> BigInt,
+    }
+}
+
+diesel::table! {
+    stock_lots (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        warehouse_id -> BigInt,
+        product_id -> BigInt,
+        dot -> Integer,
+        on_hand -> BigInt,
+    }
+}
+
+diesel::table! {
+    line_lots (id) {
+        id -> BigInt,
+        org_id -> BigInt,
+        order_id -> BigInt,
+        line_id -> BigInt,
+        warehouse_id -> BigInt,
+        product_id -> BigInt,
+        dot -> Integer,
+        qty -> BigInt,
     }
 }
 
@@ -905,6 +936,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     products,
     price_changes,
     stocks,
+    stock_lots,
+    line_lots,
     orders,
     order_lines,
     order_sequences,

@@ -262,6 +262,7 @@ mod tests {
             amount: Cents(qty * price),
             description: String::new(),
             tax_type: 1,
+            dot: None,
         };
         let aud = lines_in_aud(&[line(400, 4500), line(2, -150)], Rate(650_000)).unwrap();
         assert_eq!(aud.iter().map(|l| (l.quantity, l.price, l.amount)).collect::<Vec<_>>(), vec![(400, Cents(6923), Cents(2_769_200)), (2, Cents(-231), Cents(-462))]);

@@ -68,6 +68,9 @@ pub struct GuardInput<'a> {
     /// How many whole days the customer's longest-overdue sent invoice is past due, as Xero
     /// last said (`payments::days_overdue`; 0 when none is).
     pub days_overdue: i64,
+    /// Reason (b3), issue 36: the invoice would sell tyres older than the company's limit to a
+    /// customer who has not accepted them ([`old_tyre_reason`]).
+    pub old_tyres: Option<&'a str>,
 }
 
 /// The guard's answer.
@@ -125,6 +128,15 @@ pub fn overdue_reason(setting: Option<i32>, days_overdue: i64) -> Option<String>
     (days_overdue > i64::from(limit)).then(|| format!("Customer has invoices overdue more than {limit} days"))
 }
 
+/// Reason (b3), issue 36: when the company set a limit of `years` (off by default) and the
+/// customer has not accepted old tyres, the tyres the invoice takes (product code and DOT
+/// code) that are `years` old or more on `today`, named.
+pub fn old_tyre_reason(years: Option<i32>, accepts: bool, taken: &[(String, crate::dot::Dot)], today: chrono::NaiveDate) -> Option<String> {
+    let years = years.filter(|_| !accepts)?;
+    let old: Vec<String> = taken.iter().filter(|(_, d)| d.older_than(years, today)).map(|(code, d)| format!("{code} DOT {}", d.code())).collect();
+    (!old.is_empty()).then(|| format!("Tyres {years} years old or more for a customer who has not accepted them: {}", old.join(", ")))
+}
+
 /// The invoice guard's reasons for `input`, in the order lines (a), balance (b), overdue
 /// (b2, when the company's rule is on), CBD (c); none for other sheet types.
 pub fn invoice_reasons(input: &GuardInput<'_>) -> Vec<String> {
@@ -133,6 +145,7 @@ pub fn invoice_reasons(input: &GuardInput<'_>) -> Vec<String> {
     }
     let mut reasons = guard_reasons(input.lines, input.credit_limit, input.balance, false);
     reasons.extend(overdue_reason(input.overdue_guard_days, input.days_overdue));
+    reasons.extend(input.old_tyres.map(str::to_owned));
     if input.is_cbd {
         reasons.push(CBD_REASON.to_owned());
     }
@@ -215,10 +228,29 @@ mod tests {
             warnings: &[],
             overdue_guard_days: None,
             days_overdue: 0,
+            old_tyres: None,
         }
     }
 
     const OVERDUE_30: &str = "Customer has invoices overdue more than 30 days";
+
+    #[test]
+    fn old_tyres_need_the_setting_a_customer_who_did_not_accept_them_and_an_old_code() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
+        let dot = |c: &str| crate::dot::Dot::parse(c, today).unwrap();
+        let taken = [("PCR1".to_owned(), dot("2320")), ("PCR2".to_owned(), dot("2325"))];
+        let reason = old_tyre_reason(Some(5), false, &taken, today);
+        assert_eq!(reason.as_deref(), Some("Tyres 5 years old or more for a customer who has not accepted them: PCR1 DOT 2320"));
+        assert_eq!(old_tyre_reason(None, false, &taken, today), None, "off by default");
+        assert_eq!(old_tyre_reason(Some(5), true, &taken, today), None, "the customer accepted old tyres");
+        assert_eq!(old_tyre_reason(Some(7), false, &taken, today), None, "none that old");
+        // Below approver the reason refuses; an approver confirms it.
+        let text = reason.unwrap();
+        let sales = GuardInput { old_tyres: Some(&text), ..input(&[], Role::Sales) };
+        assert_eq!(approval_guard(&sales), GuardOutcome::Refused(format!("{text} Contact manager.")));
+        let approver = GuardInput { role: Role::Approver, ..sales };
+        assert!(matches!(approval_guard(&approver), GuardOutcome::NeedsConfirmation { .. }));
+    }
 
     #[test]
     fn the_overdue_reason_needs_the_rule_on_and_an_invoice_past_it() {

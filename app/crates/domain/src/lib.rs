@@ -6,6 +6,7 @@ pub mod clone;
 pub mod currency;
 pub mod dates;
 pub mod dispatch;
+pub mod dot;
 pub mod email;
 pub mod due_date;
 pub mod enums;

@@ -25,6 +25,8 @@ pub struct LineDraft {
     pub tax_type: i32,
     pub in_warehouse_qty: String,
     pub in_system_qty: String,
+    /// A tyre's DOT code as typed ('2325'; issue 36), empty for none.
+    pub dot: String,
 }
 
 /// The header fields whose presence depends on the kind.
@@ -37,6 +39,8 @@ pub struct SheetDraft {
     pub in_warehouse_id: Option<i64>,
     pub tax_type: i32,
     pub lines: Vec<LineDraft>,
+    /// The company's today, which a DOT code may not be after.
+    pub today: NaiveDate,
 }
 
 /// The header fields every kind shares, as received, for [`check_header`].
@@ -119,7 +123,12 @@ pub struct ValidLine {
     pub amount: Cents,
     pub description: String,
     pub tax_type: i32,
+    /// The DOT code (stored form, issue 36), `None` when the line names none.
+    pub dot: Option<i32>,
 }
+
+/// A DOT code on a sheet type that keeps none (purchase orders).
+pub const NO_DOT_HERE: &str = "DOT codes are kept on invoices, credit notes, bills, bill credit notes, transfers and stock adjustments only.";
 
 /// Values a stock-take at cost (issue 29): an adjustment's lines take their product's moving
 /// average cost when the sheet is saved, whatever price was sent, so the sheet's amount is
@@ -232,6 +241,20 @@ pub fn validate(d: &SheetDraft) -> Result<Vec<ValidLine>, FieldErrors> {
             errors.insert(key("price"), limits::TOTAL_TOO_LARGE.into());
             continue;
         };
+        let dot = match l.dot.trim() {
+            "" => None,
+            _ if t == OrderType::PurchaseOrder => {
+                errors.insert(key("dot"), NO_DOT_HERE.into());
+                continue;
+            }
+            typed => match crate::dot::Dot::parse(typed, d.today) {
+                Ok(dot) => Some(dot.stored()),
+                Err(e) => {
+                    errors.insert(key("dot"), e.to_string());
+                    continue;
+                }
+            },
+        };
         out.push(ValidLine {
             product_id,
             quantity,
@@ -241,6 +264,7 @@ pub fn validate(d: &SheetDraft) -> Result<Vec<ValidLine>, FieldErrors> {
             amount,
             description: l.description.trim().to_string(),
             tax_type: tax_type.as_i32(),
+            dot,
         });
     }
     if out.is_empty() && errors.keys().all(|k| !k.starts_with("lines.")) {
@@ -264,7 +288,20 @@ mod tests {
     }
 
     fn draft(t: OrderType, lines: Vec<LineDraft>) -> SheetDraft {
-        SheetDraft { order_type: Some(t), customer_id: Some(1), supplier_id: Some(2), warehouse_id: Some(3), in_warehouse_id: Some(4), tax_type: 3, lines }
+        SheetDraft { order_type: Some(t), customer_id: Some(1), supplier_id: Some(2), warehouse_id: Some(3), in_warehouse_id: Some(4), tax_type: 3, lines, today: NaiveDate::from_ymd_opt(2026, 11, 27).unwrap() }
+    }
+
+    #[test]
+    fn a_line_keeps_a_valid_dot_code_and_a_bad_one_is_named() {
+        let dot = |code: &str| LineDraft { dot: code.into(), ..line(7, "2", "10") };
+        let ok = validate(&draft(OrderType::Bill, vec![dot("2325"), dot(" ")])).unwrap();
+        assert_eq!((ok[0].dot, ok[1].dot), (Some(202_523), None));
+        let errors = validate(&draft(OrderType::Bill, vec![dot("5425"), dot("0127"), dot("239")])).unwrap_err();
+        assert_eq!(errors["lines.0.dot"], "Week 54 does not exist: a DOT week is 01 to 53.");
+        assert_eq!(errors["lines.1.dot"], "DOT 0127 is in the future.");
+        assert!(errors["lines.2.dot"].contains("before 2000"));
+        let po = validate(&draft(OrderType::PurchaseOrder, vec![dot("2325")])).unwrap_err();
+        assert_eq!(po["lines.0.dot"], NO_DOT_HERE);
     }
 
     #[test]

@@ -184,6 +184,10 @@ pub struct Line {
     /// that currency (price and amount are their AUD conversion); 0 otherwise.
     pub fx_price: i64,
     pub fx_amount: i64,
+    /// A tyre line's DOT code (year * 100 + week, issue 36): the lot a bill, adjustment or
+    /// credit note puts stock into, or the lot an invoice, bill credit note or transfer is
+    /// pinned to; `None` takes the oldest first.
+    pub dot: Option<i32>,
 }
 
 /// A sheet line as answered to one viewer (spec §3's line fields): the cost at approval, and
@@ -215,6 +219,9 @@ pub struct LineJson {
     pub fx_price: Option<i64>,
     #[serde(rename = "fxAmount", skip_serializing_if = "Option::is_none")]
     pub fx_amount: Option<i64>,
+    /// The DOT code the line names, 'WWYY' (issue 36); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dot: Option<String>,
 }
 
 impl LineJson {
@@ -237,6 +244,7 @@ impl LineJson {
             cost_price: sight.cost(l.cost_price).map(|c| c.0),
             fx_price: foreign.then_some(l.fx_price),
             fx_amount: foreign.then_some(l.fx_amount),
+            dot: l.dot.and_then(domain::dot::Dot::from_stored).map(domain::dot::Dot::code),
         }
     }
 }

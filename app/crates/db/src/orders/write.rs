@@ -100,6 +100,8 @@ pub struct NewLine {
     /// The line in a foreign sheet's currency (issue 35); 0 on an AUD sheet.
     pub fx_price: i64,
     pub fx_amount: i64,
+    /// The line's DOT code (issue 36), `None` for no code.
+    pub dot: Option<i32>,
 }
 
 #[derive(Insertable, Clone, Debug)]

@@ -145,6 +145,7 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
         in_warehouse_id: id_of(r.in_warehouse),
         tax_type: h.tax_type,
         lines: lines.to_vec(),
+        today: if lines.iter().any(|l| !l.dot.trim().is_empty()) { company_today(conn, org)? } else { NaiveDate::MAX },
     };
     let mut errors = sheet::check_header(t, &header);
     let valid = match sheet::validate(&d) {
@@ -167,6 +168,9 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
             errors.insert("related_order_id".into(), message.into());
         }
     }
+    if let Some(v) = &valid {
+        untracked_dots(conn, org, lines, v, &mut errors)?;
+    }
     let mut money = sheet_currency(conn, org, t, r.supplier, h, &mut errors)?;
     if h.shipment_ref.trim().chars().count() > SHIPMENT_REF_MAX {
         errors.insert("shipment_ref".into(), format!("Use at most {SHIPMENT_REF_MAX} characters"));
@@ -186,6 +190,33 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
         _ => Err(invalid(errors)),
     }
 }
+
+/// The company's today (a DOT code may not be after it).
+fn company_today(conn: &mut DbConn, org: i64) -> AppResult<NaiveDate> {
+    let zone: String = db::schema::organisations::table.find(org).select(db::schema::organisations::time_zone).first(conn)?;
+    Ok(domain::dates::today(domain::dates::zone_of(&zone)))
+}
+
+/// A DOT code on a product not tracked by DOT is refused on its line (issue 36): its stock
+/// has no lots to keep it in.
+fn untracked_dots(conn: &mut DbConn, org: i64, drafts: &[LineDraft], lines: &[ValidLine], errors: &mut sheet::FieldErrors) -> AppResult<()> {
+    let ids: Vec<i64> = lines.iter().filter(|l| l.dot.is_some()).map(|l| l.product_id).collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let tracked = db::lots::tracked(conn, org, &ids)?;
+    // A valid sheet's lines are its drafts with a product, in order: the form's index is found again.
+    let typed = drafts.iter().enumerate().filter(|(_, d)| d.product_id.is_some()).map(|(i, _)| i);
+    for (i, l) in typed.zip(lines) {
+        if l.dot.is_some() && !tracked.contains(&l.product_id) {
+            errors.insert(format!("lines.{i}.dot"), NOT_TRACKED.into());
+        }
+    }
+    Ok(())
+}
+
+/// A DOT code on a product whose stock is not kept by DOT.
+pub const NOT_TRACKED: &str = "This product is not tracked by DOT: leave the DOT code empty.";
 
 /// The sheet's totals in its own currency (0s on an AUD sheet).
 fn fx_totals(money: &SheetCurrency, t: OrderType, tax_type: i32) -> AppResult<(i64, i64)> {
@@ -227,6 +258,7 @@ fn write_lines(conn: &mut DbConn, org: i64, order_id: i64, lines: &[ValidLine], 
                 cost_price: 0,
                 fx_price: money.fx_lines.as_ref().and_then(|f| f.get(i)).map_or(0, |f| f.price.0),
                 fx_amount: money.fx_lines.as_ref().and_then(|f| f.get(i)).map_or(0, |f| f.amount.0),
+                dot: l.dot,
             }
         })
         .collect();

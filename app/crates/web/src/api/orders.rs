@@ -122,6 +122,9 @@ pub struct LineBody {
     in_warehouse_qty: i64,
     #[serde(rename = "inSystemQty", default)]
     in_system_qty: i64,
+    /// A tyre's DOT code, 'WWYY' (issue 36).
+    #[serde(default)]
+    dot: Option<String>,
 }
 
 /// A sheet as posted (spec §7: order fields, customerId, lines with seq and productId).
@@ -226,6 +229,7 @@ impl OrderBody {
                 tax_type: l.tax_type.unwrap_or(self.tax_type.unwrap_or(3)),
                 in_warehouse_qty: l.in_warehouse_qty.to_string(),
                 in_system_qty: l.in_system_qty.to_string(),
+                dot: l.dot.clone().unwrap_or_default(),
             })
             .collect()
     }

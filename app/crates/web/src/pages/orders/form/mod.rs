@@ -79,6 +79,9 @@ pub struct IslandLine {
     #[serde(rename = "costPrice", default)]
     #[ts(type = "number | null")]
     pub cost_price: Option<i64>,
+    /// A tyre's DOT code as typed ('2325', issue 36); empty for none.
+    #[serde(default)]
+    pub dot: String,
 }
 
 /// Props of the line-editor island.
@@ -231,6 +234,7 @@ fn drafts(lines: &[IslandLine]) -> Vec<LineDraft> {
             tax_type: l.tax_type,
             in_warehouse_qty: l.in_warehouse_qty.clone(),
             in_system_qty: l.in_system_qty.clone(),
+            dot: l.dot.clone(),
         })
         .collect()
 }
@@ -358,6 +362,7 @@ fn island_lines(lines: Vec<Line>, foreign: bool) -> Vec<IslandLine> {
             tax_type: l.tax_type,
             in_warehouse_qty: l.in_warehouse_qty.to_string(),
             in_system_qty: l.in_system_qty.to_string(),
+            dot: l.dot.and_then(domain::dot::Dot::from_stored).map(domain::dot::Dot::code).unwrap_or_default(),
             ..Default::default()
         })
         .collect()
