@@ -48,6 +48,24 @@ pub fn book(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<BTreeMap<(i64
     Ok(book)
 }
 
+/// Locks the stock rows of `products` in `warehouses` (PostgreSQL; SQLite has one writer at
+/// a time) in (warehouse, product) order — the order [`crate::stock::apply_all`] writes them —
+/// so two approvals of the same tyre read its lots one after the other and never both take
+/// the same oldest units.
+pub fn lock_stock(conn: &mut DbConn, org: i64, warehouses: &[i64], products: &[i64]) -> AppResult<()> {
+    if let DbConn::Pg(c) = conn {
+        stocks::table
+            .filter(stocks::org_id.eq(org))
+            .filter(stocks::warehouse_id.eq_any(warehouses))
+            .filter(stocks::product_id.eq_any(products))
+            .order((stocks::warehouse_id.asc(), stocks::product_id.asc()))
+            .select(stocks::id)
+            .for_update()
+            .load::<i64>(c)?;
+    }
+    Ok(())
+}
+
 /// Which of some products are tracked by DOT.
 pub fn tracked(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<std::collections::HashSet<i64>> {
     let mut out = std::collections::HashSet::new();

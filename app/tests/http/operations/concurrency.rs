@@ -170,6 +170,63 @@ async fn approvals_and_unapprovals_sharing_products_through_two_processes_never_
     assert_eq!(approved, 60, "all back to Draft, each moved once");
 }
 
+/// Issue 36: sales of one tyre approved at once through two processes take its oldest DOT
+/// code first and never the same units twice — the oldest lot empties, none goes below zero
+/// while another still holds stock, and the warehouse's stock stays the sum of its lots.
+#[tokio::test]
+async fn sales_of_one_tyre_approved_at_once_through_two_processes_take_the_oldest_lot_exactly() {
+    use db::schema::{stock_lots, stocks, suppliers};
+    let app = TestApp::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    let Some((a, b, http)) = two_processes(&app, dir.path()).await else { return };
+    let s = app.session("approver@demo.test").await;
+    let (customer, supplier, warehouse, tyre) = app
+        .state
+        .db
+        .write(|c| {
+            let cu: i64 = customers::table.filter(customers::org_id.eq(4)).filter(customers::payment_type.ne(10)).filter(customers::credit_limit.eq(0)).order(customers::id).select(customers::id).first(c)?;
+            let su: i64 = suppliers::table.filter(suppliers::org_id.eq(4)).filter(suppliers::currency.eq("AUD")).order(suppliers::id).select(suppliers::id).first(c)?;
+            let w: i64 = warehouses::table.filter(warehouses::org_id.eq(4)).filter(warehouses::is_third_party.eq(false)).order(warehouses::id).select(warehouses::id).first(c)?;
+            let p: i64 = products::table.filter(products::org_id.eq(4)).filter(products::dot_tracked.eq(true)).order(products::id.desc()).select(products::id).first(c)?;
+            diesel::update(stocks::table.filter(stocks::product_id.eq(p))).set(stocks::on_hand.eq(0)).execute(c)?;
+            diesel::delete(stock_lots::table.filter(stock_lots::product_id.eq(p))).execute(c)?;
+            Ok((cu, su, w, p))
+        })
+        .await
+        .unwrap();
+    let line = |qty: i64, dot: &str| json!({"seq": 1, "productId": tyre, "quantity": qty, "price": 1_000_000, "dot": dot});
+    for (qty, dot) in [(10, "0123"), (30, "0125")] {
+        let bill = app.post_json("/api/orders", &s, json!({"type": 4, "supplierId": supplier, "warehouseId": warehouse, "date": "2026-11-20", "lines": [line(qty, dot)]})).await;
+        let id = bill.json()["data"]["id"].as_i64().expect("a bill");
+        assert_eq!(app.post_json(&format!("/api/orders/{id}/approve"), &s, json!({"confirmed": true})).await.status, StatusCode::OK);
+    }
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let res = app.post_json("/api/orders", &s, json!({"type": 1, "customerId": customer, "warehouseId": warehouse, "date": "2026-11-20", "lines": [line(1, "")]})).await;
+        ids.push(res.json()["data"]["id"].as_i64().expect("an invoice"));
+    }
+    let mut calls = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let base = if i % 2 == 0 { a.base.clone() } else { b.base.clone() };
+        let (http, cookie, csrf, id) = (http.clone(), s.cookie.clone(), s.csrf.clone(), *id);
+        calls.push(tokio::spawn(async move {
+            let body = json!({"confirmed": true}).to_string();
+            send(&http, Method::POST, &format!("{base}/api/orders/{id}/approve"), &[("cookie", &cookie), ("x-csrf-token", &csrf)], Some(("application/json", body))).await
+        }));
+    }
+    for c in calls {
+        let res = c.await.unwrap();
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    }
+    let lots: Vec<(i32, i64)> = app
+        .state
+        .db
+        .run(move |c| Ok(stock_lots::table.filter(stock_lots::product_id.eq(tyre)).filter(stock_lots::warehouse_id.eq(warehouse)).order(stock_lots::dot).select((stock_lots::dot, stock_lots::on_hand)).load(c)?))
+        .await
+        .unwrap();
+    assert_eq!(lots, vec![(202_301, 0), (202_501, 20)], "ten of the oldest, then ten of the next");
+}
+
 #[tokio::test]
 async fn servers_started_together_on_an_empty_postgresql_all_come_up() {
     let Some(url) = crate::support::empty_postgres_database() else { return };
