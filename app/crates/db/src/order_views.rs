@@ -104,6 +104,9 @@ pub struct DetailLine {
     /// On hand now in the sheet's warehouse; only for approved sheets and physical products
     /// (a virtual one holds no stock), absent when the warehouse holds no row of the product.
     pub stock_now: Option<i64>,
+    /// A tyre's DOT codes (issue 36): what the approval took or put per code (a transfer: what
+    /// left the OUT warehouse), else the code the line names.
+    pub lots: Vec<(i32, i64)>,
 }
 
 /// A detail line as read: the line, its product's code and name, its kind, its stock now.
@@ -122,8 +125,8 @@ pub struct SheetDetail {
 
 /// The detail page of sheet `id` of company `org` in five statements: the sheet with its
 /// counterparties, the lines with their products and stock, the history, the staff and the
-/// warehouses, and a sixth for the invoice a credit note credits (404 for another company's
-/// sheet).
+/// warehouses, a sixth for the invoice a credit note credits, and on an approved sheet a
+/// seventh for its DOT codes (404 for another company's sheet).
 pub fn detail(conn: &mut DbConn, org: i64, id: i64) -> AppResult<SheetDetail> {
     let sheet = sheet(conn, org, id)?;
     let o = &sheet.order;
@@ -140,9 +143,18 @@ pub fn detail(conn: &mut DbConn, org: i64, id: i64) -> AppResult<SheetDetail> {
         .select((Line::as_select(), (products::code, products::name).nullable(), products::category.nullable(), stocks::on_hand.nullable()))
         .load(conn)?;
     let virtual_kind = domain::enums::ProductKind::Virtual.as_i32();
+    // What the approval moved per DOT code: one more statement, for an approved or closed sheet only.
+    let moved = if o.status == OrderStatus::Approved.as_i32() || o.status == OrderStatus::Closed.as_i32() { crate::lots::of_orders(conn, org, &[o.id])? } else { vec![] };
+    let transfer = o.order_type == domain::enums::OrderType::Transfer.as_i32();
     let lines = rows
         .into_iter()
-        .map(|(line, product, kind, stock)| DetailLine { line, product, stock_now: stock.filter(|_| kind != Some(virtual_kind)) })
+        .map(|(line, product, kind, stock)| {
+            let mut lots: Vec<(i32, i64)> = moved.iter().filter(|m| m.line_id == line.id && !(transfer && m.qty > 0)).map(|m| (m.dot, m.qty)).collect();
+            if lots.is_empty() && let Some(d) = line.dot {
+                lots.push((d, line.quantity));
+            }
+            DetailLine { line, product, stock_now: stock.filter(|_| kind != Some(virtual_kind)), lots }
+        })
         .collect();
     let events = events_of(conn, o.id)?;
     let credit_for = order_db::credited_invoice(conn, o)?;

@@ -142,6 +142,13 @@ pub fn label(stored: i32) -> String {
     Dot::from_stored(stored).map_or_else(|| "unknown".to_owned(), Dot::code)
 }
 
+/// The DOT codes of a line as documents and screens name them: 'DOT 2324 ×3, 1025 ×1'
+/// (quantities as given, their sign dropped; lots of 0 left out); empty when there are none.
+pub fn describe(lots: &[(i32, i64)]) -> String {
+    let parts: Vec<String> = lots.iter().filter(|l| l.1 != 0).map(|(d, q)| format!("{} ×{}", label(*d), q.unsigned_abs())).collect();
+    if parts.is_empty() { String::new() } else { format!("DOT {}", parts.join(", ")) }
+}
+
 /// The age bands of the tyre age report (issue 36), youngest first, then stock of unknown age.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AgeBand {
@@ -350,6 +357,8 @@ mod tests {
         assert_eq!(Dot::from_stored(UNKNOWN), None);
         assert_eq!(label(UNKNOWN), "unknown");
         assert_eq!(label(202_301), "0123");
+        assert_eq!(describe(&[(202_423, -3), (UNKNOWN, -1), (202_510, 0)]), "DOT 2324 ×3, unknown ×1");
+        assert_eq!(describe(&[]), "");
     }
 
     #[test]

@@ -119,6 +119,11 @@ async fn a_tyre_in_two_codes_is_sold_oldest_first_pinned_credited_transferred_an
     // A customer who asks for the newer tyre: the line pinned to '1025' takes from it alone.
     let pinned = approved(&app, &s, sale(2, "1025")).await;
     assert_eq!(check(&app, &f, "a pinned sale").await.0, vec![(W23_24, 1), (W10_25, 4)]);
+    // The sheet's page names the codes each line took.
+    for (id, codes) in [(oldest, "DOT 2324 ×3"), (pinned, "DOT 1025 ×2")] {
+        let page = app.get(&format!("/order_detail/invoices/{id}"), Some(&s)).await;
+        assert!(page.body.contains(codes), "{codes} on the invoice's page");
+    }
 
     // Credited back: each return goes to the code its invoice sold.
     let credit = |invoice: i64, qty: i64| json!({"type": 2, "customerId": f.customer, "warehouseId": f.a, "relatedOrderId": invoice, "taxType": 3, "lines": [line(1, qty, "")]});

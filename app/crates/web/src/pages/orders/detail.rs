@@ -59,6 +59,8 @@ pub struct LineView {
     pub description: String,
     /// Negative stock left by an approved sheet, shown as a warning.
     pub warning: Option<String>,
+    /// A tyre's DOT codes, 'DOT 2324 ×3, 1025 ×1' (issue 36); empty for none.
+    pub dots: String,
 }
 
 #[derive(Template, WebTemplate)]
@@ -324,6 +326,7 @@ fn line_view(d: &DetailLine, t: OrderType, sight: Sight) -> LineView {
         tax: TaxType::from_i32(l.tax_type).map(TaxType::label).unwrap_or(""),
         description: l.description.clone(),
         warning: d.stock_now.filter(|s| *s < 0).map(|s| format!("Stock now {s}")),
+        dots: domain::dot::describe(&d.lots),
     }
 }
 
