@@ -142,6 +142,23 @@ pub fn label(stored: i32) -> String {
     Dot::from_stored(stored).map_or_else(|| "unknown".to_owned(), Dot::code)
 }
 
+/// The codes a line took or put, as printed under it: 'DOT 2323 ×2, 2525 ×1' ('unknown' for
+/// stock of unknown code). Quantities count as units whatever their sign (an invoice takes,
+/// a credit note puts back); a code named twice is added up, in the order first named; ''
+/// when nothing moved.
+pub fn codes_label(moved: &[(i32, i64)]) -> String {
+    let mut codes: Vec<(i32, i64)> = Vec::new();
+    for &(dot, qty) in moved {
+        let n = qty.saturating_abs();
+        match codes.iter_mut().find(|c| c.0 == dot) {
+            Some(c) => c.1 = c.1.saturating_add(n),
+            None => codes.push((dot, n)),
+        }
+    }
+    let parts: Vec<String> = codes.iter().filter(|c| c.1 != 0).map(|&(dot, n)| format!("{} ×{n}", label(dot))).collect();
+    if parts.is_empty() { String::new() } else { format!("DOT {}", parts.join(", ")) }
+}
+
 /// The age bands of the tyre age report (issue 36), youngest first, then stock of unknown age.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AgeBand {
