@@ -33,6 +33,8 @@ export const SECTIONS: Record<ReportType, readonly Section[]> = {
   adjustmentDetails: ['dateRange', 'warehouses'],
   inventorySummary: ['dateRange', 'includeCost', 'products'],
   inventoryDetails: ['dateRange', 'warehouses', 'products'],
+  // Ages on the company's today (the API takes `dueDate` for another day).
+  tyreAge: ['warehouses', 'includeCost', 'products'],
 };
 
 export type Group = 'asCustomers' | 'asProducts';
