@@ -192,6 +192,15 @@ describe('what each tab sends', () => {
     });
   });
 
+  it('the tyre age report sends warehouses, products and cost, and no dates (it ages stock today)', () => {
+    const s = initialState(PROPS);
+    const t = { ...s, warehouses: toggleOption(s.warehouses, [5, 6], 5, false), products: [{ id: 2, label: 'p' }], includeCost: true };
+    expect(buildPayload('tyreAge', t, true)).toEqual({ type: 'tyreAge', warehouses: [6], includeCost: 'Yes', products: [2] });
+    expect(buildPayload('tyreAge', t, false)).toEqual({ type: 'tyreAge', warehouses: [6], products: [2] });
+    expect(showsCost('tyreAge', true, true)).toBe(true);
+    expect(showsCost('tyreAge', true, false)).toBe(false);
+  });
+
   it('Include Cost is offered only where the kind has cost and the user may see it', () => {
     expect(showsCost('invoiceDetails', true, true)).toBe(true);
     expect(showsCost('invoiceDetails', true, false)).toBe(false);
