@@ -167,6 +167,9 @@ pub struct Params {
     pub suppliers: Vec<i64>,
     pub out_warehouses: Vec<i64>,
     pub in_warehouses: Vec<i64>,
+    /// Slow-moving: split each tyre's stock on hand by DOT age band (issue 36, `byAge`).
+    #[serde(default)]
+    pub by_age: bool,
 }
 
 /// A field of the request that cannot be used, and why (answered as 422 on that field).
@@ -215,6 +218,7 @@ const FIELDS: &[&str] = &[
     "Suppliers",
     "outWarehouse",
     "inWarehouse",
+    "byAge",
 ];
 
 /// Reads a report request: the kind and its parameters. `today` is the company's date, the
@@ -268,6 +272,7 @@ pub fn parse(body: &Value, today: NaiveDate) -> Result<(Kind, Params), FieldErro
         if kind == Kind::SlowMoving {
             p.unsold_days = number(obj, "unSoldDay", 1, UNSOLD_DAYS_MAX)?.unwrap_or(UNSOLD_DAYS_DEFAULT);
             p.less_than = number(obj, "lessThan", 0, LESS_THAN_MAX)?.unwrap_or(1);
+            p.by_age = flag(obj, "byAge")?;
         }
     }
     Ok((kind, p))
@@ -514,7 +519,12 @@ mod tests {
         assert_eq!(kind, Kind::TyreAge);
         assert_eq!((p.from, p.to, p.as_of), (None, None, Some(today())), "the company's today unless told");
         assert_eq!((p.warehouses, p.brands, p.include_cost), (vec![3], vec![7], true));
-        assert_eq!((p.unsold_days, p.less_than), (0, 0), "slow-moving's criteria are not its own");
+        assert_eq!((p.unsold_days, p.less_than, p.by_age), (0, 0, false), "slow-moving's criteria are not its own");
+        let (_, p) = parse(&json!({"type": "tyreAge", "byAge": "Yes"}), today()).unwrap();
+        assert!(!p.by_age);
+        let (_, slow) = parse(&json!({"type": "slowMoving", "byAge": "Yes"}), today()).unwrap();
+        assert!(slow.by_age, "slow-moving may split stock by age band");
+        assert_eq!(field_of(json!({"type": "slowMoving", "byAge": "sometimes"})), "byAge");
         let (_, p) = parse(&json!({"type": "tyreAge", "dueDate": "2026-06-30"}), today()).unwrap();
         assert_eq!(p.as_of, NaiveDate::from_ymd_opt(2026, 6, 30));
         assert!(!Kind::TyreAge.has_range() && Kind::TyreAge.can_show_cost());

@@ -166,9 +166,13 @@ struct Table {
 
 impl Table {
     fn read(bytes: &[u8]) -> Self {
+        Self::sheet(bytes, "Tyre age", "Brand")
+    }
+
+    fn sheet(bytes: &[u8], name: &str, first_header: &str) -> Self {
         let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes.to_vec())).expect("an xlsx file");
-        let all: Vec<Vec<Data>> = book.worksheet_range("Tyre age").expect("the sheet").rows().map(|r| r.to_vec()).collect();
-        let at = all.iter().position(|r| r.first().map(|d| d.to_string()).as_deref() == Some("Brand")).expect("the header row");
+        let all: Vec<Vec<Data>> = book.worksheet_range(name).expect("the sheet").rows().map(|r| r.to_vec()).collect();
+        let at = all.iter().position(|r| r.first().map(|d| d.to_string()).as_deref() == Some(first_header)).expect("the header row");
         let header = all[at].iter().map(|d| d.to_string()).take_while(|h| !h.is_empty()).collect();
         let mut rows = all[at + 1..].to_vec();
         let total = rows.pop().expect("a totals row");
@@ -261,4 +265,34 @@ async fn the_tyre_age_reports_totals_reconcile_with_stock_on_hand() {
     let warehouse: String = app.state.db.run(move |c| Ok(warehouses::table.find(f.warehouse).select(warehouses::name).first(c)?)).await.unwrap();
     let one = Table::read(&app.report_file(&s, json!({"type": "tyreAge", "warehouses": [f.warehouse]})).await);
     assert!(one.rows.iter().all(|r| r[2].to_string() == warehouse));
+}
+
+#[tokio::test]
+async fn slow_moving_by_age_splits_a_tyres_stock_by_dot_age_band() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("approver@demo.test").await;
+    bill_in_two_codes(&app, &s, &f).await;
+    let (tyre, plain) = (f.tyre.0, f.plain.0);
+    let codes: Vec<(i64, String)> = app.state.db.run(move |c| Ok(products::table.filter(products::id.eq_any([tyre, plain])).select((products::id, products::code)).load(c)?)).await.unwrap();
+    let code = |id: i64| codes.iter().find(|c| c.0 == id).unwrap().1.clone();
+    // The untracked product holds some stock in the warehouse, so it is listed too.
+    app.state.db.write(move |c| Ok(diesel::update(stocks::table.filter(stocks::product_id.eq(plain))).set(stocks::on_hand.eq(4)).execute(c)?)).await.unwrap();
+
+    let body = json!({"type": "slowMoving", "lessThan": 1_000_000, "byAge": "Yes", "products": [tyre, plain], "warehouses": [f.warehouse]});
+    let t = Table::sheet(&app.report_file(&s, body).await, "Slow-moving", "Code");
+    let today = domain::dates::today(domain::dates::DEFAULT_ZONE);
+    let row = |id: i64| t.rows.iter().find(|r| r[0].to_string() == code(id)).unwrap_or_else(|| panic!("{} listed", code(id)));
+    for band in domain::dot::AgeBand::ALL {
+        let expected: i64 = [(202323, 2), (202525, 1)].iter().filter(|(d, _)| domain::dot::AgeBand::of(*d, today) == band).map(|(_, q)| q).sum();
+        assert_eq!(int(&row(tyre)[t.col(band.label())]), expected, "{}", band.label());
+        assert_eq!(row(plain)[t.col(band.label())], Data::Empty, "an untracked product has no age");
+    }
+    assert_eq!(int(&row(tyre)[t.col("On Hand")]), 3);
+    let banded: i64 = domain::dot::AgeBand::ALL.iter().map(|b| int(&t.total[t.col(b.label())])).sum();
+    assert_eq!(banded, 3, "the total's bands add the tyres' stock");
+
+    // Without it, the report is as it was.
+    let plain_report = Table::sheet(&app.report_file(&s, json!({"type": "slowMoving", "lessThan": 1_000_000, "products": [tyre]})).await, "Slow-moving", "Code");
+    assert!(!plain_report.header.iter().any(|h| h == "Unknown"), "{:?}", plain_report.header);
 }
