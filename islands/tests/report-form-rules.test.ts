@@ -201,6 +201,13 @@ describe('what each tab sends', () => {
     expect(showsCost('tyreAge', true, false)).toBe(false);
   });
 
+  it('slow-moving sends By DOT age only when chosen', () => {
+    const s = initialState(PROPS);
+    expect(buildPayload('slowMoving', s, false)).not.toHaveProperty('byAge');
+    expect(buildPayload('slowMoving', { ...s, byAge: true }, false)).toMatchObject({ type: 'slowMoving', byAge: 'Yes' });
+    expect(buildPayload('saleSummary', { ...s, byAge: true }, false)).not.toHaveProperty('byAge');
+  });
+
   it('Include Cost is offered only where the kind has cost and the user may see it', () => {
     expect(showsCost('invoiceDetails', true, true)).toBe(true);
     expect(showsCost('invoiceDetails', true, false)).toBe(false);
