@@ -192,6 +192,22 @@ describe('what each tab sends', () => {
     });
   });
 
+  it('the tyre age report sends warehouses, products and cost, and no dates (it ages stock today)', () => {
+    const s = initialState(PROPS);
+    const t = { ...s, warehouses: toggleOption(s.warehouses, [5, 6], 5, false), products: [{ id: 2, label: 'p' }], includeCost: true };
+    expect(buildPayload('tyreAge', t, true)).toEqual({ type: 'tyreAge', warehouses: [6], includeCost: 'Yes', products: [2] });
+    expect(buildPayload('tyreAge', t, false)).toEqual({ type: 'tyreAge', warehouses: [6], products: [2] });
+    expect(showsCost('tyreAge', true, true)).toBe(true);
+    expect(showsCost('tyreAge', true, false)).toBe(false);
+  });
+
+  it('slow-moving sends By DOT age only when chosen', () => {
+    const s = initialState(PROPS);
+    expect(buildPayload('slowMoving', s, false)).not.toHaveProperty('byAge');
+    expect(buildPayload('slowMoving', { ...s, byAge: true }, false)).toMatchObject({ type: 'slowMoving', byAge: 'Yes' });
+    expect(buildPayload('saleSummary', { ...s, byAge: true }, false)).not.toHaveProperty('byAge');
+  });
+
   it('Include Cost is offered only where the kind has cost and the user may see it', () => {
     expect(showsCost('invoiceDetails', true, true)).toBe(true);
     expect(showsCost('invoiceDetails', true, false)).toBe(false);

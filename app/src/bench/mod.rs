@@ -99,7 +99,12 @@ struct Fixture {
 fn load_fixture(c: &mut db::DbConn, today: NaiveDate) -> db::error::AppResult<Fixture> {
     let (user, email) = accounts::user_by_email(c, "approver@demo.test")?.map(|u| (u.id, u.email)).unwrap_or_default();
     let customer: i64 = customers::table.filter(customers::org_id.eq(ORG)).filter(customers::payment_type.ne(10)).filter(customers::credit_limit.eq(0)).select(customers::id).first(c)?;
-    let lines = products::table.filter(products::org_id.eq(ORG)).filter(products::category.eq(1)).select((products::id, products::class_a_price)).limit(20).load(c)?;
+    // Half the sheet's lines are tyres tracked by DOT, so saving and approving it measures the
+    // lot path too (oldest lots first, a ledger row per lot, line_lots: issue 36).
+    let physical = || products::table.filter(products::org_id.eq(ORG)).filter(products::category.eq(1)).order(products::id.asc()).select((products::id, products::class_a_price));
+    let mut lines: Vec<(i64, i64)> = physical().filter(products::dot_tracked.eq(true)).limit(10).load(c)?;
+    let others = physical().filter(products::dot_tracked.eq(false)).limit(20 - lines.len() as i64).load::<(i64, i64)>(c)?;
+    lines.extend(others);
     let warehouse: i64 = warehouses::table.filter(warehouses::org_id.eq(ORG)).select(warehouses::id).first(c)?;
     let invoice = OrderType::Invoice.as_i32();
     let invoices_q = || orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(invoice));

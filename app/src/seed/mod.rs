@@ -401,6 +401,45 @@ fn search_text(parts: &[&str]) -> String {
     parts.join(" ").to_lowercase()
 }
 
+/// The seed of the generator of the opening lots (issue 36).
+const LOT_SEED: u64 = 0x0D07_2026;
+
+/// Lots per statement when the opening lots go in (5 values each).
+const LOTS_PER_INSERT: usize = 1_000;
+
+/// A tyre's opening stock `on_hand` (> 0) in one warehouse as lots: 1–3 codes of the last six
+/// years, mostly of the last two, and now and then a remainder of unknown code (stock from
+/// before tracking). The quantities add up to `on_hand` exactly; each code once.
+fn opening_lots(rng: &mut Rng, on_hand: i64, today: NaiveDate) -> Vec<(i32, i64)> {
+    use chrono::Datelike;
+    let unknown = if on_hand >= 3 && rng.chance(20) { rng.range_i64(1, on_hand / 3) } else { 0 };
+    let known = on_hand - unknown;
+    let codes = rng.range_i64(1, known.min(3));
+    let mut dots: Vec<i32> = (0..codes)
+        .map(|_| {
+            let weeks = if rng.chance(70) { rng.range_i64(1, 104) } else { rng.range_i64(105, 312) };
+            let made = (today - Duration::weeks(weeks)).iso_week();
+            made.year() * 100 + i32::try_from(made.week()).unwrap_or(1)
+        })
+        .collect();
+    dots.sort_unstable();
+    dots.dedup();
+    // Cut the known stock in as many parts as there are codes, each at least 1.
+    let n = dots.len() as i64;
+    let mut left = known;
+    let mut out: Vec<(i32, i64)> = Vec::with_capacity(dots.len() + 1);
+    for (i, dot) in dots.into_iter().enumerate() {
+        let rest = n - 1 - i as i64;
+        let qty = if rest == 0 { left } else { rng.range_i64(1, left - rest) };
+        out.push((dot, qty));
+        left -= qty;
+    }
+    if unknown > 0 {
+        out.push((domain::dot::UNKNOWN, unknown));
+    }
+    out
+}
+
 #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
 fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &Staff, today: NaiveDate, now: NaiveDateTime, commits: &mut Commits) -> AppResult<()> {
     let mut rng = Rng::new(0x7172_6564 ^ org as u64);
@@ -557,36 +596,55 @@ fn seed_org(conn: &mut DbConn, ids: &mut IdGen, org: i64, size: &Size, staff: &S
         })
         .collect();
     masters::insert_products(conn, &products)?;
+    // Tyres are tracked by DOT (issue 36). No stock is in yet, so this only marks them; their
+    // opening stock comes in lots below.
+    db::lots::track_tyres(conn, org)?;
+    let tyre_paths: Vec<String> = domain::enums::ProductCategory::ALL.iter().filter(|c| c.is_tyre()).map(|c| c.path()).collect();
+    // The lots have a generator of their own, so the rest of the demo data is what it was.
+    let mut lot_rng = Rng::new(LOT_SEED ^ org.unsigned_abs());
 
     // Stock: every physical product in every own warehouse, some in transit with an ETA.
     let mut stocks = Vec::new();
     let mut moves = Vec::new();
+    let mut lots: Vec<db::lots::LotDelta> = Vec::new();
     for p in products.iter().filter(|p| p.category == 1) {
+        let tracked = tyre_paths.contains(&p.tag1);
         for &wh in &own_wh {
             let on_hand = if rng.chance(75) { rng.range_i64(1, 48) } else { 0 };
             let (in_transit, eta) = if rng.chance(12) { (rng.range_i64(4, 40), Some(today + Duration::days(rng.range_i64(3, 45)))) } else { (0, None) };
             stocks.push(NewStock { org_id: org, warehouse_id: wh, product_id: p.id, on_hand, in_transit, eta, avg_cost: p.cost_price, updated_at: now });
-            if on_hand != 0 || in_transit != 0 {
-                moves.push(NewStockMove {
-                    org_id: org,
-                    warehouse_id: wh,
-                    product_id: p.id,
-                    order_id: None,
-                    qty_delta: on_hand,
-                    in_transit_delta: in_transit,
-                    unit_cost: p.cost_price,
-                    reason: "Opening balance".into(),
-                    user_id: None,
-                    created_at: now,
-                    dot: None,
-                });
+            if on_hand == 0 && in_transit == 0 {
+                continue;
+            }
+            let opening = |qty_delta: i64, in_transit_delta: i64, dot: Option<i32>| NewStockMove {
+                org_id: org,
+                warehouse_id: wh,
+                product_id: p.id,
+                order_id: None,
+                qty_delta,
+                in_transit_delta,
+                unit_cost: p.cost_price,
+                reason: "Opening balance".into(),
+                user_id: None,
+                created_at: now,
+                dot,
+            };
+            if !tracked || on_hand == 0 {
+                moves.push(opening(on_hand, in_transit, None));
+                continue;
+            }
+            // A ledger row per lot, the stock in transit on the first.
+            for (i, (dot, qty)) in opening_lots(&mut lot_rng, on_hand, today).into_iter().enumerate() {
+                moves.push(opening(qty, if i == 0 { in_transit } else { 0 }, Some(dot)));
+                lots.push(db::lots::LotDelta { warehouse_id: wh, product_id: p.id, dot, qty });
             }
         }
     }
     masters::insert_stocks(conn, &stocks)?;
     masters::insert_stock_moves(conn, &moves)?;
-    // Tyres are tracked by DOT (issue 36); their opening stock is of unknown code.
-    db::lots::track_tyres(conn, org)?;
+    for chunk in lots.chunks(LOTS_PER_INSERT) {
+        db::lots::apply_all(conn, org, chunk)?;
+    }
 
     // OCOP prices for customers on the OCOP/VIP strategy.
     let ocop_customers: Vec<&NewCustomer> = customers.iter().filter(|c| c.price_strategy == 6).collect();
@@ -876,6 +934,64 @@ mod tests {
         }
         assert!(number_matches(&mut batched, "INV") > 0);
         diesel::sql_query("INSERT INTO orders_fts (orders_fts) VALUES ('integrity-check')").execute(&mut batched).unwrap();
+    }
+
+    #[test]
+    fn opening_lots_add_up_exactly_to_codes_of_the_last_six_years() {
+        let today = NaiveDate::from_ymd_opt(2026, 3, 2).unwrap();
+        let mut rng = Rng::new(LOT_SEED);
+        let (mut recent, mut all, mut unknown) = (0, 0, 0);
+        for on_hand in (1..=48).cycle().take(2_000) {
+            let lots = opening_lots(&mut rng, on_hand, today);
+            assert_eq!(lots.iter().map(|l| l.1).sum::<i64>(), on_hand, "{lots:?}");
+            assert!(lots.iter().all(|l| l.1 > 0), "{lots:?}");
+            let known: Vec<i32> = lots.iter().map(|l| l.0).filter(|d| *d != domain::dot::UNKNOWN).collect();
+            assert!((1..=3).contains(&known.len()), "{lots:?}");
+            assert!(known.windows(2).all(|w| w[0] < w[1]), "each code once, oldest first: {lots:?}");
+            for d in known {
+                let dot = domain::dot::Dot::from_stored(d).unwrap_or_else(|| panic!("{d} is a code"));
+                assert!(dot.made_on() <= today && dot.age_months(today) <= 73, "{d}");
+                recent += usize::from(dot.age_months(today) < 24);
+                all += 1;
+            }
+            unknown += usize::from(lots.iter().any(|l| l.0 == domain::dot::UNKNOWN));
+        }
+        assert!(recent * 10 > all * 6, "mostly of the last two years: {recent} of {all}");
+        assert!(unknown > 100 && unknown < 600, "now and then a remainder of unknown code: {unknown}");
+    }
+
+    #[test]
+    fn a_seeded_tyres_stock_is_the_sum_of_its_lots_and_its_ledger() {
+        use db::schema::{products, stock_lots, stock_moves, stocks};
+        use std::collections::BTreeMap;
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = fresh(dir.path(), "lots.sqlite3");
+        seed(&mut conn, Scale::Demo, NaiveDate::from_ymd_opt(2026, 3, 2).unwrap()).unwrap();
+        let stock: Vec<(i64, i64, i64)> = stocks::table
+            .inner_join(products::table)
+            .filter(products::dot_tracked.eq(true))
+            .select((stocks::warehouse_id, stocks::product_id, stocks::on_hand))
+            .load(&mut conn)
+            .unwrap();
+        let mut lots: BTreeMap<(i64, i64), i64> = BTreeMap::new();
+        for (w, p, q) in stock_lots::table.select((stock_lots::warehouse_id, stock_lots::product_id, stock_lots::on_hand)).load::<(i64, i64, i64)>(&mut conn).unwrap() {
+            *lots.entry((w, p)).or_default() += q;
+        }
+        let known: i64 = stock_lots::table.filter(stock_lots::dot.ne(0)).count().get_result(&mut conn).unwrap();
+        assert!(known > 0, "codes are known");
+        for (w, p, q) in &stock {
+            assert_eq!(lots.get(&(*w, *p)).copied().unwrap_or(0), *q, "warehouse {w}, product {p}");
+        }
+        assert_eq!(lots.values().sum::<i64>(), stock.iter().map(|s| s.2).sum::<i64>(), "no lot of an untracked product");
+        // One opening ledger row per lot, with its code.
+        let ledger: Vec<(i64, i64, Option<i32>, i64)> = stock_moves::table
+            .filter(stock_moves::dot.is_not_null())
+            .select((stock_moves::warehouse_id, stock_moves::product_id, stock_moves::dot, stock_moves::qty_delta))
+            .load(&mut conn)
+            .unwrap();
+        let rows: i64 = stock_lots::table.count().get_result(&mut conn).unwrap();
+        assert_eq!(ledger.len() as i64, rows);
+        assert_eq!(ledger.iter().map(|l| l.3).sum::<i64>(), lots.values().sum::<i64>());
     }
 
     fn schema(conn: &mut DbConn) -> Vec<(String, String)> {

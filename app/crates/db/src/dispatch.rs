@@ -478,6 +478,7 @@ pub fn proof(conn: &mut DbConn, org: i64, stop: i64) -> AppResult<(String, Strin
 #[derive(Queryable, Clone, Debug)]
 pub struct PickLine {
     pub order_id: i64,
+    pub line_id: i64,
     pub no: String,
     pub product_id: Option<i64>,
     pub code: Option<String>,
@@ -486,6 +487,8 @@ pub struct PickLine {
     pub quantity: i64,
     /// The product's locations (tag4), '' without a product.
     pub tag4: Option<String>,
+    /// Whether the product is tracked by DOT (issue 36).
+    pub dot_tracked: Option<bool>,
 }
 
 /// The lines of the company's sheets `orders`, in sheet and line order.
@@ -497,7 +500,7 @@ pub fn pick_lines(conn: &mut DbConn, org: i64, order_ids: &[i64]) -> AppResult<V
         .filter(order_lines::org_id.eq(org))
         .filter(order_lines::order_id.eq_any(order_ids))
         .order((order_lines::order_id.asc(), order_lines::seq.asc()))
-        .select((orders::id, orders::no, order_lines::product_id, products::code.nullable(), order_lines::description, order_lines::unit, order_lines::quantity, products::tag4.nullable()))
+        .select((orders::id, order_lines::id, orders::no, order_lines::product_id, products::code.nullable(), order_lines::description, order_lines::unit, order_lines::quantity, products::tag4.nullable(), products::dot_tracked.nullable()))
         .load(conn)?)
 }
 

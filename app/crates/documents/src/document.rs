@@ -97,6 +97,9 @@ pub struct SheetLine {
     pub amount: Cents,
     /// The product's location (tag4).
     pub location: String,
+    /// The DOT codes the line took or put back, 'DOT 2323 ×2, 2525 ×1' (issue 36), printed
+    /// under the description; '' when the company does not print them or the line has none.
+    pub dots: String,
 }
 
 /// Everything about a sheet that its document shows.
@@ -168,6 +171,8 @@ pub struct Row {
     pub no: usize,
     /// The item and, where it says more, the line's description ([`rules::printed_description`]).
     pub description: String,
+    /// The line's DOT codes, under the description ('' for none).
+    pub dots: String,
     pub location: String,
     pub qty: i64,
     pub price: String,
@@ -336,6 +341,7 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
             Row {
                 no: i + 1,
                 description: rules::printed_description(&l.code, &l.name, &l.description),
+                dots: l.dots.clone(),
                 location: if columns.location { rules::printed_location(&l.location) } else { String::new() },
                 qty: l.qty,
                 price: if with_prices { price.grouped() } else { String::new() },
@@ -398,7 +404,7 @@ pub fn build(company: &Company, sheet: &Sheet, variant: Variant) -> Result<Docum
 
     // Rows wrap to as many lines as their text needs, so pages are filled by height.
     let header = pages::header_height(&HeaderText { supplier: &supplier, draft: sheet.draft, customer: &customer, facts: &facts, notes: &notes, notice });
-    let heights: Vec<f32> = rows.iter().map(|r| pages::line_row_height(&r.description, &r.location, columns)).collect();
+    let heights: Vec<f32> = rows.iter().map(|r| pages::line_row_height(&r.description, &r.dots, &r.location, columns)).collect();
     let ranges = pages::split(&heights, A4.first_page_room(header), A4.next_page_room(), pages::closing_height(&closing));
     let of = ranges.len();
     let pages = ranges.into_iter().enumerate().map(|(i, r)| Page { number: i + 1, of, rows: rows[r].to_vec() }).collect();
@@ -445,7 +451,7 @@ pub mod fixtures {
 
     /// A line whose description is its product's name, as lines are entered.
     pub fn line(code: &str, name: &str, qty: i64, price: i64, location: &str) -> SheetLine {
-        SheetLine { code: code.into(), name: name.into(), description: name.into(), qty, price: Cents(price), amount: Cents(price * qty), location: location.into() }
+        SheetLine { code: code.into(), name: name.into(), description: name.into(), qty, price: Cents(price), amount: Cents(price * qty), location: location.into(), dots: String::new() }
     }
 
     pub fn sheet(kind: DocKind) -> Sheet {

@@ -174,8 +174,10 @@ pub fn header_height(h: &HeaderText) -> f32 {
 }
 
 /// The height of a line row (print.css `.lines tbody tr`) with this description and location.
-pub fn line_row_height(description: &str, location: &str, columns: Columns) -> f32 {
-    let desc = lines(description, A4.description_width(columns), BODY);
+pub fn line_row_height(description: &str, dots: &str, location: &str, columns: Columns) -> f32 {
+    let width = A4.description_width(columns);
+    // The DOT codes print on lines of their own under the description.
+    let desc = lines(description, width, BODY) + if dots.is_empty() { 0 } else { lines(dots, width, BODY) };
     let loc = if columns.location { lines(location, COL_LOC - 2.0 * CELL_PAD, BODY) } else { 1 };
     A4.row_height(desc.max(loc))
 }
@@ -261,12 +263,13 @@ mod tests {
     #[test]
     fn long_descriptions_make_taller_rows() {
         let cols = Columns { location: true, prices: true, ex_gst: false };
-        assert_eq!(line_row_height("VALVE-TR413", "", cols), 6.0);
+        assert_eq!(line_row_height("VALVE-TR413", "", "", cols), 6.0);
         let long = "BF2055516ADVT 205/55R16 91V BFGOODRICH ADVANTAGE T/A SPORT";
-        assert_eq!(line_row_height(long, "", cols), 10.0, "two lines next to the prices");
-        assert_eq!(line_row_height(long, "", Columns { location: false, prices: false, ex_gst: false }), 6.0, "one line without them");
-        assert_eq!(line_row_height(&"word ".repeat(100), "", cols), A4.row_height(lines(&"word ".repeat(100), 73.0, BODY)));
-        assert!(line_row_height("Tyre", "A01/B03/C17/D04/E11/F02", cols) > 6.0, "a long location wraps too");
+        assert_eq!(line_row_height(long, "", "", cols), 10.0, "two lines next to the prices");
+        assert_eq!(line_row_height(long, "", "", Columns { location: false, prices: false, ex_gst: false }), 6.0, "one line without them");
+        assert_eq!(line_row_height(&"word ".repeat(100), "", "", cols), A4.row_height(lines(&"word ".repeat(100), 73.0, BODY)));
+        assert!(line_row_height("Tyre", "", "A01/B03/C17/D04/E11/F02", cols) > 6.0, "a long location wraps too");
+        assert_eq!(line_row_height("VALVE-TR413", "DOT 2323 ×2", "", cols), 10.0, "the DOT codes take a line of their own");
     }
 
     fn supplier(logo: &str) -> Supplier {

@@ -83,6 +83,7 @@ pub fn build(company: &Company, q: &Quotation) -> Result<QuotationDoc, TotalsOve
             Row {
                 no: i + 1,
                 description: rules::printed_description(&l.code, "", &l.description),
+                dots: String::new(),
                 location: String::new(),
                 qty: l.qty,
                 price: price.grouped(),

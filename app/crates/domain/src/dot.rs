@@ -142,10 +142,20 @@ pub fn label(stored: i32) -> String {
     Dot::from_stored(stored).map_or_else(|| "unknown".to_owned(), Dot::code)
 }
 
-/// The DOT codes of a line as documents and screens name them: 'DOT 2324 ×3, 1025 ×1'
-/// (quantities as given, their sign dropped; lots of 0 left out); empty when there are none.
-pub fn describe(lots: &[(i32, i64)]) -> String {
-    let parts: Vec<String> = lots.iter().filter(|l| l.1 != 0).map(|(d, q)| format!("{} ×{}", label(*d), q.unsigned_abs())).collect();
+/// The codes a line took or put, as printed under it: 'DOT 2323 ×2, 2525 ×1' ('unknown' for
+/// stock of unknown code). Quantities count as units whatever their sign (an invoice takes,
+/// a credit note puts back); a code named twice is added up, in the order first named; ''
+/// when nothing moved.
+pub fn codes_label(moved: &[(i32, i64)]) -> String {
+    let mut codes: Vec<(i32, i64)> = Vec::new();
+    for &(dot, qty) in moved {
+        let n = qty.saturating_abs();
+        match codes.iter_mut().find(|c| c.0 == dot) {
+            Some(c) => c.1 = c.1.saturating_add(n),
+            None => codes.push((dot, n)),
+        }
+    }
+    let parts: Vec<String> = codes.iter().filter(|c| c.1 != 0).map(|&(dot, n)| format!("{} ×{n}", label(dot))).collect();
     if parts.is_empty() { String::new() } else { format!("DOT {}", parts.join(", ")) }
 }
 
@@ -357,8 +367,8 @@ mod tests {
         assert_eq!(Dot::from_stored(UNKNOWN), None);
         assert_eq!(label(UNKNOWN), "unknown");
         assert_eq!(label(202_301), "0123");
-        assert_eq!(describe(&[(202_423, -3), (UNKNOWN, -1), (202_510, 0)]), "DOT 2324 ×3, unknown ×1");
-        assert_eq!(describe(&[]), "");
+        assert_eq!(codes_label(&[(202_423, -3), (UNKNOWN, -1), (202_510, 0)]), "DOT 2324 ×3, unknown ×1");
+        assert_eq!(codes_label(&[]), "");
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub mod shop;
 pub mod statement;
 pub mod status;
 pub mod stock;
+pub mod tyre_age;
 pub mod tyre_size;
 pub mod uploads;
 pub mod validate;

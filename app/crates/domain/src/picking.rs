@@ -23,6 +23,10 @@ pub struct PickItem {
     pub quantity: i64,
     /// The product's tag4 ('' without a product or location).
     pub tag4: String,
+    /// A tyre tracked by DOT (issue 36).
+    pub tracked: bool,
+    /// What the approval took from each lot (code, units), empty when it recorded none.
+    pub lots: Vec<(i32, i64)>,
 }
 
 /// One row of the picking list: a product (or, for lines without one, a description), the
@@ -37,12 +41,33 @@ pub struct PickRow {
     pub total: i64,
     /// (sheet number, quantity), in the order the sheets were given.
     pub sheets: Vec<(String, i64)>,
+    /// A tyre tracked by DOT: the list names the codes to pick.
+    pub tracked: bool,
+    /// The codes the sheets' approvals took, with their units, in the order taken.
+    pub lots: Vec<(i32, i64)>,
 }
 
 impl PickRow {
     /// The locations as printed: 'call' blank.
     pub fn printed_location(&self) -> String {
         printed(&self.locations)
+    }
+
+    /// The DOT codes to pick (issue 36): 'DOT 2323 ×2, 2525 ×1'; units whose lot no approval
+    /// recorded are picked oldest first ('DOT oldest first', or ', oldest first ×1' after the
+    /// codes); '' for a product not tracked by DOT.
+    pub fn dots(&self) -> String {
+        if !self.tracked {
+            return String::new();
+        }
+        let named = crate::dot::codes_label(&self.lots);
+        let recorded = self.lots.iter().fold(0i64, |s, l| s.saturating_add(l.1.saturating_abs()));
+        let rest = self.total.saturating_sub(recorded);
+        match (named.is_empty(), rest > 0) {
+            (true, _) => "DOT oldest first".to_string(),
+            (false, true) => format!("{named}, oldest first ×{rest}"),
+            (false, false) => named,
+        }
     }
 }
 
@@ -140,11 +165,14 @@ pub fn picking_list(items: &[PickItem]) -> Option<Vec<PickRow>> {
                 locations: if item.product_id.is_some() { locations(&item.tag4) } else { Vec::new() },
                 total: 0,
                 sheets: Vec::new(),
+                tracked: item.tracked && item.product_id.is_some(),
+                lots: Vec::new(),
             });
             rows.len() - 1
         });
         let row = &mut rows[i];
         row.total = row.total.checked_add(item.quantity)?;
+        row.lots.extend(item.lots.iter().copied());
         match row.sheets.iter_mut().find(|(no, _)| *no == item.sheet) {
             Some((_, q)) => *q = q.checked_add(item.quantity)?,
             None => row.sheets.push((item.sheet.clone(), item.quantity)),
@@ -164,7 +192,7 @@ mod tests {
     use super::*;
 
     fn item(sheet: &str, product: Option<i64>, code: &str, qty: i64, tag4: &str) -> PickItem {
-        PickItem { sheet: sheet.into(), product_id: product, code: code.into(), description: format!("Tyre {code}"), unit: "EA".into(), quantity: qty, tag4: tag4.into() }
+        PickItem { sheet: sheet.into(), product_id: product, code: code.into(), description: format!("Tyre {code}"), unit: "EA".into(), quantity: qty, tag4: tag4.into(), ..PickItem::default() }
     }
 
     #[test]
@@ -228,5 +256,18 @@ mod tests {
         assert!(picking_list(&[item("INV-1", Some(1), "P1", i64::MAX, ""), item("INV-2", Some(1), "P1", 1, "")]).is_none());
         let rows = picking_list(&[item("INV-1", Some(1), "P1", i64::MAX, ""), item("INV-2", Some(2), "P2", 1, "")]).unwrap();
         assert_eq!(total_quantity(&rows), None);
+    }
+
+    #[test]
+    fn a_tyre_row_names_the_codes_its_sheets_took() {
+        let tyre = |sheet: &str, qty, lots: &[(i32, i64)]| PickItem { tracked: true, lots: lots.to_vec(), ..item(sheet, Some(7), "P7", qty, "A1") };
+        let rows = picking_list(&[tyre("INV-1", 2, &[(202323, -2)]), tyre("INV-2", 2, &[(202323, -1), (202525, -1)])]).unwrap();
+        assert_eq!(rows[0].dots(), "DOT 2323 ×3, 2525 ×1", "both sheets' codes, added up");
+        let rows = picking_list(&[tyre("INV-1", 2, &[]), tyre("INV-2", 1, &[])]).unwrap();
+        assert_eq!(rows[0].dots(), "DOT oldest first", "no lot recorded");
+        let rows = picking_list(&[tyre("INV-1", 2, &[(202323, -2)]), tyre("INV-2", 1, &[])]).unwrap();
+        assert_eq!(rows[0].dots(), "DOT 2323 ×2, oldest first ×1");
+        let rows = picking_list(&[item("INV-1", Some(8), "P8", 1, "A1")]).unwrap();
+        assert_eq!(rows[0].dots(), "", "not tracked by DOT: nothing to name");
     }
 }

@@ -31,10 +31,12 @@ pub enum Kind {
     AdjustmentDetails,
     InventorySummary,
     InventoryDetails,
+    /// Tyres by DOT age band (issue 36).
+    TyreAge,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::InvoiceDetails,
         Kind::SaleSummary,
         Kind::SlowMoving,
@@ -44,6 +46,7 @@ impl Kind {
         Kind::AdjustmentDetails,
         Kind::InventorySummary,
         Kind::InventoryDetails,
+        Kind::TyreAge,
     ];
 
     /// The `type` of the API and the first part of the file's name.
@@ -58,6 +61,7 @@ impl Kind {
             Kind::AdjustmentDetails => "adjustmentDetails",
             Kind::InventorySummary => "inventorySummary",
             Kind::InventoryDetails => "inventoryDetails",
+            Kind::TyreAge => "tyreAge",
         }
     }
 
@@ -73,6 +77,7 @@ impl Kind {
             Kind::AdjustmentDetails => "Adjustments Detail",
             Kind::InventorySummary => "Inventory Classification Summary",
             Kind::InventoryDetails => "Inventory Items Trace Detail",
+            Kind::TyreAge => "Tyre age",
         }
     }
 
@@ -80,14 +85,15 @@ impl Kind {
         Kind::ALL.into_iter().find(|k| k.code() == code)
     }
 
-    /// Slow-moving looks back from one date; every other kind covers a date range.
+    /// Slow-moving looks back from one date and the tyre age report ages stock on one date
+    /// (`dueDate`, the company's today unless told); every other kind covers a date range.
     pub const fn has_range(self) -> bool {
-        !matches!(self, Kind::SlowMoving)
+        !matches!(self, Kind::SlowMoving | Kind::TyreAge)
     }
 
     /// Whether cost, margin and margin % can appear in the file (when asked for and allowed).
     pub const fn can_show_cost(self) -> bool {
-        matches!(self, Kind::InvoiceDetails | Kind::SaleSummary | Kind::SlowMoving | Kind::InventorySummary)
+        matches!(self, Kind::InvoiceDetails | Kind::SaleSummary | Kind::SlowMoving | Kind::InventorySummary | Kind::TyreAge)
     }
 }
 
@@ -161,6 +167,9 @@ pub struct Params {
     pub suppliers: Vec<i64>,
     pub out_warehouses: Vec<i64>,
     pub in_warehouses: Vec<i64>,
+    /// Slow-moving: split each tyre's stock on hand by DOT age band (issue 36, `byAge`).
+    #[serde(default)]
+    pub by_age: bool,
 }
 
 /// A field of the request that cannot be used, and why (answered as 422 on that field).
@@ -209,6 +218,7 @@ const FIELDS: &[&str] = &[
     "Suppliers",
     "outWarehouse",
     "inWarehouse",
+    "byAge",
 ];
 
 /// Reads a report request: the kind and its parameters. `today` is the company's date, the
@@ -259,8 +269,11 @@ pub fn parse(body: &Value, today: NaiveDate) -> Result<(Kind, Params), FieldErro
             Some(v) => date(v).ok_or_else(|| err("dueDate", "The date must be yyyy-MM-dd."))?,
         };
         p.as_of = Some(as_of);
-        p.unsold_days = number(obj, "unSoldDay", 1, UNSOLD_DAYS_MAX)?.unwrap_or(UNSOLD_DAYS_DEFAULT);
-        p.less_than = number(obj, "lessThan", 0, LESS_THAN_MAX)?.unwrap_or(1);
+        if kind == Kind::SlowMoving {
+            p.unsold_days = number(obj, "unSoldDay", 1, UNSOLD_DAYS_MAX)?.unwrap_or(UNSOLD_DAYS_DEFAULT);
+            p.less_than = number(obj, "lessThan", 0, LESS_THAN_MAX)?.unwrap_or(1);
+            p.by_age = flag(obj, "byAge")?;
+        }
     }
     Ok((kind, p))
 }
@@ -498,5 +511,24 @@ mod tests {
             assert_eq!(JobState::from_i32(s.as_i32()), Some(s));
         }
         assert!(JobState::Running.is_active() && !JobState::Done.is_active());
+    }
+
+    #[test]
+    fn the_tyre_age_report_ages_stock_on_one_date_and_may_show_cost() {
+        let (kind, p) = parse(&json!({"type": "tyreAge", "warehouses": [3], "brands": [7], "includeCost": "Yes"}), today()).unwrap();
+        assert_eq!(kind, Kind::TyreAge);
+        assert_eq!((p.from, p.to, p.as_of), (None, None, Some(today())), "the company's today unless told");
+        assert_eq!((p.warehouses, p.brands, p.include_cost), (vec![3], vec![7], true));
+        assert_eq!((p.unsold_days, p.less_than, p.by_age), (0, 0, false), "slow-moving's criteria are not its own");
+        let (_, p) = parse(&json!({"type": "tyreAge", "byAge": "Yes"}), today()).unwrap();
+        assert!(!p.by_age);
+        let (_, slow) = parse(&json!({"type": "slowMoving", "byAge": "Yes"}), today()).unwrap();
+        assert!(slow.by_age, "slow-moving may split stock by age band");
+        assert_eq!(field_of(json!({"type": "slowMoving", "byAge": "sometimes"})), "byAge");
+        let (_, p) = parse(&json!({"type": "tyreAge", "dueDate": "2026-06-30"}), today()).unwrap();
+        assert_eq!(p.as_of, NaiveDate::from_ymd_opt(2026, 6, 30));
+        assert!(!Kind::TyreAge.has_range() && Kind::TyreAge.can_show_cost());
+        assert_eq!((Kind::TyreAge.code(), Kind::TyreAge.title()), ("tyreAge", "Tyre age"));
+        assert_eq!(Kind::from_code("tyreAge"), Some(Kind::TyreAge));
     }
 }

@@ -30,6 +30,8 @@ pub struct PrintedRow {
     pub location: String,
     pub code: String,
     pub description: String,
+    /// The DOT codes to pick, 'DOT 2323 ×2' (issue 36); '' for a product not tracked by DOT.
+    pub dots: String,
     pub total: String,
     /// 'INV-000001 × 2, INV-000002 × 1'.
     pub sheets: String,
@@ -42,6 +44,7 @@ impl PrintedRow {
             location: r.printed_location(),
             code: r.code.clone(),
             description: r.description.clone(),
+            dots: r.dots(),
             total: format!("{}{unit}", r.total),
             sheets: r.sheets.iter().map(|(no, q)| format!("{no} × {q}")).collect::<Vec<_>>().join(", "),
         }
@@ -105,6 +108,13 @@ pub fn picking_doc(c: &mut DbConn, org: i64, warehouse: i64, ids: &[i64], per_sh
     let zone = domain::dates::zone_of(&organisation.time_zone);
     let order_ids: Vec<i64> = sheets.iter().map(|o| o.id).collect();
     let lines = store::pick_lines(c, org, &order_ids)?;
+    // What each approved line took from each lot (issue 36): the codes to pick.
+    let mut taken: HashMap<i64, Vec<(i32, i64)>> = HashMap::new();
+    if lines.iter().any(|l| l.dot_tracked == Some(true)) {
+        for r in db::lots::of_orders(c, org, &order_ids)? {
+            taken.entry(r.line_id).or_default().push((r.dot, r.qty));
+        }
+    }
     let names = customer_names(c, org, &sheets)?;
     let customer_of = |o: &order_db::Order| o.customer_id.and_then(|id| names.get(&id)).map(|(n, _)| n.clone()).unwrap_or_default();
     let items_of = |sheet: Option<i64>| -> Vec<PickItem> {
@@ -121,6 +131,8 @@ pub fn picking_doc(c: &mut DbConn, org: i64, warehouse: i64, ids: &[i64], per_sh
                 unit: l.unit.clone(),
                 quantity: l.quantity,
                 tag4: l.tag4.clone().unwrap_or_default(),
+                tracked: l.dot_tracked == Some(true),
+                lots: taken.get(&l.line_id).cloned().unwrap_or_default(),
             })
             .collect()
     };

@@ -135,18 +135,21 @@ pub async fn typeset(render: impl FnOnce() -> Result<Vec<u8>, pdf::PdfError> + S
 pub fn documents(conn: &mut DbConn, org: i64, ids: &[i64], variant: Variant) -> AppResult<Vec<Document>> {
     let sheets = printable_sheets(conn, org, ids)?;
     let company = company(conn, org)?;
+    let dots_shown = accounts::organisation(conn, org)?.dot_on_documents;
     let staff: HashMap<i64, String> = master_db::all_employees(conn, org)?.into_iter().map(|e| (e.id, e.name)).collect();
     let mut docs = Vec::with_capacity(sheets.len());
     for o in sheets {
-        let sheet = sheet_of(conn, &o, &staff)?;
+        let sheet = sheet_of(conn, &o, &staff, dots_shown)?;
         docs.push(build(&company, &sheet, variant).map_err(anyhow::Error::new)?);
     }
     Ok(docs)
 }
 
-fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>) -> AppResult<Sheet> {
+fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>, dots_shown: bool) -> AppResult<Sheet> {
     let lines = order_db::lines_of(conn, o.id)?;
     let product_ids: Vec<i64> = lines.iter().filter_map(|l| l.product_id).collect();
+    let draft = o.status == OrderStatus::Draft.as_i32();
+    let mut dots = if dots_shown { line_dots(conn, o, &lines, &product_ids, draft)? } else { HashMap::new() };
     let product_info: HashMap<i64, (String, String, String)> = products::table
         .filter(products::org_id.eq(o.org_id))
         .filter(products::id.eq_any(&product_ids))
@@ -173,7 +176,7 @@ fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>) -> AppRe
     let kind = if o.order_type == OrderType::CreditNote.as_i32() { DocKind::CreditNote } else { DocKind::Invoice };
     Ok(Sheet {
         kind,
-        draft: o.status == OrderStatus::Draft.as_i32(),
+        draft,
         no: o.no.clone(),
         date: o.order_date,
         due_date: o.due_date,
@@ -197,10 +200,32 @@ fn sheet_of(conn: &mut DbConn, o: &Order, staff: &HashMap<i64, String>) -> AppRe
             .iter()
             .map(|l| {
                 let (code, name, location) = l.product_id.and_then(|p| product_info.get(&p).cloned()).unwrap_or_default();
-                SheetLine { code, name, description: l.description.clone(), qty: l.quantity, price: Cents(l.price), amount: Cents(l.amount), location }
+                let dots = dots.remove(&l.id).unwrap_or_default();
+                SheetLine { code, name, description: l.description.clone(), qty: l.quantity, price: Cents(l.price), amount: Cents(l.amount), location, dots }
             })
             .collect(),
     })
+}
+
+/// The DOT codes of each tracked tyre line (issue 36), by line id: what the approval took
+/// from or put into each lot (`line_lots`), or on a draft the code the line names.
+fn line_dots(conn: &mut DbConn, o: &Order, lines: &[order_db::Line], product_ids: &[i64], draft: bool) -> AppResult<HashMap<i64, String>> {
+    let mut moved: HashMap<i64, Vec<(i32, i64)>> = HashMap::new();
+    if draft {
+        let tracked = db::lots::tracked(conn, o.org_id, product_ids)?;
+        for l in lines {
+            if let (Some(dot), Some(p)) = (l.dot, l.product_id)
+                && tracked.contains(&p)
+            {
+                moved.entry(l.id).or_default().push((dot, l.quantity));
+            }
+        }
+    } else {
+        for r in db::lots::of_orders(conn, o.org_id, &[o.id])? {
+            moved.entry(r.line_id).or_default().push((r.dot, r.qty));
+        }
+    }
+    Ok(moved.into_iter().map(|(line, m)| (line, domain::dot::codes_label(&m))).filter(|(_, label)| !label.is_empty()).collect())
 }
 
 /// Marks the sheets printed after the browser printed them, each with its history row, all

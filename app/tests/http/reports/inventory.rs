@@ -172,9 +172,12 @@ async fn fixture(app: &TestApp) -> Fixture {
     app.state
         .db
         .run(|c| {
+            // Not a tyre tracked by DOT: a tyre's move is a ledger row per lot it touches
+            // (issue 36), and this test counts one row per sheet line.
             let (product, price) = products::table
                 .filter(products::org_id.eq(ORG))
                 .filter(products::category.eq(1))
+                .filter(products::dot_tracked.eq(false))
                 .filter(products::class_a_price.gt(5_000))
                 .select((products::id, products::class_a_price))
                 .order(products::id.asc())

@@ -11,7 +11,7 @@ use crate::support::{Session, TestApp};
 const SCREENS: &[(&str, &str, &[&str])] = &[
     ("/sales_reports", "Sales Reports", &["invoiceDetails", "saleSummary", "slowMoving"]),
     ("/purchase_reports", "Purchase Reports", &["purchaseDetails", "purchaseSummary"]),
-    ("/inventory_reports", "Inventory Reports", &["transferDetails", "adjustmentDetails", "inventorySummary", "inventoryDetails"]),
+    ("/inventory_reports", "Inventory Reports", &["transferDetails", "adjustmentDetails", "inventorySummary", "inventoryDetails", "tyreAge"]),
 ];
 
 /// Undoes askama's attribute escaping.

@@ -316,7 +316,7 @@ async fn no_route_answers_cost_or_reference_purchase_price_to_staff_who_may_not_
     assert_eq!(leaks(&refused), Vec::<String>::new(), "the refused form re-rendered with cost");
 
     // Reports of every kind, cost asked for: the files hold none.
-    for kind in ["invoiceDetails", "saleSummary", "slowMoving", "purchaseDetails", "purchaseSummary", "transferDetails", "adjustmentDetails", "inventorySummary", "inventoryDetails"] {
+    for kind in ["invoiceDetails", "saleSummary", "slowMoving", "purchaseDetails", "purchaseSummary", "transferDetails", "adjustmentDetails", "inventorySummary", "inventoryDetails", "tyreAge"] {
         let bytes = app.report_file(&sales, json!({"type": kind, "dateRange": ["2026-01-01", "2026-11-30"], "includeCost": "Yes"})).await;
         let res = TestResponse { status: StatusCode::OK, headers: Default::default(), body: String::new(), bytes };
         assert_eq!(leaks(&res), Vec::<String>::new(), "report {kind} shows cost to sales@");

@@ -46,6 +46,7 @@ const FIELD_SECTION: Record<string, Section> = {
   dueDate: 'slowMoving',
   unSoldDay: 'slowMoving',
   lessThan: 'slowMoving',
+  byAge: 'slowMoving',
   source: 'source',
   suppliers: 'suppliers',
   outWarehouse: 'outIn',
@@ -255,6 +256,14 @@ export function ReportForm(props: ReportFormProps) {
                 {text('Due date', 'dueDate', 'date')}
                 {text('Unsolde days', 'unSoldDay', 'numeric')}
                 {text('Qty Criterion', 'lessThan', 'numeric')}
+                <div className={fieldClass('byAge')}>
+                  <label htmlFor={`${id}-byAge`}>By DOT age</label>
+                  <select id={`${id}-byAge`} value={form.byAge ? 'Yes' : 'No'} onChange={(e) => set('byAge', e.target.value === 'Yes')} {...invalid('byAge')}>
+                    <option value="No">No</option>
+                    <option value="Yes">Yes</option>
+                  </select>
+                  {fieldError('byAge')}
+                </div>
               </>
             ) : null}
             {withCost ? (

@@ -33,6 +33,8 @@ export const SECTIONS: Record<ReportType, readonly Section[]> = {
   adjustmentDetails: ['dateRange', 'warehouses'],
   inventorySummary: ['dateRange', 'includeCost', 'products'],
   inventoryDetails: ['dateRange', 'warehouses', 'products'],
+  // Ages on the company's today (the API takes `dueDate` for another day).
+  tyreAge: ['warehouses', 'includeCost', 'products'],
 };
 
 export type Group = 'asCustomers' | 'asProducts';
@@ -67,6 +69,8 @@ export interface FormState {
   dueDate: string;
   unSoldDay: string;
   lessThan: string;
+  /** Slow-moving: split tyres' stock by DOT age band (`byAge`). */
+  byAge: boolean;
   source: Source;
 }
 
@@ -104,6 +108,7 @@ export function initialState(props: ReportFormProps): FormState {
     dueDate: props.today,
     unSoldDay: UNSOLD_DAYS_DEFAULT,
     lessThan: LESS_THAN_DEFAULT,
+    byAge: false,
     source: 'blBcn',
   };
 }
@@ -164,6 +169,7 @@ export function buildPayload(type: ReportType, s: FormState, withCost: boolean):
     if (s.dueDate !== '') body.dueDate = s.dueDate;
     if (s.unSoldDay.trim() !== '') body.unSoldDay = Number(s.unSoldDay.trim());
     if (s.lessThan.trim() !== '') body.lessThan = Number(s.lessThan.trim());
+    if (s.byAge) body.byAge = 'Yes';
   }
   if (has('tags')) filter('tags', s.tags);
   if (has('warehouses')) filter('warehouses', s.warehouses);

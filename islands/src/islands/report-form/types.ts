@@ -20,6 +20,7 @@ export const REPORT_TYPES = [
   'adjustmentDetails',
   'inventorySummary',
   'inventoryDetails',
+  'tyreAge',
 ] as const;
 
 export type ReportType = (typeof REPORT_TYPES)[number];

@@ -10,6 +10,7 @@ pub mod purchase;
 mod rows;
 pub mod sales;
 mod sql;
+pub mod tyre_age;
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -74,6 +75,7 @@ impl Ctx<'_> {
         lines.push(self.org_name.to_string());
         lines.push(match (p.from, p.to, p.as_of) {
             (Some(f), Some(t), _) => format!("{}: {}", p.date_type.label(), dates::range(f, t)),
+            (_, _, Some(d)) if self.kind == Kind::TyreAge => format!("Ages on {}; stock on hand today", dates::date(d)),
             (_, _, Some(d)) => {
                 format!("As of {}; unsold for {} days; sold less than {} in those days", dates::date(d), p.unsold_days, p.less_than)
             }
@@ -140,6 +142,7 @@ pub fn write(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppResu
         Kind::AdjustmentDetails => purchase::adjustment_details(conn, ctx, out),
         Kind::InventorySummary => inventory::inventory_summary(conn, ctx, out),
         Kind::InventoryDetails => inventory::inventory_details(conn, ctx, out),
+        Kind::TyreAge => tyre_age::write(conn, ctx, out),
     }
 }
 

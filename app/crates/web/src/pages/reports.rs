@@ -55,7 +55,7 @@ impl Screen {
         match self {
             Screen::Sales => &[Kind::InvoiceDetails, Kind::SaleSummary, Kind::SlowMoving],
             Screen::Purchase => &[Kind::PurchaseDetails, Kind::PurchaseSummary],
-            Screen::Inventory => &[Kind::TransferDetails, Kind::AdjustmentDetails, Kind::InventorySummary, Kind::InventoryDetails],
+            Screen::Inventory => &[Kind::TransferDetails, Kind::AdjustmentDetails, Kind::InventorySummary, Kind::InventoryDetails, Kind::TyreAge],
         }
     }
 
@@ -192,7 +192,7 @@ mod tests {
         let codes = |s: Screen| s.kinds().iter().map(|k| k.code()).collect::<Vec<_>>();
         assert_eq!(codes(Screen::Sales), ["invoiceDetails", "saleSummary", "slowMoving"]);
         assert_eq!(codes(Screen::Purchase), ["purchaseDetails", "purchaseSummary"]);
-        assert_eq!(codes(Screen::Inventory), ["transferDetails", "adjustmentDetails", "inventorySummary", "inventoryDetails"]);
+        assert_eq!(codes(Screen::Inventory), ["transferDetails", "adjustmentDetails", "inventorySummary", "inventoryDetails", "tyreAge"]);
         let all: Vec<Kind> = [Screen::Sales, Screen::Purchase, Screen::Inventory].iter().flat_map(|s| s.kinds().iter().copied()).collect();
         assert_eq!(all, Kind::ALL, "every kind is requested from exactly one tab");
     }

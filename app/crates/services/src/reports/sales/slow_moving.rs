@@ -6,9 +6,13 @@ use chrono::{Duration, NaiveDate};
 use diesel::sql_types::{BigInt, Date, Nullable, Text};
 
 use super::{
-    Bind, Dates, LINES_OF, Rows, SHEETS_FROM, Sql, add, push_product_filter, push_sheet_filter, signed_sql, times,
+    Bind, Dates, LINES_OF, Rows, SHEETS_FROM, Sql, add, overflow, push_product_filter, push_sheet_filter, signed_sql, times,
 };
+use std::collections::HashMap;
+
 use db::DbConn;
+use domain::dot::AgeBand;
+use domain::tyre_age::Banded;
 use db::error::{AppError, AppResult};
 use crate::reports::Ctx;
 use crate::reports::rows::total_row;
@@ -57,6 +61,8 @@ struct SlowRow {
     last_sold: Option<NaiveDate>,
     #[diesel(sql_type = BigInt)]
     unit_cost: i64,
+    #[diesel(sql_type = BigInt)]
+    product_id: i64,
 }
 
 /// The listed products, never sold first, then the longest unsold. A product is listed
@@ -91,20 +97,44 @@ fn load(conn: &mut DbConn, ctx: &Ctx<'_>, as_of: NaiveDate) -> AppResult<Vec<Slo
     q.load(conn)
 }
 
-/// Writes the one worksheet and its total (on hand, sold, stock value).
+/// The stock on hand of each listed tyre tracked by DOT, in the chosen warehouses (all when
+/// none), by age band on the as-of date (issue 36): its lots, read for the listed products
+/// only. Products not tracked are absent.
+fn ages(conn: &mut DbConn, ctx: &Ctx<'_>, as_of: NaiveDate, found: &[SlowRow]) -> AppResult<HashMap<i64, Banded>> {
+    let ids: Vec<i64> = found.iter().map(|r| r.product_id).collect();
+    let tracked = db::lots::tracked(conn, ctx.org_id, &ids)?;
+    let ids: Vec<i64> = ids.into_iter().filter(|id| tracked.contains(id)).collect();
+    let mut out: HashMap<i64, Banded> = ids.iter().map(|id| (*id, Banded::default())).collect();
+    let chosen = &ctx.params.warehouses;
+    for lot in db::lots::of_products(conn, ctx.org_id, &ids)? {
+        if chosen.is_empty() || chosen.contains(&lot.warehouse_id) {
+            let b = out.entry(lot.product_id).or_default();
+            b.add(AgeBand::of(lot.dot, as_of), lot.on_hand, 0).map_err(|_| overflow())?;
+        }
+    }
+    Ok(out)
+}
+
+/// Writes the one worksheet and its total (on hand, sold, stock value; with `byAge`, the
+/// on-hand of each DOT age band).
 pub fn slow_moving(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> AppResult<()> {
     let as_of = ctx.params.as_of.ok_or_else(|| AppError::bad_request("Choose the as-of date."))?;
     let cost = ctx.params.include_cost;
     ctx.progress.set(0, 2);
     let found = load(conn, ctx, as_of)?;
     ctx.progress.set(1, 2);
+    let by_age = if ctx.params.by_age { Some(ages(conn, ctx, as_of, &found)?) } else { None };
     let mut cols = COLS.to_vec();
+    if by_age.is_some() {
+        cols.extend(AgeBand::ALL.iter().map(|b| Col::new(b.label(), 11.0, Cell::Int)));
+    }
     if cost {
         cols.extend(VALUE_COLS);
     }
     let width = cols.len();
     out.begin(Layout { name: "Slow-moving".into(), cols, title: ctx.title(conn, "")? })?;
     let (mut on_hand, mut sold, mut value) = (0i64, 0i64, 0i64);
+    let mut bands = Banded::default();
     let mut rows = Rows::default();
     for r in found {
         add(&mut on_hand, r.on_hand)?;
@@ -120,6 +150,16 @@ pub fn slow_moving(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> A
             Val::Date(r.last_sold),
             days,
         ];
+        if let Some(ages) = &by_age {
+            match ages.get(&r.product_id) {
+                Some(b) => {
+                    bands.plus(b).map_err(|_| overflow())?;
+                    cells.extend(b.qty.iter().map(|q| Val::Int(*q)));
+                }
+                // Not a tyre tracked by DOT: no age to tell.
+                None => cells.extend(AgeBand::ALL.iter().map(|_| Val::Text(String::new()))),
+            }
+        }
         if cost {
             let stock_value = times(r.on_hand, r.unit_cost)?;
             add(&mut value, stock_value)?;
@@ -128,9 +168,12 @@ pub fn slow_moving(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) -> A
         rows.push(out, cells)?;
     }
     rows.flush(out)?;
-    let mut figures = vec![Val::Int(on_hand), Val::Int(sold), Val::Date(None)];
+    let mut figures = vec![Val::Int(on_hand), Val::Int(sold), Val::Date(None), Val::Text(String::new())];
+    if by_age.is_some() {
+        figures.extend(bands.qty.iter().map(|q| Val::Int(*q)));
+    }
     if cost {
-        figures.extend([Val::Text(String::new()), Val::Text(String::new()), Val::Cents(value)]);
+        figures.extend([Val::Text(String::new()), Val::Cents(value)]);
     }
     out.total(total_row(width, 4, figures))
 }

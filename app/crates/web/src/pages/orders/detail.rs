@@ -326,7 +326,7 @@ fn line_view(d: &DetailLine, t: OrderType, sight: Sight) -> LineView {
         tax: TaxType::from_i32(l.tax_type).map(TaxType::label).unwrap_or(""),
         description: l.description.clone(),
         warning: d.stock_now.filter(|s| *s < 0).map(|s| format!("Stock now {s}")),
-        dots: domain::dot::describe(&d.lots),
+        dots: domain::dot::codes_label(&d.lots),
     }
 }
 
