@@ -146,6 +146,7 @@ pub fn add_lines(conn: &mut DbConn, lines: &[NewLine]) -> AppResult<()> {
                     order_lines::cost_price.eq(r.cost_price),
                     order_lines::fx_price.eq(r.fx_price),
                     order_lines::fx_amount.eq(r.fx_amount),
+                    order_lines::dot.eq(r.dot),
                 )
             })
             .collect();
