@@ -20,4 +20,5 @@ mod sheets;
 mod shop;
 mod sign_in;
 mod trust;
+mod tyres;
 mod xero;
