@@ -266,14 +266,12 @@ fn line_products(conn: &mut DbConn, org: i64, warehouse: Option<i64>, ids: &[i64
             (id, LineProduct { code, name, unit, class_a_price, cost_price: Cost::new(cost_price), stock, dot_tracked, lots: Vec::new() })
         }));
     }
-    // The tracked products' lots in the warehouse: one statement for the products on screen.
+    // The lots in the warehouse of the products on screen: one statement per chunk, as many
+    // for a sheet of 30 lines as of 1 (only a product tracked by DOT has lots).
     if let Some(w) = warehouse {
-        let tracked: Vec<i64> = found.iter().filter(|(_, p)| p.dot_tracked).map(|(id, _)| *id).collect();
-        if !tracked.is_empty() {
-            for lot in super::lots::of_products(conn, org, &tracked)?.into_iter().filter(|l| l.warehouse_id == w) {
-                if let Some(p) = found.get_mut(&lot.product_id) {
-                    p.lots.push((lot.dot, lot.on_hand));
-                }
+        for lot in super::lots::of_products(conn, org, ids)?.into_iter().filter(|l| l.warehouse_id == w) {
+            if let Some(p) = found.get_mut(&lot.product_id).filter(|p| p.dot_tracked) {
+                p.lots.push((lot.dot, lot.on_hand));
             }
         }
     }
