@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn new_physical_tyres_are_tracked_by_default_and_nothing_else() {
         use crate::enums::{ProductCategory, ProductKind};
-        for c in ProductCategory::ALL {
+        for &c in ProductCategory::ALL.iter() {
             assert_eq!(tracked_by_default(ProductKind::Physical, c), c.is_tyre(), "{c:?}");
             assert!(!tracked_by_default(ProductKind::Virtual, c), "a virtual product holds no stock: {c:?}");
         }
