@@ -1,7 +1,7 @@
 // Tyres by DOT date (issue 36): the DOT cell of a line whose product is tracked by DOT, on
 // the sheets that move stock; its list of the warehouse's lots with their ages; the server's
 // message on it; and the lots fetched when a tyre is picked.
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineEditor } from '../src/islands/line-editor/LineEditor';
@@ -120,5 +120,21 @@ describe('picking a tyre', () => {
     expect(lotsAsked).toEqual(['/api/products/601/lots?warehouseId=2']);
     expect(cell('DOT line 1').title).toBe('2323 · 3y 5m · 4 in stock\n0125 · 1y 10m · 6 in stock');
     vi.useRealTimers();
+  });
+
+  it("lists another warehouse's lots once the header's warehouse changes", async () => {
+    const asked: string[] = [];
+    routeFetch((url) => {
+      if (!url.startsWith('/api/products/501/lots')) return undefined;
+      asked.push(url);
+      return { status: 200, body: { data: [{ dot: '4824', age: '2y', qty: 9 }], meta: {} } };
+    });
+    render(<LineEditor {...props({ warehouseId: 2, lines: [tyre(), line({ key: '12', productId: 502 })] })} />);
+    await act(async () => {
+      document.dispatchEvent(new CustomEvent('warehouse-changed', { detail: { id: 9 } }));
+    });
+    await flush();
+    expect(asked).toEqual(['/api/products/501/lots?warehouseId=9']);
+    expect(cell('DOT line 1').title).toBe('4824 · 2y · 9 in stock');
   });
 });
