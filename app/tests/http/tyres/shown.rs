@@ -189,8 +189,14 @@ async fn the_shop_shows_the_dot_years_with_the_setting_on_and_never_a_quantity()
     bought(&app, &s, &f, tyre, &[("4823", 1)]).await;
     let body = app.get(&product, Some(&customer)).await.body;
     assert!(body.contains("<span class=\"dot-years muted small\">DOT 2023–2025</span>"), "the range of years in stock");
+    // The shop's JSON API says the same.
+    let bearer = crate::shop::token(&app, SHOP).await.json()["access_token"].as_str().unwrap().to_string();
+    let listed = app.get_bearer(&format!("/api/shop/products?key={code}"), &bearer, None).await.json();
+    assert_eq!(listed["data"][0]["dotYears"], json!("DOT 2023–2025"));
     shop_shows_dot(&app, false).await;
     assert!(!app.get(&product, Some(&customer)).await.body.contains("dot-years"), "off again");
+    let listed = app.get_bearer(&format!("/api/shop/products?key={code}"), &bearer, None).await.json();
+    assert!(listed["data"][0].get("dotYears").is_none(), "absent with the setting off");
 }
 
 /// The company's DOT settings as stored.
