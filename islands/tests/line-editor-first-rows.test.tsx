@@ -83,6 +83,22 @@ describe('the first render draws the same rows as the live editor', () => {
     ],
     ['a read-only stock count', { kind: 'adjustment', orderType: 7, editable: false, lines: [{ ...base, inWarehouseQty: '10', inSystemQty: '12', costPrice: 9_850 }] }],
     ['a new sheet', { kind: 'sales', orderType: 1, lines: [] }],
+    [
+      'an invoice of tyres by DOT date',
+      {
+        kind: 'sales',
+        orderType: 1,
+        lines: [
+          { ...base, dotTracked: true, dot: '2323', lots: [{ dot: 'unknown', age: '', qty: 2 }, { dot: '2323', age: '3y 5m', qty: 4 }] },
+          { ...base, key: 'h', dotTracked: true, dot: '5425', lots: [] },
+          { ...base, key: 'i', dotTracked: true, dot: '', lots: [{ dot: '0125', age: '1y 10m', qty: 6 }] },
+          { ...base, key: 'j' },
+        ],
+        errors: { 'lines.1.dot': 'Week 54 does not exist.' },
+      },
+    ],
+    ['a read-only transfer of tyres', { kind: 'transfer', orderType: 6, editable: false, lines: [{ ...base, dotTracked: true, dot: '2323', lots: [] }] }],
+    ['a count of tyres', { kind: 'adjustment', orderType: 7, lines: [{ ...base, dotTracked: true, dot: '2323', inWarehouseQty: '4', inSystemQty: '4', lots: [{ dot: '2323', age: '3y 5m', qty: 4 }] }] }],
   ];
 
   it.each(cases)('%s', async (_name, props) => {

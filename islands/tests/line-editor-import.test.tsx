@@ -79,8 +79,8 @@ describe('Import Lines', () => {
     expect(body.get('orderType')).toBe('2');
 
     expect(serialized()).toEqual([
-      { key: 'new_2', productId: 701, qty: '4', price: '219.90', description: 'from sheet', taxType: 3, inWarehouseQty: '', inSystemQty: '' },
-      { key: 'new_3', productId: 702, qty: '2', price: '10.05', description: 'from sheet', taxType: 3, inWarehouseQty: '', inSystemQty: '' },
+      { key: 'new_2', productId: 701, qty: '4', price: '219.90', description: 'from sheet', taxType: 3, inWarehouseQty: '', inSystemQty: '', dot: '' },
+      { key: 'new_3', productId: 702, qty: '2', price: '10.05', description: 'from sheet', taxType: 3, inWarehouseQty: '', inSystemQty: '', dot: '' },
     ]);
     expect((screen.getByLabelText('Item Code line 1') as HTMLInputElement).value).toBe('LT2457516');
     expect(capture.toasts).toEqual([{ text: 'Operation successful', level: 'success', ms: 3500 }]);

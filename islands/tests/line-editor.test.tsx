@@ -76,7 +76,7 @@ describe('initial lines and the hidden input', () => {
     expect(rows()).toHaveLength(1);
     expect(cell('Item Code line 1').value).toBe('');
     expect(serialized()).toEqual([
-      { key: 'new_1', productId: null, qty: '', price: '', description: '', taxType: 3, inWarehouseQty: '', inSystemQty: '' },
+      { key: 'new_1', productId: null, qty: '', price: '', description: '', taxType: 3, inWarehouseQty: '', inSystemQty: '', dot: '' },
     ]);
   });
 
@@ -93,8 +93,8 @@ describe('initial lines and the hidden input', () => {
     await user.selectOptions(screen.getByLabelText('Tax Type line 1'), '1');
 
     expect(serialized('sheet_lines')).toEqual([
-      { key: '11', productId: 501, qty: '7', price: '142.50', description: '', taxType: 1, inWarehouseQty: '', inSystemQty: '' },
-      { key: 'new_4', productId: 502, qty: '1', price: '99.9', description: 'rush', taxType: 3, inWarehouseQty: '', inSystemQty: '' },
+      { key: '11', productId: 501, qty: '7', price: '142.50', description: '', taxType: 1, inWarehouseQty: '', inSystemQty: '', dot: '' },
+      { key: 'new_4', productId: 502, qty: '1', price: '99.9', description: 'rush', taxType: 3, inWarehouseQty: '', inSystemQty: '', dot: '' },
     ]);
     // Added lines continue after the highest new_ key.
     await user.click(screen.getByRole('button', { name: '+ Add Line' }));
@@ -385,7 +385,7 @@ describe('selection: delete and copy', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select all lines' }));
     await user.click(screen.getByRole('button', { name: 'Delete Line' }));
     expect(serialized()).toEqual([
-      { key: 'new_1', productId: null, qty: '', price: '', description: '', taxType: 3, inWarehouseQty: '', inSystemQty: '' },
+      { key: 'new_1', productId: null, qty: '', price: '', description: '', taxType: 3, inWarehouseQty: '', inSystemQty: '', dot: '' },
     ]);
   });
 

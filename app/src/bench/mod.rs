@@ -250,7 +250,7 @@ fn reads(fx: &Fixture) -> Vec<Read> {
 fn shop_customer(c: &mut db::DbConn) -> db::error::AppResult<db::shop::ShopPrincipal> {
     let email = seed::DEMO_SHOP_CUSTOMERS[0].email;
     let a = db::shop::accounts_by_email(c, email)?.into_iter().find(|a| a.org_id == ORG).ok_or(db::error::AppError::NotFound)?;
-    Ok(db::shop::ShopPrincipal { customer_id: a.customer_id, org_id: a.org_id, org_name: a.org_name, name: a.name, must_change: false, time_zone: "Australia/Sydney".into() })
+    Ok(db::shop::ShopPrincipal { customer_id: a.customer_id, org_id: a.org_id, org_name: a.org_name, name: a.name, must_change: false, time_zone: "Australia/Sydney".into(), shows_dot: false })
 }
 
 /// Starts the production server loop on a loopback port; dropping the sender stops it.

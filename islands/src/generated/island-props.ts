@@ -12,7 +12,24 @@ export type IslandLine = { key: string, productId: number | null, code: string, 
 /**
  * A tyre's DOT code as typed ('2325', issue 36); empty for none.
  */
-dot: string, };
+dot: string, 
+/**
+ * The product is tracked by DOT: the line has a DOT cell (filled by the server).
+ */
+dotTracked: boolean, 
+/**
+ * The product's lots in the sheet's warehouse, oldest first (filled by the server).
+ */
+lots: Array<IslandLot>, };
+export type IslandLot = { 
+/**
+ * 'WWYY', or 'unknown' for stock from before tracking.
+ */
+dot: string, 
+/**
+ * '3y 5m'; empty for an unknown code.
+ */
+age: string, qty: number, };
 export type QuotingCartProps = { 
 /**
  * The browser storage key of the cart (`carts`; the self-order cart is `carts_csr`).

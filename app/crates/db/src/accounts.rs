@@ -481,6 +481,9 @@ pub fn update_settings(conn: &mut DbConn, org: i64, version: i32, s: &domain::ad
             organisations::overdue_guard_days.eq(s.overdue_guard_days),
             organisations::default_warehouse_id.eq(s.default_warehouse_id),
             organisations::quotation_valid_days.eq(s.quotation_valid_days),
+            organisations::dot_on_documents.eq(s.dot_on_documents),
+            organisations::shop_shows_dot.eq(s.shop_shows_dot),
+            organisations::old_tyre_years.eq(s.old_tyre_years),
             organisations::updated_at.eq(now()),
             organisations::version.eq(organisations::version + 1),
         ))

@@ -44,6 +44,8 @@ pub struct Customer {
     pub xero_balance: i64,
     pub is_supplier: bool,
     pub branch_flag: bool,
+    #[serde(rename = "acceptsOldTyres")]
+    pub accepts_old_tyres: bool,
     #[serde(rename = "priceType")]
     pub price_strategy: i32,
     pub payment_type: i32,
@@ -200,6 +202,7 @@ pub struct CustomerChanges {
     account: String,
     is_supplier: bool,
     branch_flag: bool,
+    accepts_old_tyres: bool,
     price_strategy: i32,
     payment_type: i32,
     area_type: i32,
@@ -248,6 +251,7 @@ impl CustomerChanges {
             account: f.account.clone(),
             is_supplier: f.is_supplier,
             branch_flag: f.branch_flag,
+            accepts_old_tyres: f.accepts_old_tyres,
             price_strategy: f.price_strategy.as_i32(),
             payment_type: f.payment_type.as_i32(),
             area_type: f.area_type.as_i32(),

@@ -159,6 +159,12 @@ pub fn forget_order(conn: &mut DbConn, org: i64, order_id: i64) -> AppResult<()>
     Ok(())
 }
 
+/// Sets a product's `dot_tracked` flag (the lots follow with [`set_tracked`]).
+pub fn set_flag(conn: &mut DbConn, org: i64, product_id: i64, on: bool) -> AppResult<()> {
+    diesel::update(products::table.filter(products::org_id.eq(org)).filter(products::id.eq(product_id))).set(products::dot_tracked.eq(on)).execute(conn)?;
+    Ok(())
+}
+
 /// Starts or stops tracking a product by DOT: tracking starts with its stock in each
 /// warehouse as one lot of unknown code; stopping forgets the lots.
 pub fn set_tracked(conn: &mut DbConn, org: i64, product_id: i64, on: bool) -> AppResult<()> {

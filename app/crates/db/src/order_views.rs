@@ -186,6 +186,10 @@ pub struct LineProduct {
     /// On hand in the warehouse asked for (0 without a stock row); `None` without a warehouse
     /// and for a virtual product, which holds no stock.
     pub stock: Option<i64>,
+    /// Stock held by DOT code (issue 36).
+    pub dot_tracked: bool,
+    /// A tracked product's lots in the warehouse asked for, oldest first: (stored code, on hand).
+    pub lots: Vec<(i32, i64)>,
 }
 
 /// What the sheet form shows beside the header it was given.
@@ -255,7 +259,7 @@ pub fn form_choices(conn: &mut DbConn, org: i64, wants: &FormWants) -> AppResult
 
 /// A line product as read: id, code, name, unit, class A, cost, kind, and on hand where the
 /// warehouse has a row of it.
-type LineProductRow = (i64, String, String, String, i64, i64, i32, Option<i64>);
+type LineProductRow = (i64, String, String, String, i64, i64, i32, Option<i64>, bool);
 
 /// Products of company `org` by id with their on hand in `warehouse`, chunked.
 fn line_products(conn: &mut DbConn, org: i64, warehouse: Option<i64>, ids: &[i64]) -> AppResult<HashMap<i64, LineProduct>> {
@@ -266,13 +270,22 @@ fn line_products(conn: &mut DbConn, org: i64, warehouse: Option<i64>, ids: &[i64
             .left_join(stocks::table.on(stocks::product_id.eq(products::id).and(stocks::org_id.eq(org)).and(stocks::warehouse_id.nullable().eq(warehouse))))
             .filter(products::org_id.eq(org))
             .filter(products::id.eq_any(chunk))
-            .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price, products::category, stocks::on_hand.nullable()))
+            .select((products::id, products::code, products::name, products::unit, products::class_a_price, products::cost_price, products::category, stocks::on_hand.nullable(), products::dot_tracked))
             .load(conn)?;
         let virtual_kind = domain::enums::ProductKind::Virtual.as_i32();
-        found.extend(rows.into_iter().map(|(id, code, name, unit, class_a_price, cost_price, kind, on_hand)| {
+        found.extend(rows.into_iter().map(|(id, code, name, unit, class_a_price, cost_price, kind, on_hand, dot_tracked)| {
             let stock = warehouse.filter(|_| kind != virtual_kind).map(|_| on_hand.unwrap_or(0));
-            (id, LineProduct { code, name, unit, class_a_price, cost_price: Cost::new(cost_price), stock })
+            (id, LineProduct { code, name, unit, class_a_price, cost_price: Cost::new(cost_price), stock, dot_tracked, lots: Vec::new() })
         }));
+    }
+    // The lots in the warehouse of the products on screen: one statement per chunk, as many
+    // for a sheet of 30 lines as of 1 (only a product tracked by DOT has lots).
+    if let Some(w) = warehouse {
+        for lot in super::lots::of_products(conn, org, ids)?.into_iter().filter(|l| l.warehouse_id == w) {
+            if let Some(p) = found.get_mut(&lot.product_id).filter(|p| p.dot_tracked) {
+                p.lots.push((lot.dot, lot.on_hand));
+            }
+        }
     }
     Ok(found)
 }

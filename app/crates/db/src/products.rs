@@ -90,6 +90,9 @@ pub struct Product {
     /// The preferred supplier's code for it.
     #[serde(rename = "supplierCode")]
     pub supplier_code: String,
+    /// Stock held per warehouse and DOT code (issue 36).
+    #[serde(rename = "dotTracked")]
+    pub dot_tracked: bool,
 }
 
 /// A product as answered to one viewer: every field of [`Product`], and its cost and

@@ -56,10 +56,13 @@ pub struct ShopPrincipal {
     pub must_change: bool,
     /// The company's time zone name: the order date is its today.
     pub time_zone: String,
+    /// The company shows tyres' years of manufacture in stock (issue 36).
+    pub shows_dot: bool,
 }
 
-fn principal_columns() -> (customers::id, customers::org_id, organisations::name, customers::name, customers::shop_must_change, organisations::time_zone) {
-    (customers::id, customers::org_id, organisations::name, customers::name, customers::shop_must_change, organisations::time_zone)
+#[allow(clippy::type_complexity)]
+fn principal_columns() -> (customers::id, customers::org_id, organisations::name, customers::name, customers::shop_must_change, organisations::time_zone, organisations::shop_shows_dot) {
+    (customers::id, customers::org_id, organisations::name, customers::name, customers::shop_must_change, organisations::time_zone, organisations::shop_shows_dot)
 }
 
 /// Starts a session; returns the cookie token (only its digest is stored).

@@ -21,6 +21,7 @@ pub const UNKNOWN_ZONE: &str = "Choose a time zone such as Australia/Sydney.";
 pub const DEFAULT_WAREHOUSE_UNKNOWN: &str = "Choose one of the company's warehouses, or none.";
 pub const QUOTATION_DAYS_RANGE: &str = "Enter how many days a quotation is valid: a whole number from 1 to 365 (empty: 7).";
 pub const OVERDUE_DAYS_RANGE: &str = "Enter a number of days from 0 to 3650, or leave it empty to turn the rule off.";
+pub const OLD_TYRE_YEARS_RANGE: &str = "Enter a number of years from 1 to 20, or leave it empty to turn the rule off.";
 /// A logo that is not a small PNG, JPEG, GIF or WebP image.
 pub const LOGO_TYPE: &str = "The logo must be a PNG, JPEG, GIF or WebP image.";
 pub const LOGO_TOO_LARGE: &str = "The logo must be at most 256 KB.";
@@ -91,6 +92,15 @@ pub struct SettingsInput {
     /// How many days a quotation is valid (issue 33); empty: 7.
     #[serde(default, deserialize_with = "lenient::string")]
     pub quotation_valid_days: String,
+    /// Print DOT codes on tax invoices and delivery dockets (issue 36); a checkbox.
+    #[serde(deserialize_with = "lenient::flag")]
+    pub dot_on_documents: bool,
+    /// Show the years of manufacture in stock in the shop (issue 36); a checkbox.
+    #[serde(deserialize_with = "lenient::flag")]
+    pub shop_shows_dot: bool,
+    /// The old-tyre rule in years (issue 36); empty: off.
+    #[serde(deserialize_with = "lenient::string")]
+    pub old_tyre_years: String,
     #[serde(deserialize_with = "lenient::int")]
     pub version: Option<i32>,
 }
@@ -118,6 +128,11 @@ pub struct Settings {
     pub default_warehouse_id: Option<i64>,
     /// How many days a quotation is valid, 1–365.
     pub quotation_valid_days: i32,
+    pub dot_on_documents: bool,
+    pub shop_shows_dot: bool,
+    /// Tyres this many years old or more need an approver for a customer who has not
+    /// accepted them; `None`: off.
+    pub old_tyre_years: Option<i32>,
 }
 
 fn digits(s: &str) -> String {
@@ -170,6 +185,18 @@ pub fn parse_quotation_days(text: &str) -> Result<i32, &'static str> {
     match t.parse::<i32>() {
         Ok(d) if (1..=365).contains(&d) && t.chars().all(|c| c.is_ascii_digit()) => Ok(d),
         _ => Err(QUOTATION_DAYS_RANGE),
+    }
+}
+
+/// The old-tyre rule's years as typed: empty is off, else a whole number from 1 to 20.
+pub fn parse_old_tyre_years(text: &str) -> Result<Option<i32>, &'static str> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    match t.parse::<i32>() {
+        Ok(y) if (1..=20).contains(&y) && t.chars().all(|c| c.is_ascii_digit()) => Ok(Some(y)),
+        _ => Err(OLD_TYRE_YEARS_RANGE),
     }
 }
 
@@ -253,10 +280,15 @@ pub fn validate_settings(input: &SettingsInput) -> Result<Settings, Vec<FieldErr
         errors.push(FieldError { field: "quotation_valid_days", message: m });
         7
     });
+    let old_tyre_years = parse_old_tyre_years(&input.old_tyre_years).unwrap_or_else(|m| {
+        errors.push(FieldError { field: "old_tyre_years", message: m });
+        None
+    });
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone, overdue_guard_days, default_warehouse_id, quotation_valid_days })
+    let (dot_on_documents, shop_shows_dot) = (input.dot_on_documents, input.shop_shows_dot);
+    Ok(Settings { name, abn, address_line1, address_line2, phone, email, bank_account_name, bsb, bank_account, website, department_id, tiers_bp, time_zone, overdue_guard_days, default_warehouse_id, quotation_valid_days, dot_on_documents, shop_shows_dot, old_tyre_years })
 }
 
 /// An uploaded logo's content type, read from its first bytes (never from the file name).
@@ -440,6 +472,22 @@ mod tests {
 
     fn fields(errors: &[FieldError]) -> Vec<(&'static str, &'static str)> {
         errors.iter().map(|e| (e.field, e.message)).collect()
+    }
+
+    #[test]
+    fn the_old_tyre_rule_is_off_when_empty_and_takes_1_to_20_years() {
+        assert_eq!(validate_settings(&settings()).unwrap().old_tyre_years, None, "off by default");
+        for (typed, years) in [("1", 1), (" 5 ", 5), ("20", 20)] {
+            assert_eq!(validate_settings(&SettingsInput { old_tyre_years: typed.into(), ..settings() }).unwrap().old_tyre_years, Some(years), "{typed}");
+        }
+        for bad in ["0", "21", "-1", "2.5", "five", "+3"] {
+            let e = validate_settings(&SettingsInput { old_tyre_years: bad.into(), ..settings() }).unwrap_err();
+            assert_eq!(fields(&e), vec![("old_tyre_years", OLD_TYRE_YEARS_RANGE)], "{bad}");
+        }
+        let on = validate_settings(&SettingsInput { dot_on_documents: true, shop_shows_dot: true, ..settings() }).unwrap();
+        assert!(on.dot_on_documents && on.shop_shows_dot);
+        let off = validate_settings(&settings()).unwrap();
+        assert!(!off.dot_on_documents && !off.shop_shows_dot, "checkboxes left unticked are off");
     }
 
     #[test]

@@ -137,6 +137,20 @@ impl Dot {
     }
 }
 
+/// Whether a new product is tracked by DOT unless told: a physical product in a tyre
+/// category (PCR, TBR, trailer tyres).
+pub fn tracked_by_default(kind: crate::enums::ProductKind, category: crate::enums::ProductCategory) -> bool {
+    kind == crate::enums::ProductKind::Physical && category.is_tyre()
+}
+
+/// The years of manufacture a shop shows for stocked lots: 'DOT 2025', 'DOT 2024–2025', or
+/// `None` when no lot of known code holds stock. Never a quantity.
+pub fn shop_years(lots: impl IntoIterator<Item = (i32, i64)>) -> Option<String> {
+    let years: Vec<i32> = lots.into_iter().filter(|(_, q)| *q > 0).filter_map(|(d, _)| Dot::from_stored(d)).map(Dot::year).collect();
+    let (first, last) = (years.iter().min()?, years.iter().max()?);
+    Some(if first == last { format!("DOT {first}") } else { format!("DOT {first}–{last}") })
+}
+
 /// The code of a stored value as shown: 'WWYY', or 'unknown'.
 pub fn label(stored: i32) -> String {
     Dot::from_stored(stored).map_or_else(|| "unknown".to_owned(), Dot::code)
@@ -356,6 +370,24 @@ mod tests {
     }
 
     const TODAY: fn() -> NaiveDate = || day(2026, 11, 27);
+
+    #[test]
+    fn new_physical_tyres_are_tracked_by_default_and_nothing_else() {
+        use crate::enums::{ProductCategory, ProductKind};
+        for &c in ProductCategory::ALL.iter() {
+            assert_eq!(tracked_by_default(ProductKind::Physical, c), c.is_tyre(), "{c:?}");
+            assert!(!tracked_by_default(ProductKind::Virtual, c), "a virtual product holds no stock: {c:?}");
+        }
+    }
+
+    #[test]
+    fn the_shop_shows_the_years_in_stock_never_unknown_lots_or_empty_ones() {
+        assert_eq!(shop_years([(202523, 4)]), Some("DOT 2025".into()));
+        assert_eq!(shop_years([(202410, 2), (202523, 4), (202601, 1)]), Some("DOT 2024–2026".into()));
+        assert_eq!(shop_years([(UNKNOWN, 9), (202410, 0), (202311, -1)]), None, "unknown, empty and short lots are not shown");
+        assert_eq!(shop_years([(UNKNOWN, 9), (202523, 1)]), Some("DOT 2025".into()));
+        assert_eq!(shop_years([]), None);
+    }
 
     #[test]
     fn a_sidewall_code_is_week_then_year() {

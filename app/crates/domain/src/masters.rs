@@ -168,6 +168,10 @@ pub struct ProductInput {
     pub tag4: String,
     #[serde(deserialize_with = "lenient::flag_opt")]
     pub show_for_shop: Option<bool>,
+    /// Stock held by DOT code (issue 36); `None`: not sent — a new product takes
+    /// [`crate::dot::tracked_by_default`], a stored one keeps its flag.
+    #[serde(rename = "dotTracked", alias = "dot_tracked", deserialize_with = "lenient::flag_opt")]
+    pub dot_tracked: Option<bool>,
     #[serde(deserialize_with = "lenient::int")]
     pub material: Option<i32>,
     #[serde(rename = "tyreModel", deserialize_with = "lenient::string")]
@@ -452,6 +456,9 @@ pub struct CustomerInput {
     pub is_supplier: bool,
     #[serde(deserialize_with = "lenient::flag")]
     pub branch_flag: bool,
+    /// The customer accepts tyres older than the company's old-tyre rule (issue 36).
+    #[serde(alias = "acceptsOldTyres", deserialize_with = "lenient::flag")]
+    pub accepts_old_tyres: bool,
     #[serde(rename = "priceType", deserialize_with = "lenient::int")]
     pub price_strategy: Option<i32>,
     #[serde(deserialize_with = "lenient::int")]
@@ -516,6 +523,7 @@ pub struct CustomerFields {
     pub account: String,
     pub is_supplier: bool,
     pub branch_flag: bool,
+    pub accepts_old_tyres: bool,
     pub price_strategy: PriceStrategy,
     pub payment_type: PaymentType,
     pub area_type: AreaType,
@@ -690,6 +698,7 @@ fn customer_fields(input: &CustomerInput, e: &mut Errors) -> Option<CustomerFiel
         account: t(&input.account),
         is_supplier: input.is_supplier,
         branch_flag: input.branch_flag,
+        accepts_old_tyres: input.accepts_old_tyres,
         price_strategy: price_strategy?,
         payment_type: payment_type?,
         area_type: area_type?,

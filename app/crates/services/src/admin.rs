@@ -24,6 +24,7 @@ use domain::Actor;
 
 fn settings_changes(o: &accounts::Organisation, s: &Settings, warehouses: &[db::masters::Warehouse]) -> String {
     let bp = |v: i32| rules::show_uplift(v) + "%";
+    let yes = |on: bool| if on { "yes".to_string() } else { "no".to_string() };
     let warehouse = |id: Option<i64>| match id {
         None => "none".to_string(),
         Some(id) => warehouses.iter().find(|w| w.id == id).map_or_else(|| format!("#{id}"), |w| w.name.clone()),
@@ -48,6 +49,9 @@ fn settings_changes(o: &accounts::Organisation, s: &Settings, warehouses: &[db::
         ("Overdue rule (days)", o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into()), s.overdue_guard_days.map(|d| d.to_string()).unwrap_or_else(|| "off".into())),
         ("Default warehouse", warehouse(o.default_warehouse_id), warehouse(s.default_warehouse_id)),
         ("Quotation valid for (days)", o.quotation_valid_days.to_string(), s.quotation_valid_days.to_string()),
+        ("DOT codes on documents", yes(o.dot_on_documents), yes(s.dot_on_documents)),
+        ("DOT year in the shop", yes(o.shop_shows_dot), yes(s.shop_shows_dot)),
+        ("Old-tyre rule (years)", o.old_tyre_years.map(|y| y.to_string()).unwrap_or_else(|| "off".into()), s.old_tyre_years.map(|y| y.to_string()).unwrap_or_else(|| "off".into())),
     ])
 }
 

@@ -78,6 +78,9 @@ pub fn create_product_in(c: &mut DbConn, org: i64, input: &ProductInput) -> AppR
         other => other.into(),
     })?;
     purchasing(c, org, id, input)?;
+    if input.dot_tracked.unwrap_or_else(|| domain::dot::tracked_by_default(identity.kind, fields.category)) {
+        db::lots::set_flag(c, org, id, true)?;
+    }
     Ok(id)
 }
 
@@ -110,8 +113,26 @@ fn purchasing(c: &mut DbConn, org: i64, id: i64, input: &ProductInput) -> AppRes
 /// Updates a product that still has the version the edit started from; code, name and
 /// physical/virtual stay as stored; prices are not touched.
 pub async fn update_product(core: &Core, actor: &Actor, id: i64, input: ProductInput) -> AppResult<Product> {
-    let org = actor.org_id;
-    core.db.write(move |c| update_product_in(c, org, id, &input).and_then(|()| product_db::product(c, org, id))).await
+    let (actor, org) = (actor.clone(), actor.org_id);
+    core.db
+        .write(move |c| {
+            let was = product_db::product(c, org, id)?.dot_tracked;
+            update_product_in(c, org, id, &input)?;
+            if let Some(on) = input.dot_tracked.filter(|on| *on != was) {
+                track_by_dot(c, &actor, id, on)?;
+            }
+            product_db::product(c, org, id)
+        })
+        .await
+}
+
+/// Starts or stops tracking a stored product by DOT, in the caller's transaction: its stock
+/// becomes lots of unknown code, or its lots are forgotten; the audit notes it.
+fn track_by_dot(c: &mut DbConn, actor: &Actor, id: i64, on: bool) -> AppResult<()> {
+    db::lots::set_flag(c, actor.org_id, id, on)?;
+    db::lots::set_tracked(c, actor.org_id, id, on)?;
+    let yes = |b: bool| if b { "yes".to_string() } else { "no".to_string() };
+    crate::reference_data::audit_change(c, actor, "product", Some(id), "update", domain::reference_data::changes(&[("Tracked by DOT", yes(!on), yes(on))]))
 }
 
 /// [`update_product`] inside the caller's transaction.
@@ -211,6 +232,7 @@ pub fn product_input(p: &Product) -> ProductInput {
         tag3: p.tag3.clone(),
         tag4: p.tag4.clone(),
         show_for_shop: Some(p.show_for_shop),
+        dot_tracked: Some(p.dot_tracked),
         material: Some(p.material),
         tyre_model: p.tyre_model.clone(),
         specification: p.specification.clone(),
@@ -255,6 +277,7 @@ pub fn customer_input(c: &Customer) -> CustomerInput {
         credit_limit: Some(Amount::Cents(c.credit_limit)),
         is_supplier: c.is_supplier,
         branch_flag: c.branch_flag,
+        accepts_old_tyres: c.accepts_old_tyres,
         price_strategy: Some(c.price_strategy),
         payment_type: Some(c.payment_type),
         area_type: Some(c.area_type),

@@ -35,6 +35,9 @@ pub struct Item {
     pub brand: String,
     pub price: Cents,
     pub availability: Availability,
+    /// 'DOT 2024–2025': a tyre's years of manufacture in stock, when the company shows them
+    /// (issue 36); never a quantity.
+    pub dot_years: Option<String>,
 }
 
 impl Item {
@@ -73,13 +76,22 @@ fn items(conn: &mut DbConn, who: &ShopPrincipal, ids: &[i64]) -> AppResult<Vec<I
     let shown_ids: Vec<i64> = ids.iter().copied().filter(|id| shown.contains_key(id)).collect();
     let quotes = pricing::quotes(conn, who.org_id, &shown_ids, Some(who.customer_id))?;
     let stock = shop_db::customer_stock(conn, who.org_id, &shown_ids)?;
+    // The lots of the page's products, read once (only tracked products have any), summed
+    // over the company's warehouses per code.
+    let mut lots: HashMap<i64, std::collections::BTreeMap<i32, i64>> = HashMap::new();
+    if who.shows_dot {
+        for l in db::lots::of_products(conn, who.org_id, &shown_ids)? {
+            *lots.entry(l.product_id).or_default().entry(l.dot).or_default() += l.on_hand;
+        }
+    }
     Ok(shown_ids
         .iter()
         .filter_map(|id| {
             let product = shown.remove(id)?;
             let price = quotes.get(id)?.unit_price;
             let (on_hand, in_transit, eta) = stock.get(id).copied().unwrap_or((0, 0, None));
-            Some(Item { brand: product.brand.clone(), price, availability: Availability::of(on_hand, in_transit, eta), product })
+            let dot_years = lots.remove(id).and_then(domain::dot::shop_years);
+            Some(Item { brand: product.brand.clone(), price, availability: Availability::of(on_hand, in_transit, eta), product, dot_years })
         })
         .collect())
 }

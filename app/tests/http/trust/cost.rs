@@ -203,6 +203,7 @@ fn staff_paths(f: &Fixture) -> Vec<(&'static str, Vec<String>)> {
         ("/api/products/{id}", vec![format!("/api/products/{p}")]),
         ("/api/suppliers", vec!["/api/suppliers".into()]),
         ("/api/balance/{id}", vec![format!("/api/balance/{c}")]),
+        ("/api/products/{id}/lots", vec![format!("/api/products/{p}/lots"), format!("/api/products/{p}/lots?warehouseId=1")]),
         ("/api/products/{id}/history", vec![format!("/api/products/{p}/history"), format!("/api/products/{p}/history?cId={c}")]),
         ("/api/orders", vec!["/api/orders?per_page=150".into(), "/api/orders?type=7".into(), "/api/orders?type=7&format=xlsx".into()]),
         ("/api/orders/{id}", vec![format!("/api/orders/{a}"), format!("/api/orders/{i}")]),

@@ -1,2 +1,3 @@
 mod docs;
 mod flow;
+mod shown;

@@ -2,13 +2,13 @@
 // render's plain rows (static-rows.ts) follow too.
 import type { ChangeEvent, Dispatch, KeyboardEvent } from 'react';
 import { errorAria, errorIdOf, FieldError } from '../../lib/form';
-import { cellNotice, INPUT_CLASS, messageField, NUMBER_LABELS, needsPick, plainText, readOnlyText, SEARCH_LABELS, type Column } from './cells';
+import { cellNotice, DOT_PLACEHOLDER, INPUT_CLASS, lotsListId, lotsTitle, lotText, messageField, NUMBER_LABELS, needsPick, pickableLots, plainText, readOnlyText, SEARCH_LABELS, type Column } from './cells';
 import type { EditorAction, EditorState, NumberField } from './editor-state';
 import { HistoryButton } from './HistoryDialog';
 import { PricesMenu } from './PricesMenu';
 import { exactCode, ProductSearch } from './ProductSearch';
 import { CODE_DEBOUNCE_MS, MSG_PICK_PRODUCT, NAME_DEBOUNCE_MS, TAX_TYPES, type CellField } from './rules';
-import type { Kind, Line, LineField } from './types';
+import type { Kind, Line, LineField, ProductHit } from './types';
 import type { CellRef } from './useCellFocus';
 import type { ProductSearchFn } from './useLineEditor';
 
@@ -28,6 +28,7 @@ export interface CellTable {
   moveNext: (key: string, field: CellField) => void;
   searchProducts: (param: 'code' | 'name') => ProductSearchFn;
   loadPrices: (line: Line) => void;
+  pickProduct: (kind: Kind, key: string, hit: ProductHit) => void;
 }
 
 export interface CellProps {
@@ -103,7 +104,7 @@ export function Cell({ table, column, line, index }: CellProps) {
             className={INPUT_CLASS[column]}
             search={table.searchProducts(column)}
             onType={(text) => dispatch({ type: 'typeProduct', key, field: column, text })}
-            onPick={(hit) => dispatch({ type: 'pick', kind, key, hit })}
+            onPick={(hit) => table.pickProduct(kind, key, hit)}
             onEnter={() => table.moveNext(key, column)}
             pickOnEnter={column === 'code' ? exactCode : undefined}
             inputRef={cellRef(key, column)}
@@ -124,6 +125,30 @@ export function Cell({ table, column, line, index }: CellProps) {
           {below}
         </>
       );
+    case 'dot': {
+      const offered = pickableLots(line);
+      const list = lotsListId(cellId(line, 'dot'));
+      const title = lotsTitle(line);
+      return (
+        <>
+          <input
+            {...inputProps('dot')}
+            maxLength={4}
+            placeholder={DOT_PLACEHOLDER}
+            title={title === '' ? undefined : title}
+            list={offered.length > 0 ? list : undefined}
+          />
+          {offered.length > 0 ? (
+            <datalist id={list}>
+              {offered.map((lot) => (
+                <option key={lot.dot} value={lot.dot} label={lotText(lot)} />
+              ))}
+            </datalist>
+          ) : null}
+          {message('dot')}
+        </>
+      );
+    }
     case 'price':
       return (
         <>

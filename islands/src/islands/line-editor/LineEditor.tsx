@@ -12,7 +12,7 @@
 import { useId, useRef } from 'react';
 import { LiveFieldset, useLive } from '../../lib/live';
 import { formatCents, formatInt } from '../../lib/money';
-import { columnClass, columnsFor, HEADERS } from './cells';
+import { columnClass, columnsFor, hasDotColumn, HEADERS } from './cells';
 import { Cell, type CellTable } from './Cell';
 import { allSelected, anySelected } from './editor-state';
 import { HistoryDialog } from './HistoryDialog';
@@ -25,11 +25,11 @@ import { usePageEvents } from './usePageEvents';
 
 export { MSG_IMPORTED } from './useLineEditor';
 
-export { columnHeaders, columnsFor, type Column } from './cells';
+export { columnHeaders, columnsFor, hasDotColumn, type Column } from './cells';
 
 export function LineEditor(props: LineEditorProps) {
   const { kind, orderType, editable, fieldName } = props;
-  const { state, dispatch, searchProducts, loadPrices, importFile } = useLineEditor(props);
+  const { state, dispatch, searchProducts, loadPrices, importFile, pickProduct } = useLineEditor(props);
   const { lines, taxType, tableError, historyOf } = state;
 
   const uid = useId();
@@ -41,7 +41,7 @@ export function LineEditor(props: LineEditorProps) {
   usePageEvents(editable, state.customerId, lines, dispatch);
 
   const t = totals(kind, orderType, taxType, lines);
-  const columns = columnsFor(kind, editable, props.seesCost);
+  const columns = columnsFor(kind, editable, props.seesCost, hasDotColumn(orderType, lines));
   const everySelected = allSelected(state);
   const someSelected = anySelected(state);
 
@@ -64,6 +64,7 @@ export function LineEditor(props: LineEditorProps) {
     moveNext,
     searchProducts,
     loadPrices,
+    pickProduct,
   };
 
   return (

@@ -3,7 +3,7 @@
 // A cell's text, its classes and its messages are decided here once.
 import { formatCents, formatInt } from '../../lib/money';
 import { adjustmentAmount, belowClassA, lineAmount, MSG_BELOW_CLASS_A, MSG_ZERO_PRICE, parsePrice, qtyDifference, shortOfStock, TAX_TYPES, zeroPrice } from './rules';
-import type { Kind, Line, LineField } from './types';
+import type { Kind, Line, LineField, LineLot } from './types';
 
 export type Column =
   | 'select'
@@ -13,6 +13,7 @@ export type Column =
   | 'unit'
   | 'stock'
   | 'qty'
+  | 'dot'
   | 'price'
   | 'amount'
   | 'history'
@@ -25,11 +26,14 @@ export type Column =
   | 'adjAmount';
 
 const COLUMNS: Record<Kind, Column[]> = {
-  sales: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty', 'price', 'amount', 'history', 'taxType', 'description'],
-  purchase: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty', 'price', 'amount', 'taxType', 'description'],
-  transfer: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty'],
-  adjustment: ['select', 'index', 'code', 'name', 'unit', 'inWarehouseQty', 'inSystemQty', 'difference', 'cost', 'adjAmount'],
+  sales: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty', 'dot', 'price', 'amount', 'history', 'taxType', 'description'],
+  purchase: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty', 'dot', 'price', 'amount', 'taxType', 'description'],
+  transfer: ['select', 'index', 'code', 'name', 'unit', 'stock', 'qty', 'dot'],
+  adjustment: ['select', 'index', 'code', 'name', 'unit', 'dot', 'inWarehouseQty', 'inSystemQty', 'difference', 'cost', 'adjAmount'],
 };
+
+/** A purchase order moves no stock: it has no DOT column (issue 36). */
+const PURCHASE_ORDER = 3;
 
 export const HEADERS: Record<Column, string> = {
   select: '',
@@ -39,6 +43,7 @@ export const HEADERS: Record<Column, string> = {
   unit: 'Unit',
   stock: 'Stock',
   qty: 'Qty',
+  dot: 'DOT',
   price: 'Unit Price',
   amount: 'Line Amount',
   history: 'History',
@@ -57,15 +62,24 @@ const NUMERIC = new Set<Column>(['stock', 'qty', 'price', 'amount', 'inWarehouse
 const AT_COST = new Set<Column>(['cost', 'adjAmount']);
 
 /**
- * The columns shown for a kind; the read-only table has no selection or history buttons,
- * and a viewer without cost sight no cost columns.
+ * Whether the table has a DOT column: a sheet that moves stock (not a purchase order) with a
+ * line of a tyre tracked by DOT (or a line still holding a code).
  */
-export function columnsFor(kind: Kind, editable: boolean, seesCost: boolean): Column[] {
-  return COLUMNS[kind].filter((c) => (editable || (c !== 'select' && c !== 'history')) && (seesCost || !AT_COST.has(c)));
+export function hasDotColumn(orderType: number, lines: readonly Line[]): boolean {
+  return orderType !== PURCHASE_ORDER && lines.some((l) => l.dotTracked || l.dot !== '');
 }
 
-export function columnHeaders(kind: Kind, editable: boolean, seesCost: boolean): string[] {
-  return columnsFor(kind, editable, seesCost).map((c) => HEADERS[c]);
+/**
+ * The columns shown for a kind; the read-only table has no selection or history buttons,
+ * a viewer without cost sight no cost columns, and a sheet without tyres tracked by DOT
+ * no DOT column (`dots`, see hasDotColumn).
+ */
+export function columnsFor(kind: Kind, editable: boolean, seesCost: boolean, dots: boolean): Column[] {
+  return COLUMNS[kind].filter((c) => (editable || (c !== 'select' && c !== 'history')) && (seesCost || !AT_COST.has(c)) && (dots || c !== 'dot'));
+}
+
+export function columnHeaders(kind: Kind, editable: boolean, seesCost: boolean, dots: boolean): string[] {
+  return columnsFor(kind, editable, seesCost, dots).map((c) => HEADERS[c]);
 }
 
 /** A header or body cell's classes. */
@@ -81,11 +95,35 @@ export const INPUT_CLASS = {
   price: 'le-cell le-num le-price',
   description: 'le-cell le-fluid',
   inWarehouseQty: 'le-cell le-num le-count',
+  dot: 'le-cell le-dot',
   taxType: 'le-tax',
 } as const;
 
 /** The input fields whose message sits under them, and the label their inputs read. */
-export const NUMBER_LABELS = { qty: 'Qty', price: 'Unit Price', inWarehouseQty: 'In-Warehouse Qty' } as const;
+export const NUMBER_LABELS = { qty: 'Qty', price: 'Unit Price', inWarehouseQty: 'In-Warehouse Qty', dot: 'DOT' } as const;
+
+/** What the DOT cell's input shows while empty. */
+export const DOT_PLACEHOLDER = 'WWYY';
+
+/** A lot as the DOT cell lists it: '2323 · 3y 5m · 4 in stock', 'unknown · 2 in stock'. */
+export function lotText(lot: LineLot): string {
+  return [lot.dot, lot.age, `${formatInt(lot.qty)} in stock`].filter((part) => part !== '').join(' · ');
+}
+
+/** The DOT cell's title: every lot of the warehouse, oldest first, one a line ('' for none). */
+export function lotsTitle(line: Line): string {
+  return line.lots.map(lotText).join('\n');
+}
+
+/** The lots the DOT cell offers to type: known codes that hold stock. */
+export function pickableLots(line: Line): LineLot[] {
+  return line.lots.filter((lot) => lot.qty > 0 && /^\d{4}$/.test(lot.dot));
+}
+
+/** The id of a line's list of lots, from its DOT message id. */
+export function lotsListId(dotCellId: string): string {
+  return `${dotCellId}-lots`;
+}
 
 export const SEARCH_LABELS = { code: 'Item Code', name: 'Item Name' } as const;
 
@@ -101,6 +139,9 @@ export function plainText(column: Column, line: Line, n: number): string | null 
       return line.unit;
     case 'stock':
       return line.stock === null ? '' : formatInt(line.stock);
+    case 'dot':
+      // Only a tyre tracked by DOT has the cell (or a line still holding a code to correct).
+      return line.dotTracked || line.dot !== '' ? null : '';
     case 'amount': {
       const amount = lineAmount(line);
       return amount === null ? '' : formatCents(amount);
@@ -130,6 +171,7 @@ export function readOnlyText(column: Column, line: Line): string {
     case 'qty':
     case 'description':
     case 'inWarehouseQty':
+    case 'dot':
       return line[column];
     case 'price': {
       const cents = parsePrice(line.price);
@@ -154,6 +196,7 @@ export function messageField(column: Column): LineField | null {
     case 'qty':
     case 'price':
     case 'inWarehouseQty':
+    case 'dot':
       return column;
     default:
       return null;

@@ -3,7 +3,7 @@
 // in the hooks; the reducer only records where the focus should go.
 import { centsToInput } from '../../lib/money';
 import { emptyLine, hasPrice, isBlank, maxNewKey, nextStop, type CellField } from './rules';
-import type { ImportedLine, Kind, Line, LineEditorProps, LineField, PriceTier, ProductHit } from './types';
+import type { ImportedLine, Kind, Line, LineEditorProps, LineField, LineLot, PriceTier, ProductHit } from './types';
 
 /** Server messages keyed by line key, each dropped once its cell is edited. */
 export type ServerErrors = Record<string, Partial<Record<LineField, string>>>;
@@ -15,7 +15,7 @@ export interface FocusTarget {
 }
 
 /** The input fields whose message goes once they are typed in. */
-export type NumberField = 'qty' | 'price' | 'inWarehouseQty';
+export type NumberField = 'qty' | 'price' | 'inWarehouseQty' | 'dot';
 
 export interface EditorState {
   lines: Line[];
@@ -52,6 +52,8 @@ export type EditorAction =
   | { type: 'typeNumber'; key: string; field: NumberField; text: string }
   | { type: 'typeProduct'; key: string; field: 'code' | 'name'; text: string }
   | { type: 'pick'; kind: Kind; key: string; hit: ProductHit }
+  /** A picked tyre's lots in the warehouse arrived (for the product the line has then). */
+  | { type: 'lotsLoaded'; key: string; productId: number; lots: LineLot[] }
   | { type: 'choosePrice'; key: string; cents: number }
   | { type: 'toggle'; key: string }
   | { type: 'toggleAll' }
@@ -74,7 +76,7 @@ export type EditorAction =
   | { type: 'warehouseChanged'; id: number | null }
   | { type: 'taxTypeChanged'; taxType: number };
 
-const LINE_FIELDS: readonly LineField[] = ['product', 'qty', 'price', 'inWarehouseQty'];
+const LINE_FIELDS: readonly LineField[] = ['product', 'qty', 'price', 'inWarehouseQty', 'dot'];
 
 /** Initial lines (one empty line when none) and the server messages keyed by line key. */
 export function initialEditorState(props: LineEditorProps): EditorState {
@@ -127,7 +129,7 @@ export function lineEditorReducer(state: EditorState, action: EditorAction): Edi
     case 'typeProduct': {
       const { key } = action;
       // The typed text no longer names the picked product: the line waits for a new pick.
-      const patch = { [action.field]: action.text, productId: null, unit: '', stock: null, classA: null, costPrice: null, inSystemQty: '' };
+      const patch = { [action.field]: action.text, productId: null, unit: '', stock: null, classA: null, costPrice: null, inSystemQty: '', dotTracked: false, lots: [] };
       return {
         ...state,
         lines: patched(state.lines, key, patch),
@@ -145,6 +147,10 @@ export function lineEditorReducer(state: EditorState, action: EditorAction): Edi
         tableError: null,
         focus: { key, field: kind === 'adjustment' ? 'inWarehouseQty' : 'qty' },
       };
+    }
+    case 'lotsLoaded': {
+      const { key, productId, lots } = action;
+      return { ...state, lines: state.lines.map((l) => (l.key === key && l.productId === productId ? { ...l, lots } : l)) };
     }
     case 'choosePrice':
       return {
@@ -194,7 +200,8 @@ export function lineEditorReducer(state: EditorState, action: EditorAction): Edi
       // Tier prices (OCOP) depend on the customer.
       return { ...state, customerId: action.id, prices: {} };
     case 'warehouseChanged':
-      return { ...state, warehouseId: action.id };
+      // The lots listed were the other warehouse's; they are fetched again (useLineEditor).
+      return { ...state, warehouseId: action.id, lines: state.lines.map((l) => (l.lots.length > 0 ? { ...l, lots: [] } : l)) };
     case 'taxTypeChanged':
       return { ...state, taxType: action.taxType };
   }
@@ -278,6 +285,8 @@ function picked(kind: Kind, line: Line, hit: ProductHit): Line {
     price,
     inSystemQty: kind === 'adjustment' ? String(hit.stock) : line.inSystemQty,
     qty: kind !== 'adjustment' && line.qty.trim() === '' ? '1' : line.qty,
+    dotTracked: hit.dotTracked === true,
+    lots: [],
   };
 }
 
@@ -302,6 +311,10 @@ function fromImported(row: ImportedLine, key: string, kind: Kind, taxType: numbe
     inSystemQty: kind === 'adjustment' ? numberText(row.inSystemQty) : '',
     classA: typeof row.classAPrice === 'number' ? row.classAPrice : null,
     costPrice: typeof row.costPrice === 'number' ? row.costPrice : null,
+    // The file does not say whether the product is tracked: the saved sheet shows its cell.
+    dot: '',
+    dotTracked: false,
+    lots: [],
   };
 }
 

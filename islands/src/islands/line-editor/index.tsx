@@ -1,14 +1,14 @@
 // Island entry: <app-island name="line-editor" props='{"kind":"sales","orderType":1,…}'> inside
 // the sheet's HTML <form>. Props arrive as untyped JSON; missing fields get safe defaults.
-import type { EditorProps, IslandLine } from '../../generated/island-props';
+import type { EditorProps, IslandLine, IslandLot } from '../../generated/island-props';
 import { defineIsland, wire } from '../../lib/island';
 import { createMount } from '../../lib/mount';
 import { LineEditor } from './LineEditor';
 import { kindOf } from './rules';
-import type { Kind, Line, LineEditorProps } from './types';
+import type { Kind, Line, LineEditorProps, LineLot } from './types';
 
 export { LineEditor };
-export type { HistoryResponse, ImportedLine, Kind, Line, LineEditorProps, PriceTier, ProductHit, SerializedLine } from './types';
+export type { HistoryResponse, ImportedLine, Kind, Line, LineEditorProps, LineLot, PriceTier, ProductHit, SerializedLine } from './types';
 
 const KINDS: readonly Kind[] = ['sales', 'purchase', 'transfer', 'adjustment'];
 
@@ -41,7 +41,15 @@ function parseLine(value: unknown, index: number, taxType: number): Line {
     inSystemQty: str(r.inSystemQty),
     classA: num(r.classA),
     costPrice: num(r.costPrice),
+    dot: str(r.dot),
+    dotTracked: r.dotTracked === true,
+    lots: Array.isArray(r.lots) ? r.lots.map(parseLot) : [],
   };
+}
+
+function parseLot(value: unknown): LineLot {
+  const r = wire<IslandLot>(value);
+  return { dot: str(r.dot), age: str(r.age), qty: num(r.qty) ?? 0 };
 }
 
 /** Untyped props JSON → LineEditorProps. */

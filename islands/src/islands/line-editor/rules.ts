@@ -10,6 +10,8 @@ export const MSG_BELOW_CLASS_A = 'The price is more than 3 AUD below PriceA / CO
 export const MSG_ZERO_PRICE = 'The price is $0.00: this line is given away.';
 export const MSG_CUSTOMER_CHANGED = 'CSR changed, mind items PRICE & QTY';
 export const MSG_PICK_PRODUCT = 'Choose a product from the list';
+/** The client's check of a DOT code's shape; the server checks the week and the date. */
+export const MSG_DOT = 'Type the DOT code as 4 digits, week then year (WWYY), e.g. 2325';
 
 /** An invoice price more than this many cents below class A gets a notice (spec §9). */
 export const BELOW_CLASS_A_CENTS = 300;
@@ -123,6 +125,8 @@ export function clientError(kind: Kind, line: Line, field: LineField): string | 
     case 'inWarehouseQty':
       if (kind !== 'adjustment' || !checked(line.inWarehouseQty)) return null;
       return parseQty(line.inWarehouseQty) === null ? MSG_QTY : null;
+    case 'dot':
+      return line.dot.trim() === '' || /^\d{4}$/.test(line.dot.trim()) ? null : MSG_DOT;
     case 'product':
       return null;
   }
@@ -203,6 +207,9 @@ export function emptyLine(key: string, taxType: number): Line {
     inSystemQty: '',
     classA: null,
     costPrice: null,
+    dot: '',
+    dotTracked: false,
+    lots: [],
   };
 }
 
@@ -218,6 +225,7 @@ export function serializeLines(lines: Line[]): string {
         taxType: l.taxType,
         inWarehouseQty: l.inWarehouseQty,
         inSystemQty: l.inSystemQty,
+        dot: l.dot,
       }),
     ),
   );
@@ -235,17 +243,17 @@ export function maxNewKey(lines: Line[]): number {
 }
 
 /** Editable cells in column order, and the ones Enter stops at (DESIGN §6). */
-export type CellField = 'code' | 'name' | 'qty' | 'price' | 'taxType' | 'description' | 'inWarehouseQty';
+export type CellField = 'code' | 'name' | 'qty' | 'price' | 'taxType' | 'description' | 'inWarehouseQty' | 'dot';
 
 export function cellOrder(kind: Kind): CellField[] {
   switch (kind) {
     case 'sales':
     case 'purchase':
-      return ['code', 'name', 'qty', 'price', 'taxType', 'description'];
+      return ['code', 'name', 'qty', 'dot', 'price', 'taxType', 'description'];
     case 'transfer':
-      return ['code', 'name', 'qty'];
+      return ['code', 'name', 'qty', 'dot'];
     case 'adjustment':
-      return ['code', 'name', 'inWarehouseQty'];
+      return ['code', 'name', 'dot', 'inWarehouseQty'];
   }
 }
 

@@ -8,7 +8,12 @@
 import { errorIdOf } from '../../lib/form';
 import {
   columnClass,
+  DOT_PLACEHOLDER,
   INPUT_CLASS,
+  lotsListId,
+  lotsTitle,
+  lotText,
+  pickableLots,
   messageField,
   NUMBER_LABELS,
   needsPick,
@@ -109,6 +114,28 @@ function cell(out: string[], view: StaticRowsView, column: Column, line: Line, n
       message(out, view, line, column, messages);
       below(out, view, column, line);
       return;
+    case 'dot': {
+      const offered = pickableLots(line);
+      const list = esc(lotsListId(view.cellId(line, 'dot')));
+      const title = lotsTitle(line);
+      out.push(
+        `<input type="text" inputmode="numeric" autocomplete="off" aria-label="${NUMBER_LABELS.dot} line ${n}"`,
+        messages.dot ? invalid(view, line, 'dot') : '',
+        ` class="${INPUT_CLASS.dot}" value="`,
+        esc(line.dot),
+        `" maxlength="4" placeholder="${DOT_PLACEHOLDER}"`,
+        title === '' ? '' : ` title="${esc(title)}"`,
+        offered.length > 0 ? ` list="${list}"` : '',
+        '/>',
+      );
+      if (offered.length > 0) {
+        out.push(`<datalist id="${list}">`);
+        for (const lot of offered) out.push(`<option value="${esc(lot.dot)}" label="${esc(lotText(lot))}"></option>`);
+        out.push('</datalist>');
+      }
+      message(out, view, line, 'dot', messages);
+      return;
+    }
     case 'price':
       out.push('<div class="le-price-cell">');
       numberInput(out, view, line, 'price', n, 'decimal', messages);

@@ -1,4 +1,8 @@
 // Types of the order line editor island (contract with the server's sheet pages and JSON API).
+import type { IslandLot } from '../../generated/island-props';
+
+/** One lot of a line's product in the sheet's warehouse: 'WWYY' or 'unknown', its age, on hand. */
+export type LineLot = IslandLot;
 
 export type Kind = 'sales' | 'purchase' | 'transfer' | 'adjustment';
 
@@ -26,6 +30,12 @@ export interface Line {
   readonly classA: number | null;
   /** Cents (adjustment amount = difference × cost). */
   readonly costPrice: number | null;
+  /** A tyre's DOT code as typed ('2325'); empty: none (an invoice takes oldest first). */
+  readonly dot: string;
+  /** The product is tracked by DOT: the line has a DOT cell. */
+  readonly dotTracked: boolean;
+  /** The product's lots in the sheet's warehouse, oldest first (quantities, never cost). */
+  readonly lots: LineLot[];
 }
 
 export interface LineEditorProps {
@@ -52,12 +62,12 @@ export interface LineEditorProps {
 }
 
 /** The fields of a line that can carry a message. */
-export type LineField = 'product' | 'qty' | 'price' | 'inWarehouseQty';
+export type LineField = 'product' | 'qty' | 'price' | 'inWarehouseQty' | 'dot';
 
 /** What the hidden input holds for each line. */
 export type SerializedLine = Pick<
   Line,
-  'key' | 'productId' | 'qty' | 'price' | 'description' | 'taxType' | 'inWarehouseQty' | 'inSystemQty'
+  'key' | 'productId' | 'qty' | 'price' | 'description' | 'taxType' | 'inWarehouseQty' | 'inSystemQty' | 'dot'
 >;
 
 export interface PriceTier {
@@ -76,6 +86,8 @@ export interface ProductHit {
   classAPrice: number;
   /** 1 physical, 4 virtual (holds no stock). */
   category?: number;
+  /** Stock held by DOT code (issue 36): its lots are fetched once picked. */
+  dotTracked?: boolean;
   /** Absent for a viewer who may not see cost. */
   costPrice?: number;
   /** The customer's price by price strategy; class A without a customer. */

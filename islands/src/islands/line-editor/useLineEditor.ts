@@ -1,10 +1,10 @@
 // The line editor's state (editor-state.ts) and the commands that fetch before they change
 // it: the product search, a line's tier prices, a spreadsheet import.
-import { useReducer, type Dispatch } from 'react';
+import { useEffect, useReducer, useRef, type Dispatch } from 'react';
 import { apiFetch, toast, TOAST_SHORT_MS } from '../../lib/api';
 import { initialEditorState, lineEditorReducer, type EditorAction, type EditorState } from './editor-state';
 import { importLines } from './upload';
-import type { Line, LineEditorProps, ProductHit } from './types';
+import type { Kind, Line, LineEditorProps, LineLot, ProductHit } from './types';
 
 export const MSG_IMPORTED = 'Operation successful';
 
@@ -19,6 +19,8 @@ export interface LineEditorModel {
   loadPrices: (line: Line) => void;
   /** Uploads the file chosen in `input` and adds its lines. */
   importFile: (input: HTMLInputElement) => Promise<void>;
+  /** Puts a picked product on a line; a tyre tracked by DOT then fetches its lots. */
+  pickProduct: (kind: Kind, key: string, hit: ProductHit) => void;
 }
 
 function hitsOf(body: { data?: unknown } | null | undefined): ProductHit[] {
@@ -53,6 +55,30 @@ export function useLineEditor(props: LineEditorProps): LineEditorModel {
     );
   };
 
+  /** Fetches a tracked product's lots in the warehouse for a line (nothing without one). */
+  const loadLots = (key: string, productId: number, warehouse: number | null) => {
+    if (warehouse === null) return;
+    const query = new URLSearchParams({ warehouseId: String(warehouse) });
+    apiFetch<{ data?: unknown }>(`/products/${productId}/lots?${query.toString()}`).then(
+      (body) => dispatch({ type: 'lotsLoaded', key, productId, lots: Array.isArray(body?.data) ? (body.data as LineLot[]) : [] }),
+      () => {}, // the DOT cell still takes a code typed without the list
+    );
+  };
+
+  const pickProduct = (kind: Kind, key: string, hit: ProductHit) => {
+    dispatch({ type: 'pick', kind, key, hit });
+    if (hit.dotTracked === true) loadLots(key, hit.id, warehouseId);
+  };
+
+  // Another warehouse chosen in the header: the tracked lines list its lots instead.
+  const shownWarehouse = useRef(warehouseId);
+  useEffect(() => {
+    if (shownWarehouse.current === warehouseId) return;
+    shownWarehouse.current = warehouseId;
+    for (const l of state.lines) if (l.dotTracked && l.productId !== null) loadLots(l.key, l.productId, warehouseId);
+    // Only a change of warehouse refetches: the lines are read as they are then.
+  }, [warehouseId]);
+
   const importFile = async (input: HTMLInputElement) => {
     const file = input.files?.[0];
     input.value = ''; // the same file can be chosen again
@@ -65,5 +91,5 @@ export function useLineEditor(props: LineEditorProps): LineEditorModel {
     toast(MSG_IMPORTED, 'success', TOAST_SHORT_MS);
   };
 
-  return { state, dispatch, searchProducts, loadPrices, importFile };
+  return { state, dispatch, searchProducts, loadPrices, importFile, pickProduct };
 }

@@ -166,6 +166,34 @@ pub async fn products(State(state): State<AppState>, auth: Auth, Query(q): Query
     Ok(Json(ListAnswer { data: rows, meta: Meta::page(total, &req) }).into_response())
 }
 
+#[derive(Deserialize)]
+pub struct LotsQuery {
+    #[serde(rename = "warehouseId")]
+    warehouse_id: Option<i64>,
+}
+
+/// `GET /api/products/{id}/lots?warehouseId=`: a tracked product's stock by DOT code in the
+/// warehouse (every warehouse without one), oldest first, with ages: what the line editor
+/// lists when a tyre is picked (issue 36). Quantities only; another company's product is
+/// not found.
+pub async fn product_lots(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>, Query(q): Query<LotsQuery>) -> AppResult<Json<ListAnswer<crate::pages::orders::form::IslandLot>>> {
+    let (org, today) = (auth.org_id, domain::dates::today(auth.zone));
+    let lots = state
+        .db
+        .run(move |c| {
+            if !products::product(c, org, id)?.dot_tracked {
+                return Ok(Vec::new());
+            }
+            let mut by_code = std::collections::BTreeMap::<i32, i64>::new();
+            for l in db::lots::of_products(c, org, &[id])?.into_iter().filter(|l| q.warehouse_id.is_none_or(|w| w == l.warehouse_id)) {
+                *by_code.entry(l.dot).or_default() += l.on_hand;
+            }
+            Ok(by_code.into_iter().collect::<Vec<_>>())
+        })
+        .await?;
+    Ok(Json(ListAnswer::all(crate::pages::orders::form::IslandLot::list(&lots, today))))
+}
+
 /// `GET /api/products/{id}`.
 pub async fn product(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<Json<DataAnswer<ProductJson>>> {
     let org = auth.org_id;

@@ -46,6 +46,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/suppliers", get(masters::suppliers))
         .route("/api/balance/{id}", get(masters::balance))
         .route("/api/products/{id}/history", get(orders::product_history))
+        .route("/api/products/{id}/lots", get(masters::product_lots))
         .route("/api/orders", get(orders::list).post(orders::create))
         .route("/api/orders/{id}", get(orders::get).put(orders::update))
         .route("/api/orders/{id}/approve", post(orders::approve))

@@ -11,7 +11,7 @@ pub const PROP_TYPES_FILE: &str = "islands/src/generated/island-props.ts";
 pub fn island_prop_types() -> String {
     use ts_rs::TS;
 
-    use crate::pages::orders::form::{EditorProps, IslandLine};
+    use crate::pages::orders::form::{EditorProps, IslandLine, IslandLot};
     use crate::pages::quoting::{PriceDialogProps, QuotingCartProps, TierUplifts};
     use crate::pages::reports::{CodeOption, IdOption, ReportFormProps, TabProps};
     use crate::pages::shell::ChangePasswordProps;
@@ -20,6 +20,7 @@ pub fn island_prop_types() -> String {
         ChangePasswordProps::decl(),
         EditorProps::decl(),
         IslandLine::decl(),
+        IslandLot::decl(),
         QuotingCartProps::decl(),
         PriceDialogProps::decl(),
         TierUplifts::decl(),

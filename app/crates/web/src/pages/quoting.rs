@@ -260,19 +260,34 @@ pub struct ComingRow {
     pub shipment: String,
 }
 
-/// What is coming of a product: its open purchase orders with what they still bring.
+/// One lot of a tyre tracked by DOT as the stock dropdown lists it (issue 36).
+pub struct LotRow {
+    pub warehouse: String,
+    /// 'WWYY', or 'unknown'.
+    pub dot: String,
+    /// '1y 5m'; empty for an unknown code.
+    pub age: String,
+    pub qty: i64,
+}
+
+/// What is coming of a product: its open purchase orders with what they still bring; and,
+/// for a tyre tracked by DOT, its stock by DOT date.
 #[derive(Template, WebTemplate)]
 #[template(path = "quoting/coming.html")]
 pub struct ComingFragment {
     pub rows: Vec<ComingRow>,
+    pub lots: Vec<LotRow>,
 }
 
 /// `GET /quotings/coming/{id}`: the stock dropdown's 'Coming' rows, loaded when it opens:
 /// each open purchase order of the product with what it still brings (ordered less what its
-/// bills received), its warehouse, ETA and shipment, soonest first. Quantities only.
+/// bills received), its warehouse, ETA and shipment, soonest first; and a tyre's stock by DOT
+/// date per warehouse, oldest first, with its age (issue 36: one statement, which finds lots
+/// only for a product tracked by DOT; the price lookup itself reads none). Quantities only.
 pub async fn coming(State(state): State<AppState>, auth: Auth, Path(id): Path<i64>) -> AppResult<ComingFragment> {
     let org = auth.org_id;
-    let rows = state
+    let today = domain::dates::today(auth.zone);
+    let (rows, lots) = state
         .db
         .run(move |c| {
             let names: std::collections::HashMap<i64, String> = db::masters::all_warehouses(c, org)?.into_iter().map(|w| (w.id, w.name)).collect();
@@ -292,8 +307,18 @@ pub async fn coming(State(state): State<AppState>, auth: Auth, Path(id): Path<i6
                     });
                 }
             }
-            Ok(rows)
+            let lots = db::lots::of_products(c, org, &[id])?
+                .into_iter()
+                .filter(|l| l.on_hand > 0)
+                .map(|l| LotRow {
+                    warehouse: names.get(&l.warehouse_id).cloned().unwrap_or_default(),
+                    dot: domain::dot::label(l.dot),
+                    age: domain::dot::Dot::from_stored(l.dot).map(|d| d.age_label(today)).unwrap_or_default(),
+                    qty: l.on_hand,
+                })
+                .collect();
+            Ok((rows, lots))
         })
         .await?;
-    Ok(ComingFragment { rows })
+    Ok(ComingFragment { rows, lots })
 }

@@ -143,7 +143,15 @@ fn company_fields(v: &SettingsInput, errors: &BTreeMap<String, String>) -> Vec<S
         f("overdue_guard_days", "Overdue rule (days)", &v.overdue_guard_days, false, 4, "text", "Empty: off. Else an invoice whose customer has a sent invoice unpaid more than this many days past due needs an approver (Xero's payments, read hourly)."),
         f("quotation_valid_days", "Quotation valid for (days)", &v.quotation_valid_days, false, 3, "text", "1–365; empty: 7. A quotation's valid-until date is its date plus this many days."),
         f("default_warehouse_id", "Default warehouse", &v.default_warehouse_id, false, 20, "warehouse", "The warehouse a new sheet starts in; the sheet can still choose another."),
+        f("dot_on_documents", "Print DOT codes on tax invoices and delivery dockets", checked(v.dot_on_documents), false, 1, "checkbox", "Each tyre line names the DOT codes (week and year of manufacture) it took."),
+        f("shop_shows_dot", "Show DOT year in the shop", checked(v.shop_shows_dot), false, 1, "checkbox", "A tyre shows the years of manufacture in stock, e.g. 'DOT 2024–2025'; never quantities."),
+        f("old_tyre_years", "Old-tyre rule: ask an approver before selling tyres this many years old or more to a customer who has not accepted them", &v.old_tyre_years, false, 2, "text", "Empty: off. Else 1–20 years; a customer's 'Accepts old tyres' lets such an invoice through."),
     ]
+}
+
+/// A checkbox's value as the company form holds it.
+fn checked(on: bool) -> &'static str {
+    if on { "1" } else { "" }
 }
 
 fn input_of(o: &Organisation) -> SettingsInput {
@@ -167,6 +175,9 @@ fn input_of(o: &Organisation) -> SettingsInput {
         overdue_guard_days: o.overdue_guard_days.map(|d| d.to_string()).unwrap_or_default(),
         default_warehouse_id: o.default_warehouse_id.map(|d| d.to_string()).unwrap_or_default(),
         quotation_valid_days: o.quotation_valid_days.to_string(),
+        dot_on_documents: o.dot_on_documents,
+        shop_shows_dot: o.shop_shows_dot,
+        old_tyre_years: o.old_tyre_years.map(|y| y.to_string()).unwrap_or_default(),
         version: Some(o.version),
     }
 }

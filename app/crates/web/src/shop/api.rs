@@ -36,6 +36,9 @@ pub struct ProductJson {
     /// Whether it can be ordered (it has a price for this customer).
     orderable: bool,
     availability: String,
+    /// 'DOT 2025': a tyre's years of manufacture in stock, when the company shows them.
+    #[serde(rename = "dotYears", skip_serializing_if = "Option::is_none")]
+    dot_years: Option<String>,
 }
 
 impl From<&Item> for ProductJson {
@@ -52,6 +55,7 @@ impl From<&Item> for ProductJson {
             price: i.orderable().then(|| dollars(i.price)),
             orderable: i.orderable(),
             availability: i.availability.label(),
+            dot_years: i.dot_years.clone(),
         }
     }
 }

@@ -84,7 +84,7 @@ pub fn view(input: &CustomerInput, ctx: &CustomerContext<'_>) -> FormView {
     if let Some(c) = ctx.existing {
         classification.push(Field::display("xeroBalance", "Xero Balance (AUD)", Cents(c.xero_balance).grouped()));
     }
-    classification.extend([Field::checkbox("is_supplier", "Also a supplier", input.is_supplier), Field::checkbox("branch_flag", "Branch", input.branch_flag), attention]);
+    classification.extend([Field::checkbox("is_supplier", "Also a supplier", input.is_supplier), Field::checkbox("branch_flag", "Branch", input.branch_flag), Field::checkbox("accepts_old_tyres", "Accepts old tyres", input.accepts_old_tyres), attention]);
     let groups = vec![
         Group {
             title: "Basic",

@@ -37,6 +37,13 @@ fn category_options() -> Vec<(String, String)> {
     std::iter::once((String::new(), CHOOSE.to_string())).chain(ProductCategory::ALL.iter().map(|c| (c.path(), c.path()))).collect()
 }
 
+/// 'Tracked by DOT' (issue 36): a new product may leave it to the default (a physical tyre is
+/// tracked); a stored one is tracked or not.
+fn dot_options(editing: bool) -> Vec<(String, String)> {
+    let auto = (!editing).then(|| (String::new(), "Yes for a physical tyre, else no".to_string()));
+    auto.into_iter().chain([("1".to_string(), "Yes".to_string()), ("0".to_string(), "No".to_string())]).collect()
+}
+
 fn yes_no(v: bool) -> &'static str {
     if v { "Yes" } else { "No" }
 }
@@ -99,6 +106,7 @@ pub fn view(input: &ProductInput, ctx: &ProductContext<'_>) -> FormView {
                 Field::text("unit", "Unit", &input.unit).required().suggest(vec!["EA".into(), "SET".into(), "PAIR".into()]),
                 kind,
                 Field::select("show_for_shop", "Show for Shop", show, selected(input.show_for_shop.map(u8::from))).required(),
+                Field::select("dotTracked", "Tracked by DOT", dot_options(editing), selected(input.dot_tracked.map(u8::from))),
                 Field::textarea("comments", "Comments", &input.comments),
             ],
         },

@@ -43,6 +43,8 @@ pub struct ItemView {
     pub orderable: bool,
     pub availability: String,
     pub avail_class: &'static str,
+    /// 'DOT 2025' when the company shows it (issue 36).
+    pub dot_years: Option<String>,
 }
 
 impl From<&Item> for ItemView {
@@ -59,6 +61,7 @@ impl From<&Item> for ItemView {
             orderable: i.orderable(),
             availability: i.availability.label(),
             avail_class: i.availability.class(),
+            dot_years: i.dot_years.clone(),
         }
     }
 }

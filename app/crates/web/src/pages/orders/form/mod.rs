@@ -82,6 +82,36 @@ pub struct IslandLine {
     /// A tyre's DOT code as typed ('2325', issue 36); empty for none.
     #[serde(default)]
     pub dot: String,
+    /// The product is tracked by DOT: the line has a DOT cell (filled by the server).
+    #[serde(rename = "dotTracked", default)]
+    pub dot_tracked: bool,
+    /// The product's lots in the sheet's warehouse, oldest first (filled by the server).
+    #[serde(default)]
+    pub lots: Vec<IslandLot>,
+}
+
+/// One lot of a line's product in the sheet's warehouse, as the line editor lists it:
+/// quantities and ages only, never cost.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, ts_rs::TS)]
+pub struct IslandLot {
+    /// 'WWYY', or 'unknown' for stock from before tracking.
+    pub dot: String,
+    /// '3y 5m'; empty for an unknown code.
+    pub age: String,
+    #[ts(type = "number")]
+    pub qty: i64,
+}
+
+impl IslandLot {
+    /// The lots `(stored code, on hand)` as listed on `today`.
+    pub fn list(lots: &[(i32, i64)], today: NaiveDate) -> Vec<Self> {
+        lots.iter()
+            .map(|&(dot, qty)| {
+                let known = domain::dot::Dot::from_stored(dot);
+                IslandLot { dot: domain::dot::label(dot), age: known.map(|d| d.age_label(today)).unwrap_or_default(), qty }
+            })
+            .collect()
+    }
 }
 
 /// Props of the line-editor island.
@@ -332,12 +362,15 @@ fn kind_of(t: OrderType) -> &'static str {
 /// Fills code, name, unit, stock, class A and cost of lines that name a product of the
 /// company, as `sight` may see them: no cost without cost sight, and no price on a sheet of
 /// type `t` valued at cost (an adjustment, whose saved price the server sets).
-fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>, t: OrderType, sight: Sight) {
+fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>, t: OrderType, sight: Sight, today: NaiveDate) {
     for l in lines.iter_mut() {
         if !sight.sees_money(t) {
             l.price.clear();
         }
         l.cost_price = None;
+        // What the browser sent of these is never trusted: the product decides.
+        l.dot_tracked = false;
+        l.lots.clear();
         let Some(p) = l.product_id.and_then(|p| products.get(&p)) else { continue };
         l.code = p.code.clone();
         l.name = p.name.clone();
@@ -345,6 +378,8 @@ fn fill_products(lines: &mut [IslandLine], products: &HashMap<i64, LineProduct>,
         l.class_a = Some(p.class_a_price);
         l.cost_price = sight.cost(p.cost_price).map(|c| c.0);
         l.stock = p.stock;
+        l.dot_tracked = p.dot_tracked;
+        l.lots = IslandLot::list(&p.lots, today);
     }
 }
 

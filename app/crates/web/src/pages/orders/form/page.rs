@@ -72,7 +72,7 @@ pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, m
     }
     let mut lines = r.lines;
     let sight = auth.sight();
-    fill_products(&mut lines, &products, t, sight);
+    fill_products(&mut lines, &products, t, sight, today(auth.zone));
     let props = EditorProps {
         kind: kind_of(t),
         order_type: t.as_i32(),
