@@ -133,6 +133,7 @@ export function Cell({ table, column, line, index }: CellProps) {
         <>
           <input
             {...inputProps('dot')}
+            onChange={(e: ChangeEvent<HTMLInputElement>) => dispatch({ type: 'typeDot', kind, key, text: e.target.value })}
             maxLength={4}
             placeholder={DOT_PLACEHOLDER}
             title={title === '' ? undefined : title}

@@ -127,6 +127,25 @@ describe('typing and picking', () => {
   });
 });
 
+describe('counting a tyre by DOT code (issue 36)', () => {
+  it('a code typed on a count line takes that lot as the system figure; no code, the warehouse as a whole', () => {
+    const lots = [
+      { dot: 'unknown', age: '', qty: 1 },
+      { dot: '2324', age: '2y 5m', qty: 4 },
+    ];
+    const picked = after(start({ kind: 'adjustment', orderType: 7 }), { type: 'pick', kind: 'adjustment', key: 'new_1', hit: hit({ stock: 5, dotTracked: true }) }, { type: 'lotsLoaded', kind: 'adjustment', key: 'new_1', productId: 501, lots });
+    expect(picked.lines[0]).toMatchObject({ inSystemQty: '5' });
+    const coded = after(picked, { type: 'typeDot', kind: 'adjustment', key: 'new_1', text: '2324' });
+    expect(coded.lines[0]).toMatchObject({ dot: '2324', inSystemQty: '4' });
+    // A code the warehouse does not hold: none in the system.
+    expect(after(coded, { type: 'typeDot', kind: 'adjustment', key: 'new_1', text: '0126' }).lines[0]).toMatchObject({ inSystemQty: '0' });
+    expect(after(coded, { type: 'typeDot', kind: 'adjustment', key: 'new_1', text: '' }).lines[0]).toMatchObject({ inSystemQty: '5' });
+    // On a sale the code pins the line and changes nothing else.
+    const sale = after(start(), { type: 'pick', kind: 'sales', key: 'new_1', hit: hit({ stock: 5, dotTracked: true }) }, { type: 'typeDot', kind: 'sales', key: 'new_1', text: '2324' });
+    expect(sale.lines[0]).toMatchObject({ dot: '2324', qty: '1' });
+  });
+});
+
 describe('selection', () => {
   const three = () => start({ lines: [line({ key: '1' }), line({ key: '2' }), line({ key: '3' })] });
 

@@ -50,10 +50,12 @@ export type EditorAction =
   | { type: 'moveNext'; kind: Kind; key: string; field: CellField }
   | { type: 'edit'; key: string; patch: Partial<Pick<Line, 'taxType' | 'description'>> }
   | { type: 'typeNumber'; key: string; field: NumberField; text: string }
+  /** A DOT code typed: on a count, the line's in-system figure becomes that lot's (issue 36). */
+  | { type: 'typeDot'; kind: Kind; key: string; text: string }
   | { type: 'typeProduct'; key: string; field: 'code' | 'name'; text: string }
   | { type: 'pick'; kind: Kind; key: string; hit: ProductHit }
   /** A picked tyre's lots in the warehouse arrived (for the product the line has then). */
-  | { type: 'lotsLoaded'; key: string; productId: number; lots: LineLot[] }
+  | { type: 'lotsLoaded'; kind: Kind; key: string; productId: number; lots: LineLot[] }
   | { type: 'choosePrice'; key: string; cents: number }
   | { type: 'toggle'; key: string }
   | { type: 'toggleAll' }
@@ -126,6 +128,14 @@ export function lineEditorReducer(state: EditorState, action: EditorAction): Edi
         lines: patched(state.lines, action.key, { [action.field]: action.text }),
         serverErrors: dismissed(state.serverErrors, action.key, [action.field]),
       };
+    case 'typeDot': {
+      const { kind, key, text } = action;
+      return {
+        ...state,
+        lines: state.lines.map((l) => (l.key === key ? { ...l, dot: text, inSystemQty: kind === 'adjustment' ? systemOfCount(l, text) : l.inSystemQty } : l)),
+        serverErrors: dismissed(state.serverErrors, key, ['dot']),
+      };
+    }
     case 'typeProduct': {
       const { key } = action;
       // The typed text no longer names the picked product: the line waits for a new pick.
@@ -149,8 +159,12 @@ export function lineEditorReducer(state: EditorState, action: EditorAction): Edi
       };
     }
     case 'lotsLoaded': {
-      const { key, productId, lots } = action;
-      return { ...state, lines: state.lines.map((l) => (l.key === key && l.productId === productId ? { ...l, lots } : l)) };
+      const { kind, key, productId, lots } = action;
+      const arrived = (l: Line): Line => {
+        const withLots = { ...l, lots };
+        return kind === 'adjustment' && l.dot.trim() !== '' ? { ...withLots, inSystemQty: systemOfCount(withLots, l.dot) } : withLots;
+      };
+      return { ...state, lines: state.lines.map((l) => (l.key === key && l.productId === productId ? arrived(l) : l)) };
     }
     case 'choosePrice':
       return {
@@ -335,4 +349,18 @@ function dismissed(errors: ServerErrors, key: string, fields: readonly LineField
   const rest = { ...own };
   for (const f of fields) delete rest[f];
   return { ...errors, [key]: rest };
+}
+
+/**
+ * What the system holds of what a count line counts (issue 36): a tyre tracked by DOT counted
+ * under a code is that lot's stock in the warehouse (0 for a code it does not hold); without a
+ * code, the line counts the warehouse's stock as a whole, as before. Other products keep the
+ * figure they have.
+ */
+export function systemOfCount(line: Line, dot: string): string {
+  if (!line.dotTracked) return line.inSystemQty;
+  const code = dot.trim();
+  if (code === '') return line.stock === null ? line.inSystemQty : String(line.stock);
+  const lot = line.lots.find((l) => l.dot === code);
+  return String(lot ? lot.qty : 0);
 }

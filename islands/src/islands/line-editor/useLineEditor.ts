@@ -60,7 +60,7 @@ export function useLineEditor(props: LineEditorProps): LineEditorModel {
     if (warehouse === null) return;
     const query = new URLSearchParams({ warehouseId: String(warehouse) });
     apiFetch<{ data?: unknown }>(`/products/${productId}/lots?${query.toString()}`).then(
-      (body) => dispatch({ type: 'lotsLoaded', key, productId, lots: Array.isArray(body?.data) ? (body.data as LineLot[]) : [] }),
+      (body) => dispatch({ type: 'lotsLoaded', kind, key, productId, lots: Array.isArray(body?.data) ? (body.data as LineLot[]) : [] }),
       () => {}, // the DOT cell still takes a code typed without the list
     );
   };
