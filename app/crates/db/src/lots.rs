@@ -51,7 +51,7 @@ pub fn book(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<BTreeMap<(i64
 /// Locks the stock rows of `products` in `warehouses` (PostgreSQL; SQLite has one writer at
 /// a time) in (warehouse, product) order — the order [`crate::stock::apply_all`] writes them —
 /// so two approvals of the same tyre read its lots one after the other and never both take
-/// the same oldest units.
+/// the same oldest units, and a switch of tracking ([`lock_product`]) is never half-seen.
 pub fn lock_stock(conn: &mut DbConn, org: i64, warehouses: &[i64], products: &[i64]) -> AppResult<()> {
     if let DbConn::Pg(c) = conn {
         stocks::table
@@ -59,6 +59,21 @@ pub fn lock_stock(conn: &mut DbConn, org: i64, warehouses: &[i64], products: &[i
             .filter(stocks::warehouse_id.eq_any(warehouses))
             .filter(stocks::product_id.eq_any(products))
             .order((stocks::warehouse_id.asc(), stocks::product_id.asc()))
+            .select(stocks::id)
+            .for_update()
+            .load::<i64>(c)?;
+    }
+    Ok(())
+}
+
+/// Locks every stock row of one product (PostgreSQL), in warehouse order: taken before its
+/// tracking is switched, so no approval moves its stock between the switch and the lots.
+pub fn lock_product(conn: &mut DbConn, org: i64, product_id: i64) -> AppResult<()> {
+    if let DbConn::Pg(c) = conn {
+        stocks::table
+            .filter(stocks::org_id.eq(org))
+            .filter(stocks::product_id.eq(product_id))
+            .order(stocks::warehouse_id.asc())
             .select(stocks::id)
             .for_update()
             .load::<i64>(c)?;

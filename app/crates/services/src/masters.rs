@@ -117,6 +117,11 @@ pub async fn update_product(core: &Core, actor: &Actor, id: i64, input: ProductI
     core.db
         .write(move |c| {
             let was = product_db::product(c, org, id)?.dot_tracked;
+            // A switch of tracking locks the product's stock rows before its own row, as an
+            // approval does (approval.rs `lot_moves`), so the two never wait in a circle.
+            if input.dot_tracked.is_some_and(|on| on != was) {
+                db::lots::lock_product(c, org, id)?;
+            }
             update_product_in(c, org, id, &input)?;
             if let Some(on) = input.dot_tracked.filter(|on| *on != was) {
                 track_by_dot(c, &actor, id, on)?;

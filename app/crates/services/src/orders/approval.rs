@@ -282,6 +282,15 @@ fn lot_moves(conn: &mut DbConn, o: &Order, lines: &[order_db::Line], effects: &[
     let mut ids: Vec<i64> = effects.iter().map(|e| e.product_id).collect();
     ids.sort_unstable();
     ids.dedup();
+    // The sheet's stock rows are locked before anything about lots is read, in the order the
+    // upsert takes them: a product whose tracking is switched meanwhile (which locks its stock
+    // rows first too) is seen either before or after the switch, never half-way, and two sales
+    // of a tyre read its lots one after the other. Every approval takes these locks before a
+    // bill's cost update or its own status, so none waits on another in a circle.
+    let mut warehouses: Vec<i64> = effects.iter().map(|e| e.warehouse_id).collect();
+    warehouses.sort_unstable();
+    warehouses.dedup();
+    db::lots::lock_stock(conn, o.org_id, &warehouses, &ids)?;
     let tracked = db::lots::tracked(conn, o.org_id, &ids)?;
     if tracked.is_empty() {
         return Ok(vec![]);
@@ -305,15 +314,7 @@ fn lot_moves(conn: &mut DbConn, o: &Order, lines: &[order_db::Line], effects: &[
         .iter()
         .map(|l| domain::dot::LotLine { tracked: l.product_id.is_some_and(|p| tracked.contains(&p)), dot: l.dot, counts_lot: t == OrderType::Adjustment })
         .collect();
-    // The tyres' stock rows are locked before their lots are read, in the order the upsert
-    // takes them: every sheet moving one of these tyres locks them first, before a bill's
-    // cost update or any other stock row, so no two approvals wait on each other in a circle.
-    let mut held: Vec<i64> = tracked.iter().copied().collect();
-    held.sort_unstable();
-    let mut warehouses: Vec<i64> = effects.iter().map(|e| e.warehouse_id).collect();
-    warehouses.sort_unstable();
-    warehouses.dedup();
-    db::lots::lock_stock(conn, o.org_id, &warehouses, &held)?;
+    let held: Vec<i64> = tracked.iter().copied().collect();
     let mut book = db::lots::book(conn, o.org_id, &held)?;
     // A credit note of an invoice returns to the codes the invoice sold, less earlier returns.
     let (sold, returned) = match o.related_order_id {
