@@ -9,11 +9,10 @@ use axum::http::StatusCode;
 use calamine::{Data, Reader, Xlsx};
 use db::schema::{organisations, products, stock_lots, stocks, suppliers, warehouses};
 use diesel::prelude::*;
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::{ORG, approved, draft, empty_tyre};
 use crate::support::{Session, TestApp, pdf_text};
-
-const ORG: i64 = 4;
 
 /// A tracked tyre of company 4 with no stock anywhere (its lots and stock cleared), a product
 /// that is not tracked, the main warehouse, a customer and a supplier.
@@ -26,9 +25,10 @@ struct Fixture {
 }
 
 async fn fixture(app: &TestApp) -> Fixture {
-    app.state
+    let f = app
+        .state
         .db
-        .write(|c| {
+        .run(|c| {
             let pick = |c: &mut db::DbConn, tracked: bool| -> Result<(i64, i64), db::error::AppError> {
                 Ok(products::table
                     .filter(products::org_id.eq(ORG))
@@ -41,9 +41,6 @@ async fn fixture(app: &TestApp) -> Fixture {
             };
             let tyre = pick(c, true)?;
             let plain = pick(c, false)?;
-            // The tyre starts from nothing, so the codes it holds are the test's alone.
-            diesel::delete(stock_lots::table.filter(stock_lots::product_id.eq(tyre.0))).execute(c)?;
-            diesel::update(stocks::table.filter(stocks::product_id.eq(tyre.0))).set(stocks::on_hand.eq(0)).execute(c)?;
             let warehouse = warehouses::table
                 .filter(warehouses::org_id.eq(ORG))
                 .filter(warehouses::is_third_party.eq(false))
@@ -62,23 +59,13 @@ async fn fixture(app: &TestApp) -> Fixture {
             Ok(Fixture { tyre, plain, warehouse, customer, supplier })
         })
         .await
-        .unwrap()
+        .unwrap();
+    empty_tyre(app, f.tyre.0).await;
+    f
 }
 
 async fn set_dot_on_documents(app: &TestApp, on: bool) {
     app.state.db.write(move |c| Ok(diesel::update(organisations::table.find(ORG)).set(organisations::dot_on_documents.eq(on)).execute(c)?)).await.unwrap();
-}
-
-/// Saves a sheet over the JSON API; approves it unless `draft`. Answers its id.
-async fn sheet(app: &TestApp, s: &Session, f: &Fixture, body: Value, draft: bool) -> i64 {
-    let res = app.post_json("/api/orders", s, body).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let id = res.json()["data"]["id"].as_i64().unwrap();
-    if !draft {
-        let ok = app.post_json(&format!("/api/orders/{id}/approve"), s, json!({"warehouseId": f.warehouse, "confirmed": true})).await;
-        assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
-    }
-    id
 }
 
 /// A bill of the tyre in two codes: 2 of week 23 of 2023, 1 of week 25 of 2025.
@@ -87,7 +74,7 @@ async fn bill_in_two_codes(app: &TestApp, s: &Session, f: &Fixture) {
         {"seq": 1, "productId": f.tyre.0, "quantity": 2, "price": 9_000, "dot": "2323"},
         {"seq": 2, "productId": f.tyre.0, "quantity": 1, "price": 9_000, "dot": "2525"},
     ]);
-    sheet(app, s, f, json!({"type": 4, "supplierId": f.supplier, "warehouseId": f.warehouse, "taxType": 1, "lines": lines}), false).await;
+    approved(app, s, json!({"type": 4, "supplierId": f.supplier, "warehouseId": f.warehouse, "taxType": 1, "lines": lines})).await;
 }
 
 /// An approved invoice of the tyre (`qty`) and of the untracked product (1).
@@ -96,7 +83,7 @@ async fn sale(app: &TestApp, s: &Session, f: &Fixture, qty: i64) -> i64 {
         {"seq": 1, "productId": f.tyre.0, "quantity": qty, "price": f.tyre.1},
         {"seq": 2, "productId": f.plain.0, "quantity": 1, "price": f.plain.1},
     ]);
-    sheet(app, s, f, json!({"type": 1, "customerId": f.customer, "warehouseId": f.warehouse, "date": "2026-11-20", "dueDate": "2026-11-30", "lines": lines}), false).await
+    approved(app, s, json!({"type": 1, "customerId": f.customer, "warehouseId": f.warehouse, "date": "2026-11-20", "dueDate": "2026-11-30", "lines": lines})).await
 }
 
 async fn pdf(app: &TestApp, s: &Session, id: i64, variant: &str) -> String {
@@ -137,7 +124,7 @@ async fn the_printed_invoice_and_docket_name_the_codes_sold_only_when_the_compan
 
     // A draft credit note names the code its line gives.
     let lines = json!([{"seq": 1, "productId": f.tyre.0, "quantity": 1, "price": f.tyre.1, "dot": "2525"}]);
-    let credit = sheet(&app, &s, &f, json!({"type": 2, "customerId": f.customer, "warehouseId": f.warehouse, "date": "2026-11-21", "lines": lines}), true).await;
+    let credit = draft(&app, &s, json!({"type": 2, "customerId": f.customer, "warehouseId": f.warehouse, "date": "2026-11-21", "lines": lines})).await;
     let text = pdf(&app, &s, credit, "standard").await;
     assert!(text.contains("CREDIT NOTE") && text.contains("DOT 2525 ×1"), "{text}");
 }

@@ -5,13 +5,12 @@
 
 use axum::http::StatusCode;
 use diesel::prelude::*;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use db::schema::{customers, organisations, products, stock_lots, stock_moves, stocks, warehouses};
 
-use crate::support::{Session, TestApp};
-
-const ORG: i64 = 4;
+use super::{ORG, approved, draft, empty_tyre};
+use crate::support::TestApp;
 
 struct Fixture {
     tyre: i64,
@@ -23,21 +22,22 @@ struct Fixture {
 }
 
 async fn fixture(app: &TestApp) -> Fixture {
-    app.state
+    let f = app
+        .state
         .db
-        .write(|c| {
+        .run(|c| {
             let tyre: i64 = products::table.filter(products::org_id.eq(ORG)).filter(products::dot_tracked.eq(true)).order(products::id.asc()).select(products::id).first(c)?;
             let plain: i64 = products::table.filter(products::org_id.eq(ORG)).filter(products::dot_tracked.eq(false)).filter(products::category.eq(1)).order(products::id.asc()).select(products::id).first(c)?;
-            // The tyre starts with nothing anywhere, so every lot below is worked out by hand.
-            diesel::update(stocks::table.filter(stocks::product_id.eq(tyre))).set(stocks::on_hand.eq(0)).execute(c)?;
-            diesel::delete(stock_lots::table.filter(stock_lots::product_id.eq(tyre))).execute(c)?;
             let own: Vec<i64> = warehouses::table.filter(warehouses::org_id.eq(ORG)).filter(warehouses::is_third_party.eq(false)).order(warehouses::id.asc()).select(warehouses::id).limit(2).load(c)?;
             let customer = customers::table.filter(customers::org_id.eq(ORG)).filter(customers::payment_type.ne(10)).order(customers::id.asc()).select(customers::id).first(c)?;
             let supplier = db::schema::suppliers::table.filter(db::schema::suppliers::org_id.eq(ORG)).filter(db::schema::suppliers::currency.eq("AUD")).order(db::schema::suppliers::id.asc()).select(db::schema::suppliers::id).first(c)?;
             Ok(Fixture { tyre, plain, a: own[0], b: own[1], customer, supplier })
         })
         .await
-        .unwrap()
+        .unwrap();
+    // The tyre starts with nothing anywhere, so every lot below is worked out by hand.
+    empty_tyre(app, f.tyre).await;
+    f
 }
 
 /// The tyre's lots in a warehouse that hold stock (or less than none), oldest code first.
@@ -67,28 +67,6 @@ async fn check(app: &TestApp, f: &Fixture, step: &str) -> (Vec<(i32, i64)>, Vec<
         assert_eq!(sum, on_hand, "after {step}: warehouse {w} holds {on_hand}, its lots {sum}");
     }
     (lots(app, f, f.a).await, lots(app, f, f.b).await)
-}
-
-fn id_of(v: &Value) -> i64 {
-    v["data"]["id"].as_i64().or_else(|| v["id"].as_i64()).expect("an id")
-}
-
-async fn draft(app: &TestApp, s: &Session, mut body: Value) -> i64 {
-    body["date"] = json!("2026-11-20");
-    let res = app.post_json("/api/orders", s, body).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    id_of(&res.json())
-}
-
-async fn approve(app: &TestApp, s: &Session, id: i64) {
-    let ok = app.post_json(&format!("/api/orders/{id}/approve"), s, json!({"confirmed": true})).await;
-    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
-}
-
-async fn approved(app: &TestApp, s: &Session, body: Value) -> i64 {
-    let id = draft(app, s, body).await;
-    approve(app, s, id).await;
-    id
 }
 
 // Stored codes: '2324' is week 23 of 2024, '1025' week 10 of 2025, '0126' week 1 of 2026.

@@ -13,9 +13,8 @@ use serde_json::{Value, json};
 use db::schema::{audit_log, customers, organisations, products, stock_lots, stocks, suppliers, warehouses};
 
 use crate::shop::{SHOP, shown_and_hidden, signed_in};
+use super::{ORG, approved, empty_tyre};
 use crate::support::{Session, TestApp, between, extract_input};
-
-const ORG: i64 = 4;
 
 /// The company's today, as the pages age tyres.
 fn today() -> chrono::NaiveDate {
@@ -43,30 +42,10 @@ async fn fixture(app: &TestApp) -> Fixture {
         .unwrap()
 }
 
-/// Tracks product `p` by DOT with nothing on hand anywhere: every lot below is bought.
-async fn empty_tyre(app: &TestApp, p: i64) {
-    app.state
-        .db
-        .write(move |c| {
-            diesel::update(products::table.find(p)).set(products::dot_tracked.eq(true)).execute(c)?;
-            diesel::delete(stock_lots::table.filter(stock_lots::product_id.eq(p))).execute(c)?;
-            diesel::update(stocks::table.filter(stocks::product_id.eq(p))).set(stocks::on_hand.eq(0)).execute(c)?;
-            Ok(())
-        })
-        .await
-        .unwrap();
-}
-
 /// A bill of product `p` in lots `(code, qty)`, approved through the JSON API.
 async fn bought(app: &TestApp, s: &Session, f: &Fixture, p: i64, lots: &[(&str, i64)]) -> i64 {
     let lines: Vec<Value> = lots.iter().enumerate().map(|(i, (dot, qty))| json!({"seq": i + 1, "productId": p, "quantity": qty, "price": 10_000, "dot": dot})).collect();
-    let body = json!({"type": 4, "supplierId": f.supplier, "warehouseId": f.warehouse, "taxType": 1, "lines": lines});
-    let res = app.post_json("/api/orders", s, body).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let id = res.json()["data"]["id"].as_i64().or_else(|| res.json()["id"].as_i64()).expect("an id");
-    let ok = app.post_json(&format!("/api/orders/{id}/approve"), s, json!({"confirmed": true})).await;
-    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
-    id
+    approved(app, s, json!({"type": 4, "supplierId": f.supplier, "warehouseId": f.warehouse, "taxType": 1, "lines": lines})).await
 }
 
 /// A physical product of the company that is not tracked by DOT.
