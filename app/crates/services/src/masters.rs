@@ -137,7 +137,11 @@ fn track_by_dot(c: &mut DbConn, actor: &Actor, id: i64, on: bool) -> AppResult<(
     db::lots::set_flag(c, actor.org_id, id, on)?;
     db::lots::set_tracked(c, actor.org_id, id, on)?;
     let yes = |b: bool| if b { "yes".to_string() } else { "no".to_string() };
-    crate::reference_data::audit_change(c, actor, "product", Some(id), "update", domain::reference_data::changes(&[("Tracked by DOT", yes(!on), yes(on))]))
+    // The audit row written straight through `db` (as `reference_data::audit_change` does),
+    // since reference_data builds on this module and not the other way round.
+    let detail = domain::reference_data::changes(&[("Tracked by DOT", yes(!on), yes(on))]);
+    let entry = db::reference_data::AuditEntry { org_id: actor.org_id, user_id: actor.user_id, entity: "product", entity_id: Some(id), action: "update", detail };
+    db::reference_data::audit(c, entry, db::now())
 }
 
 /// [`update_product`] inside the caller's transaction.
