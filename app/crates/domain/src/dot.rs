@@ -331,6 +331,9 @@ pub fn plan_approval(
     let mut moves: Vec<LotMove> = Vec::new();
     // The OUT plan of each line, for a transfer's IN side.
     let mut taken_by_line: BTreeMap<usize, Vec<(i32, i64)>> = BTreeMap::new();
+    // What earlier lines of this credit note gave back, per product: a later line of the same
+    // tyre counts them as returned already.
+    let mut given: BTreeMap<i64, Vec<(i32, i64)>> = BTreeMap::new();
     for (i, e) in effects.iter().enumerate() {
         let Some(line) = lines.get(e.line).copied().filter(|l| l.tracked) else { continue };
         if e.on_hand_delta == 0 {
@@ -344,8 +347,12 @@ pub fn plan_approval(
             out.into_iter().map(|(d, q)| (d, -q)).collect()
         } else if let Some(out) = taken_by_line.get(&e.line) {
             out.clone()
-        } else if let Some((sold, returned)) = sold_returned(e.line) {
-            give_back(&sold, &returned, e.on_hand_delta, pinned)
+        } else if let Some((sold, mut returned)) = sold_returned(e.line) {
+            let earlier = given.entry(e.product_id).or_default();
+            returned.extend(earlier.iter().copied());
+            let back = give_back(&sold, &returned, e.on_hand_delta, pinned);
+            earlier.extend(back.iter().copied());
+            back
         } else {
             vec![(pinned.unwrap_or(UNKNOWN), e.on_hand_delta)]
         };
@@ -540,6 +547,9 @@ mod tests {
         let count = LotLine { counts_lot: true, ..line };
         let adj = plan_approval(&[effect(0, 1, -1), effect(1, 1, -1)], &[count, LotLine { dot: Some(202_525), ..count }], &mut book, |_| None).unwrap();
         assert_eq!(adj, vec![LotMove { effect: 0, dot: UNKNOWN, qty: -1 }, LotMove { effect: 1, dot: 202_525, qty: -1 }]);
+        // Two lines of one credit note: the second counts what the first gave back.
+        let two = plan_approval(&[effect(0, 1, 1), effect(1, 1, 2)], &[line, line], &mut BTreeMap::new(), |_| Some((vec![(202_410, 2), (202_525, 2)], vec![]))).unwrap();
+        assert_eq!(two, vec![LotMove { effect: 0, dot: 202_410, qty: 1 }, LotMove { effect: 1, dot: 202_410, qty: 1 }, LotMove { effect: 1, dot: 202_525, qty: 1 }]);
         // A product not tracked has no lots.
         assert_eq!(plan_approval(&[effect(0, 1, -1)], &[LotLine { tracked: false, ..line }], &mut book, |_| None).unwrap(), vec![]);
     }
