@@ -67,11 +67,17 @@
     var pop = dd.querySelector('.stock-pop');
     if (!pop) return;
     var at = dd.querySelector('summary').getBoundingClientRect(), gap = 4;
+    var vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+    // The sticky top bar lies over the page: the pop-up keeps below it, and scrolls inside
+    // when it is taller than what is left (a tyre's lots by DOT date and what is coming).
+    var bar = document.querySelector('header.topbar');
+    var floor = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
     pop.style.left = '0px';
     pop.style.top = '0px';
-    var w = pop.offsetWidth, h = pop.offsetHeight, vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+    pop.style.maxHeight = (vh - floor - 2 * gap) + 'px';
+    var w = pop.offsetWidth, h = pop.offsetHeight;
     var left = Math.max(gap, Math.min(at.right - w, vw - w - gap));
-    var top = at.bottom + gap + h <= vh - gap ? at.bottom + gap : Math.max(gap, at.top - gap - h);
+    var top = at.bottom + gap + h <= vh - gap ? at.bottom + gap : Math.max(floor + gap, at.top - gap - h);
     pop.style.left = left + 'px';
     pop.style.top = top + 'px';
     pop.dataset.placed = '1'; // shown once it is where it belongs
