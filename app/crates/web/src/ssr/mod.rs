@@ -79,15 +79,45 @@ struct Inner {
     running: Semaphore,
     /// Renders that found no engine free in time and sent the fallback (the benchmark reports it).
     fallbacks: AtomicU64,
-    /// Renders of small props (the header's Change Password, the cart, the dialogs), which
-    /// repeat on every page: a render is a pure function of the island and its props.
-    small: Mutex<HashMap<(String, String), String>>,
+    /// Renders that repeat: a render is a pure function of the island and its props, and
+    /// most islands' props are the same on every request of a page (the header's Change
+    /// Password, the cart, the dialogs, a company's report forms).
+    remembered: Mutex<Remembered>,
 }
 
-/// Props up to this size are remembered with their HTML.
-const SMALL_PROPS: usize = 1024;
-/// Remembered renders; the memory is emptied when full (the set that repeats is small).
-const SMALL_RENDERS: usize = 256;
+/// Props up to this size are remembered with their HTML: a report form's (about 4 KB with
+/// its warehouses and brands) but not a sheet's lines, which differ from sheet to sheet.
+const REMEMBERED_PROPS: usize = 16 * 1024;
+/// The most the remembered renders hold, props and HTML; emptied when a new one would pass
+/// it (the set that repeats is small: one per island and company).
+const REMEMBERED_BYTES: usize = 4 << 20;
+
+/// Renders kept by island and props, and the bytes they hold.
+#[derive(Default)]
+struct Remembered {
+    renders: HashMap<(String, String), String>,
+    bytes: usize,
+}
+
+impl Remembered {
+    fn get(&self, key: &(String, String)) -> Option<String> {
+        self.renders.get(key).cloned()
+    }
+
+    fn keep(&mut self, key: (String, String), html: &str) {
+        let size = key.0.len() + key.1.len() + html.len();
+        if size > REMEMBERED_BYTES / 16 {
+            return;
+        }
+        if self.bytes + size > REMEMBERED_BYTES {
+            self.renders.clear();
+            self.bytes = 0;
+        }
+        if self.renders.insert(key, html.to_owned()).is_none() {
+            self.bytes += size;
+        }
+    }
+}
 
 impl Ssr {
     /// A renderer over the embedded bundle (none in a build without islands).
@@ -106,7 +136,7 @@ impl Ssr {
                 idle: Mutex::new(Vec::new()),
                 running: Semaphore::new(engines),
                 fallbacks: AtomicU64::new(0),
-                small: Mutex::new(HashMap::new()),
+                remembered: Mutex::new(Remembered::default()),
             }),
         }
     }
@@ -142,8 +172,8 @@ impl Ssr {
         if !self.enabled() {
             return None;
         }
-        let key = (props.len() <= SMALL_PROPS).then(|| (name.to_owned(), props.to_owned()));
-        if let Some(html) = key.as_ref().and_then(|k| self.inner.small.lock().unwrap_or_else(|p| p.into_inner()).get(k).cloned()) {
+        let key = (props.len() <= REMEMBERED_PROPS).then(|| (name.to_owned(), props.to_owned()));
+        if let Some(html) = key.as_ref().and_then(|k| self.inner.remembered.lock().unwrap_or_else(|p| p.into_inner()).get(k)) {
             return Some(html);
         }
         let started = Instant::now();
@@ -161,11 +191,7 @@ impl Ssr {
             Ok(Ok(html)) => {
                 tracing::debug!(island = name, ms = started.elapsed().as_secs_f64() * 1e3, "island rendered");
                 if let Some(key) = key {
-                    let mut small = self.inner.small.lock().unwrap_or_else(|p| p.into_inner());
-                    if small.len() >= SMALL_RENDERS {
-                        small.clear();
-                    }
-                    small.insert(key, html.clone());
+                    self.inner.remembered.lock().unwrap_or_else(|p| p.into_inner()).keep(key, &html);
                 }
                 Some(html)
             }
@@ -281,6 +307,7 @@ mod tests {
             if (name === 'loops') { for (;;) {} }
             if (name === 'hungry') { var a = []; for (;;) a.push(new Array(100000).fill(1)); }
             if (name === 'slow') { var t = Date.now(); while (Date.now() - t < 400) {} }
+            if (name === 'counted') { globalThis.calls = (globalThis.calls || 0) + 1; return '<b>call ' + globalThis.calls + '</b>'; }
             return '<b>' + name + ':' + JSON.parse(props).n + '</b>';
           }
         };
@@ -348,5 +375,17 @@ mod tests {
         let ssr = fake(Limits::default());
         assert_eq!(ssr.render("cart", r#"{"n":5}"#).await.as_deref(), Some("<b>cart:5</b>"));
         assert_eq!(ssr.render("throws", "{}").await, None);
+    }
+
+    #[tokio::test]
+    async fn a_report_forms_props_render_once_and_a_sheets_lines_every_time() {
+        // One engine, so the bundle's call counter is the engine's.
+        let ssr = fake(Limits { engines: 1, ..Limits::default() });
+        let form = format!(r#"{{"warehouses":"{}"}}"#, "w".repeat(4_500));
+        assert_eq!(ssr.render("counted", &form).await.as_deref(), Some("<b>call 1</b>"));
+        assert_eq!(ssr.render("counted", &form).await.as_deref(), Some("<b>call 1</b>"), "the same props: the remembered HTML");
+        let lines = format!(r#"{{"lines":"{}"}}"#, "l".repeat(REMEMBERED_PROPS + 1));
+        assert_eq!(ssr.render("counted", &lines).await.as_deref(), Some("<b>call 2</b>"));
+        assert_eq!(ssr.render("counted", &lines).await.as_deref(), Some("<b>call 3</b>"), "props past the size: rendered again");
     }
 }
