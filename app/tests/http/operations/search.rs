@@ -352,6 +352,7 @@ const L_STATS: &str = "
     INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
       ('orders', 'orders_type_status_date', '1000000 500000 100000 30000 300 1'),
       ('orders', 'orders_type_date', '1000000 500000 100000 300 1 1 1'),
+      ('orders', 'orders_date', '1000000 500000 300 1 1 1'),
       ('orders', 'orders_type_due', '1000000 500000 100000 300'),
       ('orders', 'orders_type_status', '1000000 500000 100000 30000'),
       ('orders', 'orders_customer_type', '1000000 500000 200 120 2 1'),
@@ -370,7 +371,7 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
     if app.state.db.backend() != Backend::Sqlite {
         return; // PostgreSQL plans from its own statistics; the bench measures them at L.
     }
-    let (words, csr, product_key, no, reference, many) = app
+    let (words, csr, product_key, no, reference, many, every) = app
         .state
         .db
         .run(|c| {
@@ -395,7 +396,9 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
             let no = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), no: Some(number), ..Default::default() })?;
             let existing: String = orders::table.filter(orders::org_id.eq(ORG)).filter(orders::reference.ne("")).select(orders::reference).first(c)?;
             let reference = order_db::list_plan(c, ORG, &[1], &OrderFilter { order_type: Some("1".into()), reference: Some(existing), ..Default::default() })?;
-            Ok((words, csr.join("\n"), size.join("\n"), no.join("\n"), reference.join("\n"), many.join("\n")))
+            // The API's list of every type, newest first (a page, and each chunk of its export).
+            let every = order_db::list_plan(c, ORG, &[1, 2, 3, 4, 5, 6, 7], &OrderFilter::default())?;
+            Ok((words, csr.join("\n"), size.join("\n"), no.join("\n"), reference.join("\n"), many.join("\n"), every.join("\n")))
         })
         .await
         .unwrap();
@@ -405,6 +408,7 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
     assert!(csr.contains("orders_customer_type (org_id=? AND customer_id=? AND order_type=?)"), "one customer's sheets are read through the customer index:\n{csr}");
     assert!(many.contains("orders_type_date") && !many.contains("TEMP B-TREE"), "many customers' sheets are found walking the date index:\n{many}");
     assert!(product_key.contains("products_size"), "a tyre size keeps its exact index:\n{product_key}");
+    assert!(every.contains("orders_date") && !every.contains("TEMP B-TREE"), "a list of every type walks the date index, no sort of the company:\n{every}");
     for (what, plan) in [("a number", &no), ("a reference", &reference)] {
         assert!(plan.contains("SEARCH orders USING INTEGER PRIMARY KEY"), "{what} found by the trigram index drives the list by its ids:\n{plan}");
     }
