@@ -172,6 +172,7 @@ pub struct TestAppBuilder {
     request_timeout: Duration,
     pool: Option<(u32, Duration)>,
     export_chunk: usize,
+    export_direct_max: i64,
     xero: Option<xero::Link>,
     ssr: Option<web::ssr::Ssr>,
 }
@@ -180,7 +181,7 @@ impl Default for TestAppBuilder {
     /// The server's own settings: its request timeout, its pool, its export chunk, an
     /// accounting link and island renderer of its own.
     fn default() -> Self {
-        Self { request_timeout: web::config::REQUEST_TIMEOUT, pool: None, export_chunk: web::config::EXPORT_CHUNK, xero: None, ssr: None }
+        Self { request_timeout: web::config::REQUEST_TIMEOUT, pool: None, export_chunk: web::config::EXPORT_CHUNK, export_direct_max: domain::exports::DIRECT_MAX, xero: None, ssr: None }
     }
 }
 
@@ -200,6 +201,12 @@ impl TestAppBuilder {
     /// Exports read `chunk` rows at a time (small, to cross chunk boundaries).
     pub fn with_export_chunk(mut self, chunk: usize) -> Self {
         self.export_chunk = chunk;
+        self
+    }
+
+    /// Exports of more than `max` sheets go to the Download Center.
+    pub fn with_export_direct_max(mut self, max: i64) -> Self {
+        self.export_direct_max = max;
         self
     }
 
@@ -224,7 +231,7 @@ impl TestAppBuilder {
 
     /// The app, over a fresh copy of the demo data.
     pub async fn start(self) -> TestApp {
-        let Self { request_timeout, pool, export_chunk, xero, ssr } = self;
+        let Self { request_timeout, pool, export_chunk, export_direct_max, xero, ssr } = self;
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let data = tempfile::tempdir().unwrap();
         let url = match template() {
@@ -240,7 +247,7 @@ impl TestAppBuilder {
                 DatabaseUrl::Postgres(with_db(admin, &db))
             }
         };
-        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout, export_chunk };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout, export_chunk, export_direct_max };
         let db = match pool {
             Some((size, wait)) => Db::open_with(&url, size, wait),
             None => Db::open(&url),

@@ -79,6 +79,10 @@ pub fn range(from: NaiveDate, to: NaiveDate) -> String {
 /// else unchanged.
 pub fn range_text(label: &str) -> String {
     let day = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok();
+    if label == "all" {
+        // An export of a list without a date range (`domain::exports::range_label`).
+        return "All dates".into();
+    }
     match label.split_once('~') {
         Some((f, t)) => match (day(f), day(t)) {
             (Some(f), Some(t)) => range(f, t),

@@ -8,6 +8,7 @@ pub mod dates;
 pub mod dispatch;
 pub mod dot;
 pub mod email;
+pub mod exports;
 pub mod due_date;
 pub mod enums;
 pub mod guard;

@@ -83,6 +83,12 @@ impl Sight {
         Self { cost: true }
     }
 
+    /// The sight a job recorded when it was asked (`sees_cost` of the person who asked),
+    /// for the server to write its file with later.
+    pub const fn recorded(sees_cost: bool) -> Self {
+        Self { cost: sees_cost }
+    }
+
     /// Whether costs are shown at all (a column is offered).
     pub const fn sees_cost(self) -> bool {
         self.cost

@@ -219,3 +219,71 @@ pub async fn orders(core: &Core, org: i64, sight: Sight, types: Vec<i32>, filter
     })
     .await
 }
+
+// ---------------------------------------------------------------------------------------
+// Too many sheets to wait for: a job of the Download Center (issue 37)
+// ---------------------------------------------------------------------------------------
+
+/// A sheet export as its request gets it.
+pub enum SheetsExport {
+    /// Written while the request waited.
+    File(Written),
+    /// Too many sheets to wait for: the Download Center's job preparing it (this request's,
+    /// or the same export already queued by the same person).
+    Queued(db::reports::Job),
+}
+
+/// What a sheet export job writes: the list's types and filter, and whether the person who
+/// asked sees cost (the file is theirs and is hidden from those who do not).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ExportJob {
+    types: Vec<i32>,
+    filter: OrderFilter,
+    cost: bool,
+}
+
+/// The sheets of a list as `orders.xlsx`: written at once when at most
+/// [`domain::exports::DIRECT_MAX`] match (counted no further), else queued in the Download
+/// Center, so no export runs into the read timeout.
+pub async fn orders_or_job(core: &Core, who: crate::reports::Asker, sight: Sight, types: Vec<i32>, filter: OrderFilter) -> AppResult<SheetsExport> {
+    let org = who.org_id;
+    let (t, f) = (types.clone(), filter.clone());
+    let most = core.export_direct_max;
+    let matching = core.db.run(move |c| order_db::count_up_to(c, org, &t, &f, most.saturating_add(1))).await?;
+    if matching <= most {
+        return Ok(SheetsExport::File(orders(core, org, sight, types, filter).await?));
+    }
+    let range = domain::exports::range_label(filter.from, filter.to);
+    let params = serde_json::to_string(&ExportJob { types, filter, cost: sight.sees_cost() }).map_err(|e| db::error::AppError::Internal(e.into()))?;
+    let key = format!("{}:{params}", domain::exports::JOB_KIND);
+    let (job, queued) = core
+        .db
+        .write(move |c| {
+            let new = db::reports::NewJob { org_id: org, user_id: who.user_id, kind: domain::exports::JOB_KIND, params: &params, date_range: &range, dedupe_key: &key };
+            db::reports::enqueue(c, &new, db::now())
+        })
+        .await?;
+    if queued {
+        core.reports.wake.notify_one();
+    }
+    Ok(SheetsExport::Queued(job))
+}
+
+/// Whether a sheet export job's file shows cost (purchase amounts): only the people who may
+/// see cost see it in the Download Center.
+pub fn job_shows_cost(job: &db::reports::Job) -> bool {
+    serde_json::from_str::<ExportJob>(&job.params).is_ok_and(|p| p.cost)
+}
+
+/// Runs a claimed sheet export job: the file written as the list's export is, then kept in
+/// the company's report folder; answers the file's name.
+pub async fn run_job(core: &Core, job: &db::reports::Job) -> AppResult<String> {
+    let p: ExportJob = serde_json::from_str(&job.params).map_err(|e| db::error::AppError::Internal(anyhow::anyhow!("export job {} has unreadable parameters: {e}", job.id)))?;
+    let org = job.org_id;
+    let written = orders(core, org, Sight::recorded(p.cost), p.types, p.filter).await?;
+    let dir = crate::reports::files::org_dir(&core.data_dir, org);
+    std::fs::create_dir_all(&dir).map_err(|e| export::write_failed(e.into()))?;
+    let name = format!("{}-{}-{}.xlsx", domain::exports::JOB_KIND, job.date_range, job.id);
+    written.keep_as(&dir.join(&name))?;
+    Ok(name)
+}

@@ -47,6 +47,9 @@ pub struct Core {
     pub data_dir: PathBuf,
     /// Rows an export reads from the database at a time.
     pub export_chunk: usize,
+    /// The most sheets an export writes while its request waits; past it, a Download Center
+    /// job ([`domain::exports::DIRECT_MAX`]; tests use a small one).
+    pub export_direct_max: i64,
     pub throttle: throttle::LoginThrottle,
     /// The report queue's worker name and wake-up bell.
     pub reports: reports::Queue,

@@ -15,6 +15,8 @@ pub struct Config {
     pub request_timeout: std::time::Duration,
     /// Rows per database read of an export ([`EXPORT_CHUNK`]; tests use a small one).
     pub export_chunk: usize,
+    /// The most sheets an export writes while its request waits ([`domain::exports::DIRECT_MAX`]).
+    pub export_direct_max: i64,
 }
 
 /// The request timeout of a server started from the command line.
@@ -35,7 +37,7 @@ impl Config {
         let bind = bind.unwrap_or("127.0.0.1:8080").to_string();
         bind.parse::<std::net::SocketAddr>()
             .map_err(|_| format!("bind address '{bind}' is not host:port, e.g. 127.0.0.1:8080 (TYREDESK_BIND)"))?;
-        Ok(Self { database, bind, data_dir, request_timeout: REQUEST_TIMEOUT, export_chunk: EXPORT_CHUNK })
+        Ok(Self { database, bind, data_dir, request_timeout: REQUEST_TIMEOUT, export_chunk: EXPORT_CHUNK, export_direct_max: domain::exports::DIRECT_MAX })
     }
 
     /// Makes sure the data directory exists and is writable, without leaving anything behind.

@@ -463,6 +463,12 @@ where
 pub struct Written(TempFile);
 
 impl Written {
+    /// Moves the file to `path` (on the data directory's disk), where it stays: a job's file
+    /// in the Download Center.
+    pub fn keep_as(self, path: &Path) -> AppResult<()> {
+        std::fs::rename(&self.0.0, path).map_err(|e| write_failed(XlsxError::IoError(e)))
+    }
+
     /// The file, open for reading, and its length.
     pub async fn open(&self) -> AppResult<(tokio::fs::File, u64)> {
         let file = tokio::fs::File::open(&self.0.0).await.map_err(|e| write_failed(XlsxError::IoError(e)))?;

@@ -268,3 +268,78 @@ async fn an_ids_list_is_bounded_to_a_sheets_worth() {
     let ok = app.get("/api/products?ids=1,2,3", Some(&s)).await;
     assert_eq!(ok.status, StatusCode::OK);
 }
+
+/// The sheets of company 4 of every type, as the API's JSON list counts them.
+async fn sheets_of_every_type(app: &TestApp, s: &Session) -> i64 {
+    app.get("/api/orders?per_page=1", Some(s)).await.json()["meta"]["total"].as_i64().expect("a total")
+}
+
+#[tokio::test]
+async fn an_export_of_more_sheets_than_a_request_waits_for_is_prepared_in_the_download_center() {
+    let (app, s) = TestApp::new().with_export_chunk(CHUNK).with_export_direct_max(5).with_user("approver@demo.test").in_org(4).await;
+    let every = sheets_of_every_type(&app, &s).await;
+    assert!(every > 5, "the demo company has more sheets than the limit: {every}");
+
+    let res = app.get("/api/orders?format=xlsx", Some(&s)).await;
+    assert_eq!(res.status, StatusCode::ACCEPTED, "{}", res.body);
+    let answer = res.json();
+    assert!(answer["message"].as_str().unwrap().contains("prepared in the Download Center"), "{answer}");
+    assert_eq!((answer["data"]["type"].as_str(), answer["data"]["title"].as_str()), (Some("sheetsExport"), Some("Sheets export")));
+    let id = answer["data"]["id"].as_i64().unwrap();
+    // Asked again while it waits: the same job, not a second one.
+    let again = app.get("/api/orders?format=xlsx", Some(&s)).await;
+    assert_eq!((again.status, again.json()["data"]["id"].as_i64()), (StatusCode::ACCEPTED, Some(id)));
+
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
+    let list = app.get("/api/reports", Some(&s)).await.json();
+    let job = list["data"].as_array().unwrap().iter().find(|j| j["id"] == id).cloned().expect("the export is listed");
+    assert_eq!(job["state"], "done", "{job}");
+    let name = job["name"].as_str().unwrap();
+    let file = download(&app, &s, &format!("/api/download/{name}"), "orders-all.xlsx").await;
+    let rows = sheet_rows(&file, "Orders");
+    assert_eq!(rows.len() as i64 - 1, every, "the file has every sheet, as the list counts them");
+    let numbers: Vec<String> = rows[1..].iter().map(|r| text(&r[0])).collect();
+    let listed: Vec<String> = json_all(&app, &s, "/api/orders").await.iter().map(|o| o["no"].as_str().unwrap_or_default().to_string()).collect();
+    assert_eq!(numbers, listed, "in the list's order");
+    assert!(export_files(&app).is_empty(), "no temporary file is left: {:?}", export_files(&app));
+}
+
+#[tokio::test]
+async fn up_to_the_limit_the_export_is_the_download_itself() {
+    let (app, s) = TestApp::new().with_export_chunk(CHUNK).with_user("approver@demo.test").in_org(4).await;
+    let every = sheets_of_every_type(&app, &s).await;
+    let app = TestApp::new().with_export_chunk(CHUNK).with_export_direct_max(every).start().await;
+    let s = app.session_in("approver@demo.test", 4).await;
+    let rows = sheet_rows(&download(&app, &s, "/api/orders?format=xlsx", "orders.xlsx").await, "Orders");
+    assert_eq!(rows.len() as i64 - 1, every);
+    let jobs = app.get("/api/reports", Some(&s)).await.json();
+    assert!(jobs["data"].as_array().unwrap().iter().all(|j| j["type"] != "sheetsExport"), "no job: {jobs}");
+}
+
+#[tokio::test]
+async fn the_screens_export_past_the_limit_opens_the_download_center_saying_why() {
+    let (app, s) = TestApp::new().with_export_direct_max(1).with_user("approver@demo.test").in_org(4).await;
+    let res = app.get("/invoices?format=xlsx", Some(&s)).await;
+    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    assert!(res.location().starts_with("/reports_download"), "{}", res.location());
+    let page = app.get(res.location(), Some(&s)).await;
+    assert!(page.body.contains("More than 1 sheets match, too many to wait for"), "the notice says why: {}", page.body);
+    assert!(page.body.contains("Sheets export") && page.body.contains("All dates"), "the job is listed");
+    // A filter that matches no more than the limit downloads at once.
+    let first: String = app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(4)).filter(orders::order_type.eq(1)).order(orders::id).select(orders::no).first(c)?)).await.unwrap();
+    download(&app, &s, &format!("/invoices?no={first}&format=xlsx"), "orders.xlsx").await;
+}
+
+#[tokio::test]
+async fn an_export_job_showing_purchase_amounts_is_hidden_from_those_who_may_not_see_cost() {
+    let (app, approver) = TestApp::new().with_export_direct_max(1).with_user("approver@demo.test").in_org(4).await;
+    let res = app.get("/api/orders?format=xlsx", Some(&approver)).await;
+    assert_eq!(res.status, StatusCode::ACCEPTED, "{}", res.body);
+    while services::jobs::files::run_once(&app.state.core).await.unwrap().is_some() {}
+    let mine = app.get("/api/reports", Some(&approver)).await.json();
+    let name = mine["data"].as_array().unwrap().iter().find(|j| j["type"] == "sheetsExport").and_then(|j| j["name"].as_str()).expect("done").to_string();
+    let sales = app.session_in("sales@demo.test", 4).await;
+    let theirs = app.get("/api/reports", Some(&sales)).await.json();
+    assert!(theirs["data"].as_array().unwrap().iter().all(|j| j["type"] != "sheetsExport"), "not listed: {theirs}");
+    assert_eq!(app.get(&format!("/api/download/{name}"), Some(&sales)).await.status, StatusCode::NOT_FOUND);
+}

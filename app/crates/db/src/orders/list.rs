@@ -15,7 +15,7 @@ use crate::search::{self, Searchable};
 use crate::{Backend, DbConn};
 
 /// Filters of the sheet lists (spec §2.4, §3 Order list filter), cleaned of dropped values.
-#[derive(serde::Deserialize, Debug, Clone, Default)]
+#[derive(serde::Deserialize, serde::Serialize, Debug, Clone, Default)]
 pub struct OrderFilter {
     /// A type code, or `csr` for the customer self-order view (spec §2.1).
     #[serde(rename = "type")]
@@ -356,6 +356,13 @@ pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset:
     let total = crate::CountOf(filtered(&m, org, types, f, Use::Count).select(orders::id).limit(count_limit(offset))).get_result(conn)?;
     let page: Vec<Order> = sorted(filtered(&m, org, types, f, Use::Page), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
     Ok(Paged { rows: with_names(conn, org, page)?, total })
+}
+
+/// How many sheets match the filter, counting no further than `cap` (whether an export is
+/// written while its request waits).
+pub fn count_up_to(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, cap: i64) -> AppResult<i64> {
+    let m = text_matches(conn, org, f)?;
+    Ok(crate::CountOf(filtered(&m, org, types, f, Use::Count).select(orders::id).limit(cap)).get_result(conn)?)
 }
 
 /// How the backend runs the page query of [`list`] (tests pin the index that drives it).

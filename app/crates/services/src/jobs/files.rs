@@ -67,9 +67,16 @@ pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
         }
         return Ok(());
     }
-    if job.kind == crate::statements::JOB_KIND {
-        // Customer statements (issue 33): one PDF of every customer with a balance.
-        let result = crate::statements::run_job(core, &job, progress).await;
+    // Customer statements (issue 33): one PDF of every customer with a balance; a sheet
+    // export too large to wait for (issue 37).
+    let file_job = if job.kind == crate::statements::JOB_KIND {
+        Some(crate::statements::run_job(core, &job, progress.clone()).await)
+    } else if job.kind == domain::exports::JOB_KIND {
+        Some(crate::exports::run_job(core, &job).await)
+    } else {
+        None
+    };
+    if let Some(result) = file_job {
         beat.abort();
         let (org, data_dir) = (job.org_id, core.data_dir.clone());
         match result {

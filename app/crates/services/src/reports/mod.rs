@@ -224,6 +224,9 @@ fn hex(bytes: &[u8]) -> String {
 
 /// Whether the job's file shows cost (then only users who may see cost see the job).
 pub fn shows_cost(job: &Job) -> bool {
+    if job.kind == domain::exports::JOB_KIND {
+        return crate::exports::job_shows_cost(job);
+    }
     serde_json::from_str::<Stored>(&job.params).is_ok_and(|s| s.params.include_cost)
 }
 
@@ -281,6 +284,7 @@ impl JobView {
                 .map(|k| k.title().to_string())
                 .or_else(|| domain::imports::ImportKind::from_code(&job.kind).map(|k| k.title().to_string()))
                 .or_else(|| (job.kind == domain::statement::JOB_KIND).then(|| domain::statement::JOB_TITLE.to_string()))
+                .or_else(|| (job.kind == domain::exports::JOB_KIND).then(|| domain::exports::JOB_TITLE.to_string()))
                 .unwrap_or_else(|| job.kind.clone()),
             date_range: job.date_range.clone(),
             range_text: dates::range_text(&job.date_range),
@@ -312,6 +316,9 @@ pub async fn file_for(db: &Db, data_dir: &std::path::Path, who: Asker, name: &st
     let path = files::org_dir(data_dir, org).join(&job.file_name);
     if job.kind == domain::statement::JOB_KIND {
         return Ok((path, domain::statement::download_name(&job.date_range)));
+    }
+    if job.kind == domain::exports::JOB_KIND {
+        return Ok((path, domain::exports::download_name(&job.date_range)));
     }
     let kind = Kind::from_code(&job.kind).ok_or(AppError::NotFound)?;
     Ok((path, download_name(kind, &job.date_range)))

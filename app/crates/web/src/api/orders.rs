@@ -45,13 +45,28 @@ pub struct OrderListRow {
 
 const ALL_TYPES: [i32; 7] = [1, 2, 3, 4, 5, 6, 7];
 
+/// The answer of an export too large to wait for: its Download Center job.
+#[derive(Serialize)]
+struct ExportQueued {
+    data: services::reports::JobView,
+    message: String,
+}
+
 /// `GET /api/orders` with the list filters and paging; `format=xlsx` answers every matching
 /// sheet as the list screens' `orders.xlsx`.
 pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFilter>) -> AppResult<Response> {
     let org = auth.org_id;
     let filter = f.value;
     if wants_xlsx(f.format.as_deref())? {
-        return download::xlsx("orders.xlsx", exports::orders(&state, org, auth.sight(), ALL_TYPES.to_vec(), filter).await?).await;
+        return match exports::orders_or_job(&state, auth.asker(), auth.sight(), ALL_TYPES.to_vec(), filter).await? {
+            exports::SheetsExport::File(written) => download::xlsx("orders.xlsx", written).await,
+            // 202: the file is prepared in the Download Center (`GET /api/reports` lists it,
+            // `GET /api/download/{name}` answers it when done).
+            exports::SheetsExport::Queued(job) => {
+                let data = services::reports::JobView::new(&job, auth.user_id, auth.zone);
+                Ok((axum::http::StatusCode::ACCEPTED, Json(ExportQueued { data, message: domain::exports::queued_message(state.export_direct_max) })).into_response())
+            }
+        };
     }
     let req = f.paging.resolve(20);
     let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;

@@ -397,7 +397,11 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     }
     let org = auth.org_id;
     if f.export {
-        return download::xlsx("orders.xlsx", exports::orders(&state, org, auth.sight(), types, f.value).await?).await;
+        return match exports::orders_or_job(&state, auth.asker(), auth.sight(), types, f.value).await? {
+            exports::SheetsExport::File(written) => download::xlsx("orders.xlsx", written).await,
+            // Too many to wait for: the page goes to the Download Center, which lists the job.
+            exports::SheetsExport::Queued(_) => crate::pages::redirect_with_notice(&state, &auth, "/reports_download", "success", domain::exports::queued_message(state.export_direct_max)).await,
+        };
     }
     let path: &'static str = match r.route {
         "invoices" => "/invoices",
