@@ -137,3 +137,47 @@ pub async fn concurrent(name: &str, clients: &[Arc<Client>], path: &PathFn, limi
     all.wall = started.elapsed();
     all
 }
+
+/// One keep-alive connection against the same request answered in-process: each request
+/// over the socket alternates with the router answering it directly (the whole body read
+/// both ways), whose times go to `sql`. What the socket adds is what a browser waits for
+/// beyond the page's own work; a page written in parts that meets Nagle's algorithm and a
+/// delayed ACK waits ~40 ms more (issue 37), which the bench did not see before.
+pub async fn over_the_socket(name: &str, client: &Client, router: &axum::Router, cookie: &str, path: &PathFn, limits: Limits) -> anyhow::Result<Timings> {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let in_process = |p: String| {
+        let req = axum::http::Request::get(p).header(axum::http::header::COOKIE, cookie).body(axum::body::Body::empty());
+        let router = router.clone();
+        async move {
+            let res = router.oneshot(req?).await?;
+            let status = res.status();
+            res.into_body().collect().await?;
+            anyhow::ensure!(status.is_success(), "{name}: answered {status} in-process");
+            anyhow::Ok(())
+        }
+    };
+    for i in 0..WARMUP {
+        let _ = client.get(&path(i)).await;
+        in_process(path(i)).await?;
+    }
+    let mut t = Timings::default();
+    let started = Instant::now();
+    let mut requesting = Duration::ZERO;
+    for i in 0..limits.requests {
+        if started.elapsed() > limits.max_single {
+            break;
+        }
+        let p = path(WARMUP + i);
+        let s = Instant::now();
+        in_process(p.clone()).await?;
+        t.sql.push(s.elapsed());
+        let s = Instant::now();
+        let status = fetch(client, &p).await;
+        let took = s.elapsed();
+        requesting += took;
+        record(name, &mut t, status, took);
+    }
+    t.wall = requesting;
+    Ok(t)
+}

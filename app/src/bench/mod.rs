@@ -146,6 +146,30 @@ fn busiest_dispatch_day(c: &mut db::DbConn) -> db::error::AppResult<Option<(i64,
     Ok(busiest.and_then(|(w, d, n)| Some((w?, d?, n))))
 }
 
+/// What one keep-alive connection may add to a streamed page's in-process time (issue 37).
+const SOCKET_MS: f64 = 2.0;
+
+/// The streamed pages (every HTML page is: head, then content) whose time over one
+/// keep-alive connection is set beside their in-process time.
+fn streamed_pages(fx: &Fixture) -> Vec<(String, PathFn)> {
+    let (from, to) = fx.month;
+    let ids = Arc::new(fx.detail_ids.clone());
+    let detail: PathFn = Arc::new(move |i| format!("/order_detail/invoices/{}", ids[i % ids.len().max(1)]));
+    let mut pages = vec![("keep-alive: order detail".to_string(), detail)];
+    for path in [
+        format!("/invoices?from={from}&to={to}&per_page=150"),
+        "/products?key=r16".into(),
+        "/products?key=michelin".into(),
+        format!("/customers?key={}", fx.word),
+        "/sales_reports".into(),
+        "/inventory_reports".into(),
+        "/purchase_reports".into(),
+    ] {
+        pages.push((format!("keep-alive: {path}"), fixed(path)));
+    }
+    pages
+}
+
 /// A read scenario: the request, the query behind it, its budget at one client, and whether
 /// it also runs at many.
 struct Read {
@@ -253,18 +277,20 @@ fn shop_customer(c: &mut db::DbConn) -> db::error::AppResult<db::shop::ShopPrinc
     Ok(db::shop::ShopPrincipal { customer_id: a.customer_id, org_id: a.org_id, org_name: a.org_name, name: a.name, must_change: false, time_zone: "Australia/Sydney".into(), shows_dot: false })
 }
 
-/// Starts the production server loop on a loopback port; dropping the sender stops it.
-async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
+/// Starts the production server loop on a loopback port; dropping the sender stops it. The
+/// router is answered too, to answer requests in-process beside the socket.
+async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>, axum::Router)> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     // The report worker, as `serve` runs it.
     tokio::spawn(services::jobs::run(state.core.clone()));
     let app = web::router(state);
+    let router = app.clone();
     tokio::spawn(web::server::serve_on(listener, app, web::server::ConnLimits::default(), async move {
         let _ = stopped.await;
     }));
-    Ok((addr, stop))
+    Ok((addr, stop, router))
 }
 
 /// Runs the benchmark; prints the tables, writes the JSON when asked, and returns whether
@@ -299,12 +325,12 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     }
     let state = AppState::new(config, db.clone())?;
     let islands = state.ssr.clone();
-    let (addr, stop) = start_server(state).await?;
+    let (addr, stop, router) = start_server(state).await?;
     let fx = db.run(move |c| load_fixture(c, today)).await?;
     let user = fx.user;
     let (token, _) = db.run(move |c| accounts::create_session(c, user, ORG)).await?;
     let session = Session { cookie: format!("{}={token}", web::auth::SESSION_COOKIE), csrf: web::auth::csrf::token_for(&token) };
-    let client = Client::new(addr, session);
+    let client = Client::new(addr, session.clone());
     let crowd: Vec<Arc<Client>> = (0..opts.clients).map(|_| Arc::new(client.another())).collect();
     let l = opts.limits;
     println!(
@@ -374,6 +400,18 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         entries.push(Entry::Memory(row));
         let removed = memory::remove_imported_products(&db).await?;
         notes.push(format!("{removed} imported products removed after Import Basic"));
+    }
+
+    // Streamed pages (head first, then the content) over one keep-alive connection against
+    // the same page answered in-process: the socket may add at most 2 ms (issue 37).
+    for (name, path) in streamed_pages(&fx) {
+        if !opts.selected(&name) {
+            continue;
+        }
+        let t = measure::over_the_socket(&name, &client, &router, &session.cookie, &path, l).await?;
+        let row = LatencyRow::new(&name, 1, t, Budget::OverInProcessMs(SOCKET_MS));
+        println!("  {:<40} 1 keep-alive connection: p50 {:.2} ms, in-process p50 {:.2} ms", row.name, row.p50_ms, row.sql_p50_ms.unwrap_or_default());
+        entries.push(Entry::Latency(row));
     }
 
     let name = "shop search 2055516";
