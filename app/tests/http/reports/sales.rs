@@ -240,6 +240,35 @@ async fn the_sales_detail_reconciles_with_the_invoices_less_credit_notes_and_wit
         lines.assert_sums(h);
     }
 
+    // Every row names its own sheet's customer, warehouse and product, as the database has them.
+    let named: Vec<(String, Option<String>, Option<String>, Option<String>)> = app
+        .state
+        .db
+        .run(|c| {
+            use db::schema::{customers, warehouses};
+            Ok(orders::table
+                .left_join(customers::table.on(customers::id.nullable().eq(orders::customer_id)))
+                .left_join(warehouses::table.on(warehouses::id.nullable().eq(orders::warehouse_id)))
+                .filter(orders::org_id.eq(ORG))
+                .select((orders::no, customers::name.nullable(), customers::code.nullable(), warehouses::name.nullable()))
+                .load(c)?)
+        })
+        .await
+        .unwrap();
+    let by_no: std::collections::HashMap<&str, (&str, &str, &str)> = named.iter().map(|(no, c, code, w)| (no.as_str(), (c.as_deref().unwrap_or(""), code.as_deref().unwrap_or(""), w.as_deref().unwrap_or("")))).collect();
+    let (nos, customers, codes, warehouses) = (sheets.texts("No."), sheets.texts("Customer"), sheets.texts("Customer Code (ABN)"), sheets.texts("Warehouse"));
+    for i in 0..nos.len() {
+        assert_eq!(Some(&(customers[i].as_str(), codes[i].as_str(), warehouses[i].as_str())), by_no.get(nos[i].as_str()), "Sheets row {} ({})", i + 1, nos[i]);
+    }
+    let products: std::collections::HashMap<String, String> =
+        app.state.db.run(|c| Ok(products::table.filter(products::org_id.eq(ORG)).select((products::code, products::name)).load(c)?)).await.unwrap().into_iter().collect();
+    let (line_nos, line_customers, codes, product_names) = (lines.texts("No."), lines.texts("Customer"), lines.texts("Product Code"), lines.texts("Product Name"));
+    assert!(codes.iter().all(|c| !c.is_empty()), "every line names its product");
+    for i in 0..codes.len() {
+        assert_eq!(products.get(&codes[i]), Some(&product_names[i]), "Lines row {}: the product's code and name", i + 1);
+        assert_eq!(Some(line_customers[i].as_str()), by_no.get(line_nos[i].as_str()).map(|n| n.0), "Lines row {}: its sheet's customer", i + 1);
+    }
+
     // By customer: both worksheets run by customer name.
     let names = sheets.texts("Customer");
     assert!(names.windows(2).filter(|w| w[0] != w[1]).count() < BTreeSet::from_iter(names.iter()).len(), "each customer's sheets are together");
