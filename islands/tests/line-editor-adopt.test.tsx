@@ -64,7 +64,7 @@ describe('going live in the page', () => {
   });
 
   /** The sheet's form with its header fields and the editor as the server sends it. */
-  function page(editorProps: Record<string, unknown>) {
+  function page(editorProps: object) {
     const form = document.createElement('form');
     form.innerHTML =
       '<input type="hidden" name="customer_id" value="42">' +
