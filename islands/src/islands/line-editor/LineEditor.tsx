@@ -13,14 +13,13 @@
 // The parts: the state and its actions (editor-state.ts, useLineEditor.ts), the focus and
 // Enter keys (useCellFocus.ts), the page's header events (usePageEvents.ts) and the live
 // cells (Cell.tsx).
-import { Component, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { Component, lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useLive } from '../../lib/live';
 import { readFocus, readHeader, readTyped, restoreFocus, type FirstRowsSnapshot, type FocusSnapshot } from './adopt';
 import { formatCents, formatInt } from '../../lib/money';
 import { columnClass, columnsFor, hasDotColumn, HEADERS } from './cells';
 import { Cell, type CellTable } from './Cell';
 import { allSelected, anySelected, codesToLookUp, type EditorState, type TypedHeader } from './editor-state';
-import { HistoryDialog } from './HistoryDialog';
 import { clientError, gstLabel, isTaxable, serializeLines, totals, type CellField } from './rules';
 import { staticRows } from './static-rows';
 import type { Line, LineEditorProps, LineField } from './types';
@@ -29,6 +28,11 @@ import { useLineEditor } from './useLineEditor';
 import { usePageEvents } from './usePageEvents';
 
 export { MSG_IMPORTED } from './useLineEditor';
+
+// The History dialog (Radix, about 14 KB compressed) is not needed to type: its code loads
+// once the editor is live, off the path to the first input (issue 37).
+const loadHistoryDialog = () => import('./HistoryDialog');
+const HistoryDialog = lazy(() => loadHistoryDialog().then((m) => ({ default: m.HistoryDialog })));
 
 export { columnHeaders, columnsFor, hasDotColumn, type Column } from './cells';
 
@@ -53,6 +57,9 @@ export function LineEditor(props: LineEditorProps) {
     adoption.current = { focus: snapshot.focus, before: state };
     dispatch({ type: 'adopt', kind, typed: snapshot.typed, header: snapshot.header });
   };
+  useEffect(() => {
+    if (live) void loadHistoryDialog().catch(() => {}); // a CHK pressed later opens at once
+  }, [live]);
   useLayoutEffect(() => {
     const done = adoption.current;
     if (done === null || done.before === state) return;
@@ -153,7 +160,9 @@ export function LineEditor(props: LineEditorProps) {
         const at = historyOf === null ? -1 : lines.findIndex((l) => l.key === historyOf);
         const line = lines[at];
         return line && line.productId !== null ? (
-          <HistoryDialog lineNo={at + 1} productId={line.productId} customerId={state.customerId} onClose={() => dispatch({ type: 'closeHistory' })} />
+          <Suspense fallback={null}>
+            <HistoryDialog lineNo={at + 1} productId={line.productId} customerId={state.customerId} onClose={() => dispatch({ type: 'closeHistory' })} />
+          </Suspense>
         ) : null;
       })()}
       <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 6, marginTop: 8 }}>
