@@ -129,3 +129,16 @@ async fn a_refused_plain_form_comes_back_with_what_was_typed_and_the_messages() 
     let saved: i64 = app.state.db.run(|c| Ok(orders::table.filter(orders::org_id.eq(4)).filter(orders::reference.eq("TYPED-EARLY")).count().get_result(c)?)).await.unwrap();
     assert_eq!(saved, 0, "nothing was saved");
 }
+
+#[tokio::test]
+async fn a_plain_line_left_without_price_or_quantity_takes_what_a_pick_would_give() {
+    let app = TestApp::new().await;
+    let f = fixture(&app).await;
+    let s = app.session("sales@demo.test").await;
+    let quoted = app.get(&format!("/api/products?ids={}&customerId={}", f.product, f.customer), Some(&s)).await.json();
+    let unit_price = quoted["data"][0]["unitPrice"].as_i64().expect("the customer's price");
+    let id = created_id(&post_plain(&app, &s, &f, &[&[("code", &f.code), ("qty", ""), ("price", "")]]).await);
+    let sheet = app.get(&format!("/api/orders/{id}"), Some(&s)).await.json();
+    let line = &sheet["data"]["lines"][0];
+    assert_eq!((line["productId"].as_i64(), line["quantity"].as_i64(), line["price"].as_i64()), (Some(f.product), Some(1), Some(unit_price)), "{sheet}");
+}
