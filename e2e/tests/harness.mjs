@@ -172,9 +172,10 @@ export async function signIn(page, email, password = 'tyredesk') {
 }
 
 /**
- * Waits until the server-rendered island `name` runs: its controls are disabled until then
- * (islands/src/lib/live.tsx), so keys pressed earlier would go nowhere.
+ * Waits until the server-rendered island `name` runs: the report form's controls are
+ * disabled until then (islands/src/lib/live.tsx); the line editor takes input at once (its
+ * first rows are a plain form) and marks itself `data-live` once its code runs.
  */
 export async function islandLive(page, name) {
-  await page.locator(`app-island[name="${name}"] fieldset.island-live:enabled`).first().waitFor({ state: 'attached' });
+  await page.locator(`app-island[name="${name}"] :is(fieldset.island-live:enabled, [data-live])`).first().waitFor({ state: 'attached' });
 }

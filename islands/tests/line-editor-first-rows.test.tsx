@@ -7,13 +7,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { island, mount } from '../src/islands/line-editor/index';
 
 /** Attributes that legitimately differ: the live combobox names its (closed) list by an id
- *  React makes; `value`, `checked` and `selected` are compared as the fields' state. */
-const IGNORED = new Set(['aria-controls', 'value', 'checked', 'selected']);
+ *  React makes; `value`, `checked` and `selected` are compared as the fields' state; the
+ *  plain rows name their fields for the form's own submission (the live ones send JSON). */
+const IGNORED = new Set(['aria-controls', 'value', 'checked', 'selected', 'name']);
 
 /** An element tree as text: tag, sorted attributes, field state, text (comments dropped). */
 function canonical(node: Node): string {
   if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
   if (!(node instanceof Element)) return '';
+  // What a count line held when picked, sent by the plain form only: nothing shows.
+  if (node instanceof HTMLInputElement && node.type === 'hidden') return '';
   const attrs = [...node.attributes]
     .filter((a) => !IGNORED.has(a.name))
     .map((a) => `${a.name}="${a.value}"`)

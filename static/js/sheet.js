@@ -83,9 +83,11 @@
     if (e.detail && e.detail.target === 'customer_id' && form.contains(e.detail.input)) customerPicked(e.detail.id);
   });
 
-  // Enter in a header field moves on instead of submitting; Ctrl+Enter submits.
+  // Enter in a header field moves on instead of submitting; Ctrl+Enter submits. The line
+  // editor's keys are its own once it runs; its plain first rows (before) follow this rule.
   form.addEventListener('keydown', function (e) {
-    if (e.key !== 'Enter' || e.target.tagName === 'TEXTAREA' || e.target.closest('app-island')) return;
+    var island = e.target.closest('app-island');
+    if (e.key !== 'Enter' || e.target.tagName === 'TEXTAREA' || (island && island.querySelector('[data-live]'))) return;
     if (e.ctrlKey || e.metaKey) { e.preventDefault(); form.requestSubmit(); return; }
     if (e.target.matches('input, select')) e.preventDefault();
   });

@@ -559,6 +559,38 @@ pub fn by_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppResult<std:
     Ok(out)
 }
 
+diesel::define_sql_function! {
+    /// SQL `lower()`: a code typed on a sheet line may differ from the stored one in case.
+    fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+/// The ids of the company's products named by codes typed on sheet lines (issue 37), keyed
+/// by the code as given: an exact match (indexed) first, then one differing only in letter
+/// case, the lowest id when several do. A code naming none is absent.
+pub fn ids_by_typed_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppResult<std::collections::HashMap<String, i64>> {
+    let mut out = std::collections::HashMap::with_capacity(codes.len());
+    for chunk in codes.chunks(super::CHUNK) {
+        let rows: Vec<(String, i64)> = products::table.filter(products::org_id.eq(org)).filter(products::code.eq_any(chunk)).select((products::code, products::id)).load(conn)?;
+        out.extend(rows);
+    }
+    for code in codes {
+        if out.contains_key(code) {
+            continue;
+        }
+        let found: Option<i64> = products::table
+            .filter(products::org_id.eq(org))
+            .filter(lower(products::code).eq(code.to_lowercase()))
+            .select(products::id)
+            .order(products::id)
+            .first(conn)
+            .optional()?;
+        if let Some(id) = found {
+            out.insert(code.clone(), id);
+        }
+    }
+    Ok(out)
+}
+
 /// Visits every product matching the list filter, in list order, `chunk` products at a time
 /// (exports). Keyset paging on the sort key and id.
 pub fn for_each_chunk(conn: &mut DbConn, org: i64, f: &ProductFilter, chunk: usize, mut visit: impl FnMut(&mut DbConn, Vec<Product>) -> AppResult<()>) -> AppResult<()> {

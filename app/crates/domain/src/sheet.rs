@@ -27,6 +27,9 @@ pub struct LineDraft {
     pub in_system_qty: String,
     /// A tyre's DOT code as typed ('2325'; issue 36), empty for none.
     pub dot: String,
+    /// The product's code as typed on a line whose product was not picked (a sheet form sent
+    /// before the line editor's code arrived, issue 37); the save looks it up in the company.
+    pub code: String,
 }
 
 /// The header fields whose presence depends on the kind.

@@ -63,7 +63,6 @@ impl Assets {
         let mut date_input = None;
         if let Some(raw) = ViteManifest::get("manifest.json") {
             let manifest: HashMap<String, ManifestEntry> = serde_json::from_slice(&raw.data)?;
-            let chunk_file = |key: &String| manifest.get(key).map(|e| format!("/static/islands/{}", e.file));
             for (key, entry) in &manifest {
                 if !entry.is_entry {
                     continue;
@@ -72,10 +71,9 @@ impl Assets {
                 if key.ends_with("src/loader.ts") {
                     loader = Some(url);
                 } else if key.ends_with("src/date-input.ts") {
-                    date_input = Some((url, entry.imports.iter().filter_map(chunk_file).collect()));
+                    date_input = Some((url, static_imports(&manifest, entry)));
                 } else if let Some(name) = key.strip_prefix("src/islands/").and_then(|k| k.split('/').next()) {
-                    let imports = entry.imports.iter().filter_map(chunk_file).collect();
-                    islands.insert(name.to_string(), (url, imports));
+                    islands.insert(name.to_string(), (url, static_imports(&manifest, entry)));
                 }
             }
         }
@@ -112,6 +110,24 @@ impl Assets {
     }
 }
 
+/// The URLs of every chunk `entry` imports statically, the chunks' own imports too (a chunk
+/// known only once its importer has arrived costs the page a round trip on a slow link,
+/// issue 37), each once, nearest first. Dynamic imports are left to load when asked for.
+fn static_imports(manifest: &HashMap<String, ManifestEntry>, entry: &ManifestEntry) -> Vec<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut queue: std::collections::VecDeque<&str> = entry.imports.iter().map(String::as_str).collect();
+    while let Some(key) = queue.pop_front() {
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        if let Some(chunk) = manifest.get(key) {
+            queue.extend(chunk.imports.iter().map(String::as_str));
+        }
+    }
+    seen.into_iter().filter_map(|key| manifest.get(key)).map(|e| format!("/static/islands/{}", e.file)).collect()
+}
+
 #[derive(Deserialize)]
 pub struct VersionQuery {
     v: Option<String>,
@@ -140,4 +156,26 @@ pub async fn serve(Path(path): Path<String>, Query(q): Query<VersionQuery>, head
         h.insert(header::ETAG, v);
     }
     res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_island_preloads_the_chunks_its_chunks_import_but_not_its_dynamic_ones() {
+        let manifest: HashMap<String, ManifestEntry> = serde_json::from_str(
+            r#"{
+              "src/islands/line-editor/index.tsx": {"file": "assets/line-editor-1.js", "isEntry": true, "imports": ["_api.js", "_dialog.js"], "dynamicImports": ["src/islands/line-editor/HistoryDialog.tsx"]},
+              "_api.js": {"file": "assets/api-2.js"},
+              "_dialog.js": {"file": "assets/dialog-3.js", "imports": ["_dist.js", "_api.js"]},
+              "_dist.js": {"file": "assets/dist-4.js", "imports": ["_api.js"]},
+              "src/islands/line-editor/HistoryDialog.tsx": {"file": "assets/HistoryDialog-5.js", "imports": ["_radix.js"]},
+              "_radix.js": {"file": "assets/radix-6.js"}
+            }"#,
+        )
+        .unwrap();
+        let entry = &manifest["src/islands/line-editor/index.tsx"];
+        assert_eq!(static_imports(&manifest, entry), ["/static/islands/assets/api-2.js", "/static/islands/assets/dialog-3.js", "/static/islands/assets/dist-4.js"]);
+    }
 }

@@ -3,5 +3,6 @@
 
 mod lifecycle;
 mod lists;
+mod plain_form;
 mod print;
 mod quoting;

@@ -4,7 +4,7 @@ import type { ChangeEvent, Dispatch, KeyboardEvent } from 'react';
 import { errorAria, errorIdOf, FieldError } from '../../lib/form';
 import { cellNotice, DOT_PLACEHOLDER, INPUT_CLASS, lotsListId, lotsTitle, lotText, messageField, NUMBER_LABELS, needsPick, pickableLots, plainText, readOnlyText, SEARCH_LABELS, type Column } from './cells';
 import type { EditorAction, EditorState, NumberField } from './editor-state';
-import { HistoryButton } from './HistoryDialog';
+import { HistoryButton } from './HistoryButton';
 import { PricesMenu } from './PricesMenu';
 import { exactCode, ProductSearch } from './ProductSearch';
 import { CODE_DEBOUNCE_MS, MSG_PICK_PRODUCT, NAME_DEBOUNCE_MS, TAX_TYPES, type CellField } from './rules';

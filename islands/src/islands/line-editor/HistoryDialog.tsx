@@ -1,5 +1,5 @@
 // 'CHK' on a sales line: the product's prices and its sales history for the customer.
-// One dialog serves the whole editor: a row's CHK is a plain button (`HistoryButton`) and the
+// One dialog serves the whole editor: a row's CHK is a plain button (HistoryButton.tsx) and the
 // editor shows this dialog for the line it names, so a 200-line sheet renders 200 buttons,
 // not 200 dialog roots (on the server every element costs; see docs/decisions/islands.md and docs/performance.md).
 import { useEffect, useState } from 'react';
@@ -17,32 +17,6 @@ export interface HistoryDialogProps {
   customerId: number | null;
   /** The dialog was closed: the editor stops showing it and focus returns to the row's CHK. */
   onClose: () => void;
-}
-
-export interface HistoryButtonProps {
-  lineNo: number;
-  productId: number | null;
-  /** This row's history is showing. */
-  open: boolean;
-  onOpen: () => void;
-}
-
-/** A line's CHK: opens the editor's History dialog for the line's product. */
-export function HistoryButton({ lineNo, productId, open, onOpen }: HistoryButtonProps) {
-  return (
-    <button
-      type="button"
-      className="btn small"
-      disabled={productId === null}
-      aria-label={`CHK history, line ${lineNo}`}
-      aria-haspopup="dialog"
-      aria-expanded={open}
-      data-state={open ? 'open' : 'closed'}
-      onClick={onOpen}
-    >
-      CHK
-    </button>
-  );
 }
 
 type State =

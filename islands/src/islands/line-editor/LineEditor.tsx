@@ -6,16 +6,20 @@
 // SSR-safe: initial state comes from props only; the DOM and the API are used in effects
 // and event handlers.
 //
+// Usable before its code arrives: the first rows are a plain form (static-rows.ts) that the
+// sheet's form submits as it is; when the island runs it adopts what was typed there and in
+// the header (adopt.ts, FirstRows below) and hands the focus back to the same cell.
+//
 // The parts: the state and its actions (editor-state.ts, useLineEditor.ts), the focus and
 // Enter keys (useCellFocus.ts), the page's header events (usePageEvents.ts) and the live
 // cells (Cell.tsx).
-import { useId, useRef } from 'react';
-import { LiveFieldset, useLive } from '../../lib/live';
+import { Component, lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useLive } from '../../lib/live';
+import { readFocus, readHeader, readTyped, restoreFocus, type FirstRowsSnapshot, type FocusSnapshot } from './adopt';
 import { formatCents, formatInt } from '../../lib/money';
 import { columnClass, columnsFor, hasDotColumn, HEADERS } from './cells';
 import { Cell, type CellTable } from './Cell';
-import { allSelected, anySelected } from './editor-state';
-import { HistoryDialog } from './HistoryDialog';
+import { allSelected, anySelected, codesToLookUp, type EditorState, type TypedHeader } from './editor-state';
 import { clientError, gstLabel, isTaxable, serializeLines, totals, type CellField } from './rules';
 import { staticRows } from './static-rows';
 import type { Line, LineEditorProps, LineField } from './types';
@@ -25,20 +29,45 @@ import { usePageEvents } from './usePageEvents';
 
 export { MSG_IMPORTED } from './useLineEditor';
 
+// The History dialog (Radix, about 14 KB compressed) is not needed to type: its code loads
+// once the editor is live, off the path to the first input (issue 37).
+const loadHistoryDialog = () => import('./HistoryDialog');
+const HistoryDialog = lazy(() => loadHistoryDialog().then((m) => ({ default: m.HistoryDialog })));
+
 export { columnHeaders, columnsFor, hasDotColumn, type Column } from './cells';
 
 export function LineEditor(props: LineEditorProps) {
   const { kind, orderType, editable, fieldName } = props;
-  const { state, dispatch, searchProducts, loadPrices, importFile, pickProduct } = useLineEditor(props);
+  const { state, dispatch, searchProducts, loadPrices, importFile, pickProduct, adoptProduct } = useLineEditor(props);
   const { lines, taxType, tableError, historyOf } = state;
 
   const uid = useId();
   // Until the island runs, the rows are plain HTML (static-rows.ts).
   const live = useLive();
   const fileInput = useRef<HTMLInputElement>(null);
+  const firstRows = useRef<HTMLTableSectionElement>(null);
   const moveNext = (key: string, field: CellField) => dispatch({ type: 'moveNext', kind, key, field });
   const { root, cellRef, onRootKeyDown, onCellKeyDown } = useCellFocus(state.focus, moveNext);
   usePageEvents(editable, state.customerId, lines, dispatch);
+
+  // Going live: what the plain rows held becomes the state; once that state has rendered,
+  // the focus goes back where the user was typing and the typed codes are looked up.
+  const adoption = useRef<{ focus: FocusSnapshot | null; before: EditorState } | null>(null);
+  const adopt = (snapshot: FirstRowsSnapshot) => {
+    adoption.current = { focus: snapshot.focus, before: state };
+    dispatch({ type: 'adopt', kind, typed: snapshot.typed, header: snapshot.header });
+  };
+  useEffect(() => {
+    if (live) void loadHistoryDialog().catch(() => {}); // a CHK pressed later opens at once
+  }, [live]);
+  useLayoutEffect(() => {
+    const done = adoption.current;
+    if (done === null || done.before === state) return;
+    adoption.current = null;
+    const body = root.current?.querySelector('tbody');
+    if (done.focus !== null && body) restoreFocus(body, done.focus);
+    for (const { key, code } of codesToLookUp(done.before, state)) adoptProduct(kind, key, code);
+  }, [state]);
 
   const t = totals(kind, orderType, taxType, lines);
   const columns = columnsFor(kind, editable, props.seesCost, hasDotColumn(orderType, lines));
@@ -68,9 +97,9 @@ export function LineEditor(props: LineEditorProps) {
   };
 
   return (
-    <div ref={root} className="line-editor" onKeyDown={onRootKeyDown}>
-      <input type="hidden" name={fieldName} value={serializeLines(lines)} />
-      <LiveFieldset live={live}>
+    <div ref={root} className="line-editor" data-live={live ? '' : undefined} onKeyDown={onRootKeyDown}>
+      {/* Named once live: until then the plain rows' own fields are what the form sends. */}
+      <input type="hidden" name={live ? fieldName : undefined} value={serializeLines(lines)} />
       {tableError ? (
         <div className="field-error" role="alert" style={{ marginBottom: 6 }}>
           {tableError}
@@ -96,7 +125,8 @@ export function LineEditor(props: LineEditorProps) {
             ))}
           </tr>
         </thead>
-        {live ? (
+        <FirstRows live={live} rows={firstRows} header={{ customerId: state.customerId, warehouseId: state.warehouseId, taxType: state.taxType }} onLive={adopt}>
+          {live ? (
           <tbody key="live">
             {lines.map((line, i) => (
               <tr
@@ -119,22 +149,26 @@ export function LineEditor(props: LineEditorProps) {
           // The first render: the same rows as plain HTML (see static-rows.ts).
           <tbody
             key="first"
+            ref={firstRows}
             dangerouslySetInnerHTML={{ __html: staticRows({ kind, orderType, editable, columns, lines, errorOf, cellId }) }}
           />
-        )}
+          )}
+        </FirstRows>
       </table>
       </div>
       {(() => {
         const at = historyOf === null ? -1 : lines.findIndex((l) => l.key === historyOf);
         const line = lines[at];
         return line && line.productId !== null ? (
-          <HistoryDialog lineNo={at + 1} productId={line.productId} customerId={state.customerId} onClose={() => dispatch({ type: 'closeHistory' })} />
+          <Suspense fallback={null}>
+            <HistoryDialog lineNo={at + 1} productId={line.productId} customerId={state.customerId} onClose={() => dispatch({ type: 'closeHistory' })} />
+          </Suspense>
         ) : null;
       })()}
       <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 6, marginTop: 8 }}>
         {editable ? (
           <>
-            <button type="button" className="btn small" onClick={() => dispatch({ type: 'addLine' })}>
+            <button type="button" className="btn small" disabled={!live} onClick={() => dispatch({ type: 'addLine' })}>
               + Add Line
             </button>
             <button type="button" className="btn small" disabled={!someSelected} onClick={() => dispatch({ type: 'deleteSelected' })}>
@@ -143,7 +177,7 @@ export function LineEditor(props: LineEditorProps) {
             <button type="button" className="btn small" disabled={!someSelected} onClick={() => dispatch({ type: 'copySelected' })}>
               Copy Line
             </button>
-            <button type="button" className="btn small" disabled={state.importing} onClick={() => fileInput.current?.click()}>
+            <button type="button" className="btn small" disabled={!live || state.importing} onClick={() => fileInput.current?.click()}>
               {state.importing ? 'Importing…' : 'Import Lines'}
             </button>
             <input
@@ -169,9 +203,41 @@ export function LineEditor(props: LineEditorProps) {
           </dl>
         ) : null}
       </div>
-      </LiveFieldset>
     </div>
   );
+}
+
+interface FirstRowsProps {
+  live: boolean;
+  /** The plain `<tbody>` while it is in the DOM. */
+  rows: RefObject<HTMLTableSectionElement | null>;
+  /** The header as the state holds it (a form without a field keeps the state's). */
+  header: TypedHeader;
+  /** Called once, as the live rows replace the plain ones, with what the plain ones held. */
+  onLive: (snapshot: FirstRowsSnapshot) => void;
+  /** The plain `<tbody>` until live, then the live one. */
+  children: ReactNode;
+}
+
+/**
+ * Reads the plain rows at the last moment before React removes them: a class's
+ * `getSnapshotBeforeUpdate` runs in the commit, before the DOM changes and in the same task
+ * as the swap, so nothing typed between hydration and the swap is missed.
+ */
+class FirstRows extends Component<FirstRowsProps> {
+  getSnapshotBeforeUpdate(prev: FirstRowsProps): FirstRowsSnapshot | null {
+    const rows = this.props.rows.current;
+    if (prev.live || !this.props.live || rows === null) return null;
+    return { typed: readTyped(rows), header: readHeader(rows.closest('form'), this.props.header), focus: readFocus(rows) };
+  }
+
+  componentDidUpdate(_prev: FirstRowsProps, _state: unknown, snapshot: FirstRowsSnapshot | null): void {
+    if (snapshot !== null) this.props.onLive(snapshot);
+  }
+
+  render(): ReactNode {
+    return this.props.children;
+  }
 }
 
 function Total({ label, value }: { label: string; value: string }) {

@@ -5,6 +5,17 @@ import { centsToInput } from '../../lib/money';
 import { emptyLine, hasPrice, isBlank, maxNewKey, nextStop, type CellField } from './rules';
 import type { ImportedLine, Kind, Line, LineEditorProps, LineField, LineLot, PriceTier, ProductHit } from './types';
 
+/** What the plain rows held when the island went live: by line index, field name → value. */
+export type TypedLines = ReadonlyMap<number, Readonly<Partial<Record<string, string>>>>;
+
+/** The page's header fields the lines depend on, as the form held them then. */
+export interface TypedHeader {
+  customerId: number | null;
+  warehouseId: number | null;
+  /** Null when the sheet has no tax type field. */
+  taxType: number | null;
+}
+
 /** Server messages keyed by line key, each dropped once its cell is edited. */
 export type ServerErrors = Record<string, Partial<Record<LineField, string>>>;
 
@@ -74,6 +85,13 @@ export type EditorAction =
    * file was chosen under, not the one when the answer arrives.
    */
   | { type: 'importFinished'; rows: ImportedLine[] | null; kind: Kind; taxType: number }
+  /**
+   * The island went live: what was typed into the plain rows and the header before its code
+   * arrived becomes its state (adopt.ts reads it; `typed` by line index as submitted).
+   */
+  | { type: 'adopt'; kind: Kind; typed: TypedLines; header: TypedHeader | null }
+  /** The product a code typed before the island ran names (exact code), if still typed. */
+  | { type: 'adoptPick'; kind: Kind; key: string; code: string; hit: ProductHit }
   | { type: 'customerChanged'; id: number | null }
   | { type: 'warehouseChanged'; id: number | null }
   | { type: 'taxTypeChanged'; taxType: number };
@@ -210,6 +228,23 @@ export function lineEditorReducer(state: EditorState, action: EditorAction): Edi
       return { ...state, importing: true };
     case 'importFinished':
       return action.rows === null ? { ...state, importing: false } : imported(state, action.rows, action.kind, action.taxType);
+    case 'adopt':
+      return adopted(state, action.kind, action.typed, action.header);
+    case 'adoptPick': {
+      const { kind, key, code, hit } = action;
+      const line = state.lines.find((l) => l.key === key);
+      // Typed on since, or picked already: the user's latest word stands.
+      if (!line || line.productId !== null || line.code !== code) return state;
+      const withProduct = picked(kind, line, hit);
+      // A price typed before the code arrived is kept; an empty one takes the product's.
+      const typed = line.price.trim() === '' ? withProduct : { ...withProduct, price: line.price };
+      return {
+        ...state,
+        lines: state.lines.map((l) => (l.key === key ? typed : l)),
+        prices: { ...state.prices, [key]: Array.isArray(hit.prices) ? hit.prices : [] },
+        serverErrors: dismissed(state.serverErrors, key, ['product']),
+      };
+    }
     case 'customerChanged':
       // Tier prices (OCOP) depend on the customer.
       return { ...state, customerId: action.id, prices: {} };
@@ -219,6 +254,59 @@ export function lineEditorReducer(state: EditorState, action: EditorAction): Edi
     case 'taxTypeChanged':
       return { ...state, taxType: action.taxType };
   }
+}
+
+/**
+ * The state once what was typed before the island ran is applied, field by field, as if it
+ * had been typed into the live cells (the same actions, so the same messages go and the same
+ * product is dropped when its code or name changed). Always a new state: the editor hands
+ * the focus back once it has rendered this.
+ */
+function adopted(state: EditorState, kind: Kind, typed: TypedLines, header: TypedHeader | null): EditorState {
+  let next: EditorState = { ...state };
+  const run = (action: EditorAction) => {
+    next = lineEditorReducer(next, action);
+  };
+  if (header !== null) {
+    if (header.customerId !== next.customerId) run({ type: 'customerChanged', id: header.customerId });
+    if (header.warehouseId !== next.warehouseId) run({ type: 'warehouseChanged', id: header.warehouseId });
+    if (header.taxType !== null && header.taxType !== next.taxType) run({ type: 'taxTypeChanged', taxType: header.taxType });
+  }
+  for (const [index, fields] of typed) {
+    const line = next.lines[index];
+    if (!line) continue;
+    const { key } = line;
+    const changed = (field: 'code' | 'name' | NumberField | 'description'): string | null => {
+      const value = fields[field];
+      return value !== undefined && value !== line[field] ? value : null;
+    };
+    for (const field of ['code', 'name'] as const) {
+      const text = changed(field);
+      if (text !== null) run({ type: 'typeProduct', key, field, text });
+    }
+    for (const field of ['qty', 'price', 'inWarehouseQty'] as const) {
+      const text = changed(field);
+      if (text !== null) run({ type: 'typeNumber', key, field, text });
+    }
+    const dot = changed('dot');
+    if (dot !== null) run({ type: 'typeDot', kind, key, text: dot });
+    const description = changed('description');
+    if (description !== null) run({ type: 'edit', key, patch: { description } });
+    const taxType = Number(fields['taxType']);
+    if (fields['taxType'] !== undefined && Number.isInteger(taxType) && taxType !== line.taxType) run({ type: 'edit', key, patch: { taxType } });
+  }
+  return next === state ? { ...state } : next;
+}
+
+/**
+ * The lines whose product a code typed before the island ran should name: the code changed
+ * (`before` → `after`), no product is picked, and a code is there to look up.
+ */
+export function codesToLookUp(before: EditorState, after: EditorState): Array<{ key: string; code: string }> {
+  const was = new Map(before.lines.map((l) => [l.key, l.code]));
+  return after.lines
+    .filter((l) => l.productId === null && l.code.trim() !== '' && was.get(l.key) !== l.code)
+    .map((l) => ({ key: l.key, code: l.code }));
 }
 
 /** True when every line is selected (and there is a line). */

@@ -3,8 +3,10 @@
 // embedded engine (QuickJS), so a 200-line sheet took 170 ms; this string costs a fraction
 // of that. The rows look and read exactly like the live rows (same classes, values, labels
 // and messages: the cell decisions come from cells.ts, and a test compares the two tables
-// element by element), and they are inert: the fieldset around them is disabled until the
-// island runs, when LineEditor swaps in its live rows in the same frame.
+// element by element). They are also a plain form before the island's code arrives: each
+// field is named `lines.<index>.<field>` ([`plainFieldName`]), so what is typed is submitted
+// with the sheet's form and read by the server as the island's lines would be; when the
+// island runs, LineEditor adopts what was typed (adopt.ts) and swaps in its live rows.
 import { errorIdOf } from '../../lib/form';
 import {
   columnClass,
@@ -36,6 +38,19 @@ export interface StaticRowsView {
   errorOf: (line: Line, field: LineField) => string | null;
   /** The id a line's field message is named from. */
   cellId: (line: Line, field: LineField) => string;
+}
+
+/** The name of a line's field in the plain form (the server reads `lines.<index>.<field>`). */
+export function plainFieldName(index: number, field: PlainField): string {
+  return `lines.${index}.${field}`;
+}
+
+/** The fields the plain rows submit. */
+export type PlainField = 'code' | 'name' | 'qty' | 'price' | 'description' | 'taxType' | 'dot' | 'inWarehouseQty' | 'inSystemQty';
+
+/** ` name="lines.<n - 1>.<field>"` of line `n` (1-based, as labelled). */
+function named(n: number, field: PlainField): string {
+  return ` name="${plainFieldName(n - 1, field)}"`;
 }
 
 /** Text or an attribute value, escaped for HTML (native splits: see vite.ssr.config.ts). */
@@ -97,12 +112,15 @@ function cell(out: string[], view: StaticRowsView, column: Column, line: Line, n
         '<div class="le-search"><input role="combobox" autocomplete="off" aria-autocomplete="list" aria-expanded="false" type="text" aria-label="',
         SEARCH_LABELS[column],
         ` line ${n}"`,
+        named(n, column),
         error ? invalid(view, line, 'product') : '',
         ` class="${INPUT_CLASS[column]}" value="`,
         esc(line[column]),
         '"/></div>',
       );
       if (column === 'code') {
+        // What the system held when the product was picked: a count line submits it back.
+        if (view.kind === 'adjustment') out.push(`<input type="hidden"${named(n, 'inSystemQty')} value="${esc(line.inSystemQty)}"/>`);
         message(out, view, line, 'product', messages);
         if (needsPick(line, true, false, error)) out.push(`<div class="muted le-msg le-hint">${esc(MSG_PICK_PRODUCT)}</div>`);
       }
@@ -120,6 +138,7 @@ function cell(out: string[], view: StaticRowsView, column: Column, line: Line, n
       const title = lotsTitle(line);
       out.push(
         `<input type="text" inputmode="numeric" autocomplete="off" aria-label="${NUMBER_LABELS.dot} line ${n}"`,
+        named(n, 'dot'),
         messages.dot ? invalid(view, line, 'dot') : '',
         ` class="${INPUT_CLASS.dot}" value="`,
         esc(line.dot),
@@ -158,12 +177,13 @@ function cell(out: string[], view: StaticRowsView, column: Column, line: Line, n
       );
       return;
     case 'taxType':
-      out.push(`<select aria-label="Tax Type line ${n}" class="${INPUT_CLASS.taxType}">`, TAX_OPTIONS.get(line.taxType) ?? TAX_OPTIONS_NONE, '</select>');
+      out.push(`<select aria-label="Tax Type line ${n}"${named(n, 'taxType')} class="${INPUT_CLASS.taxType}">`, TAX_OPTIONS.get(line.taxType) ?? TAX_OPTIONS_NONE, '</select>');
       return;
     case 'description': {
       const text = esc(line.description);
       out.push(
         `<div class="desc-cell"><input type="text" autocomplete="off" aria-label="Description line ${n}"`,
+        named(n, 'description'),
         text === '' ? '' : ` title="${text}"`,
         ` class="${INPUT_CLASS.description}" value="${text}"/></div>`,
       );
@@ -185,6 +205,7 @@ function numberInput(
 ): void {
   out.push(
     `<input type="text" inputmode="${mode}" autocomplete="off" aria-label="${NUMBER_LABELS[field]} line ${n}"`,
+    named(n, field),
     messages[field] ? invalid(view, line, field) : '',
     ` class="${INPUT_CLASS[field]}" value="`,
     esc(line[field]),

@@ -21,6 +21,11 @@ export interface LineEditorModel {
   importFile: (input: HTMLInputElement) => Promise<void>;
   /** Puts a picked product on a line; a tyre tracked by DOT then fetches its lots. */
   pickProduct: (kind: Kind, key: string, hit: ProductHit) => void;
+  /**
+   * Looks up a code typed before the island ran and puts the product whose code it is
+   * (letter case aside) on the line, as the server does on a save (nothing when none is).
+   */
+  adoptProduct: (kind: Kind, key: string, code: string) => void;
 }
 
 function hitsOf(body: { data?: unknown } | null | undefined): ProductHit[] {
@@ -70,6 +75,19 @@ export function useLineEditor(props: LineEditorProps): LineEditorModel {
     if (hit.dotTracked === true) loadLots(key, hit.id, warehouseId);
   };
 
+  const adoptProduct = (kind: Kind, key: string, code: string) => {
+    const wanted = code.trim().toLowerCase();
+    searchProducts('code')(code.trim(), new AbortController().signal).then(
+      (hits) => {
+        const hit = hits.find((h) => h.code.toLowerCase() === wanted);
+        if (!hit) return; // the cell keeps the code and its 'choose a product' hint
+        dispatch({ type: 'adoptPick', kind, key, code, hit });
+        if (hit.dotTracked === true) loadLots(key, hit.id, warehouseId);
+      },
+      () => {},
+    );
+  };
+
   // Another warehouse chosen in the header: the tracked lines list its lots instead.
   const shownWarehouse = useRef(warehouseId);
   useEffect(() => {
@@ -91,5 +109,5 @@ export function useLineEditor(props: LineEditorProps): LineEditorModel {
     toast(MSG_IMPORTED, 'success', TOAST_SHORT_MS);
   };
 
-  return { state, dispatch, searchProducts, loadPrices, importFile, pickProduct };
+  return { state, dispatch, searchProducts, loadPrices, importFile, pickProduct, adoptProduct };
 }

@@ -27,6 +27,12 @@ export function usePageEvents(editable: boolean, customerId: number | null, line
     linesRef.current = lines;
   });
 
+  // The customer may also change without an event (adopted from the form when the island
+  // went live): an event naming it afterwards is then no change.
+  useEffect(() => {
+    customerRef.current = customerId;
+  }, [customerId]);
+
   useEffect(() => {
     const onCustomer = (e: Event) => {
       const id = idOrNull(detailOf(e).id);

@@ -181,7 +181,7 @@ pub fn plan(c: &mut DbConn, org: i64, today: NaiveDate, table: &Table) -> AppRes
             .map(|r| {
                 let (product, qty, price, description) = &r.line;
                 let price = price.or_else(|| prices.get(&(key.customer, *product)).copied()).unwrap_or_default();
-                LineDraft { product_id: Some(*product), qty: qty.to_string(), price: price.plain(), description: description.clone(), tax_type: 3, in_warehouse_qty: String::new(), in_system_qty: String::new(), dot: String::new() }
+                LineDraft { product_id: Some(*product), qty: qty.to_string(), price: price.plain(), description: description.clone(), tax_type: 3, in_warehouse_qty: String::new(), in_system_qty: String::new(), dot: String::new(), code: String::new() }
             })
             .collect();
         let header = Header {

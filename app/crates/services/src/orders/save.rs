@@ -137,6 +137,7 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
     };
     let mut ref_errors = sheet::FieldErrors::new();
     let r = resolve_refs(conn, org, h, &mut ref_errors)?;
+    let lines = &coded_products(conn, org, t, id_of(r.customer), lines, &mut ref_errors)?;
     let d = SheetDraft {
         order_type: Some(t),
         customer_id: id_of(r.customer),
@@ -189,6 +190,44 @@ fn validate(conn: &mut DbConn, org: i64, t: OrderType, h: &Header, lines: &[Line
         }
         _ => Err(invalid(errors)),
     }
+}
+
+/// Message on a line whose typed code names none of the company's products.
+pub fn no_product_with_code(code: &str) -> String {
+    format!("No product has the code '{code}'. Choose a product from the list.")
+}
+
+/// The lines with the product their typed code names (a form sent before the line editor
+/// ran, issue 37): looked up inside the company, letter case aside; a code naming none is
+/// refused on its line (`lines.<i>.product`), never dropped. As the editor does on a pick,
+/// such a line left without a quantity takes 1 (not a count) and a sales line without a
+/// price the customer's.
+fn coded_products(conn: &mut DbConn, org: i64, t: OrderType, customer: Option<i64>, lines: &[LineDraft], errors: &mut sheet::FieldErrors) -> AppResult<Vec<LineDraft>> {
+    let typed = |l: &LineDraft| l.product_id.is_none() && !l.code.trim().is_empty();
+    let codes: Vec<String> = lines.iter().filter(|l| typed(l)).map(|l| l.code.trim().to_string()).collect();
+    if codes.is_empty() {
+        return Ok(lines.to_vec());
+    }
+    let ids = product_db::ids_by_typed_codes(conn, org, &codes)?;
+    let sales = matches!(t, OrderType::Invoice | OrderType::CreditNote);
+    let unpriced: Vec<i64> = if sales { lines.iter().filter(|l| typed(l) && l.price.trim().is_empty()).filter_map(|l| ids.get(l.code.trim()).copied()).collect() } else { Vec::new() };
+    let quotes = crate::pricing::quotes(conn, org, &unpriced, customer)?;
+    let mut out = lines.to_vec();
+    for (i, l) in out.iter_mut().enumerate().filter(|(_, l)| typed(l)) {
+        let code = l.code.trim();
+        let Some(&id) = ids.get(code) else {
+            errors.insert(format!("lines.{i}.product"), no_product_with_code(code));
+            continue;
+        };
+        l.product_id = Some(id);
+        if t != OrderType::Adjustment && l.qty.trim().is_empty() {
+            l.qty = "1".into();
+        }
+        if let Some(q) = quotes.get(&id).filter(|_| l.price.trim().is_empty()) {
+            l.price = q.unit_price.plain();
+        }
+    }
+    Ok(out)
 }
 
 /// The company's today (a DOT code may not be after it).

@@ -245,6 +245,7 @@ impl OrderBody {
                 in_warehouse_qty: l.in_warehouse_qty.to_string(),
                 in_system_qty: l.in_system_qty.to_string(),
                 dot: l.dot.clone().unwrap_or_default(),
+                code: String::new(),
             })
             .collect()
     }

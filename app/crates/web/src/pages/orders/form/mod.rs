@@ -192,8 +192,13 @@ pub struct SheetForm {
     /// supplier's).
     #[serde(default)]
     pub currency: String,
+    /// The lines as the live line editor sends them; empty when the form was sent before
+    /// its code arrived, and the plain rows' fields (`lines.<i>.<field>`) are in `plain`.
     #[serde(default)]
     pub lines_json: String,
+    /// Every other field sent: the plain rows' `lines.<i>.<field>` (issue 37).
+    #[serde(flatten)]
+    pub plain: BTreeMap<String, String>,
 }
 
 fn id<K>(s: &str) -> Option<Unchecked<K>> {
@@ -249,8 +254,41 @@ impl SheetForm {
     }
 
     fn island_lines(&self) -> Vec<IslandLine> {
+        if self.lines_json.trim().is_empty() {
+            return plain_lines(&self.plain);
+        }
         serde_json::from_str(&self.lines_json).unwrap_or_default()
     }
+}
+
+/// The lines of the line editor's plain rows (islands/src/islands/line-editor/static-rows.ts),
+/// sent before its code arrived: `lines.<i>.code`, `.qty`, `.price`, … in line order. A line
+/// names its product by the code typed (the save looks it up); at most one line more than a
+/// sheet holds is read, so the save refuses too many lines as it does for the island.
+fn plain_lines(fields: &BTreeMap<String, String>) -> Vec<IslandLine> {
+    let mut lines: BTreeMap<usize, IslandLine> = BTreeMap::new();
+    for (name, value) in fields {
+        let Some((index, field)) = name.strip_prefix("lines.").and_then(|rest| rest.split_once('.')) else { continue };
+        let Ok(index) = index.parse::<usize>() else { continue };
+        if index > domain::limits::LINES_MAX {
+            continue;
+        }
+        let line = lines.entry(index).or_insert_with(|| IslandLine { key: format!("new_{}", index + 1), ..Default::default() });
+        let value = value.clone();
+        match field {
+            "code" => line.code = value,
+            "name" => line.name = value,
+            "qty" => line.qty = value,
+            "price" => line.price = value,
+            "description" => line.description = value,
+            "taxType" => line.tax_type = value.trim().parse().unwrap_or(0),
+            "dot" => line.dot = value,
+            "inWarehouseQty" => line.in_warehouse_qty = value,
+            "inSystemQty" => line.in_system_qty = value,
+            _ => {}
+        }
+    }
+    lines.into_values().collect()
 }
 
 fn drafts(lines: &[IslandLine]) -> Vec<LineDraft> {
@@ -265,6 +303,8 @@ fn drafts(lines: &[IslandLine]) -> Vec<LineDraft> {
             in_warehouse_qty: l.in_warehouse_qty.clone(),
             in_system_qty: l.in_system_qty.clone(),
             dot: l.dot.clone(),
+            // Only a line without a picked product is looked up by its code.
+            code: if l.product_id.is_none() { l.code.clone() } else { String::new() },
         })
         .collect()
 }
@@ -432,6 +472,7 @@ fn form_of_order(o: &Order, customer_label: String, supplier_label: String) -> S
         shipment_ref: o.shipment_ref.clone(),
         currency: o.currency.clone(),
         lines_json: String::new(),
+        plain: BTreeMap::new(),
     }
 }
 

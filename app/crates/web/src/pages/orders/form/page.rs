@@ -54,6 +54,14 @@ pub(super) async fn form_page(state: &AppState, auth: &Auth, mut shell: Shell, m
     let customer: Option<i64> = r.f.customer_id.trim().parse().ok();
     let mut warehouse: Option<i64> = r.f.warehouse_id.trim().parse().ok();
     let related: Option<i64> = r.f.related_order_id.trim().parse().ok();
+    // A refused form sent before the editor ran shows the products its typed codes name.
+    let typed: Vec<String> = r.lines.iter().filter(|l| l.product_id.is_none() && !l.code.trim().is_empty()).map(|l| l.code.trim().to_string()).collect();
+    if !typed.is_empty() {
+        let ids = state.db.run(move |c| db::products::ids_by_typed_codes(c, org, &typed)).await?;
+        for l in r.lines.iter_mut().filter(|l| l.product_id.is_none()) {
+            l.product_id = ids.get(l.code.trim()).copied();
+        }
+    }
     let wants = FormWants { order_type: t, customer, warehouse, related, product_ids: r.lines.iter().filter_map(|l| l.product_id).collect(), default_warehouse: r.starting };
     let FormChoices { products, staff, warehouses, related_choices: open_pos, customer: cust_info, default_warehouse } = state.db.run(move |c| order_views::form_choices(c, org, &wants)).await?;
     if let Some(w) = default_warehouse {
