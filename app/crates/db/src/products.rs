@@ -573,18 +573,20 @@ pub fn ids_by_typed_codes(conn: &mut DbConn, org: i64, codes: &[String]) -> AppR
         let rows: Vec<(String, i64)> = products::table.filter(products::org_id.eq(org)).filter(products::code.eq_any(chunk)).select((products::code, products::id)).load(conn)?;
         out.extend(rows);
     }
-    for code in codes {
-        if out.contains_key(code) {
-            continue;
+    // The rest, letter case aside: one statement for them all (a form of 1,000 mistyped
+    // codes reads the company's products once, not once a code).
+    let rest: Vec<&String> = codes.iter().filter(|c| !out.contains_key(*c)).collect();
+    let lowered: Vec<String> = rest.iter().map(|c| c.to_lowercase()).collect();
+    let mut by_lower: std::collections::HashMap<String, i64> = std::collections::HashMap::new();
+    for chunk in lowered.chunks(super::CHUNK) {
+        let rows: Vec<(String, i64)> =
+            products::table.filter(products::org_id.eq(org)).filter(lower(products::code).eq_any(chunk)).select((products::code, products::id)).order(products::id).load(conn)?;
+        for (code, id) in rows {
+            by_lower.entry(code.to_lowercase()).or_insert(id);
         }
-        let found: Option<i64> = products::table
-            .filter(products::org_id.eq(org))
-            .filter(lower(products::code).eq(code.to_lowercase()))
-            .select(products::id)
-            .order(products::id)
-            .first(conn)
-            .optional()?;
-        if let Some(id) = found {
+    }
+    for (code, low) in rest.into_iter().zip(&lowered) {
+        if let Some(&id) = by_lower.get(low) {
             out.insert(code.clone(), id);
         }
     }
