@@ -4,6 +4,7 @@
 mod backup;
 mod concurrency;
 mod job_queue;
+mod object_storage;
 mod query_count;
 pub(crate) mod scale_out;
 mod schema;
