@@ -246,12 +246,13 @@ async fn a_second_process_serves_the_first_ones_report_and_logo() {
         .body(http_body_util::Full::new(axum::body::Bytes::from(body)))
         .unwrap();
     assert_eq!(http.request(req).await.unwrap().status(), StatusCode::SEE_OTHER);
+    // An approved invoice (only those print).
     let invoice: i64 = app
         .state
         .db
         .run(|c| {
             use db::schema::orders;
-            Ok(orders::table.filter(orders::org_id.eq(4)).filter(orders::order_type.eq(1)).order(orders::id).select(orders::id).first(c)?)
+            Ok(orders::table.filter(orders::org_id.eq(4)).filter(orders::order_type.eq(1)).filter(orders::status.eq(2)).order(orders::id).select(orders::id).first(c)?)
         })
         .await
         .unwrap();
