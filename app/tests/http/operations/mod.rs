@@ -4,7 +4,8 @@
 mod backup;
 mod concurrency;
 mod job_queue;
-mod object_storage;
+pub(crate) mod object_storage;
+mod cluster;
 mod query_count;
 pub(crate) mod scale_out;
 mod schema;

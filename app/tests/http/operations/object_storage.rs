@@ -18,7 +18,7 @@ use super::scale_out::{Http, send, wait_until_up};
 use crate::support::{ServerProcess as Server, Session, TestApp};
 
 /// The S3-compatible server's address, or `None` (skipped) when the tests have none.
-fn endpoint(test: &str) -> Option<String> {
+pub(crate) fn endpoint(test: &str) -> Option<String> {
     match std::env::var("TEST_S3_ENDPOINT").ok().filter(|e| !e.is_empty()) {
         Some(e) => Some(e.trim_end_matches('/').to_string()),
         None if std::env::var("CI_REQUIRE_SERVICES").as_deref() == Ok("1") => {
@@ -32,7 +32,7 @@ fn endpoint(test: &str) -> Option<String> {
 }
 
 /// A bucket of this test's own on the server, and the settings a process uses to reach it.
-struct Bucket {
+pub(crate) struct Bucket {
     endpoint: String,
     name: String,
     /// A client of our own onto the bucket, to read what the servers stored.
@@ -40,7 +40,7 @@ struct Bucket {
 }
 
 impl Bucket {
-    async fn create(endpoint: &str) -> Self {
+    pub(crate) async fn create(endpoint: &str) -> Self {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
@@ -61,7 +61,7 @@ impl Bucket {
     }
 
     /// The environment of a process using this bucket under the prefix `tyredesk`.
-    fn env(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn env(&self) -> Vec<(&'static str, String)> {
         vec![
             ("TYREDESK_STORAGE_URL", format!("s3://{}/tyredesk", self.name)),
             ("AWS_ENDPOINT", self.endpoint.clone()),
@@ -73,7 +73,7 @@ impl Bucket {
     }
 
     /// The object's bytes read straight from the S3 server, or `None` when it has none.
-    async fn object(&self, key: &str) -> Option<Vec<u8>> {
+    pub(crate) async fn object(&self, key: &str) -> Option<Vec<u8>> {
         use object_store::ObjectStore;
         match self.s3.get(&object_store::path::Path::parse(format!("tyredesk/{key}")).unwrap()).await {
             Ok(got) => Some(got.bytes().await.unwrap().to_vec()),
