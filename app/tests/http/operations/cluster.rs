@@ -34,13 +34,14 @@ fn haproxy() -> Option<std::path::PathBuf> {
 }
 
 /// The balancer as an operator would run it (docs/operations.md): health checks on
-/// `/healthz`, a request whose connection failed is sent to another process.
+/// `/healthz`, a request whose connection failed is sent to another process, and a GET or
+/// HEAD that a process closed without answering too (never a write it may have committed).
 fn config(lb: u16, ports: &[u16]) -> String {
     let servers: String = ports.iter().enumerate().map(|(i, p)| format!("  server s{i} 127.0.0.1:{p} check\n")).collect();
     format!(
         "global\n  maxconn 256\ndefaults\n  mode http\n  timeout connect 2s\n  timeout client 60s\n  timeout server 60s\n  retries 3\n  option redispatch 1\n  retry-on conn-failure empty-response\n  http-reuse never\n\
          frontend web\n  bind 127.0.0.1:{lb}\n  default_backend tyredesk\n\
-         backend tyredesk\n  balance roundrobin\n  option httpchk GET /healthz\n  http-check expect status 200\n  default-server inter 300ms fall 2 rise 2\n{servers}"
+         backend tyredesk\n  balance roundrobin\n  http-request disable-l7-retry if !METH_GET\n  option httpchk GET /healthz\n  http-check expect status 200\n  default-server inter 300ms fall 2 rise 2\n{servers}"
     )
 }
 
