@@ -25,6 +25,10 @@ struct Cli {
     /// Folder for the SQLite file, reports and uploads.
     #[arg(long, env = "TYREDESK_DATA_DIR", global = true)]
     data_dir: Option<PathBuf>,
+    /// Where report files, queued uploads and backups go: s3://bucket[/prefix] for an
+    /// S3-compatible store (credentials from AWS_*), unset for the data directory.
+    #[arg(long, env = "TYREDESK_STORAGE_URL", global = true)]
+    storage_url: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -146,7 +150,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    let config = Config::new(cli.database_url.as_deref(), cli.bind.as_deref(), cli.data_dir.as_deref())?;
+    let config = Config::new(cli.database_url.as_deref(), cli.bind.as_deref(), cli.data_dir.as_deref(), cli.storage_url.as_deref())?;
     match cli.command.unwrap_or(Command::Serve { no_demo: false }) {
         Command::Serve { no_demo } => {
             let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
@@ -158,10 +162,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 println!("If the Xero link is used, keep a copy of the key apart from this backup: {} (or TYREDESK_SECRET_KEY).", config.data_dir.join("secret.key").display());
                 Ok(())
             }
+            tyredesk::ops::backup::Backup::Stored { location, bytes, report_files } => {
+                println!("Backup stored: {location} ({:.1} MB; the database and {report_files} report files).", bytes as f64 / 1_048_576.0);
+                println!("If the Xero link is used, keep a copy of the key apart from this backup: {} (or TYREDESK_SECRET_KEY).", config.data_dir.join("secret.key").display());
+                Ok(())
+            }
             tyredesk::ops::backup::Backup::UsePgDump { command } => {
                 println!("The database is PostgreSQL: back it up with pg_dump, e.g.");
                 println!("  {command}");
-                println!("and copy the report files in {} beside it.", config.data_dir.join("reports").display());
+                match &config.storage {
+                    services::store::Location::DataDir => println!("and copy the report files in {} beside it.", config.data_dir.join("reports").display()),
+                    bucket => println!("The report files are in {bucket}/reports: keep that bucket versioned or replicated."),
+                }
                 Ok(())
             }
         },
@@ -195,7 +207,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 db::DatabaseUrl::Postgres(_) => config,
                 _ => {
                     let dir = std::env::temp_dir().join(format!("tyredesk-bench-{}", std::process::id()));
-                    Config::new(Some(dir.join("bench.sqlite3").to_string_lossy().as_ref()), None, Some(&dir))?
+                    Config::new(Some(dir.join("bench.sqlite3").to_string_lossy().as_ref()), None, Some(&dir), None)?
                 }
             };
             let seconds = |s: f64, what: &str| std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what} must be a number of seconds, not {s}"));

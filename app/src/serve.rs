@@ -55,6 +55,9 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         }
         print!("{}", seed::demo_signins());
     }
+    let state = AppState::new(config.clone(), db)?;
+    // A wrong bucket, endpoint or key stops the start, not the first report.
+    state.store.check().await.map_err(anyhow::Error::msg)?;
     let listener = tokio::net::TcpListener::bind(&config.bind)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}. Choose another address with TYREDESK_BIND", config.bind))?;
@@ -63,7 +66,9 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     println!("TyreDesk is running on http://{bound} (database: {})", config.database.redacted());
     // Exports left by a crash; a running export's file is younger, and open files survive.
     xlsx::export::sweep(&xlsx::export::temp_dir(&config.data_dir), xlsx::export::LEFTOVER_AGE);
-    let state = AppState::new(config, db)?;
+    if !state.store.is_local() {
+        println!("Files (reports, uploads, backups) are kept in {}.", state.store.location());
+    }
     if let Err(e) = services::jobs::files::clean(&state).await {
         tracing::warn!("cleaning old reports failed: {e}");
     }

@@ -247,7 +247,7 @@ impl TestAppBuilder {
                 DatabaseUrl::Postgres(with_db(admin, &db))
             }
         };
-        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), request_timeout, export_chunk, export_direct_max };
+        let config = Config { database: url.clone(), bind: "127.0.0.1:0".into(), data_dir: data.path().to_path_buf(), storage: services::store::Location::DataDir, request_timeout, export_chunk, export_direct_max };
         let db = match pool {
             Some((size, wait)) => Db::open_with(&url, size, wait),
             None => Db::open(&url),

@@ -275,15 +275,16 @@ pub fn job_shows_cost(job: &db::reports::Job) -> bool {
     serde_json::from_str::<ExportJob>(&job.params).is_ok_and(|p| p.cost)
 }
 
-/// Runs a claimed sheet export job: the file written as the list's export is, then kept in
-/// the company's report folder; answers the file's name.
+/// Runs a claimed sheet export job: the file written as the list's export is, then stored
+/// with the company's report files (the data directory or the object store); answers the
+/// file's name.
 pub async fn run_job(core: &Core, job: &db::reports::Job) -> AppResult<String> {
     let p: ExportJob = serde_json::from_str(&job.params).map_err(|e| db::error::AppError::Internal(anyhow::anyhow!("export job {} has unreadable parameters: {e}", job.id)))?;
     let org = job.org_id;
     let written = orders(core, org, Sight::recorded(p.cost), p.types, p.filter).await?;
-    let dir = crate::reports::files::org_dir(&core.data_dir, org);
-    std::fs::create_dir_all(&dir).map_err(|e| export::write_failed(e.into()))?;
     let name = format!("{}-{}-{}.xlsx", domain::exports::JOB_KIND, job.date_range, job.id);
-    written.keep_as(&dir.join(&name))?;
+    // Moved (data directory) or streamed up (object store) from the written file, which
+    // goes when `written` is dropped either way.
+    core.store.put_file(&crate::reports::files::key(org, &name), written.path()).await?;
     Ok(name)
 }

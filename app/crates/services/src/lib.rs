@@ -30,6 +30,7 @@ pub mod reports;
 pub mod shop;
 pub mod sign_in;
 pub mod statements;
+pub mod store;
 pub mod suggestions;
 pub mod throttle;
 pub mod xero;
@@ -43,8 +44,10 @@ use db::Db;
 /// report queue, the accounting link and the sign-in throttle (one per process, shared).
 pub struct Core {
     pub db: Db,
-    /// Report files, uploads and exports live under it.
+    /// Exports' temporary files live under it (and, by default, the shared files).
     pub data_dir: PathBuf,
+    /// Report files and queued uploads: the data directory or an S3-compatible store.
+    pub store: store::Store,
     /// Rows an export reads from the database at a time.
     pub export_chunk: usize,
     /// The most sheets an export writes while its request waits; past it, a Download Center

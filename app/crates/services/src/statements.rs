@@ -151,8 +151,8 @@ pub async fn submit(core: &Core, who: crate::reports::Asker, month_text: Option<
 }
 
 /// Runs a claimed statements job: every statement of the month in one PDF, each starting on
-/// a new page, written under a temporary name and renamed when whole; answers the file's
-/// name. Progress: the statements built, then the typesetting.
+/// a new page, stored in the file store when whole (an object appears complete or not at
+/// all); answers the file's name. Progress: the statements built, then the typesetting.
 pub async fn run_job(core: &Core, job: &db::reports::Job, progress: std::sync::Arc<crate::reports::Progress>) -> AppResult<String> {
     let p: JobParams = serde_json::from_str(&job.params).map_err(|e| AppError::Internal(anyhow::anyhow!("statements job {} has unreadable parameters: {e}", job.id)))?;
     let org = job.org_id;
@@ -163,13 +163,7 @@ pub async fn run_job(core: &Core, job: &db::reports::Job, progress: std::sync::A
     }
     progress.set(1, 2);
     let bytes = typeset(move || pdf::statements(&docs, &logo)).await?;
-    let dir = crate::reports::files::org_dir(&core.data_dir, org);
     let name = file_name(job.id, month);
-    let part = dir.join(crate::reports::files::part_name(&name));
-    let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&part, &bytes)).and_then(|()| std::fs::rename(&part, dir.join(&name)));
-    if let Err(e) = written {
-        crate::reports::files::remove(&part);
-        return Err(xlsx::export::write_failed(e.into()));
-    }
+    core.store.put_bytes(&crate::reports::files::key(org, &name), bytes).await?;
     Ok(name)
 }

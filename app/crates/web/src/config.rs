@@ -10,6 +10,8 @@ pub struct Config {
     pub database: DatabaseUrl,
     pub bind: String,
     pub data_dir: PathBuf,
+    /// Where report files, queued uploads and backups go (`TYREDESK_STORAGE_URL`).
+    pub storage: services::store::Location,
     /// How long a read (GET, HEAD) may run before it answers 408; writes are never cut off
     /// (`server::timeout` says why).
     pub request_timeout: std::time::Duration,
@@ -27,8 +29,9 @@ pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 pub const EXPORT_CHUNK: usize = 2_000;
 
 impl Config {
-    /// Builds the configuration; `database_url` `None` means the SQLite file in the data directory.
-    pub fn new(database_url: Option<&str>, bind: Option<&str>, data_dir: Option<&Path>) -> Result<Self, String> {
+    /// Builds the configuration; `database_url` `None` means the SQLite file in the data
+    /// directory, `storage_url` `None` keeps the shared files there too.
+    pub fn new(database_url: Option<&str>, bind: Option<&str>, data_dir: Option<&Path>, storage_url: Option<&str>) -> Result<Self, String> {
         let data_dir = data_dir.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("./data"));
         let database = match database_url {
             Some(raw) => DatabaseUrl::parse(raw)?,
@@ -37,7 +40,8 @@ impl Config {
         let bind = bind.unwrap_or("127.0.0.1:8080").to_string();
         bind.parse::<std::net::SocketAddr>()
             .map_err(|_| format!("bind address '{bind}' is not host:port, e.g. 127.0.0.1:8080 (TYREDESK_BIND)"))?;
-        Ok(Self { database, bind, data_dir, request_timeout: REQUEST_TIMEOUT, export_chunk: EXPORT_CHUNK, export_direct_max: domain::exports::DIRECT_MAX })
+        let storage = services::store::Location::parse(storage_url)?;
+        Ok(Self { database, bind, data_dir, storage, request_timeout: REQUEST_TIMEOUT, export_chunk: EXPORT_CHUNK, export_direct_max: domain::exports::DIRECT_MAX })
     }
 
     /// Makes sure the data directory exists and is writable, without leaving anything behind.
@@ -78,15 +82,15 @@ mod tests {
 
     #[test]
     fn bind_must_be_host_port() {
-        assert!(Config::new(None, Some("localhost"), None).is_err());
-        let c = Config::new(None, None, Some(Path::new("/tmp/tdx"))).unwrap();
+        assert!(Config::new(None, Some("localhost"), None, None).is_err());
+        let c = Config::new(None, None, Some(Path::new("/tmp/tdx")), None).unwrap();
         assert_eq!(c.bind, "127.0.0.1:8080");
         assert_eq!(c.database, DatabaseUrl::Sqlite("/tmp/tdx/tyredesk.sqlite3".into()));
     }
 
     #[test]
     fn unwritable_data_dir_is_reported_and_left_alone() {
-        let c = Config::new(None, None, Some(Path::new("/proc/tyredesk-no"))).unwrap();
+        let c = Config::new(None, None, Some(Path::new("/proc/tyredesk-no")), None).unwrap();
         let err = c.check_data_dir().unwrap_err();
         assert!(err.contains("TYREDESK_DATA_DIR"), "{err}");
         assert!(!Path::new("/proc/tyredesk-no").exists());

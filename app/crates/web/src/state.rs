@@ -68,7 +68,8 @@ impl AppState {
     pub fn with_parts(config: Config, db: Db, throttle: LoginThrottle, xero: xero::Link) -> anyhow::Result<Self> {
         let secure_cookies = std::env::var("TYREDESK_SECURE_COOKIES").is_ok_and(|v| v == "1");
         let ssr = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
-        let core = Core { db, data_dir: config.data_dir.clone(), export_chunk: config.export_chunk, export_direct_max: config.export_direct_max, throttle, reports: Default::default(), xero: Arc::new(xero), email: Default::default(), suggestions: Default::default() };
+        let store = services::store::Store::open(&config.data_dir, &config.storage).map_err(anyhow::Error::msg)?;
+        let core = Core { db, data_dir: config.data_dir.clone(), store, export_chunk: config.export_chunk, export_direct_max: config.export_direct_max, throttle, reports: Default::default(), xero: Arc::new(xero), email: Default::default(), suggestions: Default::default() };
         Ok(Self(Arc::new(App { core: Arc::new(core), config, assets: Assets::load()?, secure_cookies, ssr })))
     }
 }

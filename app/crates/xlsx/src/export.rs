@@ -463,10 +463,9 @@ where
 pub struct Written(TempFile);
 
 impl Written {
-    /// Moves the file to `path` (on the data directory's disk), where it stays: a job's file
-    /// in the Download Center.
-    pub fn keep_as(self, path: &Path) -> AppResult<()> {
-        std::fs::rename(&self.0.0, path).map_err(|e| write_failed(XlsxError::IoError(e)))
+    /// Where the file is (in the data directory's `tmp/`): a job's file is stored from there.
+    pub fn path(&self) -> &Path {
+        &self.0.0
     }
 
     /// The file, open for reading, and its length.

@@ -130,7 +130,7 @@ async fn an_sqlite_database_moves_into_an_empty_postgresql_one() {
     root.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
     root.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
 
-    let config = Config::new(Some(sqlite.to_str().unwrap()), None, Some(dir.path())).unwrap();
+    let config = Config::new(Some(sqlite.to_str().unwrap()), None, Some(dir.path()), None).unwrap();
     let (cfg, to) = (config.clone(), target.clone());
     let copied = tokio::task::spawn_blocking(move || copy::run(&cfg, &to, |_, _| {})).await.unwrap().unwrap();
     assert!(copied.tables.len() >= 20, "{:?}", copied.tables);

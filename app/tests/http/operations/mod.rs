@@ -4,6 +4,8 @@
 mod backup;
 mod concurrency;
 mod job_queue;
+pub(crate) mod object_storage;
+mod cluster;
 mod query_count;
 pub(crate) mod scale_out;
 mod schema;

@@ -24,7 +24,7 @@ async fn row(app: &TestApp, id: i64) -> db::reports::Job {
 }
 
 fn files_of(app: &TestApp, org: i64) -> Vec<String> {
-    let dir = services::reports::files::org_dir(&app.state.config.data_dir, org);
+    let dir = app.state.config.data_dir.join("reports").join(org.to_string());
     let mut v: Vec<String> = std::fs::read_dir(dir).map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()).unwrap_or_default();
     v.sort();
     v

@@ -6,7 +6,6 @@
 pub mod basic;
 pub mod draft_invoices;
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
@@ -180,9 +179,9 @@ async fn write_drafts(db: &Db, actor: Actor, planned: Vec<draft_invoices::Planne
 // Large files: jobs of the report queue
 // ---------------------------------------------------------------------------------------
 
-/// Where queued uploads wait for their job.
-fn upload_dir(data_dir: &Path, org: i64) -> PathBuf {
-    data_dir.join("imports").join(org.to_string())
+/// The key a queued upload waits under in the file store for its job.
+fn upload_key(org: i64, file: &str) -> String {
+    format!("imports/{org}/{file}")
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -196,12 +195,10 @@ struct JobParams {
 async fn enqueue(core: &Core, who: &Actor, kind: ImportKind, file_name: &str, bytes: &[u8]) -> AppResult<i64> {
     let digest = hex::encode(Sha256::digest(bytes));
     let stored = format!("{}-{}.xlsx", kind.code(), &digest[..32]);
-    let dir = upload_dir(&core.data_dir, who.org_id);
-    let write_failed = |e: std::io::Error| AppError::Storage(format!("The file could not be stored for importing ({e}); nothing was imported."));
-    std::fs::create_dir_all(&dir).map_err(write_failed)?;
-    let path = dir.join(&stored);
-    let part = dir.join(format!("{stored}.part"));
-    std::fs::write(&part, bytes).and_then(|()| std::fs::rename(&part, &path)).map_err(write_failed)?;
+    core.store.put_bytes(&upload_key(who.org_id, &stored), bytes.to_vec()).await.map_err(|e| match e {
+        AppError::Storage(m) => AppError::Storage(format!("{m} Nothing was imported.")),
+        other => other,
+    })?;
     let name: String = file_name.chars().filter(|c| !c.is_control()).take(100).collect();
     let params = serde_json::to_string(&JobParams { file: stored, name: name.clone() }).map_err(|e| AppError::Internal(e.into()))?;
     let key = format!("{}:{digest}", kind.code());
@@ -223,14 +220,14 @@ async fn enqueue(core: &Core, who: &Actor, kind: ImportKind, file_name: &str, by
 /// shows for it.
 pub async fn run_job(core: &Core, job: &Job, kind: ImportKind, progress: Arc<Progress>) -> AppResult<String> {
     let params: JobParams = serde_json::from_str(&job.params).map_err(|e| AppError::Internal(anyhow::anyhow!("import {} has unreadable parameters: {e}", job.id)))?;
-    let path = upload_dir(&core.data_dir, job.org_id).join(&params.file);
-    let outcome = run_stored(core, job, kind, &path, &params, progress).await;
+    let key = upload_key(job.org_id, &params.file);
+    let outcome = run_stored(core, job, kind, &key, &params, progress).await;
     // Done or refused, the upload has served; a crash keeps it for the job's next run.
-    let _ = std::fs::remove_file(&path);
+    core.store.remove(&key).await;
     outcome
 }
 
-async fn run_stored(core: &Core, job: &Job, kind: ImportKind, path: &Path, params: &JobParams, progress: Arc<Progress>) -> AppResult<String> {
+async fn run_stored(core: &Core, job: &Job, kind: ImportKind, key: &str, params: &JobParams, progress: Arc<Progress>) -> AppResult<String> {
     if kind == ImportKind::DraftInvoices && job.attempts > 1 {
         // Creating drafts is not repeatable: a second run could create them twice.
         return Err(AppError::bad_request(
@@ -252,7 +249,7 @@ async fn run_stored(core: &Core, job: &Job, kind: ImportKind, path: &Path, param
         })
         .await?;
     let (who, zone) = who.filter(|(w, _)| domain::permissions::may_administer(w.role)).ok_or_else(|| AppError::forbidden("The person who queued this import is no longer an approver of the company; nothing was imported."))?;
-    let bytes = std::fs::read(path).map_err(|e| AppError::Storage(format!("The uploaded file is gone ({e}); upload it again.")))?;
+    let bytes = core.store.get_bytes(key).await?.ok_or_else(|| AppError::Storage("The uploaded file is gone; upload it again.".into()))?.to_vec();
     let parsed = parse(kind, Arc::new(bytes)).await?;
     let p = progress.clone();
     let done = run(&core.db, kind, &who, zone, parsed, &move |d, t| p.set(d as u64, t as u64)).await?;

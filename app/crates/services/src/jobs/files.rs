@@ -3,7 +3,7 @@
 //! (docs/decisions/reports.md). Any number of server processes may run them on the same
 //! PostgreSQL; each job runs once at a time.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -78,12 +78,12 @@ pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
     };
     if let Some(result) = file_job {
         beat.abort();
-        let (org, data_dir) = (job.org_id, core.data_dir.clone());
+        let org = job.org_id;
         match result {
             Ok(name) => {
                 let (file, w) = (name.clone(), worker.clone());
                 if !core.db.write(move |c| queue::finish(c, id, &w, &file, db::now())).await? {
-                    files::remove(&files::org_dir(&data_dir, org).join(name));
+                    core.store.remove(&files::key(org, &name)).await;
                 }
             }
             Err(e) => {
@@ -95,17 +95,22 @@ pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
     }
     let data_dir = core.data_dir.clone();
     let (p, c) = (progress.clone(), cancel.clone());
-    let result = core.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
+    let org = job.org_id;
+    let written = core.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
+    // Stored while the heartbeat still beats: a large file takes a while to upload.
+    let result = match written {
+        Ok((name, part)) => core.store.put_file(&files::key(org, &name), &part).await.map(|()| name),
+        Err(e) => Err(e),
+    };
     beat.abort();
-    let data_dir = core.data_dir.clone();
     match result {
-        Ok((org, name)) => {
+        Ok(name) => {
             let file = name.clone();
             let w = worker.clone();
             let ours = core.db.write(move |c| queue::finish(c, id, &w, &file, db::now())).await?;
             if !ours {
                 // Cancelled meanwhile, or taken over after a stall: the file is nobody's.
-                files::remove(&files::org_dir(&data_dir, org).join(name));
+                core.store.remove(&files::key(org, &name)).await;
             }
         }
         // Cancelled or taken over: the job's row already says so.
@@ -149,18 +154,15 @@ fn failure_message(e: &AppError) -> String {
     }
 }
 
-/// Writes the job's file under a temporary name in the company's folder, renames it when
-/// complete, and answers the company and the file's name.
-fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, cancel: Arc<AtomicBool>) -> AppResult<(i64, String)> {
+/// Writes the job's file under a temporary name in the data directory's `tmp/`; answers the
+/// file's name and where the complete file is, for the store to take.
+fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, cancel: Arc<AtomicBool>) -> AppResult<(String, PathBuf)> {
     let stored: Stored = serde_json::from_str(&job.params).map_err(|e| AppError::Internal(anyhow::anyhow!("report {} has unreadable parameters: {e}", job.id)))?;
     let org = db::accounts::organisation(conn, job.org_id)?;
-    let dir = files::org_dir(data_dir, job.org_id);
     let tmp = export::temp_dir(data_dir);
-    for d in [&dir, &tmp] {
-        std::fs::create_dir_all(d).map_err(|e| export::write_failed(e.into()))?;
-    }
+    std::fs::create_dir_all(&tmp).map_err(|e| export::write_failed(e.into()))?;
     let name = files::file_name(job.id, stored.kind, &job.date_range);
-    let part = dir.join(files::part_name(&name));
+    let part = files::part_path(data_dir, &name);
     let mut out = SheetWriter::empty(&tmp).map_err(export::write_failed)?;
     out.watch_cancel(cancel);
     // The job's company's zone: its days bound the report.
@@ -171,11 +173,7 @@ fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, 
         files::remove(&part);
         return Err(e);
     }
-    std::fs::rename(&part, dir.join(&name)).map_err(|e| {
-        files::remove(&part);
-        export::write_failed(e.into())
-    })?;
-    Ok((job.org_id, name))
+    Ok((name, part))
 }
 
 /// Removes reports past their retention and temporary files a crash left; run at start-up
@@ -184,7 +182,7 @@ pub async fn clean(core: &Core) -> AppResult<()> {
     let before = db::now() - chrono::Duration::from_std(files::RETENTION).unwrap_or_default();
     let expired = core.db.write(move |c| queue::expire(c, before)).await?;
     for (org, name) in expired {
-        files::remove(&files::org_dir(&core.data_dir, org).join(name));
+        core.store.remove(&files::key(org, &name)).await;
     }
     files::sweep_parts(&core.data_dir, files::LEFTOVER_AGE);
     Ok(())

@@ -1,5 +1,6 @@
-//! Where report files live: `<data dir>/reports/<company id>/`, written under a temporary
-//! name and renamed when complete, so a half-written file is never listed or downloaded.
+//! Where report files live: `reports/<company id>/` in the file store (`crate::store`),
+//! written under a temporary name in the data directory's `tmp/` and stored when complete,
+//! so a half-written file is never listed or downloaded.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,14 +13,9 @@ pub const RETENTION: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 /// A temporary file older than this was left by a crash (a report takes seconds).
 pub const LEFTOVER_AGE: Duration = Duration::from_secs(60 * 60);
 
-/// The folder of every company's reports.
-pub fn root(data_dir: &Path) -> PathBuf {
-    data_dir.join("reports")
-}
-
-/// The folder of one company's reports.
-pub fn org_dir(data_dir: &Path, org: i64) -> PathBuf {
-    root(data_dir).join(org.to_string())
+/// The key of one company's report file in the file store.
+pub fn key(org: i64, file_name: &str) -> String {
+    format!("reports/{org}/{file_name}")
 }
 
 /// The stored name of a job's file, unique by the job's id:
@@ -33,6 +29,11 @@ pub fn part_name(file_name: &str) -> String {
     format!(".{file_name}.part")
 }
 
+/// Where a report is written before it is stored: the data directory's `tmp/`.
+pub fn part_path(data_dir: &Path, file_name: &str) -> PathBuf {
+    xlsx::export::temp_dir(data_dir).join(part_name(file_name))
+}
+
 /// Whether `name` could be one of our file names: letters, digits, `-`, `~`, `_`, one
 /// `.xlsx` at the end, nothing that leaves the folder.
 pub fn valid_name(name: &str) -> bool {
@@ -40,28 +41,25 @@ pub fn valid_name(name: &str) -> bool {
     !stem.is_empty() && name.len() <= 120 && stem.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '~' | '_'))
 }
 
-/// Removes temporary files older than `max_age` from every company's folder: what a crash
-/// left half-written.
+/// Removes temporary report files older than `max_age` from the data directory's `tmp/`:
+/// what a crash left half-written.
 pub fn sweep_parts(data_dir: &Path, max_age: Duration) {
-    let Ok(orgs) = std::fs::read_dir(root(data_dir)) else { return };
-    for org in orgs.flatten() {
-        let Ok(entries) = std::fs::read_dir(org.path()) else { continue };
-        for entry in entries.flatten() {
-            let part = entry.file_name().to_str().is_some_and(|n| n.starts_with('.') && n.ends_with(".part"));
-            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= max_age));
-            if part && old {
-                remove(&entry.path());
-            }
+    let Ok(entries) = std::fs::read_dir(xlsx::export::temp_dir(data_dir)) else { return };
+    for entry in entries.flatten() {
+        let part = entry.file_name().to_str().is_some_and(|n| n.starts_with('.') && n.ends_with(".part"));
+        let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= max_age));
+        if part && old {
+            remove(&entry.path());
         }
     }
 }
 
-/// Removes a file, logging anything but "already gone".
+/// Removes a local file, logging anything but "already gone".
 pub fn remove(path: &Path) {
     if let Err(e) = std::fs::remove_file(path)
         && e.kind() != std::io::ErrorKind::NotFound
     {
-        tracing::warn!(error = %e, file = %path.display(), "cannot remove a report file");
+        tracing::warn!(error = %e, file = %path.display(), "cannot remove a report's temporary file");
     }
 }
 
@@ -84,15 +82,14 @@ mod tests {
     #[test]
     fn the_sweep_removes_only_old_temporary_files() {
         let dir = tempfile::tempdir().unwrap();
-        let org = org_dir(dir.path(), 4);
-        std::fs::create_dir_all(&org).unwrap();
-        let part = org.join(part_name("a-1.xlsx"));
-        let done = org.join("a-1.xlsx");
+        let part = part_path(dir.path(), "a-1.xlsx");
+        std::fs::create_dir_all(part.parent().unwrap()).unwrap();
+        let other = part.with_file_name("export-1.xlsx");
         std::fs::write(&part, b"x").unwrap();
-        std::fs::write(&done, b"x").unwrap();
+        std::fs::write(&other, b"x").unwrap();
         sweep_parts(dir.path(), Duration::from_secs(3600));
         assert!(part.exists(), "a report may be writing it");
         sweep_parts(dir.path(), Duration::ZERO);
-        assert!(!part.exists() && done.exists());
+        assert!(!part.exists() && other.exists(), "an export's file is the export sweep's");
     }
 }

@@ -301,10 +301,10 @@ impl JobView {
     }
 }
 
-/// The file of the company's finished report `name`, and the name to download it as
-/// (`type-dateRange.xlsx`). Another company's file, a guessed or malformed name, a report
+/// The file-store key of the company's finished report `name`, and the name to download it
+/// as (`type-dateRange.xlsx`). Another company's file, a guessed or malformed name, a report
 /// showing cost asked by someone who may not see cost: not found.
-pub async fn file_for(db: &Db, data_dir: &std::path::Path, who: Asker, name: &str) -> AppResult<(std::path::PathBuf, String)> {
+pub async fn file_for(db: &Db, who: Asker, name: &str) -> AppResult<(String, String)> {
     if !files::valid_name(name) {
         return Err(AppError::NotFound);
     }
@@ -313,7 +313,7 @@ pub async fn file_for(db: &Db, data_dir: &std::path::Path, who: Asker, name: &st
     if shows_cost(&job) && !who.sees_cost {
         return Err(AppError::NotFound);
     }
-    let path = files::org_dir(data_dir, org).join(&job.file_name);
+    let path = files::key(org, &job.file_name);
     if job.kind == domain::statement::JOB_KIND {
         return Ok((path, domain::statement::download_name(&job.date_range)));
     }

@@ -8,14 +8,12 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use tokio_util::io::ReaderStream;
 
 use crate::http::json::{ApiJson, ListAnswer};
 use crate::auth::Auth;
 use db::error::{AppError, AppResult};
 use services::reports::{self, JobView, PREPARING};
 use crate::state::AppState;
-use xlsx::export;
 
 #[derive(Serialize)]
 pub struct Queued {
@@ -51,19 +49,14 @@ pub async fn download(State(state): State<AppState>, auth: Auth, Path(name): Pat
     file(&state, &auth, &name).await
 }
 
-/// Answers a finished report's file, streamed from disk.
+/// Answers a finished report's file, streamed from the file store as it arrives.
 pub async fn file(state: &AppState, auth: &Auth, name: &str) -> AppResult<Response> {
-    let (path, download_as) = reports::file_for(&state.db, &state.config.data_dir, auth.asker(), name).await?;
-    let file = match tokio::fs::File::open(&path).await {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(AppError::bad_request("The report's file is no longer on the server; prepare the report again."));
-        }
-        Err(e) => return Err(export::write_failed(e.into())),
+    let (key, download_as) = reports::file_for(&state.db, auth.asker(), name).await?;
+    let Some(file) = state.store.get(&key).await? else {
+        return Err(AppError::bad_request("The report's file is no longer on the server; prepare the report again."));
     };
-    let len = file.metadata().await.map_err(|e| export::write_failed(e.into()))?.len();
-    let mut res = crate::http::download::attachment(&download_as, Body::from_stream(ReaderStream::with_capacity(file, 64 * 1024)));
-    res.headers_mut().insert(header::CONTENT_LENGTH, len.into());
+    let mut res = crate::http::download::attachment(&download_as, Body::from_stream(file.bytes));
+    res.headers_mut().insert(header::CONTENT_LENGTH, file.size.into());
     if download_as.ends_with(".pdf") {
         // The customer statements job writes a PDF (issue 33).
         res.headers_mut().insert(header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/pdf"));
