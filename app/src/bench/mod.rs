@@ -253,6 +253,20 @@ fn reads(fx: &Fixture) -> Vec<Read> {
             concurrent: true,
         });
     }
+    // The report forms (issue 37: 145–225 req/s at 32 clients from outside): their island's
+    // props list the company's warehouses and brands, read beside each request.
+    for form in ["/sales_reports", "/inventory_reports", "/purchase_reports"] {
+        reads.push(Read {
+            name: format!("report form {form}"),
+            budget_ms: LIST_P95_MS,
+            path: fixed(form.into()),
+            sql: Arc::new(|c, _| {
+                db::masters::all_warehouses(c, ORG)?;
+                db::masters::all_brands(c, ORG).map(|_| ())
+            }),
+            concurrent: true,
+        });
+    }
     // Purchase suggestions (issue 35): the first warehouse's screen as it opens (12 weeks of
     // sales from one grouped statement, only the rows at or below their reorder point).
     let warehouse = fx.warehouse;
