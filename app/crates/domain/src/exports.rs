@@ -35,6 +35,20 @@ pub fn range_label(from: Option<chrono::NaiveDate>, to: Option<chrono::NaiveDate
     }
 }
 
+/// The part of a sheet export job's parameters the Download Center reads: whether the person
+/// who asked sees cost (then the file shows purchase amounts and is hidden from those who do
+/// not). The job's other parameters (the list's filter) are the services'.
+#[derive(serde::Deserialize)]
+struct Sight {
+    cost: bool,
+}
+
+/// Whether a sheet export job with `params` shows cost; unreadable parameters count as
+/// showing it, so a doubtful file is never shown to those who may not see cost.
+pub fn job_shows_cost(params: &str) -> bool {
+    serde_json::from_str::<Sight>(params).map_or(true, |s| s.cost)
+}
+
 /// The name a finished export job's file downloads as (`orders-2026-01-01~2026-12-31.xlsx`,
 /// `orders-all.xlsx`): the list's `orders.xlsx` with its range.
 pub fn download_name(range: &str) -> String {
@@ -63,5 +77,12 @@ mod tests {
         assert_eq!(range_label(d("2026-01-01"), d("2026-12-31")), "2026-01-01~2026-12-31");
         assert_eq!(range_label(d("2026-01-01"), None), "2026-01-01~");
         assert_eq!(download_name("all"), "orders-all.xlsx");
+    }
+
+    #[test]
+    fn an_export_asked_by_someone_who_sees_cost_is_kept_from_those_who_do_not() {
+        assert!(job_shows_cost(r#"{"types":[4],"filter":{},"cost":true}"#));
+        assert!(!job_shows_cost(r#"{"types":[1],"filter":{},"cost":false}"#));
+        assert!(job_shows_cost("not json"), "a doubtful file counts as showing cost");
     }
 }

@@ -269,12 +269,6 @@ pub async fn orders_or_job(core: &Core, who: crate::reports::Asker, sight: Sight
     Ok(SheetsExport::Queued(job))
 }
 
-/// Whether a sheet export job's file shows cost (purchase amounts): only the people who may
-/// see cost see it in the Download Center.
-pub fn job_shows_cost(job: &db::reports::Job) -> bool {
-    serde_json::from_str::<ExportJob>(&job.params).is_ok_and(|p| p.cost)
-}
-
 /// Runs a claimed sheet export job: the file written as the list's export is, then stored
 /// with the company's report files (the data directory or the object store); answers the
 /// file's name.

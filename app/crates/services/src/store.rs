@@ -218,7 +218,9 @@ fn read_failed(key: &str, e: &dyn std::fmt::Display) -> AppError {
     AppError::Storage(format!("The file could not be read from the file store ({e}). Try again later, or ask an administrator to check the file store."))
 }
 
-fn remove_local(path: &Path) {
+/// Removes a file of the data directory (a temporary or a written file once stored), logging
+/// anything but "already gone".
+pub fn remove_local(path: &Path) {
     if let Err(e) = std::fs::remove_file(path)
         && e.kind() != std::io::ErrorKind::NotFound
     {

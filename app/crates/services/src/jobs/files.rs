@@ -170,7 +170,7 @@ fn generate(conn: &mut DbConn, job: &Job, data_dir: &Path, progress: &Progress, 
     let ctx = Ctx { org_id: job.org_id, org_name: &org.name, kind: stored.kind, params: &stored.params, progress, created_at: job.created_at, zone };
     let written = db::read_snapshot(conn, |c| write(c, &ctx, &mut out)).and_then(|()| out.save(&part));
     if let Err(e) = written {
-        files::remove(&part);
+        crate::store::remove_local(&part);
         return Err(e);
     }
     Ok((name, part))

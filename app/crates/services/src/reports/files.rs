@@ -49,17 +49,8 @@ pub fn sweep_parts(data_dir: &Path, max_age: Duration) {
         let part = entry.file_name().to_str().is_some_and(|n| n.starts_with('.') && n.ends_with(".part"));
         let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= max_age));
         if part && old {
-            remove(&entry.path());
+            crate::store::remove_local(&entry.path());
         }
-    }
-}
-
-/// Removes a local file, logging anything but "already gone".
-pub fn remove(path: &Path) {
-    if let Err(e) = std::fs::remove_file(path)
-        && e.kind() != std::io::ErrorKind::NotFound
-    {
-        tracing::warn!(error = %e, file = %path.display(), "cannot remove a report's temporary file");
     }
 }
 

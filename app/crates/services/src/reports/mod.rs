@@ -225,7 +225,7 @@ fn hex(bytes: &[u8]) -> String {
 /// Whether the job's file shows cost (then only users who may see cost see the job).
 pub fn shows_cost(job: &Job) -> bool {
     if job.kind == domain::exports::JOB_KIND {
-        return crate::exports::job_shows_cost(job);
+        return domain::exports::job_shows_cost(&job.params);
     }
     serde_json::from_str::<Stored>(&job.params).is_ok_and(|s| s.params.include_cost)
 }
