@@ -516,3 +516,28 @@ async fn the_shop_never_sells_a_hidden_or_unpriced_product_and_a_zero_line_asks_
     let ok = app.post_json(&format!("/api/orders/{sheet}/approve"), &sales, serde_json::json!({"confirmed": true})).await;
     assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
 }
+
+#[tokio::test]
+async fn the_catalogue_without_filters_is_its_first_page_on_both_databases() {
+    // Issue 38: the benchmark's shop search asked with the filters' default, page 0, which
+    // PostgreSQL refused as a negative offset ('Internal error').
+    let app = TestApp::new().await;
+    let s = signed_in(&app, SHOP, "tyredesk").await;
+    let me = customer_id(&app, SHOP).await;
+    let page = app.get("/shop", Some(&s)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let found = app
+        .state
+        .db
+        .run(move |c| {
+            let (org, name) = (4, String::new());
+            let who = db::shop::ShopPrincipal { customer_id: me, org_id: org, org_name: name.clone(), name, must_change: false, time_zone: "Australia/Sydney".into(), shows_dot: false };
+            services::shop::search(c, &who, &services::shop::Browse::default())
+        })
+        .await
+        .expect("the first page");
+    assert!(!found.rows.is_empty());
+    for item in &found.rows {
+        assert!(page.body.contains(&format!("/shop/products/{}", item.product.id)), "product {} is on the shop's first page", item.product.id);
+    }
+}
