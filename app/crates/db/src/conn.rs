@@ -14,6 +14,12 @@ use crate::{Backend, DatabaseUrl, DbConn};
 /// SQLite page cache per connection, in KiB.
 pub(crate) const CACHE_KIB: u32 = 32_000;
 
+/// All SQLite connections of the process together, in bytes: past it, each connection's page
+/// cache reuses its own pages instead of growing. Without it every pooled connection a large
+/// report ran on kept its 32 MB (issue 38: seven reports in a row held 179 MB). Advisory:
+/// SQLite never fails an allocation for it.
+pub(crate) const SOFT_HEAP_BYTES: u64 = 48 * 1024 * 1024;
+
 /// Opens one connection, choosing the backend from the URL (never by trial) and keeping the
 /// driver's own error message.
 pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
@@ -42,7 +48,7 @@ pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
                 "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; \
                  PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
             )
-            .and_then(|()| conn.batch_execute(&format!("PRAGMA cache_size = -{CACHE_KIB}")))
+            .and_then(|()| conn.batch_execute(&format!("PRAGMA cache_size = -{CACHE_KIB}; PRAGMA soft_heap_limit = {SOFT_HEAP_BYTES}")))
             .map_err(|e| format!("cannot configure SQLite database {}: {e}", path.display()))?;
             Ok(DbConn::Sqlite(conn))
         }
@@ -84,9 +90,9 @@ pub const POOL_WAIT: Duration = Duration::from_secs(10);
 /// The message of a request that waited [`POOL_WAIT`] in vain.
 pub const BUSY: &str = "The server is busy; try again in a few seconds.";
 
-/// Connections per process, from the machine's cores: enough to keep every core busy while
-/// some connections wait on disk or on the network (PostgreSQL), without letting dozens of
-/// queries compete for two cores. SQLite has one writer and caches pages per connection, so
+/// Read connections per process, from the machine's cores: enough to keep every core busy
+/// while some connections wait on disk or on the network (PostgreSQL), without letting dozens
+/// of queries compete for two cores. SQLite has one writer and caches pages per connection, so
 /// it gets fewer.
 fn pool_size(backend: Backend) -> u32 {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
@@ -94,6 +100,31 @@ fn pool_size(backend: Backend) -> u32 {
         Backend::Sqlite => (cores * 2 + 4).clamp(8, 16),
         Backend::Postgres => (cores * 4).clamp(8, 32),
     }
+}
+
+/// Connections kept for requests that change data (see [`writing`]): on SQLite one writes at a
+/// time and the others read what the write needs; on PostgreSQL a few users save at once.
+fn writer_pool_size(backend: Backend) -> u32 {
+    match backend {
+        Backend::Sqlite => 3,
+        Backend::Postgres => 4,
+    }
+}
+
+tokio::task_local! {
+    /// Set while a request that changes data is answered.
+    static WRITING: ();
+}
+
+/// Runs `f` (the answer to a request that changes data) with every database call it makes on
+/// the connections kept for writes, so a save never queues behind the readers of a busy
+/// moment: the session look-up and the reads before the transaction included (issue 38).
+pub async fn writing<F: std::future::Future>(f: F) -> F::Output {
+    WRITING.scope((), f).await
+}
+
+fn in_a_write() -> bool {
+    WRITING.try_with(|()| ()).is_ok()
 }
 
 fn busy(e: diesel::r2d2::PoolError) -> AppError {
@@ -104,8 +135,13 @@ fn busy(e: diesel::r2d2::PoolError) -> AppError {
 /// The shared database handle kept in the application state.
 #[derive(Clone)]
 pub struct Db {
+    /// Connections for reads: pages, lists, reports, jobs.
     pool: Pool<Manager>,
+    /// Connections for writes and for every call of a request that changes data.
+    writers: Pool<Manager>,
     backend: Backend,
+    /// Sheet-list filters lately seen to match more than the pager counts.
+    over_cap: Arc<crate::OverCap>,
     /// SQLite has one writer at a time; queueing writers here avoids SQLITE_BUSY upgrades
     /// between deferred transactions. PostgreSQL relies on row locks instead.
     write_lock: Arc<tokio::sync::Mutex<()>>,
@@ -117,18 +153,22 @@ impl Db {
         Self::open_with(url, pool_size(Backend::of(url)), POOL_WAIT)
     }
 
-    /// Opens a pool of `size` connections whose requests wait at most `wait` for one.
+    /// Opens a pool of `size` read connections (and the few kept for writes) whose requests
+    /// wait at most `wait` for one.
     pub fn open_with(url: &DatabaseUrl, size: u32, wait: Duration) -> Result<Self, String> {
         let backend = Backend::of(url);
         // Fail fast with the driver's message instead of r2d2's generic timeout.
         drop(connect(url)?);
-        let pool = Pool::builder()
-            .max_size(size)
-            .min_idle(Some(1))
-            .connection_timeout(wait)
-            .build(Manager { url: url.clone() })
-            .map_err(|e| format!("cannot open database pool: {e}"))?;
-        Ok(Self { pool, backend, write_lock: Arc::new(tokio::sync::Mutex::new(())) })
+        let build = |size: u32| {
+            Pool::builder()
+                .max_size(size)
+                .min_idle(Some(1))
+                .connection_timeout(wait)
+                .build(Manager { url: url.clone() })
+                .map_err(|e| format!("cannot open database pool: {e}"))
+        };
+        let (pool, writers) = (build(size)?, build(writer_pool_size(backend))?);
+        Ok(Self { pool, writers, backend, over_cap: Arc::default(), write_lock: Arc::new(tokio::sync::Mutex::new(())) })
     }
 
     /// The backend in use.
@@ -136,18 +176,32 @@ impl Db {
         self.backend
     }
 
+    /// The list filters of this database lately seen to match more than a page counts.
+    pub fn over_cap(&self) -> Arc<crate::OverCap> {
+        Arc::clone(&self.over_cap)
+    }
+
     /// A connection for blocking code (CLI, seeding).
     pub fn get(&self) -> AppResult<Conn> {
         self.pool.get().map_err(busy)
     }
 
-    /// Runs `f` on the blocking pool with a pooled connection, keeping the tracing span.
+    /// Runs `f` on the blocking pool with a pooled connection, keeping the tracing span: a
+    /// read connection, or one kept for writes inside [`writing`].
     pub async fn run<T, F>(&self, f: F) -> AppResult<T>
     where
         F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
         T: Send + 'static,
     {
-        let pool = self.pool.clone();
+        let pool = if in_a_write() { &self.writers } else { &self.pool };
+        Self::run_on(pool.clone(), f).await
+    }
+
+    async fn run_on<T, F>(pool: Pool<Manager>, f: F) -> AppResult<T>
+    where
+        F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
+        T: Send + 'static,
+    {
         let span = tracing::Span::current();
         tokio::task::spawn_blocking(move || {
             span.in_scope(|| {
@@ -174,7 +228,7 @@ impl Db {
             Backend::Sqlite => Some(self.write_lock.lock().await),
             Backend::Postgres => None,
         };
-        self.run(move |conn| {
+        Self::run_on(self.writers.clone(), move |conn| {
             let mut attempt = 1;
             loop {
                 match conn.transaction(&mut f) {

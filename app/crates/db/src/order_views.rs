@@ -310,8 +310,8 @@ pub struct ListPage {
 
 /// One page of the sheet list of `types` in company `org` (see [`order_db::list`]) and the
 /// names it shows.
-pub fn list_page(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<ListPage> {
-    Ok(ListPage { names: list_names(conn, org)?, page: order_db::list(conn, org, types, f, offset, limit)? })
+pub fn list_page(conn: &mut DbConn, over: &crate::OverCap, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<ListPage> {
+    Ok(ListPage { names: list_names(conn, org)?, page: order_db::list(conn, over, org, types, f, offset, limit)? })
 }
 
 /// Lookups for names shown in rows.

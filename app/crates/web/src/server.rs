@@ -35,9 +35,11 @@ pub use crate::http::CSP;
 /// already on the blocking pool runs on and commits, and answering failure for it would be
 /// untrue. Their work is bounded instead: input ranges, upload limits, short transactions
 /// (`docs/decisions/operations.md`, "Server limits and timeouts"); slow clients are cut off by the connection's read limits.
+/// Their database calls, reads included, go to the connections kept for writes, so a save
+/// does not queue behind the readers (`db::writing`).
 async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if !req.method().is_safe() {
-        return next.run(req).await;
+        return db::writing(next.run(req)).await;
     }
     match tokio::time::timeout(state.config.request_timeout, next.run(req)).await {
         Ok(res) => res,

@@ -140,6 +140,33 @@ async fn the_sheet_detail_page_reads_as_many_statements_for_1_line_as_for_30() {
 }
 
 #[tokio::test]
+async fn a_list_past_the_count_cap_is_not_counted_again_on_every_page() {
+    let (app, tally) = counted_app().await;
+    let s = app.session("sales@demo.test").await;
+    app.state.db.run(|c| super::search::add_invoices(c, 10_050).map_err(Into::into)).await.unwrap();
+    let over = "/invoices?status=1&per_page=150";
+    let first = app.get(over, Some(&s)).await;
+    assert!(first.body.contains("Total 10,000+"));
+    let before = tally.load(Ordering::SeqCst);
+    let again = app.get(&format!("{over}&page=2"), Some(&s)).await;
+    let on_page_2 = tally.load(Ordering::SeqCst) - before;
+    assert_eq!(again.status, StatusCode::OK);
+    // Page 2 needed more than page 1 saw, so it counted; page 1 again is known to be over.
+    let steady = statements_of(&app, &tally, over, &s).await;
+    assert!(app.get(over, Some(&s)).await.body.contains("Total 10,000+"));
+    assert_eq!(steady + 1, on_page_2, "page 1 again skips the count of 10,001 sheets: {steady} statements against {on_page_2}");
+    // A filter under the cap is counted every time: a sheet saved shows in its total at once.
+    let few = "/invoices?status=2&per_page=150";
+    let total = |body: &str| body.split("Total ").nth(1).and_then(|t| t.split('<').next()).map(str::to_owned);
+    let shown = total(&app.get(few, Some(&s)).await.body);
+    let d = data(&app).await;
+    let approver = app.session("approver@demo.test").await;
+    approved_invoice(&app, &approver, &d, 1).await;
+    let now = total(&app.get(few, Some(&s)).await.body);
+    assert_ne!(shown, now, "the total of a small list follows the saved sheet");
+}
+
+#[tokio::test]
 async fn the_quoting_lookup_reads_as_many_statements_for_20_rows_as_for_150() {
     let (app, tally) = counted_app().await;
     let d = data(&app).await;

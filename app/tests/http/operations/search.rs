@@ -171,7 +171,7 @@ async fn sheet_lists_by_customer_and_product_text_answer_what_like_answered() {
             phrases.extend(["pty ltd", "ty", "zzzqqq"].map(String::from));
             for p in phrases {
                 let f = OrderFilter { csr: Some(p.clone()), ..Default::default() };
-                let got: BTreeSet<i64> = order_db::list(c, ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
+                let got: BTreeSet<i64> = order_db::list(c, &db::OverCap::default(), ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
                 let want: BTreeSet<i64> = sheets
                     .iter()
                     .filter(|(_, cid)| cid.and_then(|id| customer_texts.get(&id)).is_some_and(|t| t.contains(p.trim())))
@@ -190,7 +190,7 @@ async fn sheet_lists_by_customer_and_product_text_answer_what_like_answered() {
                 .load(c)?;
             for p in ["michelin", "r16", "bat", "zzzqqq"] {
                 let f = OrderFilter { product: Some(p.into()), ..Default::default() };
-                let got: BTreeSet<i64> = order_db::list(c, ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
+                let got: BTreeSet<i64> = order_db::list(c, &db::OverCap::default(), ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
                 let want: BTreeSet<i64> =
                     lines.iter().filter(|(_, pid)| pid.and_then(|id| product_texts.get(&id)).is_some_and(|t| t.contains(p))).map(|(o, _)| *o).collect();
                 assert_eq!(got, want, "sheets with a product matching {p:?}");
@@ -222,7 +222,7 @@ async fn sheet_numbers_and_references_are_found_as_like_found_them() {
             }
             for (number, piece) in pieces {
                 let f = if number { OrderFilter { no: Some(piece.clone()), ..Default::default() } } else { OrderFilter { reference: Some(piece.clone()), ..Default::default() } };
-                let got: BTreeSet<i64> = order_db::list(c, ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
+                let got: BTreeSet<i64> = order_db::list(c, &db::OverCap::default(), ORG, &[1, 2], &f, 0, 100_000)?.rows.iter().map(|r| r.order.id).collect();
                 let want: BTreeSet<i64> = sheets.iter().filter(|(_, no, r)| like(if number { no } else { r }, &piece)).map(|(id, _, _)| *id).collect();
                 assert_eq!(got, want, "{} containing {piece:?}", if number { "numbers" } else { "references" });
             }
@@ -261,7 +261,7 @@ async fn the_index_follows_creating_and_editing_a_customer() {
 }
 
 /// Adds `n` draft invoices to company 4 (plain rows; enough to pass the count cap).
-fn add_invoices(c: &mut DbConn, n: i64) -> diesel::QueryResult<()> {
+pub(super) fn add_invoices(c: &mut DbConn, n: i64) -> diesel::QueryResult<()> {
     let first: i64 = orders::table.select(diesel::dsl::max(orders::id)).first::<Option<i64>>(c)?.unwrap_or(0) + 1;
     let template: db::orders::Order =
         orders::table.filter(orders::org_id.eq(ORG)).filter(orders::order_type.eq(1)).select(db::orders::Order::as_select()).first(c)?;
@@ -412,6 +412,36 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
     for (what, plan) in [("a number", &no), ("a reference", &reference)] {
         assert!(plan.contains("SEARCH orders USING INTEGER PRIMARY KEY"), "{what} found by the trigram index drives the list by its ids:\n{plan}");
     }
+}
+
+#[tokio::test]
+async fn a_save_does_not_queue_behind_the_readers() {
+    let (app, s) = TestApp::new().with_pool(2, std::time::Duration::from_millis(300)).with_user("approver@demo.test").await;
+    let (customer, warehouse, product) = app
+        .state
+        .db
+        .run(|c| {
+            let cu: i64 = customers::table.filter(customers::org_id.eq(ORG)).filter(customers::payment_type.ne(10)).filter(customers::credit_limit.eq(0)).order(customers::id).select(customers::id).first(c)?;
+            let w: i64 = db::schema::warehouses::table.filter(db::schema::warehouses::org_id.eq(ORG)).order(db::schema::warehouses::id).select(db::schema::warehouses::id).first(c)?;
+            let p: i64 = products::table.filter(products::org_id.eq(ORG)).filter(products::category.eq(1)).order(products::id).select(products::id).first(c)?;
+            Ok((cu, w, p))
+        })
+        .await
+        .unwrap();
+    // Every read connection is busy (a crowd of readers, or long exports).
+    let held: Vec<_> = (0..2).map(|_| app.state.db.get().unwrap()).collect();
+    assert_eq!(app.get("/api/orders?type=1", Some(&s)).await.status, StatusCode::SERVICE_UNAVAILABLE, "a read waits for the readers");
+    // A save and its approval, the session look-ups included, are answered on the
+    // connections kept for writes.
+    let res = app.post_json("/api/orders", &s, json!({"type": 1, "customerId": customer, "warehouseId": warehouse, "lines": [{"seq": 1, "productId": product, "quantity": 1, "price": 1000}]})).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let id = res.json()["data"]["id"].as_i64().expect("the saved sheet's id");
+    let res = app.post_json(&format!("/api/orders/{id}/approve"), &s, json!({"warehouseId": warehouse, "confirmed": true})).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    drop(held);
+    let sheet = app.get(&format!("/api/orders/{id}"), Some(&s)).await;
+    assert_eq!(sheet.status, StatusCode::OK);
+    assert_eq!(sheet.json()["data"]["status"], 2, "the sheet was saved and approved: {}", sheet.body);
 }
 
 #[tokio::test]

@@ -12,7 +12,7 @@ use crate::masters::Paged;
 use crate::multi_connection_impl::MultiBackend;
 use crate::schema::{customers, order_lines, orders, products, suppliers};
 use crate::search::{self, Searchable};
-use crate::{Backend, DbConn};
+use crate::{Backend, DbConn, OverCap};
 
 /// Filters of the sheet lists (spec §2.4, §3 Order list filter), cleaned of dropped values.
 #[derive(serde::Deserialize, serde::Serialize, Debug, Clone, Default)]
@@ -351,9 +351,18 @@ fn with_names<O: Counterparties>(conn: &mut DbConn, org: i64, orders_: Vec<O>) -
 }
 
 /// One page of a sheet list limited to `types`.
-pub fn list(conn: &mut DbConn, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
+/// A filter `over` remembers as matching more than the page counts is not counted again.
+pub fn list(conn: &mut DbConn, over: &OverCap, org: i64, types: &[i32], f: &OrderFilter, offset: i64, limit: i64) -> AppResult<Paged<OrderRow>> {
     let m = text_matches(conn, org, f)?;
-    let total = crate::CountOf(filtered(&m, org, types, f, Use::Count).select(orders::id).limit(count_limit(offset))).get_result(conn)?;
+    let cap = count_limit(offset);
+    let key = format!("{org}|{types:?}|{f:?}");
+    let total = if over.known(&key, cap) {
+        cap
+    } else {
+        let n = crate::CountOf(filtered(&m, org, types, f, Use::Count).select(orders::id).limit(cap)).get_result(conn)?;
+        over.counted(key, n);
+        n
+    };
     let page: Vec<Order> = sorted(filtered(&m, org, types, f, Use::Page), f.sort).offset(offset).limit(limit).select(Order::as_select()).load(conn)?;
     Ok(Paged { rows: with_names(conn, org, page)?, total })
 }

@@ -69,7 +69,8 @@ pub async fn list(State(state): State<AppState>, auth: Auth, f: Filters<OrderFil
         };
     }
     let req = f.paging.resolve(20);
-    let page = state.db.run(move |c| order_db::list(c, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;
+    let over = state.db.over_cap();
+    let page = state.db.run(move |c| order_db::list(c, &over, org, &ALL_TYPES, &filter, req.offset(), req.per_page)).await?;
     let sight = auth.sight();
     let data = page.rows.into_iter().map(|r| OrderListRow { amount: r.order.amount_for(sight), order: r.order, csr_name: r.customer, supplier_name: r.supplier }).collect();
     Ok(Json(ListAnswer { data, meta: Meta::page(page.total, &req) }).into_response())

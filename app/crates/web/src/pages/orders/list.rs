@@ -416,7 +416,8 @@ pub async fn list(State(state): State<AppState>, auth: Auth, headers: HeaderMap,
     respond(&state, &auth, &headers, r.title, path, &[], async move {
         let req = f.paging.resolve(r.page_size);
         let filter = f.value.clone();
-        let ListPage { names, page } = db.run(move |c| order_views::list_page(c, org, &types, &filter, req.offset(), req.per_page)).await?;
+        let over = db.over_cap();
+        let ListPage { names, page } = db.run(move |c| order_views::list_page(c, &over, org, &types, &filter, req.offset(), req.per_page)).await?;
         let printer = if fam == Family::Sales { db.run(move |c| services::printing::printer_for(c, org, services::printing::Choice::Selection)).await?.map(|p| p.name) } else { None };
         let names = Names::from(names);
         let view = ListView {
