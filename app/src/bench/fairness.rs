@@ -112,3 +112,23 @@ pub async fn page_during_editors(name: &str, crowd: &[Arc<Client>], one: &Client
     }
     Ok(LatencyRow::new(name, crowd.len() + 1, t, Budget::P95Ms(budget_ms)))
 }
+
+/// `crowd` reads the lists of `reads` without pause while `one` saves and approves a 20-line
+/// invoice over and over (issue 38: a save waited 206–396 ms behind 32 readers). Answers the
+/// saves' timings and the readers' rate; a reader that failed fails the scenario.
+pub async fn save_during_reads(name: &str, crowd: &[Arc<Client>], one: &Client, reads: &PathFn, save_body: &str, warehouse: i64, limits: Limits) -> anyhow::Result<(Timings, f64)> {
+    let load = {
+        let (crowd, reads, name) = (crowd.to_vec(), Arc::clone(reads), format!("{name} (the readers)"));
+        tokio::spawn(async move { measure::concurrent(&name, &crowd, &reads, limits).await })
+    };
+    // Let the readers' first wave arrive before measuring.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let until = limits.concurrent.saturating_sub(Duration::from_millis(600));
+    let saves = super::save_and_approve(one, save_body, warehouse, Limits { requests: usize::MAX, max_single: until, ..limits }).await?;
+    let readers = load.await?;
+    if readers.errors > 0 {
+        anyhow::bail!("{name}: {} of the readers' requests failed", readers.errors);
+    }
+    let rate = readers.http.len() as f64 / readers.wall.as_secs_f64().max(1e-9);
+    Ok((saves, rate))
+}
