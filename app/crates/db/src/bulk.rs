@@ -4,7 +4,7 @@
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 
-use crate::conn::{CACHE_KIB, SOFT_HEAP_BYTES};
+use crate::conn::CACHE_KIB;
 use crate::error::AppResult;
 use crate::{Backend, DbConn};
 
@@ -41,14 +41,13 @@ pub fn sync_sequences(conn: &mut DbConn, tables: &[&str]) -> AppResult<()> {
     Ok(())
 }
 
-/// Puts a SQLite connection into bulk-load mode (`true`: the big page cache, free of the
-/// process's soft heap limit, no foreign key checks) or back to normal. Only for generated
-/// data whose references are right by construction (the seed, a process of its own); must be
-/// called outside a transaction, where SQLite ignores `foreign_keys`.
+/// Puts a SQLite connection into bulk-load mode (`true`: the big page cache, no foreign key
+/// checks) or back to normal. Only for generated data whose references are right by
+/// construction; must be called outside a transaction, where SQLite ignores `foreign_keys`.
 pub fn bulk_load(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
     if conn.backend() == Backend::Sqlite {
-        let (cache, heap, fks) = if bulk { (BULK_CACHE_KIB, 0, "OFF") } else { (CACHE_KIB, SOFT_HEAP_BYTES, "ON") };
-        conn.batch_execute(&format!("PRAGMA cache_size = -{cache}; PRAGMA soft_heap_limit = {heap}; PRAGMA foreign_keys = {fks};"))?;
+        let (cache, fks) = if bulk { (BULK_CACHE_KIB, "OFF") } else { (CACHE_KIB, "ON") };
+        conn.batch_execute(&format!("PRAGMA cache_size = -{cache}; PRAGMA foreign_keys = {fks};"))?;
     }
     Ok(())
 }

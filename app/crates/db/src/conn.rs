@@ -11,14 +11,11 @@ use diesel::r2d2::{ManageConnection, Pool, PooledConnection};
 use crate::error::{AppError, AppResult};
 use crate::{Backend, DatabaseUrl, DbConn};
 
-/// SQLite page cache per connection, in KiB.
-pub(crate) const CACHE_KIB: u32 = 32_000;
-
-/// All SQLite connections of the process together, in bytes: past it, each connection's page
-/// cache reuses its own pages instead of growing. Without it every pooled connection a large
-/// report ran on kept its 32 MB (issue 38: seven reports in a row held 179 MB). Advisory:
-/// SQLite never fails an allocation for it.
-pub(crate) const SOFT_HEAP_BYTES: u64 = 48 * 1024 * 1024;
+/// SQLite page cache per connection, in KiB: the B-trees' upper levels that every list walks
+/// fit many times over; the rest is in the system's file cache. Every connection of the pools
+/// may fill its own, so this bounds what a long-running server holds (issue 38: at 32 MB,
+/// reports run one after another kept 32 MB on each connection they ran on).
+pub(crate) const CACHE_KIB: u32 = 8_000;
 
 /// Opens one connection, choosing the backend from the URL (never by trial) and keeping the
 /// driver's own error message.
@@ -48,7 +45,7 @@ pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
                 "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; \
                  PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
             )
-            .and_then(|()| conn.batch_execute(&format!("PRAGMA cache_size = -{CACHE_KIB}; PRAGMA soft_heap_limit = {SOFT_HEAP_BYTES}")))
+            .and_then(|()| conn.batch_execute(&format!("PRAGMA cache_size = -{CACHE_KIB}")))
             .map_err(|e| format!("cannot configure SQLite database {}: {e}", path.display()))?;
             Ok(DbConn::Sqlite(conn))
         }
@@ -197,6 +194,23 @@ impl Db {
         Self::run_on(pool.clone(), f).await
     }
 
+    /// Like [`Db::run`], for a read through a large part of the database (an export, a
+    /// report): afterwards SQLite's connection gives back its page cache and the C heap its
+    /// free pages, so a process that ran many keeps no more than one that ran none (issue 38:
+    /// seven reports in a row grew the process from 112 to 192 MB).
+    pub async fn run_large<T, F>(&self, f: F) -> AppResult<T>
+    where
+        F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run(move |conn| {
+            let done = f(conn);
+            release_memory(conn);
+            done
+        })
+        .await
+    }
+
     async fn run_on<T, F>(pool: Pool<Manager>, f: F) -> AppResult<T>
     where
         F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
@@ -242,6 +256,24 @@ impl Db {
             }
         })
         .await
+    }
+}
+
+/// Frees what a large read left on SQLite's side: the connection's page cache, then the
+/// pages the C allocator holds free (SQLite allocates with the system's malloc, which keeps
+/// freed memory for reuse).
+fn release_memory(conn: &mut DbConn) {
+    if conn.backend() != Backend::Sqlite {
+        return;
+    }
+    if let Err(e) = conn.batch_execute("PRAGMA shrink_memory") {
+        tracing::debug!("shrink_memory failed: {e}");
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of glibc's heaps to the system; it takes
+    // glibc's own locks and touches no memory in use.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

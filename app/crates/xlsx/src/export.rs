@@ -444,7 +444,7 @@ where
     let cancel = CancelOnDrop(Arc::default());
     let cancelled = cancel.0.clone();
     let temp = db
-        .run(move |conn| {
+        .run_large(move |conn| {
             std::fs::create_dir_all(&dir).map_err(|e| write_failed(XlsxError::IoError(e)))?;
             sweep(&dir, LEFTOVER_AGE);
             let temp = TempFile(path);

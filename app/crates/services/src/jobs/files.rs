@@ -96,7 +96,7 @@ pub async fn execute(core: &Arc<Core>, job: Job) -> AppResult<()> {
     let data_dir = core.data_dir.clone();
     let (p, c) = (progress.clone(), cancel.clone());
     let org = job.org_id;
-    let written = core.db.run(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
+    let written = core.db.run_large(move |conn| generate(conn, &job, &data_dir, &p, c)).await;
     // Stored while the heartbeat still beats: a large file takes a while to upload.
     let result = match written {
         Ok((name, part)) => core.store.put_file(&files::key(org, &name), &part).await.map(|()| name),
