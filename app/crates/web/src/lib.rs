@@ -4,6 +4,7 @@
 //! (`assets`), and the router with its limits (`server`). Handlers stay thin: they read the
 //! request, call a service with the caller's company, and render.
 
+pub mod admission;
 pub mod api;
 pub mod assets;
 pub mod auth;

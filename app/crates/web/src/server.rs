@@ -37,12 +37,17 @@ pub use crate::http::CSP;
 /// (`docs/decisions/operations.md`, "Server limits and timeouts"); slow clients are cut off by the connection's read limits.
 /// Their database calls, reads included, go to the connections kept for writes, so a save
 /// does not queue behind the readers (`db::writing`).
+///
+/// A read first takes one of the few places for reads (`crate::admission`), kept until its
+/// answer is produced, so a save competes with a few readers rather than all of them; files
+/// sent as they are and the health check take none.
 async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if !req.method().is_safe() {
         return db::writing(next.run(req)).await;
     }
+    let place = if crate::admission::takes_a_place(req.uri().path()) { state.readers.enter().await } else { None };
     match tokio::time::timeout(state.config.request_timeout, next.run(req)).await {
-        Ok(res) => res,
+        Ok(res) => res.map(|body| crate::admission::Holding::body(body, place)),
         Err(_) => StatusCode::REQUEST_TIMEOUT.into_response(),
     }
 }

@@ -19,6 +19,8 @@ pub struct App {
     pub secure_cookies: bool,
     /// Renders islands on the server (DESIGN §6, second step).
     pub ssr: crate::ssr::Ssr,
+    /// The places reads take before they are answered ([`crate::admission`]).
+    pub readers: crate::admission::Readers,
 }
 
 impl Deref for App {
@@ -70,6 +72,6 @@ impl AppState {
         let ssr = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
         let store = services::store::Store::open(&config.data_dir, &config.storage).map_err(anyhow::Error::msg)?;
         let core = Core { db, data_dir: config.data_dir.clone(), store, export_chunk: config.export_chunk, export_direct_max: config.export_direct_max, throttle, reports: Default::default(), xero: Arc::new(xero), email: Default::default(), suggestions: Default::default() };
-        Ok(Self(Arc::new(App { core: Arc::new(core), config, assets: Assets::load()?, secure_cookies, ssr })))
+        Ok(Self(Arc::new(App { core: Arc::new(core), config, assets: Assets::load()?, secure_cookies, ssr, readers: crate::admission::Readers::for_this_machine() })))
     }
 }
