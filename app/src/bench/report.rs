@@ -15,9 +15,6 @@ pub enum Budget {
     /// Whole request at most `seconds`, and the process's peak RSS at most `growth_mb` above
     /// what it held before the request.
     Memory { seconds: f64, growth_mb: f64 },
-    /// Whole request at most `seconds`, and the process's peak RSS at most `peak_mb`, however
-    /// much the requests before it left behind (issue 38).
-    Peak { seconds: f64, peak_mb: f64 },
     /// p50 over a keep-alive connection at most this many milliseconds above the p50 of the
     /// same request answered in-process (the `sql` column holds the in-process times): what
     /// the socket adds, where a stalled streamed page shows as ~40 ms (issue 37).
@@ -34,7 +31,6 @@ impl Budget {
             Budget::P95Ms(ms) => format!("p95 <= {ms:.0} ms"),
             Budget::MinRps(rps) => format!(">= {rps:.0} req/s"),
             Budget::Memory { seconds, growth_mb } => format!("<= {seconds:.0} s, +{growth_mb:.0} MB"),
-            Budget::Peak { seconds, peak_mb } => format!("<= {seconds:.0} s, {peak_mb:.0} MB"),
             Budget::OverInProcessMs(ms) => format!("p50 <= in-process + {ms:.0} ms"),
             Budget::Status(code) => format!("answers {code}"),
             Budget::None => "-".into(),
@@ -98,7 +94,7 @@ impl LatencyRow {
                 Budget::P95Ms(limit) => p95 <= limit,
                 Budget::MinRps(min) => rps >= min,
                 Budget::OverInProcessMs(limit) => !t.sql.is_empty() && p50 - ms(percentile(&t.sql, 0.50)) <= limit,
-                Budget::Memory { .. } | Budget::Peak { .. } | Budget::Status(_) | Budget::None => true,
+                Budget::Memory { .. } | Budget::Status(_) | Budget::None => true,
             };
         let sql = |p| (!t.sql.is_empty()).then(|| ms(percentile(&t.sql, p)));
         Self {
@@ -138,7 +134,6 @@ impl MemoryRow {
         let seconds = time.as_secs_f64();
         let ok = match budget {
             Budget::Memory { seconds: limit, growth_mb } => status == 200 && seconds <= limit && peak_mb - rss_before_mb <= growth_mb,
-            Budget::Peak { seconds: limit, peak_mb: most } => status == 200 && seconds <= limit && peak_mb <= most,
             Budget::Status(code) => status == code,
             Budget::P95Ms(_) | Budget::MinRps(_) | Budget::OverInProcessMs(_) | Budget::None => true,
         };
@@ -266,8 +261,5 @@ mod tests {
         assert!(!MemoryRow::new("e", 408, 10, Duration::from_secs(1), 400.0, 420.0, b).ok);
         assert!(MemoryRow::new("u", 200, 10, Duration::from_secs(60), 400.0, 2_000.0, Budget::Status(200)).ok);
         assert!(!MemoryRow::new("u", 500, 10, Duration::from_secs(1), 400.0, 420.0, Budget::Status(200)).ok);
-        let p = Budget::Peak { seconds: 10.0, peak_mb: 150.0 };
-        assert!(MemoryRow::new("r", 200, 10, Duration::from_secs(3), 140.0, 149.0, p).ok);
-        assert!(!MemoryRow::new("r", 200, 10, Duration::from_secs(3), 40.0, 151.0, p).ok, "the peak counts, not the growth");
     }
 }
