@@ -1,0 +1,1 @@
+DROP INDEX order_lines_by_product, ocop_prices_by_product, stock_lots_by_product, price_changes_by_product, stocks_by_product, stock_moves_by_product;
