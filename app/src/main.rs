@@ -135,6 +135,9 @@ struct UserAdd {
 
 fn main() -> ExitCode {
     web::files::private_from_now_on();
+    // SAFETY: mi_collect only returns free pages of the calling thread's mimalloc heap (and
+    // abandoned ones) to the system; it touches no memory in use.
+    db::after_large_reads(|| unsafe { libmimalloc_sys::mi_collect(true) });
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("TYREDESK_LOG").unwrap_or_else(|_| "tyredesk=info,tower_http=warn".into()))
         .with_target(false)

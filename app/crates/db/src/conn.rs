@@ -259,21 +259,34 @@ impl Db {
     }
 }
 
-/// Frees what a large read left on SQLite's side: the connection's page cache, then the
-/// pages the C allocator holds free (SQLite allocates with the system's malloc, which keeps
-/// freed memory for reuse).
+/// What the binary's allocator does to give back the memory this thread freed (see
+/// [`after_large_reads`]).
+static ALLOCATOR_RELEASE: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Sets what a large read ends with on its thread, for the allocator the binary chose: the
+/// server's mimalloc keeps a thread's freed pages in that thread's heap until the thread
+/// allocates again, and the blocking-pool thread a report ran on may then sit idle (issue 38:
+/// on PostgreSQL seven reports in a row grew the process by 88 MB).
+pub fn after_large_reads(release: fn()) {
+    let _ = ALLOCATOR_RELEASE.set(release);
+}
+
+/// Frees what a large read left behind on its thread: SQLite's page cache of the connection
+/// and the pages glibc's malloc (SQLite's allocator) holds free, then the allocator's own.
 fn release_memory(conn: &mut DbConn) {
-    if conn.backend() != Backend::Sqlite {
-        return;
+    if conn.backend() == Backend::Sqlite {
+        if let Err(e) = conn.batch_execute("PRAGMA shrink_memory") {
+            tracing::debug!("shrink_memory failed: {e}");
+        }
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        // SAFETY: malloc_trim only returns free pages of glibc's heaps to the system; it takes
+        // glibc's own locks and touches no memory in use.
+        unsafe {
+            libc::malloc_trim(0);
+        }
     }
-    if let Err(e) = conn.batch_execute("PRAGMA shrink_memory") {
-        tracing::debug!("shrink_memory failed: {e}");
-    }
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free pages of glibc's heaps to the system; it takes
-    // glibc's own locks and touches no memory in use.
-    unsafe {
-        libc::malloc_trim(0);
+    if let Some(release) = ALLOCATOR_RELEASE.get() {
+        release();
     }
 }
 
