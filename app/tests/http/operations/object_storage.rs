@@ -108,6 +108,23 @@ fn headers(s: &Session) -> [(&str, &str); 2] {
     [("cookie", &s.cookie), ("x-csrf-token", &s.csrf)]
 }
 
+/// Posts `file` as the one part of a multipart form, `(field, file name, content type)`, with
+/// the session and its form secret; answers the status and the body.
+async fn upload(http: &Http, url: &str, s: &Session, (field, name, kind): (&str, &str, &str), file: &[u8]) -> (StatusCode, String) {
+    let mut body = format!("--B0UND\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\nContent-Type: {kind}\r\n\r\n").into_bytes();
+    body.extend(file);
+    body.extend(b"\r\n--B0UND--\r\n");
+    let req = axum::http::Request::post(url)
+        .header("cookie", &s.cookie)
+        .header("x-csrf-token", &s.csrf)
+        .header("content-type", "multipart/form-data; boundary=B0UND")
+        .body(http_body_util::Full::new(axum::body::Bytes::from(body)))
+        .unwrap();
+    let res = http.request(req).await.unwrap();
+    let status = res.status();
+    (status, String::from_utf8_lossy(&http_body_util::BodyExt::collect(res.into_body()).await.unwrap().to_bytes()).into_owned())
+}
+
 /// Asks `server` for a year's invoice details and waits until the job is done; answers the
 /// file's name.
 async fn report(http: &Http, server: &Server, s: &Session) -> String {
@@ -167,19 +184,7 @@ async fn reports_and_import_uploads_live_in_the_s3_store() {
     assert_eq!(theirs.status, StatusCode::NOT_FOUND);
 
     // A large import: the upload waits in the bucket, the job reads it back and removes it.
-    let file = suppliers_book(2_100);
-    let mut body = b"--B0UND\r\nContent-Disposition: form-data; name=\"file\"; filename=\"suppliers.xlsx\"\r\nContent-Type: application/octet-stream\r\n\r\n".to_vec();
-    body.extend(&file);
-    body.extend(b"\r\n--B0UND--\r\n");
-    let req = axum::http::Request::post(format!("{}/api/ag/import", server.base))
-        .header("cookie", &s.cookie)
-        .header("x-csrf-token", &s.csrf)
-        .header("content-type", "multipart/form-data; boundary=B0UND")
-        .body(http_body_util::Full::new(axum::body::Bytes::from(body)))
-        .unwrap();
-    let res = http.request(req).await.unwrap();
-    let status = res.status();
-    let text = String::from_utf8_lossy(&http_body_util::BodyExt::collect(res.into_body()).await.unwrap().to_bytes()).into_owned();
+    let (status, text) = upload(&http, &format!("{}/api/ag/import", server.base), &s, ("file", "suppliers.xlsx", "application/octet-stream"), &suppliers_book(2_100)).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{text}");
     let job = serde_json::from_str::<serde_json::Value>(&text).unwrap()["jobId"].as_i64().unwrap();
     let done = wait_for_job(&http, &server, &s, job).await;
@@ -236,16 +241,8 @@ async fn a_second_process_serves_the_first_ones_report_and_logo() {
 
     // A logo uploaded through A is on the invoice printed by B.
     let png: Vec<u8> = [&[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a][..], &[7u8; 64][..]].concat();
-    let mut body = b"--B0UND\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\n".to_vec();
-    body.extend(&png);
-    body.extend(b"\r\n--B0UND--\r\n");
-    let req = axum::http::Request::post(format!("{}/settings/logo", a.base))
-        .header("cookie", &s.cookie)
-        .header("x-csrf-token", &s.csrf)
-        .header("content-type", "multipart/form-data; boundary=B0UND")
-        .body(http_body_util::Full::new(axum::body::Bytes::from(body)))
-        .unwrap();
-    assert_eq!(http.request(req).await.unwrap().status(), StatusCode::SEE_OTHER);
+    let (status, _) = upload(&http, &format!("{}/settings/logo", a.base), &s, ("logo", "logo.png", "image/png"), &png).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
     // An approved invoice (only those print).
     let invoice: i64 = app
         .state
