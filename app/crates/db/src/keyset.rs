@@ -1,4 +1,4 @@
-//! Paging: the count and the sorted ids of a list page, keyset cursors, and reading a whole
+//! Paging: the count and the sorted page of a list, keyset cursors, and reading a whole
 //! query in keyset chunks from one snapshot (exports).
 
 use diesel::connection::SimpleConnection;
@@ -34,12 +34,13 @@ where
 
 impl<Q, C> RunQueryDsl<C> for CountOf<Q> {}
 
-/// `SELECT id FROM (<query>) AS matched ORDER BY <order> LIMIT <limit> OFFSET <offset>`: a
-/// page of the ids that `query` selects (with `id` and the columns `order` names), sorted
-/// after they are all found. The derived table is planned on its own, so its rows are
-/// found through the most selective index (a text index) whatever the order wants.
+/// `SELECT id, COUNT(*) OVER () FROM (<query>) AS matched ORDER BY <order> LIMIT <limit>
+/// OFFSET <offset>`: a page of the ids that `query` selects (with `id` and the columns `order`
+/// names), sorted after they are all found, each with the number found. The derived table is
+/// planned on its own, so its rows are found through the most selective index (a text index)
+/// whatever the order wants; a `LIMIT` inside bounds what is found and sorted.
 #[derive(Debug, Clone, diesel::query_builder::QueryId)]
-pub struct SortedIds<Q> {
+pub struct SortedPage<Q> {
     pub query: Q,
     /// An ORDER BY list over the query's column names; our own text, never input.
     pub order: &'static str,
@@ -47,18 +48,18 @@ pub struct SortedIds<Q> {
     pub limit: i64,
 }
 
-impl<Q> diesel::query_builder::Query for SortedIds<Q> {
-    type SqlType = diesel::sql_types::BigInt;
+impl<Q> diesel::query_builder::Query for SortedPage<Q> {
+    type SqlType = (diesel::sql_types::BigInt, diesel::sql_types::BigInt);
 }
 
-impl<Q, DB> diesel::query_builder::QueryFragment<DB> for SortedIds<Q>
+impl<Q, DB> diesel::query_builder::QueryFragment<DB> for SortedPage<Q>
 where
     DB: diesel::backend::Backend,
     Q: diesel::query_builder::QueryFragment<DB>,
     i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: diesel::query_builder::AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        out.push_sql("SELECT id FROM (");
+        out.push_sql("SELECT id, COUNT(*) OVER () FROM (");
         self.query.walk_ast(out.reborrow())?;
         out.push_sql(") AS matched ORDER BY ");
         out.push_sql(self.order);
@@ -70,7 +71,7 @@ where
     }
 }
 
-impl<Q, C> RunQueryDsl<C> for SortedIds<Q> {}
+impl<Q, C> RunQueryDsl<C> for SortedPage<Q> {}
 
 /// A filter of a boxed query on `QS`, chosen at run time.
 pub type Predicate<QS> = Box<dyn BoxableExpression<QS, MultiBackend, SqlType = Bool>>;

@@ -45,7 +45,7 @@ pub use url::DatabaseUrl;
 
 pub use bulk::{DeferredIndexes, SchemaObject, analyze_all, bulk_load, checkpoint, defer_indexes, sync_sequences};
 pub use conn::{BUSY, Conn, ConnectError, Db, Manager, POOL_WAIT, WRITE_ATTEMPTS, after_large_reads, connect, writing};
-pub use keyset::{CountOf, Predicate, SortedIds, after_key, keyset_chunks, nulls_first, read_snapshot};
+pub use keyset::{CountOf, Predicate, SortedPage, after_key, keyset_chunks, nulls_first, read_snapshot};
 pub use migrate::{migrate, revert_last, under_start_lock};
 pub use planner::{PLANNED_TABLES, analyze, optimize, plan};
 

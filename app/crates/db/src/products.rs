@@ -230,22 +230,30 @@ fn words(conn: &mut DbConn, f: &ProductFilter) -> AppResult<Words> {
 }
 
 /// What a query wants from the word filters: a count enumerates the matches; a page wants
-/// them in list order.
+/// them in list order; a sort finds every match through the text index and sorts them.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Use {
     Count,
     Page,
+    Sort,
 }
 
 fn filtered(m: &Words, org: i64, f: &ProductFilter, purpose: Use) -> BoxedProducts<'static> {
-    let mut q = products::table.filter(products::org_id.eq(org)).into_boxed();
+    let mut q = if purpose == Use::Sort && m.backend == Backend::Sqlite {
+        // Every product index starts with the company, and SQLite, its statistics stale after
+        // an import, may walk the company's products in one of them checking each against the
+        // matches. Unary plus leaves it only the matches' ids to look up.
+        products::table.filter(diesel::dsl::sql::<diesel::sql_types::Bool>("+products.org_id = ").bind::<diesel::sql_types::BigInt, _>(org)).into_boxed()
+    } else {
+        products::table.filter(products::org_id.eq(org)).into_boxed()
+    };
     if let Some(size) = &m.size_key {
         q = q.filter(products::size_key.eq(size.clone()));
     }
     for (w, few) in &m.words {
         q = match (few, purpose) {
             (Some(ids), _) => q.filter(products::id.eq_any(ids.clone())),
-            (None, Use::Count) => q.filter(search::contains(m.backend, Searchable::Products, w)),
+            (None, Use::Count | Use::Sort) => q.filter(search::contains(m.backend, Searchable::Products, w)),
             (None, Use::Page) => q.filter(search::filters(m.backend, Searchable::Products, w)),
         };
     }
@@ -306,36 +314,95 @@ fn sorted(q: BoxedProducts<'static>, sort: Option<i32>) -> BoxedProducts<'static
     }
 }
 
-/// On PostgreSQL, a word search matching at most this many products sorts all its matches
-/// for a page (see [`list`]).
+/// A word search matching at most this many products sorts all its matches for a page (see
+/// [`list`]).
 const SORTED_MATCHES: i64 = 5_000;
 
 /// One page of the product list.
 ///
 /// A page normally walks the list's order and keeps the matching products, which stops after
-/// a page when matches are spread through that order. PostgreSQL's planner assumes they are,
-/// but a brand's codes lie together ('michelin': 9,600 products walked for a page of 20 at
-/// scale L, 4.6 ms under `EXPLAIN ANALYZE`). So there a word search that matches few enough
-/// products finds them all through the trigram index, as the count just did (1.0 ms), sorts
-/// them, and reads the page's rows by id: the cost follows the number of matches, not where
-/// they sit in the order. Measured with `tyredesk bench --scale L --existing --scenario
-/// product` on PostgreSQL: michelin HTML 240 → 568 req/s at 32 clients (docs/performance.md).
-/// `order_sql` must list the same order as [`sorted`]; `tests/http/operations/search.rs` compares every
-/// sort's pages with one ordered query.
+/// a page when matches are spread through that order. They often are not: a brand's codes lie
+/// together ('michelin': 9,600 products walked for a page of 20 at scale L on PostgreSQL),
+/// and an import of 100,000 products whose codes sort first puts them all before the tyres
+/// ('r16': 100,504 rows walked on SQLite, issue 38). So a word search that matches few enough
+/// products finds them all through the text index, sorts them and reads the page's rows by
+/// id: the cost follows the number of matches, not where they sit in the order.
+/// - SQLite: the FTS5 index says cheaply whether a word has at most [`SORTED_MATCHES`]
+///   matches (of every company); then one statement finds, counts and sorts them (r16 at L
+///   after that import: 7.8 ms walking → 2.8 ms).
+/// - PostgreSQL: the count through the trigram index decides (michelin HTML 240 → 568 req/s at
+///   32 clients, docs/performance.md).
+///
+/// Words with more matches keep the walk, which then soon finds a page.
+/// `order_sql` must list the same order as [`sorted`]; `tests/http/operations/search.rs`
+/// compares every sort's pages with one ordered query.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
     let m = words(conn, f)?;
-    let total = super::CountOf(filtered(&m, org, f, Use::Count).select(products::id).limit(count_limit(offset))).get_result(conn)?;
-    let sort_matches = m.backend == Backend::Postgres && !m.words.is_empty() && total <= SORTED_MATCHES;
-    let rows = if sort_matches {
-        let matching = filtered(&m, org, f, Use::Count).select((products::id, products::code, products::created_at, products::updated_at));
-        let ids: Vec<i64> = super::SortedIds { query: matching, order: order_sql(f.sort), offset, limit }.load(conn)?;
-        let mut rows = products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(&ids)).select(Product::as_select()).load::<Product>(conn)?;
-        rows.sort_by_key(|p| ids.iter().position(|id| *id == p.id));
-        rows
-    } else {
-        sorted(filtered(&m, org, f, Use::Page), f.sort).offset(offset).limit(limit).select(Product::as_select()).load(conn)?
-    };
+    if few_matches(conn, &m)? {
+        if let Some(page) = sorted_matches(conn, &m, org, f, offset, limit)? {
+            return Ok(page);
+        }
+    }
+    let total = count(conn, &m, org, f, offset)?;
+    if total <= offset {
+        return Ok(Paged { rows: Vec::new(), total });
+    }
+    if counted_few(&m, total) {
+        if let Some(page) = sorted_matches(conn, &m, org, f, offset, limit)? {
+            return Ok(Paged { total, ..page });
+        }
+    }
+    let rows = walk(&m, org, f).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
     Ok(Paged { rows, total })
+}
+
+/// How many products match, counting up to the cap past `offset`.
+fn count(conn: &mut DbConn, m: &Words, org: i64, f: &ProductFilter, offset: i64) -> AppResult<i64> {
+    Ok(super::CountOf(filtered(m, org, f, Use::Count).select(products::id).limit(count_limit(offset))).get_result(conn)?)
+}
+
+/// SQLite: whether one of the key's words has at most [`SORTED_MATCHES`] matches in the text
+/// index, so the search's matches are few enough to sort.
+fn few_matches(conn: &mut DbConn, m: &Words) -> AppResult<bool> {
+    for (w, few) in &m.words {
+        if few.is_some() || search::few(conn, Searchable::Products, w, SORTED_MATCHES)?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// PostgreSQL: whether a word search's count leaves few enough matches to sort.
+fn counted_few(m: &Words, total: i64) -> bool {
+    m.backend == Backend::Postgres && !m.words.is_empty() && total <= SORTED_MATCHES
+}
+
+/// The list's order, walked and filtered.
+fn walk(m: &Words, org: i64, f: &ProductFilter) -> BoxedProducts<'static> {
+    sorted(filtered(m, org, f, Use::Page), f.sort)
+}
+
+type MatchesPage = super::SortedPage<diesel::dsl::Limit<diesel::dsl::Select<BoxedProducts<'static>, (products::id, products::code, products::created_at, products::updated_at)>>>;
+
+/// The statement that finds every match (up to one more than [`SORTED_MATCHES`]), sorts them
+/// and answers a page of their ids, each with the number found.
+fn matches_page(m: &Words, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> MatchesPage {
+    let matching = filtered(m, org, f, Use::Sort).select((products::id, products::code, products::created_at, products::updated_at)).limit(SORTED_MATCHES + 1);
+    super::SortedPage { query: matching, order: order_sql(f.sort), offset, limit }
+}
+
+/// A page of the matches sorted after they are all found, and their number; `None` when more
+/// than [`SORTED_MATCHES`] match, or none lie on the page (then the count says how many do).
+fn sorted_matches(conn: &mut DbConn, m: &Words, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Option<Paged<Product>>> {
+    let page: Vec<(i64, i64)> = matches_page(m, org, f, offset, limit).load(conn)?;
+    let total = match page.first() {
+        Some(&(_, total)) if total <= SORTED_MATCHES => total,
+        _ => return Ok(None),
+    };
+    let ids: Vec<i64> = page.into_iter().map(|(id, _)| id).collect();
+    let mut rows = products::table.filter(products::org_id.eq(org)).filter(products::id.eq_any(&ids)).select(Product::as_select()).load::<Product>(conn)?;
+    rows.sort_by_key(|p| ids.iter().position(|id| *id == p.id));
+    Ok(Some(Paged { rows, total }))
 }
 
 /// The order of [`sorted`] over the columns of a derived table.
@@ -350,18 +417,21 @@ fn order_sql(sort: Option<i32>) -> &'static str {
     }
 }
 
-/// How the backend runs the page query of [`list`] (tests pin the index that drives it).
+/// How the backend runs the first page of [`list`]: the sorted matches, or the walk (tests pin
+/// the index that drives it).
 pub fn list_plan(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<String>> {
     let m = words(conn, f)?;
-    let q = sorted(filtered(&m, org, f, Use::Page), f.sort).limit(20).select(Product::as_select());
-    super::plan(conn, q)
+    if few_matches(conn, &m)? || counted_few(&m, count(conn, &m, org, f, 0)?) {
+        return super::plan(conn, matches_page(&m, org, f, 0, 20));
+    }
+    super::plan(conn, walk(&m, org, f).limit(20).select(Product::as_select()))
 }
 
 /// Every product matching the filter, in list order (the quoting and OCOP lookups, which
 /// filter further in memory; exports read in chunks with [`for_each_chunk`]).
 pub fn all_matching(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<Product>> {
     let m = words(conn, f)?;
-    Ok(sorted(filtered(&m, org, f, Use::Page), f.sort).select(Product::as_select()).load(conn)?)
+    Ok(walk(&m, org, f).select(Product::as_select()).load(conn)?)
 }
 
 /// On-hand stock summed over the organisation's warehouses, for the given products.
@@ -599,7 +669,7 @@ pub fn for_each_chunk(conn: &mut DbConn, org: i64, f: &ProductFilter, chunk: usi
     let order = f.sort.and_then(ProductSort::from_i32).and_then(ProductSort::order);
     let m = words(conn, f)?;
     let page = |c: &mut DbConn, after: Option<&Product>, limit: i64| -> AppResult<Vec<Product>> {
-        let mut q = sorted(filtered(&m, org, f, Use::Page), f.sort);
+        let mut q = walk(&m, org, f);
         if let Some(last) = after {
             q = q.filter(after_product(order, last));
         }

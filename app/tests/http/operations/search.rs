@@ -378,8 +378,8 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
             use diesel::connection::SimpleConnection;
             c.batch_execute("ANALYZE")?;
             c.batch_execute(L_STATS)?;
-            // A rare word drives the page by the products found; a common one ("5r1" is in most
-            // tyre codes) filters a walk in code order, so no sort of hundreds of rows.
+            // A rare word and a common one ("5r1" is in most tyre codes, but in fewer than
+            // 5,000 products) both drive the page by the products the text index finds, sorted.
             let code: String = products::table.filter(products::org_id.eq(ORG)).order(products::id.desc()).select(products::code).first(c)?;
             let rare = product_db::list_plan(c, ORG, &ProductFilter { key: Some(code.to_lowercase()), ..Default::default() })?;
             let common = product_db::list_plan(c, ORG, &ProductFilter { key: Some("5r1".into()), ..Default::default() })?;
@@ -403,14 +403,72 @@ async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
         .await
         .unwrap();
     let (rare, common) = words.split_once("\n---\n").unwrap();
-    assert!(rare.starts_with("SEARCH products USING INTEGER PRIMARY KEY"), "a rare word's products are looked up by id:\n{rare}");
-    assert!(common.contains("products_fts VIRTUAL TABLE INDEX") && common.contains("sqlite_autoindex_products_1") && !common.contains("TEMP B-TREE"), "a common word filters the walk in code order:\n{common}");
+    for (what, plan) in [("a rare word", rare), ("a common word", common)] {
+        assert!(found_then_sorted(plan), "{what}'s products are found by the text index, looked up by id and sorted:\n{plan}");
+    }
     assert!(csr.contains("orders_customer_type (org_id=? AND customer_id=? AND order_type=?)"), "one customer's sheets are read through the customer index:\n{csr}");
     assert!(many.contains("orders_type_date") && !many.contains("TEMP B-TREE"), "many customers' sheets are found walking the date index:\n{many}");
     assert!(product_key.contains("products_size"), "a tyre size keeps its exact index:\n{product_key}");
     assert!(every.contains("orders_date") && !every.contains("TEMP B-TREE"), "a list of every type walks the date index, no sort of the company:\n{every}");
     for (what, plan) in [("a number", &no), ("a reference", &reference)] {
         assert!(plan.contains("SEARCH orders USING INTEGER PRIMARY KEY"), "{what} found by the trigram index drives the list by its ids:\n{plan}");
+    }
+}
+
+/// A plan that reads the products the text index found (or their ids, looked up first) by id
+/// and sorts them, never walking an index of the company's products.
+fn found_then_sorted(plan: &str) -> bool {
+    plan.contains("SEARCH products USING INTEGER PRIMARY KEY") && plan.contains("TEMP B-TREE") && !plan.contains("INDEX products_") && !plan.contains("sqlite_autoindex_products_1")
+}
+
+/// Issue 38: after an import of many products whose codes sort before the tyres, a word
+/// search's page still reads its matches only, not the catalogue before them; a word in more
+/// than 5,000 products walks the code order, where its matches soon fill a page.
+#[tokio::test]
+async fn a_word_search_reads_its_matches_not_the_imported_products_before_them() {
+    let app = TestApp::new().await;
+    let (before, after, walked, bulk, plans) = app
+        .state
+        .db
+        .run(|c| {
+            use diesel::connection::SimpleConnection;
+            let pages = |c: &mut DbConn, key: &str| -> db::error::AppResult<Vec<(Vec<i64>, i64)>> {
+                (0..3)
+                    .map(|page| {
+                        let p = product_db::list(c, ORG, &ProductFilter { key: Some(key.into()), ..Default::default() }, page * 20, 20)?;
+                        Ok((p.rows.iter().map(|r| r.id).collect(), p.total))
+                    })
+                    .collect()
+            };
+            let before = pages(c, "r16")?;
+            // 6,000 products whose codes sort first ("AAA-…"), as an Import Basic adds them.
+            c.batch_execute(&format!(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000) \
+                 INSERT INTO products (org_id, code, name, search_text, created_at, updated_at) \
+                 SELECT {ORG}, 'AAA-' || (100000 + i), 'Bulk part ' || i, 'aaa-' || (100000 + i) || ' bulk part', '2026-01-01 00:00:00', '2026-01-01 00:00:00' FROM n"
+            ))?;
+            let after = pages(c, "r16")?;
+            let walked = pages(c, "bulk")?;
+            let bulk: Vec<i64> = products::table.filter(products::org_id.eq(ORG)).filter(products::code.like("AAA-%")).order((products::code, products::id)).limit(60).select(products::id).load(c)?;
+            let plans = match c.backend() {
+                Backend::Sqlite => {
+                    let r16 = product_db::list_plan(c, ORG, &ProductFilter { key: Some("r16".into()), ..Default::default() })?.join("\n");
+                    let bulk = product_db::list_plan(c, ORG, &ProductFilter { key: Some("bulk".into()), ..Default::default() })?.join("\n");
+                    Some((r16, bulk))
+                }
+                Backend::Postgres => None,
+            };
+            Ok((before, after, walked, bulk, plans))
+        })
+        .await
+        .unwrap();
+    assert!(before[0].1 > 40, "r16 fills three pages of the demo catalogue: {}", before[0].1);
+    assert_eq!(after, before, "the import changes no page of r16, nor its total");
+    assert!(walked.iter().all(|(_, total)| *total == 6000), "bulk's total: {:?}", walked.iter().map(|w| w.1).collect::<Vec<_>>());
+    assert_eq!(walked.into_iter().flat_map(|(ids, _)| ids).collect::<Vec<_>>(), bulk, "bulk's pages in code order");
+    if let Some((r16, bulk)) = plans {
+        assert!(found_then_sorted(&r16), "r16's few matches are found by the text index and sorted:\n{r16}");
+        assert!(bulk.contains("sqlite_autoindex_products_1") && !bulk.contains("TEMP B-TREE"), "bulk's 6,000 matches filter the walk in code order:\n{bulk}");
     }
 }
 
