@@ -124,6 +124,45 @@ fn in_a_write() -> bool {
     WRITING.try_with(|()| ()).is_ok()
 }
 
+tokio::task_local! {
+    /// Set while a read request is answered: the connection its calls share.
+    static KEPT: Kept;
+}
+
+/// The read connection of one request, checked out by its first database call and kept for
+/// the others until the request has been answered (see [`one_connection`]).
+#[derive(Clone, Default)]
+pub struct Kept(Arc<std::sync::Mutex<Option<Conn>>>);
+
+impl Kept {
+    fn take(&self) -> Option<Conn> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
+    }
+
+    fn keep(&self, conn: Conn) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(conn);
+    }
+}
+
+/// Runs `f` (the answer to a read request) with its database calls on one read connection:
+/// the session look-up, the shell's count and the page's queries each took a connection of
+/// their own, with r2d2's `SELECT 1` check each time (issue 38). The connection goes back to
+/// the pool when `f` ends and no [`kept`] handle is left; two calls at once use two.
+pub async fn one_connection<F: std::future::Future>(f: F) -> F::Output {
+    KEPT.scope(Kept::default(), f).await
+}
+
+/// The connection of the read request being answered, for work that goes on after its
+/// handler (a streamed page's content, run with [`polled_with`]); `None` outside one.
+pub fn kept() -> Option<Kept> {
+    KEPT.try_with(Kept::clone).ok()
+}
+
+/// Runs `f` (one poll of work that reads for a request) on `kept`, the request's connection.
+pub fn polled_with<R>(kept: &Kept, f: impl FnOnce() -> R) -> R {
+    KEPT.sync_scope(kept.clone(), f)
+}
+
 fn busy(e: diesel::r2d2::PoolError) -> AppError {
     tracing::warn!("no database connection in time: {e}");
     AppError::Unavailable(BUSY.into())
@@ -190,8 +229,13 @@ impl Db {
         F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
         T: Send + 'static,
     {
-        let pool = if in_a_write() { &self.writers } else { &self.pool };
-        Self::run_on(pool.clone(), f).await
+        if in_a_write() {
+            return Self::run_on(self.writers.clone(), f).await;
+        }
+        match KEPT.try_with(Kept::clone) {
+            Ok(kept) => Self::run_kept(self.pool.clone(), kept, f).await,
+            Err(_) => Self::run_on(self.pool.clone(), f).await,
+        }
     }
 
     /// Like [`Db::run`], for a read through a large part of the database (an export, a
@@ -221,6 +265,28 @@ impl Db {
             span.in_scope(|| {
                 let mut conn = pool.get().map_err(busy)?;
                 f(&mut conn)
+            })
+        })
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
+    }
+
+    /// Like [`Db::run_on`] on the request's kept connection, checked out first if it has none.
+    async fn run_kept<T, F>(pool: Pool<Manager>, kept: Kept, f: F) -> AppResult<T>
+    where
+        F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let span = tracing::Span::current();
+        tokio::task::spawn_blocking(move || {
+            span.in_scope(|| {
+                let mut conn = match kept.take() {
+                    Some(conn) => conn,
+                    None => pool.get().map_err(busy)?,
+                };
+                let done = f(&mut conn);
+                kept.keep(conn);
+                done
             })
         })
         .await

@@ -44,7 +44,7 @@ mod planner;
 pub use url::DatabaseUrl;
 
 pub use bulk::{DeferredIndexes, SchemaObject, analyze_all, bulk_load, checkpoint, defer_indexes, sync_sequences};
-pub use conn::{BUSY, Conn, ConnectError, Db, Manager, POOL_WAIT, WRITE_ATTEMPTS, after_large_reads, connect, writing};
+pub use conn::{BUSY, Conn, ConnectError, Db, Kept, Manager, POOL_WAIT, WRITE_ATTEMPTS, after_large_reads, connect, kept, one_connection, polled_with, writing};
 pub use keyset::{CountOf, Predicate, SortedPage, after_key, keyset_chunks, nulls_first, read_snapshot};
 pub use migrate::{migrate, revert_last, under_start_lock};
 pub use planner::{PLANNED_TABLES, analyze, optimize, plan};

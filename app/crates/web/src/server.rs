@@ -40,13 +40,14 @@ pub use crate::http::CSP;
 ///
 /// A read first takes one of the few places for reads (`crate::admission`), kept until its
 /// answer is produced, so a save competes with a few readers rather than all of them; files
-/// sent as they are and the health check take none.
+/// sent as they are and the health check take none. Its database calls share one connection
+/// (`db::one_connection`), a streamed page's content included.
 async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if !req.method().is_safe() {
         return db::writing(next.run(req)).await;
     }
     let place = if crate::admission::takes_a_place(req.uri().path()) { state.readers.enter().await } else { None };
-    match tokio::time::timeout(state.config.request_timeout, next.run(req)).await {
+    match tokio::time::timeout(state.config.request_timeout, db::one_connection(next.run(req))).await {
         Ok(res) => res.map(|body| crate::admission::Holding::body(body, place)),
         Err(_) => StatusCode::REQUEST_TIMEOUT.into_response(),
     }

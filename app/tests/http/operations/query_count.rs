@@ -24,23 +24,35 @@ fn watched() -> &'static RwLock<HashMap<String, Arc<AtomicUsize>>> {
     WATCHED.get_or_init(Default::default)
 }
 
-/// One connection's hook: it learns its URL when the connection opens and finds its tally
+/// Pool checkouts per watched database URL: the pool tests each connection it hands out
+/// with `SELECT 1`.
+fn checkouts() -> &'static RwLock<HashMap<String, Arc<AtomicUsize>>> {
+    static CHECKOUTS: OnceLock<RwLock<HashMap<String, Arc<AtomicUsize>>>> = OnceLock::new();
+    CHECKOUTS.get_or_init(Default::default)
+}
+
+/// One connection's hook: it learns its URL when the connection opens and finds its tallies
 /// at the first statement after the URL is watched.
 struct Counter {
     url: String,
     tally: Option<Arc<AtomicUsize>>,
+    checked: Option<Arc<AtomicUsize>>,
 }
 
 impl Instrumentation for Counter {
     fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
         match event {
             InstrumentationEvent::StartEstablishConnection { url, .. } => self.url = url.to_owned(),
-            InstrumentationEvent::StartQuery { .. } => {
+            InstrumentationEvent::StartQuery { query, .. } => {
                 if self.tally.is_none() {
                     self.tally = watched().read().unwrap().get(&self.url).cloned();
+                    self.checked = checkouts().read().unwrap().get(&self.url).cloned();
                 }
                 if let Some(t) = &self.tally {
                     t.fetch_add(1, Ordering::SeqCst);
+                }
+                if let Some(c) = self.checked.as_ref().filter(|_| query.to_string() == "SELECT 1") {
+                    c.fetch_add(1, Ordering::SeqCst);
                 }
             }
             _ => {}
@@ -51,16 +63,19 @@ impl Instrumentation for Counter {
 /// Gives every connection opened from now on a [`Counter`]; call before the app is built.
 fn install() {
     static ONCE: Once = Once::new();
-    ONCE.call_once(|| set_default_instrumentation(|| Some(Box::new(Counter { url: String::new(), tally: None }))).expect("install the counting hook"));
+    ONCE.call_once(|| set_default_instrumentation(|| Some(Box::new(Counter { url: String::new(), tally: None, checked: None }))).expect("install the counting hook"));
+}
+
+fn url_of(app: &TestApp) -> String {
+    match &app.state.config.database {
+        DatabaseUrl::Sqlite(path) => path.to_str().expect("UTF-8 path").to_owned(),
+        DatabaseUrl::Postgres(raw) => raw.clone(),
+    }
 }
 
 /// The statement tally of the app's database.
 fn watch(app: &TestApp) -> Arc<AtomicUsize> {
-    let url = match &app.state.config.database {
-        DatabaseUrl::Sqlite(path) => path.to_str().expect("UTF-8 path").to_owned(),
-        DatabaseUrl::Postgres(raw) => raw.clone(),
-    };
-    watched().write().unwrap().entry(url).or_default().clone()
+    watched().write().unwrap().entry(url_of(app)).or_default().clone()
 }
 
 /// A fresh app whose statements are counted.
@@ -137,6 +152,30 @@ async fn the_sheet_detail_page_reads_as_many_statements_for_1_line_as_for_30() {
     let large = statements_of(&app, &tally, &format!("/api/orders/{thirty}"), &s).await;
     eprintln!("GET /api/orders/{{id}}: {small} statements with 1 line, {large} with 30 lines");
     assert_eq!(small, large, "the JSON sheet runs a query per line");
+}
+
+/// Issue 38: a page's session look-up, its shell's count and its own queries each took a
+/// connection from the pool, tested with `SELECT 1` every time (four a list page). A read
+/// request now keeps the first it takes, a streamed page's content included.
+#[tokio::test]
+async fn a_page_takes_one_connection_from_the_pool() {
+    install();
+    let app = TestApp::new().await;
+    // Before the statements are watched, so each connection finds its tallies at once.
+    let checked = checkouts().write().unwrap().entry(url_of(&app)).or_default().clone();
+    let tally = watch(&app);
+    let s = app.session("sales@demo.test").await;
+    let d = data(&app).await;
+    let approver = app.session("approver@demo.test").await;
+    let id = approved_invoice(&app, &approver, &d, 3).await;
+    for path in ["/invoices?per_page=150".to_string(), format!("/order_detail/invoices/{id}"), "/products?key=r16".into(), "/customers".into(), "/api/orders?type=1".into()] {
+        assert_eq!(app.get(&path, Some(&s)).await.status, StatusCode::OK, "{path}");
+        let before = checked.load(Ordering::SeqCst);
+        let statements = statements_of(&app, &tally, &path, &s).await;
+        // `statements_of` asks twice: the warm-up and the counted request.
+        let taken = checked.load(Ordering::SeqCst) - before;
+        assert_eq!(taken, 2, "{path}: {} pool checkouts a request ({statements} statements)", taken as f64 / 2.0);
+    }
 }
 
 #[tokio::test]
@@ -273,10 +312,8 @@ async fn every_full_page_sends_its_head_and_shell_before_its_queries_run() {
     let invoice = approved_invoice(&app, &s, &d, 3).await;
     let no: String = app.get(&format!("/api/orders/{invoice}"), Some(&s)).await.json()["data"]["no"].as_str().expect("a number").to_owned();
     let shell_only = streamed(&app, &tally, "/suppliers", &s, false).await.at_first;
-    // One head query as the pages run it: the pool's check of the connection and the query.
-    let before = tally.load(Ordering::SeqCst);
-    app.state.db.run(move |c| db::order_views::head_of(c, 4, invoice)).await.unwrap();
-    let head_query = tally.load(Ordering::SeqCst) - before;
+    // One head query as the pages run it, on the connection their session look-up took.
+    let (head_query, _) = read_later(&app, &tally, move |c| db::order_views::head_of(c, 4, invoice)).await;
     let pages = [
         ("/quotings".to_string(), 0, "Quoting"),
         ("/order_add/invoices".into(), 0, "New Invoice"),
@@ -296,8 +333,8 @@ async fn every_full_page_sends_its_head_and_shell_before_its_queries_run() {
     }
 }
 
-/// The statements `read` runs as a page runs it (the pool's check of the connection and its
-/// queries), and its answer.
+/// The statements `read` runs as a page's first read runs it (the pool's check of the
+/// connection and its queries), and its answer.
 async fn read_alone<T, F>(app: &TestApp, tally: &AtomicUsize, read: F) -> (usize, T)
 where
     T: Send + 'static,
@@ -306,6 +343,20 @@ where
     let before = tally.load(Ordering::SeqCst);
     let answer = app.state.db.run(read).await.unwrap();
     (tally.load(Ordering::SeqCst) - before, answer)
+}
+
+/// The statements `read` runs as a page's later reads run it, on the connection its first
+/// took (`db::one_connection`): its queries alone.
+async fn read_later<T, F>(app: &TestApp, tally: &AtomicUsize, read: F) -> (usize, T)
+where
+    T: Send + 'static,
+    F: FnOnce(&mut db::DbConn) -> db::error::AppResult<T> + Send + 'static,
+{
+    db::one_connection(async {
+        app.state.db.run(|_| Ok(())).await.unwrap();
+        read_alone(app, tally, read).await
+    })
+    .await
 }
 
 /// Where the first part of a streamed shop page ends: the start of its content.
@@ -330,10 +381,10 @@ async fn every_shop_page_sends_its_head_and_header_before_its_queries_run() {
     let token = s.cookie.trim_start_matches("td_shop=").to_owned();
     let (session, who) = read_alone(&app, &tally, move |c| Ok(shop_db::session(c, &token)?.expect("a session").2)).await;
     let (company, org, customer) = (who.org_name.clone(), who.org_id, who.customer_id);
-    let (shell, _) = read_alone(&app, &tally, move |c| services::shop::cart_count(c, &who)).await;
-    let (product_head, _) = read_alone(&app, &tally, move |c| shop_db::shown_code(c, org, product)).await;
-    let (order_head, no) = read_alone(&app, &tally, move |c| shop_db::my_order_no(c, org, customer, order)).await;
-    let (checkout_head, _) = read_alone(&app, &tally, move |c| shop_db::cart_has_shown(c, org, customer)).await;
+    let (shell, _) = read_later(&app, &tally, move |c| services::shop::cart_count(c, &who)).await;
+    let (product_head, _) = read_later(&app, &tally, move |c| shop_db::shown_code(c, org, product)).await;
+    let (order_head, no) = read_later(&app, &tally, move |c| shop_db::my_order_no(c, org, customer, order)).await;
+    let (checkout_head, _) = read_later(&app, &tally, move |c| shop_db::cart_has_shown(c, org, customer)).await;
     let no = no.expect("the order's number");
     let pages = [
         (format!("/shop?key={code}"), 0, "Products".to_string()),

@@ -99,7 +99,7 @@ where
         };
         encode(&mut encoder, html.as_bytes(), true)
     };
-    let mut res = Response::new(Body::new(TwoParts { first: Some(first), rest: Some(Box::pin(rest)) }));
+    let mut res = Response::new(Body::new(TwoParts { first: Some(first), rest: Some(Box::pin(rest)), kept: db::kept() }));
     let headers = res.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
@@ -164,6 +164,8 @@ fn encode(encoder: &mut Option<GzEncoder<Vec<u8>>>, part: &[u8], last: bool) -> 
 struct TwoParts {
     first: Option<Bytes>,
     rest: Option<Pin<Box<dyn Future<Output = Bytes> + Send>>>,
+    /// The request's database connection, which the content's queries use too.
+    kept: Option<db::Kept>,
 }
 
 impl hyper::body::Body for TwoParts {
@@ -174,10 +176,17 @@ impl hyper::body::Body for TwoParts {
         if let Some(first) = self.first.take() {
             return Poll::Ready(Some(Ok(Frame::data(first))));
         }
-        let Some(rest) = self.rest.as_mut() else { return Poll::Ready(None) };
-        match rest.as_mut().poll(cx) {
+        let this = &mut *self;
+        let Some(rest) = this.rest.as_mut() else { return Poll::Ready(None) };
+        let polled = match &this.kept {
+            Some(kept) => db::polled_with(kept, || rest.as_mut().poll(cx)),
+            None => rest.as_mut().poll(cx),
+        };
+        match polled {
             Poll::Ready(bytes) => {
-                self.rest = None;
+                // The content is read: the connection goes back before it is sent.
+                this.rest = None;
+                this.kept = None;
                 Poll::Ready(Some(Ok(Frame::data(bytes))))
             }
             Poll::Pending => Poll::Pending,
