@@ -156,8 +156,8 @@ fn run(cli: Cli) -> Result<(), String> {
     let config = Config::new(cli.database_url.as_deref(), cli.bind.as_deref(), cli.data_dir.as_deref(), cli.storage_url.as_deref())?;
     match cli.command.unwrap_or(Command::Serve { no_demo: false }) {
         Command::Serve { no_demo } => {
-            let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-            rt.block_on(serve::serve(config, !no_demo)).map_err(|e| e.to_string())
+            let rts = web::runtimes::build().map_err(|e| format!("cannot start the runtime: {e}"))?;
+            rts.main.block_on(serve::serve(config, !no_demo, rts.writes)).map_err(|e| e.to_string())
         }
         Command::Backup { to } => match tyredesk::ops::backup::run(&config, to.as_deref())? {
             tyredesk::ops::backup::Backup::Written { path, bytes, report_files } => {
@@ -216,8 +216,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let seconds = |s: f64, what: &str| std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what} must be a number of seconds, not {s}"));
             let limits = tyredesk::bench::Limits { requests: b.requests, max_single: seconds(b.max_seconds, "--max-seconds")?, concurrent: seconds(b.concurrent_seconds, "--concurrent-seconds")? };
             let opts = tyredesk::bench::Options { scale: b.scale, limits, clients: b.clients.max(1), scenarios: b.scenarios, json: b.json, existing: b.existing };
-            let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-            let ok = rt.block_on(tyredesk::bench::run(config, opts)).map_err(|e| e.to_string())?;
+            // The server's runtimes, as `serve` runs them (the clients share the main one).
+            let rts = web::runtimes::build().map_err(|e| format!("cannot start the runtime: {e}"))?;
+            let ok = rts.main.block_on(tyredesk::bench::run(config, opts, rts.writes)).map_err(|e| e.to_string())?;
             if ok { Ok(()) } else { Err("some scenarios were over their budget".into()) }
         }
         Command::XeroFake => {

@@ -46,8 +46,9 @@ pub fn seed_demo_if_empty(db: &Db) -> Result<bool, String> {
     })
 }
 
-/// Runs the server until Ctrl-C or SIGTERM.
-pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
+/// Runs the server until Ctrl-C or SIGTERM, answering requests that change data on `writes`
+/// (`web::runtimes`).
+pub async fn serve(config: Config, demo: bool, writes: tokio::runtime::Handle) -> anyhow::Result<()> {
     let db = open(&config).map_err(anyhow::Error::msg)?;
     if demo {
         if seed_demo_if_empty(&db).map_err(anyhow::Error::msg)? {
@@ -55,7 +56,7 @@ pub async fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         }
         print!("{}", seed::demo_signins());
     }
-    let state = AppState::new(config.clone(), db)?;
+    let state = AppState::new(config.clone(), db)?.with_writes(writes);
     // A wrong bucket, endpoint or key stops the start, not the first report.
     state.store.check().await.map_err(anyhow::Error::msg)?;
     let listener = tokio::net::TcpListener::bind(&config.bind)

@@ -116,7 +116,12 @@ pub async fn page_during_editors(name: &str, crowd: &[Arc<Client>], one: &Client
 /// `crowd` reads the lists of `reads` without pause while `one` saves and approves a 20-line
 /// invoice over and over (issue 38: a save waited 206–396 ms behind 32 readers). Answers the
 /// saves' timings and the readers' rate; a reader that failed fails the scenario.
-pub async fn save_during_reads(name: &str, crowd: &[Arc<Client>], one: &Client, reads: &PathFn, save_body: &str, warehouse: i64, limits: Limits) -> anyhow::Result<(Timings, f64)> {
+///
+/// The saving user's browser is on another machine: its client runs on a thread and runtime
+/// of its own, started from `outside` (a runtime at normal priority), not among the readers'
+/// clients on the server's main runtime, whose queue it would otherwise wait in to send each
+/// request and read each answer.
+pub async fn save_during_reads(name: &str, crowd: &[Arc<Client>], one: &Client, reads: &PathFn, save_body: &str, warehouse: i64, limits: Limits, outside: &tokio::runtime::Handle) -> anyhow::Result<(Timings, f64)> {
     let load = {
         let (crowd, reads, name) = (crowd.to_vec(), Arc::clone(reads), format!("{name} (the readers)"));
         tokio::spawn(async move { measure::concurrent(&name, &crowd, &reads, limits).await })
@@ -124,7 +129,12 @@ pub async fn save_during_reads(name: &str, crowd: &[Arc<Client>], one: &Client, 
     // Let the readers' first wave arrive before measuring.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let until = limits.concurrent.saturating_sub(Duration::from_millis(600));
-    let saves = super::save_and_approve(one, save_body, warehouse, Limits { requests: usize::MAX, max_single: until, ..limits }).await?;
+    let (one, body) = (one.another(), save_body.to_owned());
+    let saving = outside.spawn_blocking(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        rt.block_on(super::save_and_approve(&one, &body, warehouse, Limits { requests: usize::MAX, max_single: until, ..limits }))
+    });
+    let saves = saving.await??;
     let readers = load.await?;
     if readers.errors > 0 {
         anyhow::bail!("{name}: {} of the readers' requests failed", readers.errors);

@@ -332,7 +332,7 @@ async fn start_server(state: AppState) -> anyhow::Result<(std::net::SocketAddr, 
 
 /// Runs the benchmark; prints the tables, writes the JSON when asked, and returns whether
 /// every scenario met its budget.
-pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
+pub async fn run(config: Config, opts: Options, writes: tokio::runtime::Handle) -> anyhow::Result<bool> {
     let run_started = Instant::now();
     let cleanup = match &config.database {
         _ if opts.existing => None,
@@ -360,7 +360,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
     if !opts.existing {
         println!("Seeded {:?} in {seed_seconds:.1} s on {}", opts.scale, config.database.redacted());
     }
-    let state = AppState::new(config, db.clone())?;
+    let state = AppState::new(config, db.clone())?.with_writes(writes.clone());
     let islands = state.ssr.clone();
     let (addr, stop, router) = start_server(state).await?;
     let fx = db.run(move |c| load_fixture(c, today)).await?;
@@ -591,7 +591,7 @@ pub async fn run(config: Config, opts: Options) -> anyhow::Result<bool> {
         let (from, to) = fx.month;
         let lists = [format!("/invoices?from={from}&to={to}&per_page=150"), "/invoices?status=2&per_page=150".into(), "/products?key=r16".into(), format!("/customers?key={}", fx.word)];
         let reads: PathFn = Arc::new(move |i| lists[i % lists.len()].clone());
-        let (t, rate) = fairness::save_during_reads(&name, &crowd, &client, &reads, &save_body, fx.warehouse, l).await?;
+        let (t, rate) = fairness::save_during_reads(&name, &crowd, &client, &reads, &save_body, fx.warehouse, l, &writes).await?;
         let row = LatencyRow::new(&name, opts.clients + 1, t, Budget::P95Ms(SAVE_P95_MS));
         println!("  {:<40} p95 {:.2} ms, the readers at {rate:.0} req/s", row.name, row.p95_ms);
         notes.push(format!("{name}: the readers answered {rate:.0} requests/s meanwhile"));

@@ -80,6 +80,9 @@ pub struct LatencyRow {
     pub errors: usize,
     pub sql_p50_ms: Option<f64>,
     pub sql_p95_ms: Option<f64>,
+    /// p50 over the raw database time of the same request's queries (issue 38, item 5): what
+    /// the server adds to its SQL. Only where the raw column holds that SQL.
+    pub over_sql: Option<f64>,
     pub budget: String,
     pub ok: bool,
 }
@@ -102,6 +105,8 @@ impl LatencyRow {
                 Budget::Memory { .. } | Budget::Status(_) | Budget::None => true,
             };
         let sql = |p| (!t.sql.is_empty()).then(|| ms(percentile(&t.sql, p)));
+        let raw = matches!(budget, Budget::P95Ms(_) | Budget::None);
+        let over_sql = sql(0.50).filter(|s| raw && *s > 0.0).map(|s| p50 / s);
         Self {
             name: name.to_string(),
             clients,
@@ -113,6 +118,7 @@ impl LatencyRow {
             errors: t.errors,
             sql_p50_ms: sql(0.50),
             sql_p95_ms: sql(0.95),
+            over_sql,
             budget: budget.label(),
             ok,
         }
@@ -178,14 +184,14 @@ impl Report {
     /// The tables printed at the end of a run.
     pub fn table(&self) -> String {
         let mut out = format!(
-            "{:<40} {:>3} {:>5} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>17} {:>6}\n",
-            "scenario", "cl", "n", "p50 ms", "p95 ms", "p99 ms", "req/s", "errors", "sql p50", "sql p95", "budget", "result"
+            "{:<40} {:>3} {:>5} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>6} {:>17} {:>6}\n",
+            "scenario", "cl", "n", "p50 ms", "p95 ms", "p99 ms", "req/s", "errors", "sql p50", "sql p95", "x sql", "budget", "result"
         );
         let opt = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.2}"));
         for e in &self.scenarios {
             if let Entry::Latency(r) = e {
                 out.push_str(&format!(
-                    "{:<40} {:>3} {:>5} {:>8.2} {:>8.2} {:>8.2} {:>8.0} {:>6} {:>8} {:>8} {:>17} {:>6}\n",
+                    "{:<40} {:>3} {:>5} {:>8.2} {:>8.2} {:>8.2} {:>8.0} {:>6} {:>8} {:>8} {:>6} {:>17} {:>6}\n",
                     r.name,
                     r.clients,
                     r.requests,
@@ -196,6 +202,7 @@ impl Report {
                     r.errors,
                     opt(r.sql_p50_ms),
                     opt(r.sql_p95_ms),
+                    r.over_sql.map_or_else(|| "-".to_string(), |x| format!("{x:.1}")),
                     r.budget,
                     if r.ok { "ok" } else { "OVER" }
                 ));

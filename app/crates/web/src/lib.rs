@@ -13,6 +13,7 @@ pub mod files;
 pub mod http;
 pub mod pages;
 pub mod print;
+pub mod runtimes;
 pub mod server;
 pub mod shop;
 pub mod ssr;

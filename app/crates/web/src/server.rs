@@ -36,7 +36,8 @@ pub use crate::http::CSP;
 /// untrue. Their work is bounded instead: input ranges, upload limits, short transactions
 /// (`docs/decisions/operations.md`, "Server limits and timeouts"); slow clients are cut off by the connection's read limits.
 /// Their database calls, reads included, go to the connections kept for writes, so a save
-/// does not queue behind the readers (`db::writing`).
+/// does not queue behind the readers (`db::writing`), and where the state has a runtime for
+/// them they are answered there, at a higher priority than the reads (`crate::runtimes`).
 ///
 /// A read first takes one of the few places for reads (`crate::admission`), kept until its
 /// answer is produced, so a save competes with a few readers rather than all of them; files
@@ -44,7 +45,14 @@ pub use crate::http::CSP;
 /// (`db::one_connection`), a streamed page's content included.
 async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if !req.method().is_safe() {
-        return db::writing(next.run(req)).await;
+        let write = db::writing(next.run(req));
+        return match &state.writes {
+            Some(writes) => writes.spawn(tracing::Instrument::instrument(write, tracing::Span::current())).await.unwrap_or_else(|e| {
+                tracing::error!("a request that changes data failed: {e}");
+                StatusCode::INTERNAL_SERVER_ERROR.into_response()
+            }),
+            None => write.await,
+        };
     }
     let place = if crate::admission::takes_a_place(req.uri().path()) { state.readers.enter().await } else { None };
     match tokio::time::timeout(state.config.request_timeout, db::one_connection(next.run(req))).await {

@@ -21,6 +21,9 @@ pub struct App {
     pub ssr: crate::ssr::Ssr,
     /// The places reads take before they are answered ([`crate::admission`]).
     pub readers: crate::admission::Readers,
+    /// The runtime that answers requests changing data, at normal priority (`serve`'s; tests
+    /// answer them on their own runtime): `crate::runtimes`.
+    pub writes: Option<tokio::runtime::Handle>,
 }
 
 impl Deref for App {
@@ -53,6 +56,18 @@ impl AppState {
         Self::with_parts(config, db, throttle, xero)
     }
 
+    /// The same state answering requests that change data on `writes` (`crate::runtimes`).
+    /// Call it before the state is shared.
+    pub fn with_writes(self, writes: tokio::runtime::Handle) -> Self {
+        match Arc::try_unwrap(self.0) {
+            Ok(mut app) => {
+                app.writes = Some(writes);
+                Self(Arc::new(app))
+            }
+            Err(_) => panic!("AppState::with_writes on a state already shared"),
+        }
+    }
+
     /// The same state with islands rendered by `ssr` (tests pass a bundle that fails).
     /// Call it before the state is shared.
     pub fn with_ssr(self, ssr: crate::ssr::Ssr) -> Self {
@@ -72,6 +87,6 @@ impl AppState {
         let ssr = crate::ssr::Ssr::embedded(crate::ssr::Limits::default());
         let store = services::store::Store::open(&config.data_dir, &config.storage).map_err(anyhow::Error::msg)?;
         let core = Core { db, data_dir: config.data_dir.clone(), store, export_chunk: config.export_chunk, export_direct_max: config.export_direct_max, throttle, reports: Default::default(), xero: Arc::new(xero), email: Default::default(), suggestions: Default::default() };
-        Ok(Self(Arc::new(App { core: Arc::new(core), config, assets: Assets::load()?, secure_cookies, ssr, readers: crate::admission::Readers::for_this_machine() })))
+        Ok(Self(Arc::new(App { core: Arc::new(core), config, assets: Assets::load()?, secure_cookies, ssr, readers: crate::admission::Readers::for_this_machine(), writes: None })))
     }
 }
