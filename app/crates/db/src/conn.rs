@@ -230,12 +230,9 @@ impl Db {
         T: Send + 'static,
     {
         if in_a_write() {
-            return Self::run_on(self.writers.clone(), f).await;
+            return Self::run_on(self.writers.clone(), None, f).await;
         }
-        match KEPT.try_with(Kept::clone) {
-            Ok(kept) => Self::run_kept(self.pool.clone(), kept, f).await,
-            Err(_) => Self::run_on(self.pool.clone(), f).await,
-        }
+        Self::run_on(self.pool.clone(), kept(), f).await
     }
 
     /// Like [`Db::run`], for a read through a large part of the database (an export, a
@@ -255,7 +252,9 @@ impl Db {
         .await
     }
 
-    async fn run_on<T, F>(pool: Pool<Manager>, f: F) -> AppResult<T>
+    /// Runs `f` on the blocking pool with a connection of `pool`, or with the request's `kept`
+    /// one (checked out first if it has none, and kept afterwards).
+    async fn run_on<T, F>(pool: Pool<Manager>, kept: Option<Kept>, f: F) -> AppResult<T>
     where
         F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
         T: Send + 'static,
@@ -263,29 +262,14 @@ impl Db {
         let span = tracing::Span::current();
         tokio::task::spawn_blocking(move || {
             span.in_scope(|| {
-                let mut conn = pool.get().map_err(busy)?;
-                f(&mut conn)
-            })
-        })
-        .await
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
-    }
-
-    /// Like [`Db::run_on`] on the request's kept connection, checked out first if it has none.
-    async fn run_kept<T, F>(pool: Pool<Manager>, kept: Kept, f: F) -> AppResult<T>
-    where
-        F: FnOnce(&mut DbConn) -> AppResult<T> + Send + 'static,
-        T: Send + 'static,
-    {
-        let span = tracing::Span::current();
-        tokio::task::spawn_blocking(move || {
-            span.in_scope(|| {
-                let mut conn = match kept.take() {
+                let mut conn = match kept.as_ref().and_then(Kept::take) {
                     Some(conn) => conn,
                     None => pool.get().map_err(busy)?,
                 };
                 let done = f(&mut conn);
-                kept.keep(conn);
+                if let Some(kept) = &kept {
+                    kept.keep(conn);
+                }
                 done
             })
         })
@@ -308,7 +292,7 @@ impl Db {
             Backend::Sqlite => Some(self.write_lock.lock().await),
             Backend::Postgres => None,
         };
-        Self::run_on(self.writers.clone(), move |conn| {
+        Self::run_on(self.writers.clone(), None, move |conn| {
             let mut attempt = 1;
             loop {
                 match conn.transaction(&mut f) {

@@ -36,9 +36,9 @@ impl<Q, C> RunQueryDsl<C> for CountOf<Q> {}
 
 /// `SELECT id, COUNT(*) OVER () FROM (<query>) AS matched ORDER BY <order> LIMIT <limit>
 /// OFFSET <offset>`: a page of the ids that `query` selects (with `id` and the columns `order`
-/// names), sorted after they are all found, each with the number found (0 without `total`).
-/// With a `LIMIT` inside, the derived table is planned on its own, so its rows are found
-/// through the most selective index (a text index) whatever the order wants.
+/// names), sorted after they are all found, each with the number found. With a `LIMIT`
+/// inside, the derived table is planned on its own, so its rows are found through the most
+/// selective index (a text index) whatever the order wants.
 #[derive(Debug, Clone, diesel::query_builder::QueryId)]
 pub struct SortedPage<Q> {
     pub query: Q,
@@ -46,8 +46,6 @@ pub struct SortedPage<Q> {
     pub order: &'static str,
     pub offset: i64,
     pub limit: i64,
-    /// Whether each id carries the number found (a window over all of them).
-    pub total: bool,
 }
 
 impl<Q> diesel::query_builder::Query for SortedPage<Q> {
@@ -61,7 +59,7 @@ where
     i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: diesel::query_builder::AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        out.push_sql(if self.total { "SELECT id, COUNT(*) OVER () FROM (" } else { "SELECT id, CAST(0 AS BIGINT) FROM (" });
+        out.push_sql("SELECT id, COUNT(*) OVER () FROM (");
         self.query.walk_ast(out.reborrow())?;
         out.push_sql(") AS matched ORDER BY ");
         out.push_sql(self.order);

@@ -327,13 +327,12 @@ const SORTED_MATCHES: i64 = 5_000;
 /// ('r16': 100,504 rows walked on SQLite, issue 38). So a word search that matches few enough
 /// products finds them all through the text index, sorts them and reads the page's rows by
 /// id: the cost follows the number of matches, not where they sit in the order.
-/// - SQLite: the FTS5 index says cheaply whether a word has at most [`SORTED_MATCHES`]
-///   matches (of every company); then one statement finds, counts and sorts them (r16 at L
-///   after that import: 7.8 ms walking → 2.8 ms).
-/// - PostgreSQL: the count through the trigram index decides (michelin HTML 240 → 568 req/s at
-///   32 clients, docs/performance.md).
-///
-/// Words with more matches keep the walk, which then soon finds a page.
+/// One statement finds, counts and sorts them ([`matches_page`]); SQLite first asks the FTS5
+/// index whether a word has at most [`SORTED_MATCHES`] matches (of every company), which is
+/// cheap, and PostgreSQL tries it for any word search. Measured in SQL at L: r16 after that
+/// import 7.8 ms walking → 2.8 ms on SQLite; michelin 13.5 ms (count and walk) → 4.3 ms on
+/// PostgreSQL (docs/decisions/queries.md). Words with more matches are counted and keep the
+/// walk, which then soon finds a page.
 /// `order_sql` must list the same order as [`sorted`]; `tests/http/operations/search.rs`
 /// compares every sort's pages with one ordered query.
 pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Paged<Product>> {
@@ -347,11 +346,6 @@ pub fn list(conn: &mut DbConn, org: i64, f: &ProductFilter, offset: i64, limit: 
     if total <= offset {
         return Ok(Paged { rows: Vec::new(), total });
     }
-    if counted_few(&m, total) {
-        if let Some(page) = sorted_matches(conn, &m, org, f, offset, limit)? {
-            return Ok(Paged { total, ..page });
-        }
-    }
     let rows = walk(&m, org, f).offset(offset).limit(limit).select(Product::as_select()).load(conn)?;
     Ok(Paged { rows, total })
 }
@@ -361,20 +355,19 @@ fn count(conn: &mut DbConn, m: &Words, org: i64, f: &ProductFilter, offset: i64)
     Ok(super::CountOf(filtered(m, org, f, Use::Count).select(products::id).limit(count_limit(offset))).get_result(conn)?)
 }
 
-/// SQLite: whether one of the key's words has at most [`SORTED_MATCHES`] matches in the text
-/// index, so the search's matches are few enough to sort.
+/// Whether the search's matches may be few enough to sort. SQLite: one of the key's words has
+/// at most [`SORTED_MATCHES`] matches in the text index. PostgreSQL's trigram index has no
+/// such cheap answer: any word search tries, and the sorted statement says if there were more.
 fn few_matches(conn: &mut DbConn, m: &Words) -> AppResult<bool> {
+    if m.backend == Backend::Postgres {
+        return Ok(!m.words.is_empty());
+    }
     for (w, few) in &m.words {
         if few.is_some() || search::few(conn, Searchable::Products, w, SORTED_MATCHES)?.is_some() {
             return Ok(true);
         }
     }
     Ok(false)
-}
-
-/// PostgreSQL: whether a word search's count leaves few enough matches to sort.
-fn counted_few(m: &Words, total: i64) -> bool {
-    m.backend == Backend::Postgres && !m.words.is_empty() && total <= SORTED_MATCHES
 }
 
 /// The list's order, walked and filtered.
@@ -384,25 +377,18 @@ fn walk(m: &Words, org: i64, f: &ProductFilter) -> BoxedProducts<'static> {
 
 type MatchesPage = super::SortedPage<diesel::dsl::Select<BoxedProducts<'static>, (products::id, products::code, products::created_at, products::updated_at)>>;
 
-/// The statement that finds every match, sorts them and answers a page of their ids.
-/// - SQLite: at most one more than [`SORTED_MATCHES`], each id with the number found, so
-///   no count is made.
-/// - PostgreSQL, which has counted them: the ids alone, the matches unbounded. There a
-///   window made the planner pull the matches up into a walk of the company's products in
-///   code order (50 ms for 'r16' at L, cold), and a `LIMIT` inside made it read every
-///   match's row (4.5 ms against 0.9 ms for the plan it chooses without).
+/// The statement that finds every match (at most one more than [`SORTED_MATCHES`]), sorts
+/// them and answers a page of their ids, each with the number found, so no count is made.
+/// The `LIMIT` inside keeps the matches a query of their own: without it PostgreSQL pulled
+/// them up into a walk of the company's products in code order (9,600 rows for a page of
+/// 'michelin' at L).
 fn matches_page(m: &Words, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> MatchesPage {
-    let mut matching = filtered(m, org, f, Use::Sort).select((products::id, products::code, products::created_at, products::updated_at));
-    let total = m.backend == Backend::Sqlite;
-    if total {
-        matching = matching.limit(SORTED_MATCHES + 1);
-    }
-    super::SortedPage { query: matching, order: order_sql(f.sort), offset, limit, total }
+    let matching = filtered(m, org, f, Use::Sort).select((products::id, products::code, products::created_at, products::updated_at)).limit(SORTED_MATCHES + 1);
+    super::SortedPage { query: matching, order: order_sql(f.sort), offset, limit }
 }
 
-/// A page of the matches sorted after they are all found, and their number (0 on
-/// PostgreSQL, whose caller has counted); `None` when more than [`SORTED_MATCHES`] match, or
-/// none lie on the page (then the count says how many do).
+/// A page of the matches sorted after they are all found, and their number; `None` when more
+/// than [`SORTED_MATCHES`] match, or none lie on the page (then the count says how many do).
 fn sorted_matches(conn: &mut DbConn, m: &Words, org: i64, f: &ProductFilter, offset: i64, limit: i64) -> AppResult<Option<Paged<Product>>> {
     let page: Vec<(i64, i64)> = matches_page(m, org, f, offset, limit).load(conn)?;
     let total = match page.first() {
@@ -431,7 +417,7 @@ fn order_sql(sort: Option<i32>) -> &'static str {
 /// the index that drives it).
 pub fn list_plan(conn: &mut DbConn, org: i64, f: &ProductFilter) -> AppResult<Vec<String>> {
     let m = words(conn, f)?;
-    if few_matches(conn, &m)? || counted_few(&m, count(conn, &m, org, f, 0)?) {
+    if few_matches(conn, &m)? {
         return super::plan(conn, matches_page(&m, org, f, 0, 20));
     }
     super::plan(conn, walk(&m, org, f).limit(20).select(Product::as_select()))

@@ -13,7 +13,7 @@ pub struct Config {
     /// Where report files, queued uploads and backups go (`TYREDESK_STORAGE_URL`).
     pub storage: services::store::Location,
     /// How long a read (GET, HEAD) may run before it answers 408; writes are never cut off
-    /// (`server::timeout` says why).
+    /// (`server::by_method` says why).
     pub request_timeout: std::time::Duration,
     /// Rows per database read of an export ([`EXPORT_CHUNK`]; tests use a small one).
     pub export_chunk: usize,

@@ -30,7 +30,8 @@ use crate::{api, assets, auth, pages};
 
 pub use crate::http::CSP;
 
-/// Answers 408 for a read still running after `Config::request_timeout`. Writes (every
+/// How each request is answered, by its method. A read still running after
+/// `Config::request_timeout` is answered 408. Writes (every
 /// method but GET and HEAD) are never cut off: a timeout drops the handler, but a write
 /// already on the blocking pool runs on and commits, and answering failure for it would be
 /// untrue. Their work is bounded instead: input ranges, upload limits, short transactions
@@ -43,7 +44,7 @@ pub use crate::http::CSP;
 /// answer is produced, so a save competes with a few readers rather than all of them; files
 /// sent as they are and the health check take none. Its database calls share one connection
 /// (`db::one_connection`), a streamed page's content included.
-async fn timeout(State(state): State<AppState>, req: Request, next: Next) -> Response {
+async fn by_method(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if !req.method().is_safe() {
         let write = db::writing(next.run(req));
         return match &state.writes {
@@ -91,7 +92,7 @@ pub fn router(state: AppState) -> Router {
         // Spreadsheets are zip files already: compressing them again costs CPU for nothing and
         // would drop their Content-Length.
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(NotForContentType::const_new("application/vnd.openxmlformats"))))
-        .layer(middleware::from_fn_with_state(state.clone(), timeout))
+        .layer(middleware::from_fn_with_state(state.clone(), by_method))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -34,7 +34,7 @@ impl<S: Send + Sync> FromRequest<S> for Upload {
 
 /// How long the body of an upload may take to arrive. Writes are exempt from the server's
 /// request timeout (it must never answer failure for a write that then commits, see
-/// `server::timeout`), so a slow sender is cut off here, before anything is written.
+/// `server::by_method`), so a slow sender is cut off here, before anything is written.
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
 /// Longest text field (ids and codes).
 const FIELD_LIMIT: usize = 256;
