@@ -49,20 +49,20 @@ fn lower_priority() {
     }
 }
 
-/// The calling thread's nice value (Linux; 0 elsewhere).
-pub fn nice_of_this_thread() -> i32 {
-    #[cfg(target_os = "linux")]
-    // SAFETY: as in `lower_priority`; getpriority only reads.
-    unsafe {
-        libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t)
-    }
-    #[cfg(not(target_os = "linux"))]
-    0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The calling thread's nice value (Linux; 0 elsewhere).
+    fn nice_of_this_thread() -> i32 {
+        #[cfg(target_os = "linux")]
+        // SAFETY: as in `lower_priority`; getpriority only reads.
+        unsafe {
+            libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t)
+        }
+        #[cfg(not(target_os = "linux"))]
+        0
+    }
 
     #[test]
     fn reads_run_nicer_than_writes() {
