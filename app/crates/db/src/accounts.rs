@@ -207,27 +207,40 @@ pub fn create_session(conn: &mut DbConn, user_id: i64, org_id: i64) -> AppResult
     Ok((token, csrf))
 }
 
-/// The live session for a cookie token, with its user; expired sessions are not returned.
-pub fn session_by_token(conn: &mut DbConn, token: &str) -> AppResult<Option<SessionRow>> {
-    Ok(sessions::table
+/// The live session for a cookie token, with its user and the user's memberships, in one
+/// statement: every request signed in by cookie starts with it (issue 38: one round trip,
+/// not two). Expired sessions are not returned; the memberships are the active ones, in
+/// company order, as [`memberships_of`] reads them.
+pub fn session_with_memberships(conn: &mut DbConn, token: &str) -> AppResult<Option<(SessionRow, Vec<Membership>)>> {
+    let rows: Vec<(SessionRow, Option<Membership>)> = sessions::table
         .inner_join(users::table)
+        .left_join(memberships::table.on(memberships::user_id.eq(users::id).and(memberships::active.eq(true))))
+        .left_join(organisations::table.on(organisations::id.eq(memberships::org_id)))
         .filter(sessions::id.eq(crate::token::digest(token)))
         .filter(sessions::expires_at.gt(now()))
         .filter(users::is_active.eq(true))
         .filter(users::able_login.eq(true))
+        .order(memberships::org_id.asc())
         .select((
-            sessions::id,
-            sessions::user_id,
-            sessions::org_id,
-            sessions::csrf_token,
-            sessions::last_seen_at,
-            sessions::expires_at,
-            users::name,
-            users::email,
-            users::must_change_password,
+            (sessions::id, sessions::user_id, sessions::org_id, sessions::csrf_token, sessions::last_seen_at, sessions::expires_at, users::name, users::email, users::must_change_password),
+            (
+                memberships::org_id,
+                organisations::name,
+                memberships::role,
+                memberships::mod_prc,
+                memberships::is_acct,
+                memberships::crt_csr,
+                memberships::is_buyer,
+                memberships::last_used_at,
+                organisations::time_zone,
+            )
+                .nullable(),
         ))
-        .first(conn)
-        .optional()?)
+        .load(conn)?;
+    let mut rows = rows.into_iter();
+    let Some((session, first)) = rows.next() else { return Ok(None) };
+    let all = first.into_iter().chain(rows.filter_map(|(_, m)| m)).collect();
+    Ok(Some((session, all)))
 }
 
 /// Slides the idle expiry forward.

@@ -178,6 +178,21 @@ async fn a_page_takes_one_connection_from_the_pool() {
     }
 }
 
+/// Issue 38: a request signed in by cookie read its session, then its user's companies,
+/// before any statement of its own; it reads both in one now.
+#[tokio::test]
+async fn a_signed_in_request_reads_its_session_and_companies_in_one_statement() {
+    let (app, tally) = counted_app().await;
+    let s = app.session("sales@demo.test").await;
+    // The smallest signed-in call: the count behind the header's self-order badge. The
+    // fewest of three, as a request that opens a new connection also runs its set-up.
+    let mut n = usize::MAX;
+    for _ in 0..3 {
+        n = n.min(statements_of(&app, &tally, "/api/csr-self-order", &s).await);
+    }
+    assert_eq!(n, 3, "the pool's check, the session with its companies, and the count");
+}
+
 #[tokio::test]
 async fn a_list_past_the_count_cap_is_not_counted_again_on_every_page() {
     let (app, tally) = counted_app().await;

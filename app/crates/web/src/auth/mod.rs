@@ -207,10 +207,9 @@ pub async fn load(state: &AppState, headers: &HeaderMap) -> AppResult<Option<Aut
         .db
         .run(move |conn| {
             if let Some(token) = session_token {
-                let Some(s) = accounts::session_by_token(conn, &token)? else {
+                let Some((s, all)) = accounts::session_with_memberships(conn, &token)? else {
                     return Err(AppError::Unauthorized);
                 };
-                let all = accounts::memberships_of(conn, s.user_id)?;
                 let m = match accounts::choose_org(&all, Some(s.org_id)) {
                     Some(m) => m,
                     // The session's company is no longer open to the user: fall back, or end the session.
