@@ -95,16 +95,16 @@ pub fn delete_printer(conn: &mut DbConn, org: i64, id: i64) -> AppResult<()> {
 }
 
 /// The printer a sheet of `warehouse` prints on: an active printer of that warehouse, else
-/// an active printer for any warehouse; the first by name.
+/// an active printer for any warehouse; the first by name. One statement.
 pub fn printer_for(conn: &mut DbConn, org: i64, warehouse: Option<i64>) -> AppResult<Option<Printer>> {
     let active = printers::table.filter(printers::org_id.eq(org)).filter(printers::active.eq(true));
-    if let Some(w) = warehouse {
-        let own = active.filter(printers::warehouse_id.eq(w)).order((printers::name, printers::id)).select(Printer::as_select()).first(conn).optional()?;
-        if own.is_some() {
-            return Ok(own);
-        }
-    }
-    Ok(active.filter(printers::warehouse_id.is_null()).order((printers::name, printers::id)).select(Printer::as_select()).first(conn).optional()?)
+    // A warehouse's own printers come first (`IS NULL` is false for them).
+    Ok(active
+        .filter(printers::warehouse_id.is_null().or(printers::warehouse_id.eq(warehouse)))
+        .order((printers::warehouse_id.is_null(), printers::name, printers::id))
+        .select(Printer::as_select())
+        .first(conn)
+        .optional()?)
 }
 
 /// Where a print job got to.

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use db::error::{AppError, AppResult};
 use db::printing::{self as store, PrintJob, Printer, PrinterInput};
-use db::schema::{orders, warehouses};
+use db::schema::{orders, organisations, warehouses};
 use diesel::prelude::*;
 use documents::Variant;
 use domain::Actor;
@@ -207,7 +207,7 @@ pub enum Choice {
 pub fn printer_for(c: &mut db::DbConn, org: i64, choice: Choice) -> AppResult<Option<Printer>> {
     let warehouse = match choice {
         Choice::Sheet(id) => orders::table.filter(orders::org_id.eq(org)).find(id).select(orders::warehouse_id).first::<Option<i64>>(c).optional()?.ok_or(AppError::NotFound)?,
-        Choice::Selection => db::accounts::organisation(c, org)?.default_warehouse_id,
+        Choice::Selection => organisations::table.find(org).select(organisations::default_warehouse_id).first::<Option<i64>>(c)?,
     };
     store::printer_for(c, org, warehouse)
 }
