@@ -4,7 +4,7 @@
 
 use axum::http::StatusCode;
 use diesel::prelude::*;
-use db::schema::{emails, orders};
+use db::schema::{customers, emails, orders};
 use mail_parser::{MessageParser, MimeHeaders};
 
 use super::{ORG, Relay, app, approved_invoice, configure, draft_invoice, drain, history, pdf_text};
@@ -15,6 +15,26 @@ fn attachment(m: &mail_parser::Message<'_>) -> (String, String, Vec<u8>) {
     let a = m.attachment(0).unwrap();
     let ct = a.content_type().map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or_default())).unwrap_or_default();
     (a.attachment_name().unwrap_or_default().to_string(), ct, a.contents().to_vec())
+}
+
+#[tokio::test]
+async fn each_email_of_a_sheet_is_addressed_to_its_customer_unless_typed_otherwise() {
+    let (app, _) = app().await;
+    let (id, _) = approved_invoice(&app).await;
+    let sales = app.session_in("sales@demo.test", ORG).await;
+    app.state
+        .db
+        .run(move |c| {
+            let customer = orders::table.find(id).select(orders::customer_id).first::<Option<i64>>(c)?.unwrap();
+            diesel::update(customers::table.find(customer)).set(customers::email.eq("accounts@buyer.test")).execute(c)?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let page = app.get(&format!("/order_detail/invoices/{id}"), Some(&sales)).await;
+    for doc in ["invoice", "delivery_docket"] {
+        assert!(page.body.contains(&format!("id=\"em-to-{doc}\" name=\"to\" value=\"accounts@buyer.test\"")), "{doc} goes to the customer's address: {}", page.body);
+    }
 }
 
 #[tokio::test]

@@ -218,30 +218,12 @@ pub struct Subject {
 pub fn subject_of(conn: &mut DbConn, actor: &Actor, doc: Doc, target: i64, reference: &str) -> AppResult<Subject> {
     let org = actor.org_id;
     let company = db::accounts::organisation(conn, org)?.name;
-    let sheet = |conn: &mut DbConn, types: &[OrderType], what: &str| -> AppResult<Subject> {
-        let o = db::orders::get(conn, org, target)?;
-        if !types.iter().any(|t| t.as_i32() == o.order_type) {
-            return Err(AppError::NotFound);
-        }
-        if doc != Doc::PurchaseOrder {
-            ensure(&o, Action::Print).map_err(|_| AppError::Conflict { message: format!("{} cannot be e-mailed as {what}: only approved invoices and credit notes, and draft credit notes, are sent.", o.no), code: Some("not_printable"), reasons: vec![] })?;
-        }
-        let (name, email) = match (o.customer_id, o.supplier_id) {
-            (Some(c), _) => customers::table.filter(customers::org_id.eq(org)).find(c).select((customers::name, customers::email)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
-            (None, Some(s)) => suppliers::table.filter(suppliers::org_id.eq(org)).find(s).select((suppliers::name, suppliers::email)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
-            _ => Default::default(),
-        };
-        Ok(Subject { order_id: Some(o.id), fill: Fill { company: company.clone(), number: o.no.clone(), customer: name, reference: o.reference.clone() }, default_to: email })
-    };
     match doc {
-        Doc::Invoice => sheet(conn, &[OrderType::Invoice], "a tax invoice"),
-        Doc::CreditNote => sheet(conn, &[OrderType::CreditNote], "a credit note"),
-        Doc::DeliveryDocket => sheet(conn, &[OrderType::Invoice, OrderType::CreditNote], "a delivery docket"),
-        Doc::PurchaseOrder => {
-            if !may_see_purchase_prices(conn, actor)? {
-                return Err(AppError::forbidden("Only staff who may see purchase prices may e-mail a purchase order."));
-            }
-            sheet(conn, &[OrderType::PurchaseOrder], "a purchase order")
+        Doc::Invoice | Doc::CreditNote | Doc::DeliveryDocket | Doc::PurchaseOrder => {
+            let o = db::orders::get(conn, org, target)?;
+            check_sheet(conn, actor, doc, &o)?;
+            let (name, email) = party_of(conn, org, &o)?;
+            Ok(Subject { order_id: Some(o.id), fill: Fill { company, number: o.no.clone(), customer: name, reference: o.reference.clone() }, default_to: email })
         }
         Doc::Statement => {
             let (name, email) = customers::table.filter(customers::org_id.eq(org)).find(target).select((customers::name, customers::email)).first::<(String, String)>(conn)?;
@@ -254,6 +236,46 @@ pub fn subject_of(conn: &mut DbConn, actor: &Actor, doc: Doc, target: i64, refer
         }
         Doc::Test => Ok(Subject { order_id: None, fill: Fill { company, ..Fill::default() }, default_to: String::new() }),
     }
+}
+
+/// Refuses a sheet that may not be sent as `doc` (a sheet document): another type, a sheet
+/// not yet printable, or a purchase order to staff who may not see its prices.
+fn check_sheet(conn: &mut DbConn, actor: &Actor, doc: Doc, o: &db::orders::Order) -> AppResult<()> {
+    let (types, what): (&[OrderType], &str) = match doc {
+        Doc::Invoice => (&[OrderType::Invoice], "a tax invoice"),
+        Doc::CreditNote => (&[OrderType::CreditNote], "a credit note"),
+        Doc::DeliveryDocket => (&[OrderType::Invoice, OrderType::CreditNote], "a delivery docket"),
+        Doc::PurchaseOrder => (&[OrderType::PurchaseOrder], "a purchase order"),
+        Doc::Statement | Doc::Quotation | Doc::Test => return Err(AppError::NotFound),
+    };
+    if doc == Doc::PurchaseOrder && !may_see_purchase_prices(conn, actor)? {
+        return Err(AppError::forbidden("Only staff who may see purchase prices may e-mail a purchase order."));
+    }
+    if !types.iter().any(|t| t.as_i32() == o.order_type) {
+        return Err(AppError::NotFound);
+    }
+    if doc != Doc::PurchaseOrder {
+        ensure(o, Action::Print).map_err(|_| AppError::Conflict { message: format!("{} cannot be e-mailed as {what}: only approved invoices and credit notes, and draft credit notes, are sent.", o.no), code: Some("not_printable"), reasons: vec![] })?;
+    }
+    Ok(())
+}
+
+/// The name and e-mail of the sheet's customer, else its supplier.
+fn party_of(conn: &mut DbConn, org: i64, o: &db::orders::Order) -> AppResult<(String, String)> {
+    Ok(match (o.customer_id, o.supplier_id) {
+        (Some(c), _) => customers::table.filter(customers::org_id.eq(org)).find(c).select((customers::name, customers::email)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
+        (None, Some(s)) => suppliers::table.filter(suppliers::org_id.eq(org)).find(s).select((suppliers::name, suppliers::email)).first::<(String, String)>(conn).optional()?.unwrap_or_default(),
+        _ => Default::default(),
+    })
+}
+
+/// The address each of a sheet's documents goes to unless the sender types another: the
+/// sheet's customer's (or supplier's) e-mail, or nothing for a document the sheet may not
+/// be sent as. The sheet and its party are read once for all of `docs`.
+pub fn sheet_recipients(conn: &mut DbConn, actor: &Actor, docs: &[Doc], target: i64) -> AppResult<Vec<String>> {
+    let o = db::orders::get(conn, actor.org_id, target)?;
+    let (_, email) = party_of(conn, actor.org_id, &o)?;
+    Ok(docs.iter().map(|&d| if check_sheet(conn, actor, d, &o).is_ok() { email.clone() } else { String::new() }).collect())
 }
 
 /// The refusal of a document type whose PDF is not wired yet.

@@ -248,11 +248,8 @@ pub async fn sheet_email(state: &AppState, auth: &Auth, id: i64, t: OrderType, p
         .db
         .run(move |c| {
             let history = svc::history_of_sheet(c, org, id)?;
-            let mut defaults = Vec::new();
-            for (d, label) in docs.iter().copied() {
-                let to = svc::default_recipient(c, &actor, d, id).unwrap_or_default();
-                defaults.push(SheetAction { doc: d.code(), label, default_to: to });
-            }
+            let to = svc::sheet_recipients(c, &actor, &docs.iter().map(|(d, _)| *d).collect::<Vec<_>>(), id)?;
+            let defaults = docs.iter().zip(to).map(|((d, label), default_to)| SheetAction { doc: d.code(), label, default_to }).collect();
             Ok((history, defaults))
         })
         .await?;
