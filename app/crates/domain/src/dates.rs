@@ -7,8 +7,19 @@
 //! the tooltip. Machine-readable values (inputs' `value`, `datetime=`, file names, JSON)
 //! stay ISO. The islands mirror this in `islands/src/lib/dates.ts`.
 
+use chrono::format::{Item, StrftimeItems};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone, Utc};
 pub use chrono_tz::Tz;
+
+/// A display pattern parsed once. `format("%d %b %Y")` parses its pattern on every call,
+/// and a list page of 150 rows shows up to five dates a row: the parsing showed in `perf`
+/// of the list pages (issue 38).
+macro_rules! pattern {
+    ($fmt:literal) => {{
+        static ITEMS: std::sync::LazyLock<Vec<Item<'static>>> = std::sync::LazyLock::new(|| StrftimeItems::new($fmt).parse_to_owned().expect("a valid date pattern"));
+        ITEMS.iter()
+    }};
+}
 
 /// The default zone of an organisation (DESIGN §2).
 pub const DEFAULT_ZONE: Tz = chrono_tz::Australia::Sydney;
@@ -51,23 +62,23 @@ pub fn local_date(t: NaiveDateTime, zone: Tz) -> NaiveDate {
 
 /// A date as shown: `05 Mar 2026`.
 pub fn date(d: NaiveDate) -> String {
-    d.format("%d %b %Y").to_string()
+    d.format_with_items(pattern!("%d %b %Y")).to_string()
 }
 
 /// A date in a dense list cell: `05/03/26` (the cell's tooltip is [`date`]).
 pub fn short_date(d: NaiveDate) -> String {
-    d.format("%d/%m/%y").to_string()
+    d.format_with_items(pattern!("%d/%m/%y")).to_string()
 }
 
 /// A UTC timestamp as shown in `zone`: `27 Nov 2026 07:11` (24-hour, no seconds).
 pub fn date_time(t: NaiveDateTime, zone: Tz) -> String {
-    local(t, zone).format("%d %b %Y %H:%M").to_string()
+    local(t, zone).format_with_items(pattern!("%d %b %Y %H:%M")).to_string()
 }
 
 /// The machine-readable form of a shown time (`<time datetime=…>`): RFC 3339 with the
 /// zone's offset, e.g. `2026-11-27T07:11:00+11:00`.
 pub fn date_time_iso(t: NaiveDateTime, zone: Tz) -> String {
-    local(t, zone).format("%Y-%m-%dT%H:%M:%S%:z").to_string()
+    local(t, zone).format_with_items(pattern!("%Y-%m-%dT%H:%M:%S%:z")).to_string()
 }
 
 /// A range of days as shown: `01 Oct 2026 – 31 Oct 2026`.
