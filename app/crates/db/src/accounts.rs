@@ -38,10 +38,13 @@ pub struct NewUser<'a> {
     pub updated_at: NaiveDateTime,
 }
 
-/// A user's place in one organisation, with the organisation's name.
-#[derive(Queryable, Clone, Debug, PartialEq, Eq)]
+/// A user's place in one organisation, with the organisation's name: read from
+/// memberships joined to organisations.
+#[derive(Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
+#[diesel(table_name = memberships)]
 pub struct Membership {
     pub org_id: i64,
+    #[diesel(select_expression = organisations::name)]
     pub org_name: String,
     pub role: i32,
     pub mod_prc: bool,
@@ -51,6 +54,7 @@ pub struct Membership {
     pub is_buyer: bool,
     pub last_used_at: Option<NaiveDateTime>,
     /// The company's time zone (IANA name), for "today".
+    #[diesel(select_expression = organisations::time_zone)]
     pub time_zone: String,
 }
 
@@ -144,17 +148,7 @@ pub fn memberships_of(conn: &mut DbConn, user_id: i64) -> AppResult<Vec<Membersh
         .filter(memberships::user_id.eq(user_id))
         .filter(memberships::active.eq(true))
         .order(memberships::org_id.asc())
-        .select((
-            memberships::org_id,
-            organisations::name,
-            memberships::role,
-            memberships::mod_prc,
-            memberships::is_acct,
-            memberships::crt_csr,
-            memberships::is_buyer,
-            memberships::last_used_at,
-            organisations::time_zone,
-        ))
+        .select(Membership::as_select())
         .load(conn)?)
 }
 
@@ -175,7 +169,9 @@ pub fn organisation(conn: &mut DbConn, org_id: i64) -> AppResult<Organisation> {
     Ok(organisations::table.find(org_id).select(Organisation::as_select()).first(conn)?)
 }
 
-#[derive(Queryable, Clone, Debug)]
+/// A session with its user: read from sessions joined to users.
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = sessions)]
 pub struct SessionRow {
     pub id: String,
     pub user_id: i64,
@@ -183,8 +179,11 @@ pub struct SessionRow {
     pub csrf_token: String,
     pub last_seen_at: NaiveDateTime,
     pub expires_at: NaiveDateTime,
+    #[diesel(select_expression = users::name)]
     pub user_name: String,
+    #[diesel(select_expression = users::email)]
     pub user_email: String,
+    #[diesel(select_expression = users::must_change_password)]
     pub must_change_password: bool,
 }
 
@@ -221,21 +220,7 @@ pub fn session_with_memberships(conn: &mut DbConn, token: &str) -> AppResult<Opt
         .filter(users::is_active.eq(true))
         .filter(users::able_login.eq(true))
         .order(memberships::org_id.asc())
-        .select((
-            (sessions::id, sessions::user_id, sessions::org_id, sessions::csrf_token, sessions::last_seen_at, sessions::expires_at, users::name, users::email, users::must_change_password),
-            (
-                memberships::org_id,
-                organisations::name,
-                memberships::role,
-                memberships::mod_prc,
-                memberships::is_acct,
-                memberships::crt_csr,
-                memberships::is_buyer,
-                memberships::last_used_at,
-                organisations::time_zone,
-            )
-                .nullable(),
-        ))
+        .select((SessionRow::as_select(), Option::<Membership>::as_select()))
         .load(conn)?;
     let mut rows = rows.into_iter();
     let Some((session, first)) = rows.next() else { return Ok(None) };
