@@ -365,6 +365,31 @@ const L_STATS: &str = "
       ('products', 'products_brand', '20400 10200 500');
     ANALYZE sqlite_schema;";
 
+/// Issue 37: the overdue amounts of a page of customers (the pickers, the customer list)
+/// read only the invoices that owe, in the partial index `orders_owing`, not every
+/// invoice of those customers through `orders_customer_type`.
+#[tokio::test]
+async fn the_overdue_amounts_read_only_the_invoices_that_owe() {
+    let app = TestApp::new().await;
+    if app.state.db.backend() != Backend::Sqlite {
+        return; // PostgreSQL plans from its own statistics; the bench measures the picker at L.
+    }
+    let plan = app
+        .state
+        .db
+        .run(|c| {
+            use diesel::connection::SimpleConnection;
+            c.batch_execute("ANALYZE")?;
+            c.batch_execute(L_STATS)?;
+            let ids: Vec<i64> = customers::table.filter(customers::org_id.eq(ORG)).order(customers::id).select(customers::id).limit(20).load(c)?;
+            order_db::owed_plan(c, ORG, &ids)
+        })
+        .await
+        .unwrap()
+        .join("\n");
+    assert!(plan.contains("USING COVERING INDEX orders_owing"), "the owing invoices are read from their own index alone:\n{plan}");
+}
+
 #[tokio::test]
 async fn plans_at_scale_l_use_the_text_index_and_the_customer_index() {
     let app = TestApp::new().await;
