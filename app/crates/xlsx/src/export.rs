@@ -77,8 +77,16 @@ pub struct Sheet {
     pub cols: &'static [Col],
 }
 
-/// Excel's last row (1,048,576 rows including the header).
-const MAX_DATA_ROWS: u32 = 1_048_575;
+/// Excel's last row, counted from 0 (a worksheet holds 1,048,576 rows).
+const LAST_ROW: u32 = 1_048_575;
+
+/// Worksheets of one layout at most: a worksheet that is full continues on "Name (2)" and so
+/// on (a year's sales detail at scale XL has about 1.05M lines); beyond this many the export
+/// is refused, so a mistaken export of everything cannot fill the disk.
+const MAX_PARTS: u32 = 8;
+
+/// Rows one export may append in all: [`MAX_PARTS`] worksheets without title lines.
+const MAX_DATA_ROWS: u64 = MAX_PARTS as u64 * (LAST_ROW as u64 - 1);
 
 /// A worksheet of a report: its name, its columns (some shown only to some users, so not
 /// `'static`), and the title lines above the header naming the report, company and filters.
@@ -139,16 +147,44 @@ struct Book {
     row: u32,
     /// The last row of data (the filter buttons cover the header to it; a total is below).
     last_data: u32,
+    /// The layout being written and which worksheet of it (1, 2, …).
+    layout: Option<Layout>,
+    part: u32,
+    /// The last row a worksheet may use ([`LAST_ROW`]; smaller in tests).
+    last_row: u32,
 }
 
 impl Book {
+    fn new(book: Workbook) -> Self {
+        Self { book, formats: Formats::new(), sheet: None, cols: 0, header: 0, row: 0, last_data: 0, layout: None, part: 0, last_row: LAST_ROW }
+    }
+
+    /// Starts a worksheet of `layout`.
+    fn begin(&mut self, layout: Layout) -> Result<(), XlsxError> {
+        self.part = 1;
+        self.start(&layout, &layout.name)?;
+        self.layout = Some(layout);
+        Ok(())
+    }
+
+    /// Continues the layout on a new worksheet, "Name (2)", with the same title lines and
+    /// header, once the current one has no row left for data and a total below it.
+    fn next_part(&mut self) -> Result<(), XlsxError> {
+        let layout = self.layout.take().ok_or_else(|| XlsxError::ParameterError("rows before a worksheet".into()))?;
+        self.part += 1;
+        let name = format!("{} ({})", layout.name, self.part);
+        self.start(&layout, &name)?;
+        self.layout = Some(layout);
+        Ok(())
+    }
+
     /// Starts a worksheet: title lines, a blank row, the bold frozen header. The worksheet
     /// before it gets its filter buttons.
-    fn begin(&mut self, layout: Layout) -> Result<(), XlsxError> {
+    fn start(&mut self, layout: &Layout, name: &str) -> Result<(), XlsxError> {
         self.close_sheet()?;
         let index = self.sheet.map_or(0, |i| i + 1);
         let ws = self.book.add_worksheet_with_constant_memory()?;
-        ws.set_name(&layout.name)?;
+        ws.set_name(name)?;
         let mut row = 0;
         for (i, line) in layout.title.iter().enumerate() {
             let f = if i == 0 { &self.formats.title } else { &self.formats.bold };
@@ -191,8 +227,14 @@ impl Book {
     }
 
     fn write(&mut self, rows: Vec<Vec<Val>>) -> Result<(), XlsxError> {
-        let ws = self.book.worksheet_from_index(self.sheet.unwrap_or(0))?;
+        let mut ws = self.book.worksheet_from_index(self.sheet.unwrap_or(0))?;
         for row in rows {
+            // Leave the last row for a total.
+            if self.row + 1 >= self.last_row {
+                self.last_data = self.row;
+                self.next_part()?;
+                ws = self.book.worksheet_from_index(self.sheet.unwrap_or(0))?;
+            }
             self.row += 1;
             let r = self.row;
             for (c, v) in row.into_iter().enumerate() {
@@ -273,7 +315,7 @@ const ZIP_LEVEL: u8 = 1;
 pub struct SheetWriter {
     to_book: Option<std::sync::mpsc::SyncSender<Message>>,
     book: Option<std::thread::JoinHandle<Result<(), XlsxError>>>,
-    rows: u32,
+    rows: u64,
     cancelled: Arc<AtomicBool>,
 }
 
@@ -293,7 +335,11 @@ impl SheetWriter {
         let mut workbook = Workbook::new();
         workbook.set_tempdir(tempdir)?;
         workbook.set_zip_compression_level(ZIP_LEVEL);
-        let mut book = Book { book: workbook, formats: Formats::new(), sheet: None, cols: 0, header: 0, row: 0, last_data: 0 };
+        let book = Book::new(workbook);
+        Self::with_book(book)
+    }
+
+    fn with_book(mut book: Book) -> Result<Self, XlsxError> {
         let (to_book, inbox) = std::sync::mpsc::sync_channel::<Message>(CHUNKS_IN_FLIGHT);
         let worker = std::thread::Builder::new()
             .name("xlsx-export".into())
@@ -338,7 +384,8 @@ impl SheetWriter {
         for row in rows {
             if self.rows == MAX_DATA_ROWS {
                 return Err(AppError::bad_request(format!(
-                    "The export has more than {MAX_DATA_ROWS} rows, the most a spreadsheet holds: narrow the search and export in parts."
+                    "The export has more than {} rows, {MAX_PARTS} full worksheets: narrow the search and export in parts.",
+                    domain::money::thousands(MAX_DATA_ROWS)
                 )));
             }
             self.rows += 1;
@@ -492,6 +539,35 @@ mod tests {
         let path = dir.path().join("out.xlsx");
         w.save(&path).unwrap();
         std::fs::read(path).unwrap()
+    }
+
+    /// A full worksheet continues on "Name (2)" with the title lines and header again, and
+    /// the total comes below the last row of the last part. `last_row` stands in for Excel's
+    /// 1,048,575 (a million rows would make the test slow, not different).
+    #[test]
+    fn a_full_worksheet_continues_on_the_next_with_its_header() {
+        const COLS: [Col; 2] = [Col::new("No.", 12.0, Kind::Text), Col::new("Qty", 6.0, Kind::Int)];
+        let dir = tempfile::tempdir().unwrap();
+        let mut book = Book::new(Workbook::new());
+        book.last_row = 6;
+        let mut w = SheetWriter::with_book(book).unwrap();
+        w.begin(Layout { name: "Lines".into(), cols: COLS.to_vec(), title: vec!["Sales detail".into()] }).unwrap();
+        let rows: Vec<Vec<Val>> = (1..=5).map(|i| vec![Val::Text(format!("INV-{i}")), Val::Int(i)]).collect();
+        w.append(rows).unwrap();
+        w.total(vec![Val::Text("Total".into()), Val::Int(15)]).unwrap();
+        let path = dir.path().join("out.xlsx");
+        w.save(&path).unwrap();
+        let mut book: Xlsx<_> = Xlsx::new(Cursor::new(std::fs::read(path).unwrap())).unwrap();
+        assert_eq!(book.sheet_names(), vec!["Lines", "Lines (2)"]);
+        let mut column = |name: &str| -> Vec<String> {
+            let range = book.worksheet_range(name).unwrap();
+            (0..range.height() as u32).map(|r| range.get_value((r, 0)).map(|d| d.to_string()).unwrap_or_default()).collect()
+        };
+        // Title, blank, header, then rows 3 to 5: row 6 (0-based) is kept for a total.
+        assert_eq!(column("Lines"), ["Sales detail", "", "No.", "INV-1", "INV-2", "INV-3"]);
+        assert_eq!(column("Lines (2)"), ["Sales detail", "", "No.", "INV-4", "INV-5", "Total"]);
+        let last = book.worksheet_range("Lines (2)").unwrap();
+        assert_eq!(last.get_value((5, 1)), Some(&Data::Float(15.0)));
     }
 
     #[test]
