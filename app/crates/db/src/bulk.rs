@@ -29,6 +29,30 @@ macro_rules! batch_insert_fn {
     };
 }
 
+/// Declares a function loading many generated rows: PostgreSQL's `COPY … FROM STDIN` in its
+/// binary format (no statement text to parse and plan per 400 rows), SQLite's multi-row
+/// INSERT in chunks. For bulk loads only: a COPY is all or nothing, so a bad row fails the
+/// whole call (docs/decisions/operations.md, "Seeding at scale XL").
+#[macro_export]
+macro_rules! bulk_copy_fn {
+    ($(#[$doc:meta])* $name:ident, $table:path, $ty:ty) => {
+        $(#[$doc])*
+        pub fn $name(conn: &mut $crate::DbConn, rows: &[$ty]) -> $crate::error::AppResult<()> {
+            match &mut *conn {
+                $crate::DbConn::Pg(c) => {
+                    diesel::copy_from($table).from_insertable(rows).execute(c)?;
+                }
+                $crate::DbConn::Sqlite(c) => {
+                    for chunk in rows.chunks(400) {
+                        diesel::insert_into($table).values(chunk).execute(c)?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    };
+}
+
 /// After rows were inserted with explicit ids, moves PostgreSQL's id sequences past them.
 pub fn sync_sequences(conn: &mut DbConn, tables: &[&str]) -> AppResult<()> {
     if conn.backend() == Backend::Postgres {
@@ -53,14 +77,19 @@ pub fn bulk_load(conn: &mut DbConn, bulk: bool) -> AppResult<()> {
 }
 
 /// The secondary indexes of some tables (and, on SQLite, the triggers that keep their text
-/// indexes), dropped for a bulk load and built again after it by [`DeferredIndexes::restore`].
-/// Building an index once from sorted rows is several times cheaper than keeping it row by
-/// row during a load of millions: each insert would seek and dirty a leaf of every index.
+/// indexes; on PostgreSQL, their foreign keys), dropped for a bulk load and made again after
+/// it by [`DeferredIndexes::restore`]. Building an index once from sorted rows is several
+/// times cheaper than keeping it row by row during a load of millions: each insert would seek
+/// and dirty a leaf of every index. A foreign key likewise checks each row with a look-up of
+/// its own, where adding it back checks all rows in one join (SQLite's bulk-load mode turns
+/// its checks off instead: [`bulk_load`]).
 #[derive(Debug, Default)]
 #[must_use = "the indexes are gone until `restore` runs"]
 pub struct DeferredIndexes {
     /// `CREATE …` statements as the database reported them, indexes before triggers.
     create: Vec<String>,
+    /// `ALTER TABLE … ADD CONSTRAINT … FOREIGN KEY …` of the foreign keys dropped (PostgreSQL).
+    foreign_keys: Vec<String>,
     /// SQLite FTS5 tables whose triggers were dropped: rebuilt from their content tables.
     fts: Vec<String>,
 }
@@ -75,8 +104,9 @@ pub struct SchemaObject {
 }
 
 /// Drops the secondary indexes of `tables` (never a primary key or a constraint's index) and,
-/// on SQLite, the FTS triggers on them, remembering how to make them again. For seeding only:
-/// until `restore` runs, uniqueness is not checked and the text indexes miss new rows.
+/// on SQLite, the FTS triggers on them, on PostgreSQL their foreign keys, remembering how to
+/// make them again. For seeding only: until `restore` runs, uniqueness and references are not
+/// checked and the text indexes miss new rows.
 pub fn defer_indexes(conn: &mut DbConn, tables: &[&str]) -> AppResult<DeferredIndexes> {
     use diesel::sql_types::Text;
     let mut deferred = DeferredIndexes::default();
@@ -108,6 +138,18 @@ pub fn defer_indexes(conn: &mut DbConn, tables: &[&str]) -> AppResult<DeferredIn
             }
             deferred.create.push(o.sql);
         }
+        if conn.backend() == Backend::Postgres {
+            let keys: Vec<SchemaObject> = diesel::sql_query(
+                "SELECT conname AS name, format('ALTER TABLE %I ADD CONSTRAINT %I %s', $1, conname, pg_get_constraintdef(oid)) AS sql \
+                 FROM pg_constraint WHERE conrelid = to_regclass(quote_ident($1)) AND contype = 'f' ORDER BY conname",
+            )
+            .bind::<Text, _>(*t)
+            .load(conn)?;
+            for k in keys {
+                conn.batch_execute(&format!("ALTER TABLE \"{t}\" DROP CONSTRAINT \"{}\"", k.name.replace('"', "\"\"")))?;
+                deferred.foreign_keys.push(k.sql);
+            }
+        }
     }
     Ok(deferred)
 }
@@ -117,6 +159,19 @@ impl DeferredIndexes {
     /// triggers back and rebuilds the FTS tables from their content. Each statement commits
     /// on its own and SQLite's log is checkpointed after it, so the log stays one index big.
     pub fn restore(self, conn: &mut DbConn) -> AppResult<()> {
+        let postgres = conn.backend() == Backend::Postgres;
+        if postgres {
+            // Sorting an index of 15M lines (scale XL) in the default 64 MB spills to disk.
+            conn.batch_execute("SET maintenance_work_mem = '512MB'")?;
+        }
+        let built = self.rebuild(conn);
+        if postgres {
+            conn.batch_execute("RESET maintenance_work_mem")?;
+        }
+        built
+    }
+
+    fn rebuild(&self, conn: &mut DbConn) -> AppResult<()> {
         for sql in &self.create {
             conn.batch_execute(sql)?;
             checkpoint(conn)?;
@@ -124,6 +179,10 @@ impl DeferredIndexes {
         for fts in &self.fts {
             conn.batch_execute(&format!("INSERT INTO {fts} ({fts}) VALUES ('rebuild')"))?;
             checkpoint(conn)?;
+        }
+        // After the indexes: checking a key reads the rows once, in a join.
+        for sql in &self.foreign_keys {
+            conn.batch_execute(sql)?;
         }
         Ok(())
     }

@@ -78,3 +78,105 @@ struct Count {
     #[diesel(sql_type = diesel::sql_types::BigInt)]
     n: i64,
 }
+
+/// A database of its own for one seeding, dropped by [`Scratch::drop_all`]: a PostgreSQL
+/// database under `TEST_DATABASE_URL`, else a SQLite file.
+struct Scratch {
+    admin: Option<String>,
+    names: Vec<String>,
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Self { admin: std::env::var("TEST_DATABASE_URL").ok().filter(|u| u.starts_with("postgres")), names: vec![], dir: tempfile::tempdir().unwrap() }
+    }
+
+    fn database(&mut self, label: &str) -> db::DbConn {
+        let name = format!("td_seed_{label}_{}", std::process::id());
+        let url = match &self.admin {
+            Some(admin) => {
+                let mut root = diesel::PgConnection::establish(admin).unwrap();
+                diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}")).execute(&mut root).unwrap();
+                diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut root).unwrap();
+                DatabaseUrl::Postgres(format!("{}/{name}", admin.rsplit_once('/').map(|(b, _)| b).unwrap()))
+            }
+            None => DatabaseUrl::Sqlite(self.dir.path().join(format!("{name}.sqlite3"))),
+        };
+        self.names.push(name);
+        let mut conn = db::connect(&url).unwrap();
+        db::migrate(&mut conn).unwrap();
+        conn
+    }
+
+    fn drop_all(self) {
+        if let Some(admin) = &self.admin {
+            let mut root = diesel::PgConnection::establish(admin).unwrap();
+            for name in &self.names {
+                diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut root).unwrap();
+            }
+        }
+    }
+}
+
+#[derive(QueryableByName, Debug, PartialEq)]
+struct Definition {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    name: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    sql: String,
+}
+
+/// The indexes, triggers and (PostgreSQL) foreign keys of every table, as the database
+/// describes them.
+fn schema(conn: &mut db::DbConn) -> Vec<Definition> {
+    let q = match conn.backend() {
+        db::Backend::Sqlite => "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name",
+        db::Backend::Postgres => {
+            "SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() \
+             UNION ALL SELECT conrelid::regclass::text || '.' || conname, pg_get_constraintdef(oid) FROM pg_constraint \
+             WHERE connamespace = current_schema()::regnamespace ORDER BY 1, 2"
+        }
+    };
+    diesel::sql_query(q).load(conn).unwrap()
+}
+
+/// Rows, amounts and the last numbers of the sheets.
+fn sheets(conn: &mut db::DbConn) -> (i64, i64, i64, Vec<String>) {
+    use db::schema::{order_events, order_lines, orders};
+    let n: i64 = orders::table.count().get_result(conn).unwrap();
+    let l: i64 = order_lines::table.count().get_result(conn).unwrap();
+    let e: i64 = order_events::table.count().get_result(conn).unwrap();
+    let last = orders::table.order(orders::id.desc()).limit(5).select(orders::uuid).load(conn).unwrap();
+    (n, l, e, last)
+}
+
+/// Issue 37 (scale XL): the bulk load of large scales copies the sheets in (PostgreSQL's
+/// COPY) without their indexes and, on PostgreSQL, without their foreign keys, and makes
+/// them again after the rows. Seeded that way in small batches, the data and the schema are
+/// those of the same data written in one transaction, and a reference to no sheet is
+/// refused again afterwards.
+#[tokio::test]
+async fn a_bulk_load_gives_back_every_index_and_foreign_key() {
+    let mut scratch = Scratch::new();
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 3, 2).unwrap();
+    let mut whole = scratch.database("whole");
+    tyredesk::seed::seed_committing(&mut whole, tyredesk::seed::Scale::Demo, today, None).unwrap();
+    let mut batched = scratch.database("batched");
+    tyredesk::seed::seed_committing(&mut batched, tyredesk::seed::Scale::Demo, today, Some(100)).unwrap();
+    assert_eq!(sheets(&mut whole), sheets(&mut batched));
+    assert!(sheets(&mut batched).1 > 0, "lines were seeded");
+    let (before, after) = (schema(&mut whole), schema(&mut batched));
+    assert!(before.iter().any(|d| d.sql.contains("FOREIGN KEY") || d.sql.contains("REFERENCES")), "the schema has foreign keys: {before:?}");
+    assert_eq!(before, after);
+    // The key of a line's sheet holds again (SQLite checks it on connections as the server
+    // opens them, with `foreign_keys` on).
+    let orphan = diesel::sql_query(
+        "INSERT INTO order_lines (org_id, order_id, seq, description, unit, quantity, in_warehouse_qty, in_system_qty, price, amount, tax_type, cost_price, fx_price, fx_amount) \
+         VALUES (4, -1, 1, 'x', 'ea', 1, 0, 0, 0, 0, 3, 0, 0, 0)",
+    )
+    .execute(&mut batched);
+    assert!(orphan.is_err(), "a line of no sheet was stored");
+    drop((whole, batched));
+    scratch.drop_all();
+}

@@ -171,7 +171,7 @@ pub fn keep_line_costs(conn: &mut DbConn, org: i64, order_id: i64) -> AppResult<
     Ok(())
 }
 
-crate::batch_insert_fn!(insert_orders, orders::table, NewOrder);
-crate::batch_insert_fn!(insert_lines, order_lines::table, NewLine);
-crate::batch_insert_fn!(insert_events, order_events::table, NewEvent);
+crate::bulk_copy_fn!(insert_orders, orders::table, NewOrder);
+crate::bulk_copy_fn!(insert_lines, order_lines::table, NewLine);
+crate::bulk_copy_fn!(insert_events, order_events::table, NewEvent);
 crate::batch_insert_fn!(insert_sequences, order_sequences::table, NewSequence);
