@@ -32,7 +32,12 @@ pub fn connect(url: &DatabaseUrl) -> Result<DbConn, String> {
             // No JIT compilation: our statements are short, and where the planner overestimates
             // rows (a report's chunk of lines by an `IN (…)` list, estimated at 4× its rows)
             // PostgreSQL compiled each one for 47 ms to run it in 30 (docs/decisions/operations.md, "PostgreSQL and SQLite"; figures in docs/performance.md).
-            conn.batch_execute("SET jit = off").map_err(|e| format!("cannot configure the PostgreSQL connection: {e}"))?;
+            // No parallel workers either: for the same overestimates PostgreSQL started two
+            // workers for each chunk of a year's report at scale XL, 26 ms a chunk against 7 ms
+            // without; and beside other requests a worker only takes a core from them
+            // (docs/decisions/operations.md, "No parallel query").
+            conn.batch_execute("SET jit = off; SET max_parallel_workers_per_gather = 0")
+                .map_err(|e| format!("cannot configure the PostgreSQL connection: {e}"))?;
             Ok(DbConn::Pg(conn))
         }
         DatabaseUrl::Sqlite(path) => {

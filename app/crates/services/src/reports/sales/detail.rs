@@ -63,8 +63,9 @@ pub fn invoice_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) 
         Group::Products => LinesOf::Lines(line_ids_by_product(conn, ctx)?),
     };
     let work = Work { done: 0, total: (sheets.len() + lines.ids().len()) as u64 };
-    let work = write_sheets(conn, ctx, out, &sheets, work)?;
-    write_lines(conn, ctx, out, &lines, work)
+    let mut names = Names::default();
+    let work = write_sheets(conn, ctx, out, &sheets, &mut names, work)?;
+    write_lines(conn, ctx, out, &lines, &mut names, work)
 }
 
 /// Units of work done and to do (ids read), for the job's progress.
@@ -135,12 +136,13 @@ struct SheetRow {
     gst: i64,
 }
 
-/// The names a chunk's rows show: its customers' (name, code), its products' (code, name)
-/// and the warehouses, one statement each for the ids of the chunk. Joining the company's
-/// 5,000 customers or 20,000 products made PostgreSQL hash them all for every chunk (70 ms
-/// of a 75 ms chunk at scale L); a subquery per row instead cost three index probes a line
-/// (a year's report at L: 65–80 ms a chunk of 1,000 sheets against 17–19 ms without them,
-/// under `EXPLAIN ANALYZE`; issue 37).
+/// The names the rows show: customers' (name, code), products' (code, name) and
+/// warehouses', read for the ids of each chunk that earlier chunks did not name, one
+/// statement each, and kept for the rest of the report. Joining the company's 5,000
+/// customers or 20,000 products made PostgreSQL hash them all for every chunk (70 ms of a
+/// 75 ms chunk at scale L); a subquery per row instead cost three index probes a line;
+/// reading every chunk's products again cost 4 ms a chunk (1.7 s of a year at scale XL,
+/// issue 37). The maps hold at most the company's customers, products and warehouses.
 #[derive(Default)]
 struct Names {
     customers: HashMap<i64, (String, String)>,
@@ -149,28 +151,30 @@ struct Names {
 }
 
 impl Names {
-    fn of(conn: &mut DbConn, org: i64, customers: impl Iterator<Item = i64>, products: impl Iterator<Item = i64>, warehouses: impl Iterator<Item = i64>) -> AppResult<Self> {
+    /// Reads the names of the ids not named yet.
+    fn add(&mut self, conn: &mut DbConn, org: i64, customers: impl Iterator<Item = i64>, products: impl Iterator<Item = i64>, warehouses: impl Iterator<Item = i64>) -> AppResult<()> {
         use db::schema::{customers as c, products as p, warehouses as w};
-        let distinct = |ids: &mut dyn Iterator<Item = i64>| {
-            let mut v: Vec<i64> = ids.collect();
+        fn missing<V>(ids: impl Iterator<Item = i64>, known: &HashMap<i64, V>) -> Vec<i64> {
+            let mut v: Vec<i64> = ids.filter(|id| !known.contains_key(id)).collect();
             v.sort_unstable();
             v.dedup();
             v
-        };
-        let (cs, ps, ws) = (distinct(&mut { customers }), distinct(&mut { products }), distinct(&mut { warehouses }));
-        let mut names = Self::default();
+        }
+        let cs = missing(customers, &self.customers);
         if !cs.is_empty() {
             let rows: Vec<(i64, String, String)> = c::table.filter(c::org_id.eq(org)).filter(c::id.eq_any(cs)).select((c::id, c::name, c::code)).load(conn)?;
-            names.customers = rows.into_iter().map(|(id, name, code)| (id, (name, code))).collect();
+            self.customers.extend(rows.into_iter().map(|(id, name, code)| (id, (name, code))));
         }
+        let ps = missing(products, &self.products);
         if !ps.is_empty() {
             let rows: Vec<(i64, String, String)> = p::table.filter(p::org_id.eq(org)).filter(p::id.eq_any(ps)).select((p::id, p::code, p::name)).load(conn)?;
-            names.products = rows.into_iter().map(|(id, code, name)| (id, (code, name))).collect();
+            self.products.extend(rows.into_iter().map(|(id, code, name)| (id, (code, name))));
         }
+        let ws = missing(warehouses, &self.warehouses);
         if !ws.is_empty() {
-            names.warehouses = w::table.filter(w::org_id.eq(org)).filter(w::id.eq_any(ws)).select((w::id, w::name)).load::<(i64, String)>(conn)?.into_iter().collect();
+            self.warehouses.extend(w::table.filter(w::org_id.eq(org)).filter(w::id.eq_any(ws)).select((w::id, w::name)).load::<(i64, String)>(conn)?);
         }
-        Ok(names)
+        Ok(())
     }
 
     fn customer(&self, id: Option<i64>) -> (String, String) {
@@ -229,19 +233,19 @@ fn sheet_cells(r: SheetRow, f: &SheetFigures, names: &Names) -> Vec<Val> {
 }
 
 /// The "Sheets" worksheet: the sheets of `ids` in that order, and their total.
-fn write_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, ids: &[i64], mut work: Work) -> AppResult<Work> {
+fn write_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, ids: &[i64], names: &mut Names, mut work: Work) -> AppResult<Work> {
     out.begin(Layout { name: "Sheets".into(), cols: SHEET_COLS.to_vec(), title: ctx.title(conn, "Sheets")? })?;
     let filtered = has_product_filter(ctx.params);
     let mut total = SheetFigures::default();
     let mut rows = Rows::default();
     for chunk in ids.chunks(CHUNK) {
         let mut by_id: HashMap<i64, SheetRow> = load_sheets(conn, ctx, chunk)?.into_iter().map(|r| (r.sheet.id, r)).collect();
-        let names = Names::of(conn, ctx.org_id, by_id.values().filter_map(|r| r.customer_id), std::iter::empty(), by_id.values().filter_map(|r| r.warehouse_id))?;
+        names.add(conn, ctx.org_id, by_id.values().filter_map(|r| r.customer_id), std::iter::empty(), by_id.values().filter_map(|r| r.warehouse_id))?;
         for r in chunk.iter().filter_map(|id| by_id.remove(id)) {
             let stored_gst = (!filtered).then_some(r.gst);
             let f = SheetFigures::new(r.sheet.order_type, r.sheet.tax_type, r.qty, r.amount, stored_gst)?;
             total.add(&f)?;
-            rows.push(out, sheet_cells(r, &f, &names))?;
+            rows.push(out, sheet_cells(r, &f, names))?;
         }
         rows.flush(out)?;
         work = work.step(ctx, chunk.len());
@@ -383,7 +387,7 @@ fn line_cells(r: LineRow, f: &LineFigures, cost: bool, names: &Names) -> AppResu
 }
 
 /// The "Lines" worksheet and its total.
-fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &LinesOf<'_>, mut work: Work) -> AppResult<()> {
+fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &LinesOf<'_>, names: &mut Names, mut work: Work) -> AppResult<()> {
     let cost = ctx.params.include_cost;
     let cols = with_cost(&LINE_COLS, cost);
     let width = cols.len();
@@ -392,11 +396,11 @@ fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &Lin
     let mut rows = Rows::default();
     for chunk in of.ids().chunks(CHUNK) {
         let lines = load_lines(conn, ctx, of, chunk)?;
-        let names = Names::of(conn, ctx.org_id, lines.iter().filter_map(|r| r.customer_id), lines.iter().filter_map(|r| r.product_id), std::iter::empty())?;
+        names.add(conn, ctx.org_id, lines.iter().filter_map(|r| r.customer_id), lines.iter().filter_map(|r| r.product_id), std::iter::empty())?;
         for r in lines {
             let f = LineFigures::new(r.order_type, r.tax_type, r.quantity, r.amount, r.cost_price)?;
             total.add(&f)?;
-            rows.push(out, line_cells(r, &f, cost, &names)?)?;
+            rows.push(out, line_cells(r, &f, cost, names)?)?;
         }
         rows.flush(out)?;
         work = work.step(ctx, chunk.len());
