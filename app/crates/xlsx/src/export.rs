@@ -172,7 +172,7 @@ impl Book {
     fn next_part(&mut self) -> Result<(), XlsxError> {
         let layout = self.layout.take().ok_or_else(|| XlsxError::ParameterError("rows before a worksheet".into()))?;
         self.part += 1;
-        let name = format!("{} ({})", layout.name, self.part);
+        let name = part_name(&layout.name, self.part);
         self.start(&layout, &name)?;
         self.layout = Some(layout);
         Ok(())
@@ -291,6 +291,14 @@ impl Book {
         self.close_sheet()?;
         self.book.save(path)
     }
+}
+
+/// The name of a layout's `part`th worksheet, "Name (2)": the name is shortened so the whole
+/// stays within Excel's 31 characters for a worksheet's name.
+fn part_name(name: &str, part: u32) -> String {
+    let suffix = format!(" ({part})");
+    let keep = 31usize.saturating_sub(suffix.chars().count());
+    format!("{}{suffix}", name.chars().take(keep).collect::<String>())
 }
 
 /// What the database thread sends the writing thread.
@@ -568,6 +576,16 @@ mod tests {
         assert_eq!(column("Lines (2)"), ["Sales detail", "", "No.", "INV-4", "INV-5", "Total"]);
         let last = book.worksheet_range("Lines (2)").unwrap();
         assert_eq!(last.get_value((5, 1)), Some(&Data::Float(15.0)));
+    }
+
+    #[test]
+    fn a_continued_worksheet_keeps_within_excels_31_characters() {
+        assert_eq!(part_name("Lines", 2), "Lines (2)");
+        let long = "Invoices & Credit Notes Detail";
+        assert_eq!(part_name(long, 2), "Invoices & Credit Notes Det (2)");
+        assert_eq!(part_name(long, 2).chars().count(), 31);
+        let mut book = Workbook::new();
+        book.add_worksheet().set_name(part_name(long, 8)).expect("Excel takes the name");
     }
 
     #[test]
