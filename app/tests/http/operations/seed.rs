@@ -79,44 +79,17 @@ struct Count {
     n: i64,
 }
 
-/// A database of its own for one seeding, dropped by [`Scratch::drop_all`]: a PostgreSQL
-/// database under `TEST_DATABASE_URL`, else a SQLite file.
-struct Scratch {
-    admin: Option<String>,
-    names: Vec<String>,
-    dir: tempfile::TempDir,
-}
-
-impl Scratch {
-    fn new() -> Self {
-        Self { admin: std::env::var("TEST_DATABASE_URL").ok().filter(|u| u.starts_with("postgres")), names: vec![], dir: tempfile::tempdir().unwrap() }
-    }
-
-    fn database(&mut self, label: &str) -> db::DbConn {
-        let name = format!("td_seed_{label}_{}", std::process::id());
-        let url = match &self.admin {
-            Some(admin) => {
-                let mut root = diesel::PgConnection::establish(admin).unwrap();
-                diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}")).execute(&mut root).unwrap();
-                diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut root).unwrap();
-                DatabaseUrl::Postgres(format!("{}/{name}", admin.rsplit_once('/').map(|(b, _)| b).unwrap()))
-            }
-            None => DatabaseUrl::Sqlite(self.dir.path().join(format!("{name}.sqlite3"))),
-        };
-        self.names.push(name);
-        let mut conn = db::connect(&url).unwrap();
-        db::migrate(&mut conn).unwrap();
-        conn
-    }
-
-    fn drop_all(self) {
-        if let Some(admin) = &self.admin {
-            let mut root = diesel::PgConnection::establish(admin).unwrap();
-            for name in &self.names {
-                diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut root).unwrap();
-            }
-        }
-    }
+/// An empty, migrated database for one seeding: on the test PostgreSQL server when
+/// `TEST_DATABASE_URL` names one (`support::empty_postgres_database`, dropped by a later
+/// run), else a SQLite file in `dir`.
+fn empty_database(dir: &std::path::Path, label: &str) -> db::DbConn {
+    let url = match crate::support::empty_postgres_database() {
+        Some(url) => DatabaseUrl::Postgres(url),
+        None => DatabaseUrl::Sqlite(dir.join(format!("{label}.sqlite3"))),
+    };
+    let mut conn = db::connect(&url).unwrap();
+    db::migrate(&mut conn).unwrap();
+    conn
 }
 
 #[derive(QueryableByName, Debug, PartialEq)]
@@ -158,11 +131,11 @@ fn sheets(conn: &mut db::DbConn) -> (i64, i64, i64, Vec<String>) {
 /// refused again afterwards.
 #[tokio::test]
 async fn a_bulk_load_gives_back_every_index_and_foreign_key() {
-    let mut scratch = Scratch::new();
+    let dir = tempfile::tempdir().unwrap();
     let today = chrono::NaiveDate::from_ymd_opt(2026, 3, 2).unwrap();
-    let mut whole = scratch.database("whole");
+    let mut whole = empty_database(dir.path(), "whole");
     tyredesk::seed::seed_committing(&mut whole, tyredesk::seed::Scale::Demo, today, None).unwrap();
-    let mut batched = scratch.database("batched");
+    let mut batched = empty_database(dir.path(), "batched");
     tyredesk::seed::seed_committing(&mut batched, tyredesk::seed::Scale::Demo, today, Some(100)).unwrap();
     assert_eq!(sheets(&mut whole), sheets(&mut batched));
     assert!(sheets(&mut batched).1 > 0, "lines were seeded");
@@ -177,6 +150,4 @@ async fn a_bulk_load_gives_back_every_index_and_foreign_key() {
     )
     .execute(&mut batched);
     assert!(orphan.is_err(), "a line of no sheet was stored");
-    drop((whole, batched));
-    scratch.drop_all();
 }
