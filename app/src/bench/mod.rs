@@ -427,12 +427,13 @@ pub async fn run(config: Config, opts: Options, writes: tokio::runtime::Handle) 
         let list = format!("/invoices?from={from}&to={to}&per_page=150");
         let before = memory::rss_mb();
         let (mut peak, mut slowest, mut status, mut bytes) = (0.0_f64, std::time::Duration::ZERO, 200, 0);
-        let mut peaks = Vec::new();
+        let (mut peaks, mut times) = (Vec::new(), Vec::new());
         for i in 0..7 {
             // A day more each time, so none is answered with an earlier, identical report.
             let body = serde_json::json!({"type": "invoiceDetails", "dateRange": [(today - Days::days(365 + i)).to_string(), today.to_string()]}).to_string();
             let (row, _) = memory::report(name, &client, &client.another(), &body, &list, YEAR_REPORT).await?;
             peaks.push(format!("{:.0}", row.peak_mb));
+            times.push(format!("{:.2}", row.seconds));
             peak = peak.max(row.peak_mb);
             slowest = slowest.max(std::time::Duration::from_secs_f64(row.seconds));
             if row.status != 200 {
@@ -440,7 +441,12 @@ pub async fn run(config: Config, opts: Options, writes: tokio::runtime::Handle) 
             }
             bytes = (row.mb * 1024.0 * 1024.0) as u64;
         }
-        notes.push(format!("{name}: {before:.0} MB before the first; peak RSS of each run {} MB; {:.0} MB held after the last", peaks.join(", "), memory::rss_mb()));
+        notes.push(format!(
+            "{name}: {before:.0} MB before the first; peak RSS of each run {} MB, its time {} s; {:.0} MB held after the last",
+            peaks.join(", "),
+            times.join(", "),
+            memory::rss_mb()
+        ));
         entries.push(Entry::Memory(report::MemoryRow::new(name, status, bytes, slowest, before, peak, YEAR_REPORT)));
     }
 
