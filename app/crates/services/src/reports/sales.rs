@@ -62,6 +62,46 @@ impl Rows {
     }
 }
 
+/// Reads `ids` [`CHUNK`] at a time with `load` on a thread of its own, one chunk ahead of
+/// `each`, which gets each chunk's ids and what `load` read for them, in order. So the
+/// database works on the next chunk while this thread turns the last into cells and the
+/// workbook's thread writes the one before: a year's detail at scale XL spent its time in
+/// PostgreSQL and in this thread by turns (issue 37). Both sides use the one connection,
+/// `load` alone while they run. The first error, on either side, ends both.
+fn read_ahead<C: Send, T: Send>(
+    conn: &mut C,
+    ids: &[i64],
+    mut load: impl FnMut(&mut C, &[i64]) -> AppResult<T> + Send,
+    mut each: impl FnMut(&[i64], T) -> AppResult<()>,
+) -> AppResult<()> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<AppResult<T>>(1);
+        let reader = std::thread::Builder::new()
+            .name("report-read".into())
+            .spawn_scoped(scope, move || {
+                for chunk in ids.chunks(CHUNK) {
+                    let read = load(conn, chunk);
+                    let failed = read.is_err();
+                    // A closed channel means `each` failed: stop reading.
+                    if tx.send(read).is_err() || failed {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("could not start the report's reader: {e}")))?;
+        let mut chunks = ids.chunks(CHUNK);
+        let result = rx.iter().try_for_each(|read| {
+            let chunk = chunks.next().ok_or_else(|| AppError::Internal(anyhow::anyhow!("the report read more chunks than it has")))?;
+            each(chunk, read?)
+        });
+        drop(rx);
+        if let Err(panic) = reader.join() {
+            std::panic::resume_unwind(panic);
+        }
+        result
+    })
+}
+
 fn codes(values: &[i32]) -> Vec<i64> {
     values.iter().map(|v| i64::from(*v)).collect()
 }
@@ -207,6 +247,66 @@ impl CostFigures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `read_ahead`'s reading side was asked for, standing in for a connection.
+    #[derive(Default)]
+    struct Loads(Vec<i64>);
+
+    #[test]
+    fn chunks_read_ahead_arrive_whole_and_in_order() {
+        let ids: Vec<i64> = (1..=(CHUNK as i64) * 3 + 7).collect();
+        let mut loads = Loads::default();
+        let mut seen = Vec::new();
+        read_ahead(
+            &mut loads,
+            &ids,
+            |loads, chunk| {
+                loads.0.push(chunk[0]);
+                Ok(chunk.iter().map(|id| id * 10).collect::<Vec<i64>>())
+            },
+            |chunk, read| {
+                assert_eq!(read, chunk.iter().map(|id| id * 10).collect::<Vec<_>>(), "each chunk gets what was read for it");
+                seen.extend_from_slice(chunk);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, ids, "every id once, in order");
+        assert_eq!(loads.0.len(), 4, "three full chunks and the rest");
+    }
+
+    #[test]
+    fn a_failed_read_ends_the_report_with_its_error() {
+        let ids: Vec<i64> = (1..=(CHUNK as i64) * 5).collect();
+        let mut loads = Loads::default();
+        let mut written = 0;
+        let err = read_ahead(
+            &mut loads,
+            &ids,
+            |loads, chunk| {
+                loads.0.push(chunk[0]);
+                if loads.0.len() == 2 { Err(AppError::bad_request("the second chunk failed")) } else { Ok(()) }
+            },
+            |_, ()| {
+                written += 1;
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("second chunk"), "{err}");
+        assert_eq!(written, 1, "the chunk before the failure was written, none after");
+        assert_eq!(loads.0.len(), 2, "no chunk is read after a failed one");
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_reading() {
+        let ids: Vec<i64> = (1..=(CHUNK as i64) * 20).collect();
+        let mut loads = Loads::default();
+        let err = read_ahead(&mut loads, &ids, |loads, chunk| Ok(loads.0.push(chunk[0])), |_, ()| Err(AppError::bad_request("the disk is full")))
+            .unwrap_err();
+        assert!(err.to_string().contains("disk is full"), "{err}");
+        assert!(loads.0.len() <= 3, "the reader stops within the channel's room, read {}", loads.0.len());
+    }
 
     #[test]
     fn credit_notes_count_negative() {

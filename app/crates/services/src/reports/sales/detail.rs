@@ -5,7 +5,7 @@
 //! Memory stays flat for a year at scale L: the matching ids are read first (narrow, in the
 //! report's order), then their rows [`CHUNK`] ids at a time with `IN (…)`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::NaiveDate;
 use diesel::prelude::*;
@@ -13,8 +13,8 @@ use diesel::QueryableByName;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text};
 
 use super::{
-    Bind, CHUNK, CostFigures, Dates, Id, LINES_JOIN, Rows, SHEETS_FROM, SheetFigures, Sql, add, has_product_filter, ids,
-    overflow, push_product_filter, push_sheet_filter, signed, times, with_cost,
+    Bind, CostFigures, Dates, Id, LINES_JOIN, Rows, SHEETS_FROM, SheetFigures, Sql, add, has_product_filter, ids,
+    overflow, push_product_filter, push_sheet_filter, read_ahead, signed, times, with_cost,
 };
 use db::DbConn;
 use domain::enums::{CodeEnum, Tag, TaxType};
@@ -63,9 +63,16 @@ pub fn invoice_details(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter) 
         Group::Products => LinesOf::Lines(line_ids_by_product(conn, ctx)?),
     };
     let work = Work { done: 0, total: (sheets.len() + lines.ids().len()) as u64 };
-    let mut names = Names::default();
-    let work = write_sheets(conn, ctx, out, &sheets, &mut names, work)?;
-    write_lines(conn, ctx, out, &lines, &mut names, work)
+    let mut read = Read::default();
+    let work = write_sheets(conn, ctx, out, &sheets, &mut read, work)?;
+    write_lines(conn, ctx, out, &lines, &mut read, work)
+}
+
+/// The names the two worksheets share: asked for by the reading thread, kept by this one.
+#[derive(Default)]
+struct Read {
+    asked: Asked,
+    names: Names,
 }
 
 /// Units of work done and to do (ids read), for the job's progress.
@@ -137,12 +144,8 @@ struct SheetRow {
 }
 
 /// The names the rows show: customers' (name, code), products' (code, name) and
-/// warehouses', read for the ids of each chunk that earlier chunks did not name, one
-/// statement each, and kept for the rest of the report. Joining the company's 5,000
-/// customers or 20,000 products made PostgreSQL hash them all for every chunk (70 ms of a
-/// 75 ms chunk at scale L); a subquery per row instead cost three index probes a line;
-/// reading every chunk's products again cost 4 ms a chunk (1.7 s of a year at scale XL,
-/// issue 37). The maps hold at most the company's customers, products and warehouses.
+/// warehouses', kept for the rest of the report as [`Asked::read`] brings them. They hold
+/// at most the company's customers, products and warehouses.
 #[derive(Default)]
 struct Names {
     customers: HashMap<i64, (String, String)>,
@@ -151,30 +154,10 @@ struct Names {
 }
 
 impl Names {
-    /// Reads the names of the ids not named yet.
-    fn add(&mut self, conn: &mut DbConn, org: i64, customers: impl Iterator<Item = i64>, products: impl Iterator<Item = i64>, warehouses: impl Iterator<Item = i64>) -> AppResult<()> {
-        use db::schema::{customers as c, products as p, warehouses as w};
-        fn missing<V>(ids: impl Iterator<Item = i64>, known: &HashMap<i64, V>) -> Vec<i64> {
-            let mut v: Vec<i64> = ids.filter(|id| !known.contains_key(id)).collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        }
-        let cs = missing(customers, &self.customers);
-        if !cs.is_empty() {
-            let rows: Vec<(i64, String, String)> = c::table.filter(c::org_id.eq(org)).filter(c::id.eq_any(cs)).select((c::id, c::name, c::code)).load(conn)?;
-            self.customers.extend(rows.into_iter().map(|(id, name, code)| (id, (name, code))));
-        }
-        let ps = missing(products, &self.products);
-        if !ps.is_empty() {
-            let rows: Vec<(i64, String, String)> = p::table.filter(p::org_id.eq(org)).filter(p::id.eq_any(ps)).select((p::id, p::code, p::name)).load(conn)?;
-            self.products.extend(rows.into_iter().map(|(id, code, name)| (id, (code, name))));
-        }
-        let ws = missing(warehouses, &self.warehouses);
-        if !ws.is_empty() {
-            self.warehouses.extend(w::table.filter(w::org_id.eq(org)).filter(w::id.eq_any(ws)).select((w::id, w::name)).load::<(i64, String)>(conn)?);
-        }
-        Ok(())
+    fn extend(&mut self, new: NewNames) {
+        self.customers.extend(new.customers);
+        self.products.extend(new.products);
+        self.warehouses.extend(new.warehouses);
     }
 
     fn customer(&self, id: Option<i64>) -> (String, String) {
@@ -190,7 +173,56 @@ impl Names {
     }
 }
 
-/// The sheets of `chunk`, in any order.
+/// Names read for a chunk that no earlier chunk asked for.
+#[derive(Default)]
+struct NewNames {
+    customers: Vec<(i64, (String, String))>,
+    products: Vec<(i64, (String, String))>,
+    warehouses: Vec<(i64, String)>,
+}
+
+/// The ids whose names the reading thread has asked for. Names are read for the ids of
+/// each chunk that earlier chunks did not name, one statement each. Joining the company's
+/// 5,000 customers or 20,000 products made PostgreSQL hash them all for every chunk (70 ms
+/// of a 75 ms chunk at scale L); a subquery per row instead cost three index probes a
+/// line; reading every chunk's products again cost 4 ms a chunk (1.7 s of a year at scale
+/// XL, issue 37).
+#[derive(Default)]
+struct Asked {
+    customers: HashSet<i64>,
+    products: HashSet<i64>,
+    warehouses: HashSet<i64>,
+}
+
+impl Asked {
+    /// Reads the names of the ids not asked for yet.
+    fn read(&mut self, conn: &mut DbConn, org: i64, customers: impl Iterator<Item = i64>, products: impl Iterator<Item = i64>, warehouses: impl Iterator<Item = i64>) -> AppResult<NewNames> {
+        use db::schema::{customers as c, products as p, warehouses as w};
+        fn missing(ids: impl Iterator<Item = i64>, asked: &mut HashSet<i64>) -> Vec<i64> {
+            let mut v: Vec<i64> = ids.filter(|id| asked.insert(*id)).collect();
+            v.sort_unstable();
+            v
+        }
+        let mut new = NewNames::default();
+        let cs = missing(customers, &mut self.customers);
+        if !cs.is_empty() {
+            let rows: Vec<(i64, String, String)> = c::table.filter(c::org_id.eq(org)).filter(c::id.eq_any(cs)).select((c::id, c::name, c::code)).load(conn)?;
+            new.customers = rows.into_iter().map(|(id, name, code)| (id, (name, code))).collect();
+        }
+        let ps = missing(products, &mut self.products);
+        if !ps.is_empty() {
+            let rows: Vec<(i64, String, String)> = p::table.filter(p::org_id.eq(org)).filter(p::id.eq_any(ps)).select((p::id, p::code, p::name)).load(conn)?;
+            new.products = rows.into_iter().map(|(id, code, name)| (id, (code, name))).collect();
+        }
+        let ws = missing(warehouses, &mut self.warehouses);
+        if !ws.is_empty() {
+            new.warehouses = w::table.filter(w::org_id.eq(org)).filter(w::id.eq_any(ws)).select((w::id, w::name)).load(conn)?;
+        }
+        Ok(new)
+    }
+}
+
+/// The sheets of `chunk`, in its order.
 fn load_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, chunk: &[i64]) -> AppResult<Vec<SheetRow>> {
     let p = ctx.params;
     let filtered = has_product_filter(p);
@@ -213,7 +245,8 @@ fn load_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, chunk: &[i64]) -> AppResult<Vec
     // `orders_date` index through the whole company for every chunk (issue 37: 133 s for a
     // year at L).
     q.push(" WHERE +o.org_id = ").bind(Bind::BigInt(ctx.org_id)).any_of("o.id", chunk);
-    q.load(conn)
+    let mut by_id: HashMap<i64, SheetRow> = q.load::<SheetRow>(conn)?.into_iter().map(|r| (r.sheet.id, r)).collect();
+    Ok(chunk.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
 fn sheet_cells(r: SheetRow, f: &SheetFigures, names: &Names) -> Vec<Val> {
@@ -233,23 +266,33 @@ fn sheet_cells(r: SheetRow, f: &SheetFigures, names: &Names) -> Vec<Val> {
 }
 
 /// The "Sheets" worksheet: the sheets of `ids` in that order, and their total.
-fn write_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, ids: &[i64], names: &mut Names, mut work: Work) -> AppResult<Work> {
+fn write_sheets(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, ids: &[i64], read: &mut Read, mut work: Work) -> AppResult<Work> {
     out.begin(Layout { name: "Sheets".into(), cols: SHEET_COLS.to_vec(), title: ctx.title(conn, "Sheets")? })?;
     let filtered = has_product_filter(ctx.params);
     let mut total = SheetFigures::default();
     let mut rows = Rows::default();
-    for chunk in ids.chunks(CHUNK) {
-        let mut by_id: HashMap<i64, SheetRow> = load_sheets(conn, ctx, chunk)?.into_iter().map(|r| (r.sheet.id, r)).collect();
-        names.add(conn, ctx.org_id, by_id.values().filter_map(|r| r.customer_id), std::iter::empty(), by_id.values().filter_map(|r| r.warehouse_id))?;
-        for r in chunk.iter().filter_map(|id| by_id.remove(id)) {
-            let stored_gst = (!filtered).then_some(r.gst);
-            let f = SheetFigures::new(r.sheet.order_type, r.sheet.tax_type, r.qty, r.amount, stored_gst)?;
-            total.add(&f)?;
-            rows.push(out, sheet_cells(r, &f, names))?;
-        }
-        rows.flush(out)?;
-        work = work.step(ctx, chunk.len());
-    }
+    let Read { asked, names } = read;
+    read_ahead(
+        conn,
+        ids,
+        |conn, chunk| {
+            let sheets = load_sheets(conn, ctx, chunk)?;
+            let new = asked.read(conn, ctx.org_id, sheets.iter().filter_map(|r| r.customer_id), std::iter::empty(), sheets.iter().filter_map(|r| r.warehouse_id))?;
+            Ok((sheets, new))
+        },
+        |chunk, (sheets, new)| {
+            names.extend(new);
+            for r in sheets {
+                let stored_gst = (!filtered).then_some(r.gst);
+                let f = SheetFigures::new(r.sheet.order_type, r.sheet.tax_type, r.qty, r.amount, stored_gst)?;
+                total.add(&f)?;
+                rows.push(out, sheet_cells(r, &f, names))?;
+            }
+            rows.flush(out)?;
+            work = work.step(ctx, chunk.len());
+            Ok(())
+        },
+    )?;
     out.total(total_row(SHEET_COLS.len(), 9, [Val::Int(total.qty), Val::Cents(total.subtotal), Val::Cents(total.gst), Val::Cents(total.total)]))?;
     Ok(work)
 }
@@ -387,24 +430,34 @@ fn line_cells(r: LineRow, f: &LineFigures, cost: bool, names: &Names) -> AppResu
 }
 
 /// The "Lines" worksheet and its total.
-fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &LinesOf<'_>, names: &mut Names, mut work: Work) -> AppResult<()> {
+fn write_lines(conn: &mut DbConn, ctx: &Ctx<'_>, out: &mut SheetWriter, of: &LinesOf<'_>, read: &mut Read, mut work: Work) -> AppResult<()> {
     let cost = ctx.params.include_cost;
     let cols = with_cost(&LINE_COLS, cost);
     let width = cols.len();
     out.begin(Layout { name: "Lines".into(), cols, title: ctx.title(conn, "Lines")? })?;
     let mut total = LineFigures::default();
     let mut rows = Rows::default();
-    for chunk in of.ids().chunks(CHUNK) {
-        let lines = load_lines(conn, ctx, of, chunk)?;
-        names.add(conn, ctx.org_id, lines.iter().filter_map(|r| r.customer_id), lines.iter().filter_map(|r| r.product_id), std::iter::empty())?;
-        for r in lines {
-            let f = LineFigures::new(r.order_type, r.tax_type, r.quantity, r.amount, r.cost_price)?;
-            total.add(&f)?;
-            rows.push(out, line_cells(r, &f, cost, names)?)?;
-        }
-        rows.flush(out)?;
-        work = work.step(ctx, chunk.len());
-    }
+    let Read { asked, names } = read;
+    read_ahead(
+        conn,
+        of.ids(),
+        |conn, chunk| {
+            let lines = load_lines(conn, ctx, of, chunk)?;
+            let new = asked.read(conn, ctx.org_id, lines.iter().filter_map(|r| r.customer_id), lines.iter().filter_map(|r| r.product_id), std::iter::empty())?;
+            Ok((lines, new))
+        },
+        |chunk, (lines, new)| {
+            names.extend(new);
+            for r in lines {
+                let f = LineFigures::new(r.order_type, r.tax_type, r.quantity, r.amount, r.cost_price)?;
+                total.add(&f)?;
+                rows.push(out, line_cells(r, &f, cost, names)?)?;
+            }
+            rows.flush(out)?;
+            work = work.step(ctx, chunk.len());
+            Ok(())
+        },
+    )?;
     let mut figures = vec![Val::Int(total.qty), Val::Text(String::new()), Val::Cents(total.amount)];
     if cost {
         figures.extend(total.cost.cells()?);
