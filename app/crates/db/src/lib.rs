@@ -100,6 +100,32 @@ macro_rules! per_backend {
 /// Ids per `IN (…)` list: far under SQLite's 32,766 and PostgreSQL's 65,535 bind variables.
 pub const CHUNK: usize = 500;
 
+/// A list of ids as each backend reads one best, for statements written as text: the
+/// condition on `column`, and the one value to bind to `$n` if any. PostgreSQL gets one
+/// array parameter (`= ANY(CAST($n AS BIGINT[]))`, bound as the text '{1,2,3}'): 500
+/// parameters took PostgreSQL about 1.3 ms a statement to parse and bind, a fifth of a
+/// report chunk's statement at scale XL (issue 37). SQLite gets the ids written in as
+/// integers, which binds nothing and plans as its `IN (?, ?, …)` did.
+pub fn ids_in(backend: Backend, column: &str, n: usize, ids: &[i64]) -> (String, Option<String>) {
+    use std::fmt::Write;
+    let list = |open: char, close: char| {
+        let mut s = String::with_capacity(ids.len() * 8 + 2);
+        s.push(open);
+        for (i, id) in ids.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            let _ = write!(s, "{id}");
+        }
+        s.push(close);
+        s
+    };
+    match backend {
+        Backend::Postgres => (format!("{column} = ANY(CAST(${n} AS BIGINT[]))"), Some(list('{', '}'))),
+        Backend::Sqlite => (format!("{column} IN {}", list('(', ')')), None),
+    }
+}
+
 /// Current UTC time as stored in timestamp columns.
 pub fn now() -> chrono::NaiveDateTime {
     chrono::Utc::now().naive_utc()

@@ -414,7 +414,7 @@ fn sheet_ids(conn: &mut DbConn, ctx: &Ctx<'_>, reads: Reads) -> AppResult<Vec<i6
         Reads::Purchase(_) => " ORDER BY COALESCE(s.name, ''), o.order_date, o.no, o.id",
         Reads::Transfers | Reads::Adjustments => " ORDER BY o.order_date, o.no, o.id",
     });
-    Ok(sql.query().load::<Id>(conn)?.into_iter().map(|r| r.id).collect())
+    Ok(sql.query(conn).load::<Id>(conn)?.into_iter().map(|r| r.id).collect())
 }
 
 /// What a row needs of its sheet.
@@ -441,7 +441,7 @@ fn heads_of(conn: &mut DbConn, org: i64, ids: &[i64]) -> AppResult<HashMap<i64, 
          FROM orders o LEFT JOIN suppliers s ON s.id = o.supplier_id AND s.org_id = o.org_id WHERE o.org_id = "
     ));
     sql.bind(Bind::BigInt(org)).any_of("o.id", ids);
-    Ok(sql.query().load::<Head>(conn)?.into_iter().map(|h| (h.sheet.id, h)).collect())
+    Ok(sql.query(conn).load::<Head>(conn)?.into_iter().map(|h| (h.sheet.id, h)).collect())
 }
 
 #[derive(QueryableByName)]
@@ -463,7 +463,7 @@ fn figures_of(conn: &mut DbConn, ctx: &Ctx<'_>, ids: &[i64]) -> AppResult<HashMa
     sql.bind(Bind::BigInt(ctx.org_id)).any_of("l.order_id", ids);
     line_conditions(&mut sql, ctx);
     sql.push(" GROUP BY l.order_id");
-    Ok(sql.query().load::<Figures>(conn)?.into_iter().map(|f| (f.order_id, (f.qty, f.amount))).collect())
+    Ok(sql.query(conn).load::<Figures>(conn)?.into_iter().map(|f| (f.order_id, (f.qty, f.amount))).collect())
 }
 
 /// A line as the detail reports show it.
@@ -507,7 +507,7 @@ fn lines_in_order(
     line_conditions(&mut sql, ctx);
     sql.push(" ORDER BY l.order_id, l.seq, l.id");
     let mut by_sheet: HashMap<i64, Vec<LineRow>> = HashMap::new();
-    for line in sql.query().load::<LineRow>(conn)? {
+    for line in sql.query(conn).load::<LineRow>(conn)? {
         by_sheet.entry(line.order_id).or_default().push(line);
     }
     let mut rows = Vec::new();
@@ -580,7 +580,7 @@ fn by_supplier(conn: &mut DbConn, ctx: &Ctx<'_>) -> AppResult<Vec<SupplierSum>> 
          ORDER BY CAST(SUM(",
     );
     sql.push(&signed_sql("t.order_type", "t.amount")).push(") AS BIGINT) DESC, COALESCE(s.name, ''), t.supplier_id");
-    Ok(sql.query().load(conn)?)
+    Ok(sql.query(conn).load(conn)?)
 }
 
 #[derive(QueryableByName)]
@@ -611,7 +611,7 @@ fn by_product(conn: &mut DbConn, ctx: &Ctx<'_>) -> AppResult<Vec<ProductSum>> {
     sheet_conditions(&mut sql, ctx, reads);
     line_conditions(&mut sql, ctx);
     sql.push(&format!(" GROUP BY p.id, p.code, p.name, b.name ORDER BY CAST(SUM({amount}) AS BIGINT) DESC, COALESCE(p.code, ''), p.id"));
-    Ok(sql.query().load(conn)?)
+    Ok(sql.query(conn).load(conn)?)
 }
 
 #[cfg(test)]

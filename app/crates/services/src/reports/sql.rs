@@ -8,7 +8,7 @@ use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::sql_types::{BigInt, Date, Integer, Text, Timestamp};
 
 use db::search::like_escape;
-use db::{DbConn, MultiBackend};
+use db::{Backend, DbConn, MultiBackend};
 use domain::enums::ProductCategory;
 use domain::reports::{DateType, Params};
 use db::error::{AppError, AppResult};
@@ -20,7 +20,13 @@ pub enum Bind {
     Date(NaiveDate),
     Timestamp(NaiveDateTime),
     Text(String),
+    /// A list of ids and the column it filters ([`Sql::any_of`]).
+    Ids(String, Vec<i64>),
 }
+
+/// Marks the place of a list of ids in a statement's text until its backend is known; a
+/// character no statement has.
+const IDS: &str = "\u{1}";
 
 /// A statement built piece by piece.
 #[derive(Default)]
@@ -60,13 +66,33 @@ impl Sql {
     }
 
     /// ` AND column IN (…)` when `ids` is not empty: an empty filter list means "all" (a
-    /// report's lists hold at most 1,000 ids, a chunk 500).
+    /// report's lists hold at most 1,000 ids, a chunk 500). The condition is written when
+    /// the backend is known ([`Sql::render`], by [`db::ids_in`]); the text keeps its place
+    /// as `IDS`, the bind's number, `IDS`.
     pub fn any_of(&mut self, column: &str, ids: &[i64]) -> &mut Self {
         if !ids.is_empty() {
-            self.push(" AND ").push(column).push(" IN ");
-            self.values(ids.iter().map(|id| Bind::BigInt(*id)));
+            self.binds.push(Bind::Ids(column.to_string(), ids.to_vec()));
+            let n = self.binds.len();
+            self.push(" AND ").push(IDS).push(&n.to_string()).push(IDS);
         }
         self
+    }
+
+    /// The statement's text for `backend`, each list of ids written as it reads one best.
+    pub(super) fn render(&self, backend: Backend) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        let mut rest = self.text.as_str();
+        while let Some((before, after)) = rest.split_once(IDS) {
+            out.push_str(before);
+            let (n, after) = after.split_once(IDS).unwrap_or((after, ""));
+            match n.parse::<usize>().ok().and_then(|n| self.binds.get(n.wrapping_sub(1)).map(|b| (n, b))) {
+                Some((n, Bind::Ids(column, ids))) => out.push_str(&db::ids_in(backend, column, n, ids).0),
+                _ => out.push_str(n), // not a list's place: cannot happen, `any_of` writes both
+            }
+            rest = after;
+        }
+        out.push_str(rest);
+        out
     }
 
     /// ` AND …` of the brand and category filters on products aliased `p`: a category also
@@ -89,15 +115,21 @@ impl Sql {
         self
     }
 
-    pub fn query(self) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
-        let mut q = diesel::sql_query(self.text).into_boxed::<MultiBackend>();
-        for b in self.binds {
+    /// The statement for `conn`'s backend, its values bound.
+    pub fn query(self, conn: &DbConn) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
+        let backend = conn.backend();
+        let mut q = diesel::sql_query(self.render(backend)).into_boxed::<MultiBackend>();
+        for (i, b) in self.binds.into_iter().enumerate() {
             q = match b {
                 Bind::Int(v) => q.bind::<Integer, _>(v),
                 Bind::BigInt(v) => q.bind::<BigInt, _>(v),
                 Bind::Date(v) => q.bind::<Date, _>(v),
                 Bind::Timestamp(v) => q.bind::<Timestamp, _>(v),
                 Bind::Text(v) => q.bind::<Text, _>(v),
+                Bind::Ids(column, ids) => match db::ids_in(backend, &column, i + 1, &ids).1 {
+                    Some(v) => q.bind::<Text, _>(v),
+                    None => q,
+                },
             };
         }
         q
@@ -105,7 +137,8 @@ impl Sql {
 
     pub fn load<R: QueryableByName<MultiBackend> + 'static>(self, conn: &mut DbConn) -> AppResult<Vec<R>> {
         use diesel::RunQueryDsl;
-        Ok(self.query().load(conn)?)
+        let q = self.query(conn);
+        Ok(q.load(conn)?)
     }
 }
 
@@ -147,7 +180,15 @@ mod tests {
     fn placeholders_are_numbered_in_the_order_they_are_written() {
         let mut q = Sql::new("SELECT 1 WHERE a = ");
         q.bind(Bind::BigInt(4)).any_of("b", &[]).any_of("c", &[7, 8]).push(" AND d IN ").values([Bind::Int(1), Bind::Text("x".into())]);
-        assert_eq!(q.text, "SELECT 1 WHERE a = $1 AND c IN ($2, $3) AND d IN ($4, $5)", "an empty list filters nothing");
-        assert_eq!(q.binds.len(), 5);
+        assert_eq!(
+            q.render(Backend::Postgres),
+            "SELECT 1 WHERE a = $1 AND c = ANY(CAST($2 AS BIGINT[])) AND d IN ($3, $4)",
+            "an empty list filters nothing; a list is one parameter"
+        );
+        // SQLite numbers by first appearance, so the list's number left out binds alike.
+        assert_eq!(q.render(Backend::Sqlite), "SELECT 1 WHERE a = $1 AND c IN (7,8) AND d IN ($3, $4)");
+        assert_eq!(q.binds.len(), 4);
+        assert_eq!(db::ids_in(Backend::Postgres, "c", 2, &[7, 8]).1.as_deref(), Some("{7,8}"), "bound as PostgreSQL's array text");
+        assert_eq!(db::ids_in(Backend::Sqlite, "c", 2, &[7, 8]).1, None, "nothing to bind");
     }
 }
