@@ -3,7 +3,8 @@
 //! is invoices minus credit notes, and the two totals inc GST are the same figure.
 //!
 //! Memory stays flat for a year at scale L: the matching ids are read first (narrow, in the
-//! report's order), then their rows [`CHUNK`] ids at a time with `IN (…)`.
+//! report's order), then their rows `db::CHUNK` ids at a time with `IN (…)`, each chunk read
+//! one ahead of the rows being written ([`read_ahead`]).
 
 use std::collections::{HashMap, HashSet};
 
