@@ -10,6 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { PREACT_ALIASES, REACT_LIBRARIES } from './preact-alias.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const ISLAND_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
@@ -37,6 +38,7 @@ export default defineConfig({
   base: '/static/islands/',
   publicDir: false,
   plugins: [react()],
+  resolve: { alias: PREACT_ALIASES, mainFields: ['browser', 'module', 'main'] },
   build: {
     outDir: resolve(root, '../static/islands'),
     emptyOutDir: true,
@@ -66,5 +68,7 @@ export default defineConfig({
     setupFiles: ['tests/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Radix and the packages it builds on import React too: run them through the aliases.
+    server: { deps: { inline: REACT_LIBRARIES } },
   },
 });

@@ -3,85 +3,51 @@
 // Rust server. Written to ../static/islands/ssr/server.js after the browser build (which
 // empties ../static/islands first), embedded in the binary and never served.
 //
-// QuickJS has no Node or browser APIs, so the bundle must carry everything: React is
-// bundled (`noExternal`), `process.env.NODE_ENV` is replaced, and react-dom/server is
-// React's legacy browser build, which renders synchronously without streams,
-// TextEncoder or MessageChannel.
+// QuickJS has no Node or browser APIs, so the bundle must carry everything: Preact and
+// preact-render-to-string are bundled (`noExternal`), `process.env.NODE_ENV` is replaced.
+// The islands are written against React's API and run on preact/compat here as in the
+// browser (preact-alias.ts), so `useId` and the markup agree with what the browser hydrates.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { PREACT_ALIASES } from './preact-alias.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
-const LEGACY_SERVER = 'react-dom/cjs/react-dom-server-legacy.browser.production.js';
-
-/** React's HTML escaping, as it is written (one `+=` per escaped character). */
-const ESCAPE_LOOP = `  var match = matchHtmlRegExp.exec(text);
-  if (match) {
-    var html = "",
-      index,
-      lastIndex = 0;
-    for (index = match.index; index < text.length; index++) {
-      switch (text.charCodeAt(index)) {
-        case 34:
-          match = "&quot;";
-          break;
-        case 38:
-          match = "&amp;";
-          break;
-        case 39:
-          match = "&#x27;";
-          break;
-        case 60:
-          match = "&lt;";
-          break;
-        case 62:
-          match = "&gt;";
-          break;
-        default:
-          continue;
-      }
-      lastIndex !== index && (html += text.slice(lastIndex, index));
-      lastIndex = index + 1;
-      html += match;
-    }
-    text = lastIndex !== index ? html + text.slice(lastIndex, index) : html;
-  }`;
+/** preact-render-to-string's built files: the escaping below is patched in each. */
+const RENDERER = /preact-render-to-string[\\/]dist[\\/]index\.(module\.js|mjs)$/;
 
 /**
- * The same escaping by native splits and joins: QuickJS's regular-expression `replace`
- * costs about a microsecond a match, and 200 lines of JSON have thousands of quotes.
+ * preact-render-to-string's `encodeEntities`, as it is built (minified): it grows the
+ * escaped text with `+=` for each `"`, `&` and `<`. V8 makes that linear; QuickJS copies the
+ * string each time, and the line editor's hidden JSON (200 lines, thousands of quotes) is
+ * one attribute. `ESCAPE_LOOP` matches the loop whatever the minifier named its variables.
  */
-const ESCAPE_SPLIT = `  if (matchHtmlRegExp.test(text))
-    text = text.split("&").join("&amp;").split('"').join("&quot;").split("'").join("&#x27;").split("<").join("&lt;").split(">").join("&gt;");`;
+const ESCAPE_LOOP =
+  /for\(var (\w+)=0,(\w+)=0,(\w+)="",(\w+)="";\2<(\w+)\.length;\2\+\+\)\{switch\(\5\.charCodeAt\(\2\)\)\{case 34:\4="&quot;";break;case 38:\4="&amp;";break;case 60:\4="&lt;";break;default:continue\}\2!==\1&&\(\3\+=\5\.slice\(\1,\2\)\),\3\+=\4,\1=\2\+1\}return \2!==\1&&\(\3\+=\5\.slice\(\1,\2\)\),\3/;
 
 /**
- * Two places where React's server renderer grows a string with `+=`. V8 makes that
- * linear; QuickJS copies the string each time:
- * - `renderToString` built its answer with `result += chunk`: a 200-line editor took 1.9 s
- *   instead of 0.2 s. The chunks are collected in an array and joined once.
- * - `escapeTextForBrowser` added each escaped character to the text so far: the line
- *   editor's hidden JSON (200 lines, thousands of quotes) spent half the render copying
- *   strings. It becomes native splits and joins, with the same output.
- * The build fails if React's code changed so that a patch no longer applies.
+ * The same escaping by native splits and joins (`&` first), with the same output: a
+ * regular-expression `replace` costs about a microsecond a match in QuickJS. The build fails
+ * if the renderer's code changed so that the patch no longer applies.
  */
-export function linearRenderToString(): Plugin {
-  const edits: [string, string][] = [
-    ['result = "",', 'result = [],'],
-    ['null !== chunk && (result += chunk);', 'null !== chunk && result.push(chunk);'],
-    ['throw Error(formatProdErrorMessage(426));\n  return result;', 'throw Error(formatProdErrorMessage(426));\n  return result.join("");'],
-    [ESCAPE_LOOP, ESCAPE_SPLIT],
-  ];
+export function linearEscaping(): Plugin {
+  let patched = 0;
   return {
-    name: 'tyredesk-linear-render-to-string',
+    name: 'tyredesk-linear-escaping',
+    buildStart() {
+      patched = 0;
+    },
     transform(code, id) {
-      if (!id.endsWith(LEGACY_SERVER)) return null;
-      let out = code;
-      for (const [from, to] of edits) {
-        if (!out.includes(from)) throw new Error(`${LEGACY_SERVER}: cannot find \`${from}\`; review the QuickJS patch`);
-        out = out.replace(from, to);
-      }
-      return out;
+      if (!RENDERER.test(id)) return null;
+      const m = ESCAPE_LOOP.exec(code);
+      if (!m) throw new Error(`${id}: cannot find encodeEntities' loop; review the QuickJS patch`);
+      const text = m[5];
+      patched += 1;
+      return code.replace(ESCAPE_LOOP, `return ${text}.split("&").join("&amp;").split('"').join("&quot;").split("<").join("&lt;")`);
+    },
+    buildEnd(error) {
+      if (!error && patched === 0) this.error('preact-render-to-string was not bundled through the escaping patch');
     },
   };
 }
@@ -89,9 +55,9 @@ export function linearRenderToString(): Plugin {
 export default defineConfig({
   root,
   publicDir: false,
-  plugins: [react(), linearRenderToString()],
+  plugins: [react(), linearEscaping()],
   define: { 'process.env.NODE_ENV': '"production"' },
-  resolve: { alias: { 'react-dom/server': resolve(root, 'node_modules', LEGACY_SERVER) } },
+  resolve: { alias: PREACT_ALIASES },
   ssr: { noExternal: true, target: 'webworker' },
   build: {
     ssr: resolve(root, 'src/server.tsx'),

@@ -1,7 +1,7 @@
 // The date field in the DOM: the page enhancer on server markup (typing, blur, Enter, the
 // invalid message, the shortcut menu, the calendar, values set by other scripts) and the
 // React DateInput used by islands.
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';

@@ -1,6 +1,6 @@
 // The shared dialog frame (lib/dialog.tsx): title and description, the footer, and the busy
 // state while a request runs.
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { DialogFooter, DialogForm, DialogFrame } from '../src/lib/dialog';
 

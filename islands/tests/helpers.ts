@@ -1,6 +1,17 @@
-import { act } from '@testing-library/react';
+import { act } from '@testing-library/preact';
 import { afterEach, beforeEach, vi } from 'vitest';
 import type { ToastDetail } from '../src/lib/api';
+
+/**
+ * The focus leaving `el`, as a browser reports it: `focusout`, which `onBlur` listens to
+ * (in React and preact/compat alike). Testing Library's `fireEvent.blur` sends only the
+ * `blur` event, which does not bubble and which neither runtime's `onBlur` hears.
+ */
+export function leave(el: Element): void {
+  act(() => {
+    el.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+  });
+}
 
 /** Adds <meta name=… content=…> to the head, as the server layout does. */
 export function setMeta(name: string, content: string): void {

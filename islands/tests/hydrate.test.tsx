@@ -1,6 +1,6 @@
 // Server-rendered islands are hydrated in place (lib/mount.tsx): the nodes the server sent
 // stay, nothing is reported as a mismatch, and the island works afterwards.
-import { act, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/preact';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { island as changePassword, mount as mountChangePassword } from '../src/islands/change-password/index';

@@ -1,7 +1,7 @@
 // The editor is usable before its code arrives (issue 37): its first rows are a plain form,
 // and when the island runs it adopts what was typed there and in the header, keeps the
 // focus and caret where the user is typing, and sends the typed lines from then on.
-import { act } from '@testing-library/react';
+import { act } from '@testing-library/preact';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { codesToLookUp, initialEditorState, lineEditorReducer } from '../src/islands/line-editor/editor-state';

@@ -1,7 +1,7 @@
 // Tyres by DOT date (issue 36): the DOT cell of a line whose product is tracked by DOT, on
 // the sheets that move stock; its list of the warehouse's lots with their ages; the server's
 // message on it; and the lots fetched when a tyre is picked.
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineEditor } from '../src/islands/line-editor/LineEditor';

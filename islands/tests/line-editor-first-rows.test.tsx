@@ -1,7 +1,7 @@
 // The line editor's first render draws its rows as plain HTML (static-rows.ts), and swaps in
 // live React rows once it runs. The user must not see the swap: element by element, the
 // two tables carry the same tags, classes, labels, values, messages and disabled buttons.
-import { act } from '@testing-library/react';
+import { act } from '@testing-library/preact';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { island, mount } from '../src/islands/line-editor/index';

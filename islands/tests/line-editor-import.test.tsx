@@ -1,5 +1,5 @@
 // Import Lines: one .xls/.xlsx file posted as multipart to /api/ag/lines; all or nothing.
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LineEditor } from '../src/islands/line-editor/LineEditor';

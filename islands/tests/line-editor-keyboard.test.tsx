@@ -1,6 +1,6 @@
 // Keyboard-first entry (DESIGN §6): Enter walks the cells, Enter on the last cell adds a
 // line, Ctrl+Enter submits the surrounding form, a bare Enter never does.
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { LineEditor } from '../src/islands/line-editor/LineEditor';

@@ -1,5 +1,8 @@
 import '../src/loader';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+// The loader listens with plain DOM events: Testing Library's own fireEvent, not the Preact
+// wrapper's (which renames events for preact/compat and cannot send focusin).
+import { fireEvent } from '@testing-library/dom';
+import { act, screen, waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withActivate } from '../src/loader';

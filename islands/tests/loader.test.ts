@@ -1,5 +1,5 @@
 import '../src/loader';
-import { act, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseProps } from '../src/loader';
 import { calls } from './fixtures/fake-island';

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { mount, parsePriceDialogProps } from '../src/islands/price-dialog/index';
@@ -6,7 +6,7 @@ import { deriveTier } from '../src/islands/price-dialog/tiers';
 import { PriceDialog } from '../src/islands/price-dialog/PriceDialog';
 import { formatCents } from '../src/lib/money';
 import { parsePrice } from '../src/lib/PriceInput';
-import { dialogPage, sentHeaders } from './helpers';
+import { dialogPage, leave, sentHeaders } from './helpers';
 
 const UPLIFTS = { b: 500, c: 1000, d: 1500, e: 2000 };
 const MSG_ZERO = 'When "Special or not" is YES, "Monthly Special" price CANNOT be 0';
@@ -255,7 +255,7 @@ describe('price-dialog: saving', () => {
     const api = mockApi();
     const { dialog, input, save } = await openDialog();
     setValue(input('Standard'), '-1');
-    fireEvent.blur(input('Standard'));
+    leave(input('Standard'));
     expect(within(dialog).getByRole('alert').textContent).toBe('Prices cannot be negative.');
     await save();
     expect(page.toasts).toEqual([{ text: 'Prices cannot be negative.', level: 'error', ms: 3500 }]);

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount } from '../src/islands/quoting-cart/index';
@@ -170,20 +170,30 @@ describe('quoting-cart: items', () => {
     expect(badge().classList.contains('flash')).toBe(false);
     await add(1, 2);
     expect(badge().className).toBe('badge flash');
-    await act(() => vi.advanceTimersByTime(349));
+    await act(() => {
+      vi.advanceTimersByTime(349);
+    });
     expect(badge().classList.contains('flash')).toBe(true);
-    await act(() => vi.advanceTimersByTime(1));
+    await act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(badge().className).toBe('badge');
     // A customer change does not change the total: no flash.
     await changeCustomer({ id: 4, name: 'Lee' });
     expect(badge().classList.contains('flash')).toBe(false);
     // A new change restarts the 350 ms.
     await add(1, 1);
-    await act(() => vi.advanceTimersByTime(200));
+    await act(() => {
+      vi.advanceTimersByTime(200);
+    });
     await add(2, 1);
-    await act(() => vi.advanceTimersByTime(200));
+    await act(() => {
+      vi.advanceTimersByTime(200);
+    });
     expect(badge().classList.contains('flash')).toBe(true);
-    await act(() => vi.advanceTimersByTime(150));
+    await act(() => {
+      vi.advanceTimersByTime(150);
+    });
     expect(badge().classList.contains('flash')).toBe(false);
   });
 

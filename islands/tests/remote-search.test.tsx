@@ -1,8 +1,9 @@
 // The shared remote search (lib/remote-search.tsx): debounce, one request at a time,
 // keyboard, loading and empty states, via SearchField with a search function for a fake API.
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SearchField } from '../src/lib/remote-search';
+import { leave } from './helpers';
 
 interface Hit {
   id: number;
@@ -40,7 +41,10 @@ function renderField(delayMs = 300) {
   const type = (value: string) => fireEvent.change(input, { target: { value } });
   /** Presses `k` in the input; false when the field prevented the key's default. */
   const key = (k: string) => fireEvent.keyDown(input, { key: k });
-  const wait = (ms: number) => act(async () => vi.advanceTimersByTime(ms));
+  const wait = (ms: number) =>
+    act(async () => {
+      vi.advanceTimersByTime(ms);
+    });
   const list = () => screen.queryByRole('listbox', { name: 'Customer suggestions' });
   const options = () => within(list()!).queryAllByRole('option');
   const selected = () => options().findIndex((o) => o.getAttribute('aria-selected') === 'true');
@@ -179,7 +183,7 @@ describe('remote search: keyboard and mouse', () => {
     f.type('a');
     await f.wait(300);
     await f.api.calls[1]!.answer(HITS);
-    fireEvent.blur(f.input);
+    leave(f.input);
     expect(f.list()).toBeNull();
   });
 });

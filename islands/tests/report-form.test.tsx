@@ -1,7 +1,7 @@
 // The report form in the DOM: tabs, the payload built from choices, the checkbox rules,
 // pickers, Include Cost only for staff who may see cost, the 'Preparing…' answer and a 422
 // shown next to its field.
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount, parseReportFormProps } from '../src/islands/report-form/index';

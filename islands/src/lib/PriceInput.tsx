@@ -1,6 +1,6 @@
 // The price input of the price dialogs (the standard one and OCOP, spec §5): dollars in a
 // number input, checked with the dialogs' own messages. SSR-safe.
-import type { ComponentProps } from 'react';
+import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import { errorAria } from './form';
 import { parseMoney, type MoneyError } from './money';
 
@@ -35,7 +35,7 @@ export function priceError(text: string): string | undefined {
   return parsed.ok ? undefined : parsed.message;
 }
 
-export interface PriceInputProps extends Omit<ComponentProps<'input'>, 'id' | 'type' | 'inputMode' | 'step' | 'min'> {
+export interface PriceInputProps extends Omit<ComponentPropsWithoutRef<'input'>, 'id' | 'type' | 'inputMode' | 'step' | 'min'> {
   id: string;
   /** The field's message (shown by a FieldError of this id), if any. */
   error: string | undefined;
@@ -43,7 +43,10 @@ export interface PriceInputProps extends Omit<ComponentProps<'input'>, 'id' | 't
   hintId?: string;
 }
 
-/** Dollars and cents, not below 0, wired to the field's message. */
-export function PriceInput({ id, error, hintId, ...input }: PriceInputProps) {
-  return <input id={id} type="number" inputMode="decimal" step="0.01" min="0" {...input} {...errorAria(id, error, hintId)} />;
-}
+/**
+ * Dollars and cents, not below 0, wired to the field's message. `forwardRef`, not a `ref`
+ * prop: Preact (the islands' runtime) passes a function component no `ref`.
+ */
+export const PriceInput = forwardRef<HTMLInputElement, PriceInputProps>(function PriceInput({ id, error, hintId, ...input }, ref) {
+  return <input ref={ref} id={id} type="number" inputMode="decimal" step="0.01" min="0" {...input} {...errorAria(id, error, hintId)} />;
+});

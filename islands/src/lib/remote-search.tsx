@@ -7,6 +7,7 @@
 import {
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type CSSProperties,
@@ -287,7 +288,8 @@ export function SearchField<T extends Hit>(props: SearchFieldProps<T>) {
   const inputId = useId();
   const open = search.hits !== null;
 
-  useEffect(() => {
+  // As the list is committed, not after the paint: an Escape pressed at once must find it open.
+  useLayoutEffect(() => {
     if (listOpen) listOpen.current = open;
   }, [open, listOpen]);
   useEffect(

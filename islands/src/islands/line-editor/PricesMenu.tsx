@@ -1,6 +1,6 @@
 // The prices dropdown of a sales line: a menu button listing the product's tier prices
 // (label + amount); choosing one sets the unit price. Esc closes and returns to the button.
-import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { formatCents } from '../../lib/money';
 import type { PriceTier } from './types';
 
@@ -36,7 +36,7 @@ export function PricesMenu({ label, disabled, prices, loading, onOpen, onChoose 
   const menuId = useId();
 
   // When the menu opens (or its prices arrive), the first price gets the focus.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (open && prices && prices.length > 0) items.current[0]?.focus();
   }, [open, prices]);
 

@@ -1,6 +1,6 @@
 // The line editor's markup once the island runs (hydrated over the server's HTML, effects
 // done): the live rows (Cell.tsx) are not part of the server's HTML, so they are pinned here.
-import { act } from '@testing-library/react';
+import { act } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { render } from '../../server';
 import { mount } from './index';

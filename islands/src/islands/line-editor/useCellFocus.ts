@@ -1,7 +1,7 @@
 // Keyboard-first entry (DESIGN §6): the editor's cells by line and field, the focus moved to
 // the cell the state names once it has rendered, and the Enter keys: Enter in a cell moves
 // on, Ctrl+Enter (Cmd+Enter) submits the form, a bare Enter never does.
-import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { useLayoutEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import type { FocusTarget } from './editor-state';
 import type { CellField } from './rules';
 
@@ -21,8 +21,9 @@ export function useCellFocus(target: FocusTarget | null, moveNext: (key: string,
   const root = useRef<HTMLDivElement>(null);
   const cells = useRef(new Map<string, HTMLElement>());
 
-  // Moves the focus once the row it targets has rendered.
-  useEffect(() => {
+  // Moves the focus once the row it targets has rendered, before the next key arrives: a
+  // layout effect runs as the render is committed, a plain effect only after the paint.
+  useLayoutEffect(() => {
     if (!target) return;
     const el = cells.current.get(`${target.key}:${target.field}`);
     if (!el) return;

@@ -4,7 +4,7 @@
 // The table lists every customer with an OCOP price for the product (edit, remove, add by
 // search); Save sends the complete list. A customer's name opens their OCOP price list.
 // SSR-safe: renders nothing until the event; DOM and API use only in effects and handlers.
-import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type MutableRefObject } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type FormEvent, type MutableRefObject } from 'react';
 import { apiFetch, toast, TOAST_SHORT_MS } from '../../lib/api';
 import { DialogForm, DialogFrame, Loading } from '../../lib/dialog';
 import { FieldError } from '../../lib/form';
@@ -95,7 +95,7 @@ function OcopForm({ productId, answer, dialog, searchListOpen }: OcopFormProps) 
   );
 
   // Focus the row asked for (a new customer, or one picked again).
-  useEffect(() => {
+  useLayoutEffect(() => {
     const target = focusNext.current;
     if (target === null) return;
     focusNext.current = null;

@@ -2,7 +2,7 @@
 //   in  `open-price-dialog` {productId}  → GET /api/products/{id}, dialog 'Prices · <code>'
 //   out `prices-changed`    {productId}  after a successful POST /api/products/{id}/price
 // SSR-safe: renders nothing until the event; all DOM/API use is in effects and handlers.
-import { useEffect, useId, useRef, useState, type ChangeEvent, type CSSProperties, type FormEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ChangeEvent, type CSSProperties, type FormEvent } from 'react';
 import { ApiError, apiFetch, toast, TOAST_LONG_MS, TOAST_SHORT_MS } from '../../lib/api';
 import { DialogForm, DialogFrame, Loading } from '../../lib/dialog';
 import { FieldError } from '../../lib/form';
@@ -94,7 +94,7 @@ function PriceFields({ productId, product, dialog, canModify, uplifts }: PriceFi
   const saving = dialog.saving;
 
   // Keyboard-first: the first price has the focus once loaded.
-  useEffect(() => {
+  useLayoutEffect(() => {
     inputs.current.standardPrice?.focus();
   }, []);
 

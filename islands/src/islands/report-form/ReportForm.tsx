@@ -3,7 +3,7 @@
 // (`POST /api/reports`) and says 'Preparing for the report, please check it later' with a
 // link to the Download Center; a 422 shows the server's message next to the named field.
 // SSR-safe: every initial value comes from props; the DOM is touched only in handlers/effects.
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { LiveFieldset, useLive } from '../../lib/live';
 import { ApiError, apiFetch } from '../../lib/api';
 import { DateInput } from '../../lib/DateInput';
@@ -76,7 +76,8 @@ export function ReportForm(props: ReportFormProps) {
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
   const id = useId();
 
-  useEffect(() => {
+  // A layout effect: the focus moves as the render is committed, before the next key.
+  useLayoutEffect(() => {
     if (focusErrors === 0) return;
     const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
     const target = invalid?.matches(FOCUSABLE) ? invalid : invalid?.querySelector<HTMLElement>(FOCUSABLE);
