@@ -109,6 +109,20 @@ function whenIdle(fn: () => void, signal: AbortSignal): void {
   else window.addEventListener('load', schedule, { once: true, signal });
 }
 
+/**
+ * Resolves once the parser has read the whole page (`interactive`). The loader runs as soon
+ * as it has arrived (`async`), not after the page's deferred scripts (htmx, app.js), so an
+ * island can be connected while its own content is still arriving on a slow link: it is
+ * mounted over the whole of it, never half. Deferred scripts run after `interactive`, so
+ * the island does not wait for them.
+ */
+export function pageParsed(): Promise<void> {
+  if (document.readyState !== 'loading') return Promise.resolve();
+  return new Promise((resolve) => {
+    document.addEventListener('readystatechange', () => resolve(), { once: true });
+  });
+}
+
 function defineAppIsland(): void {
   if (typeof customElements === 'undefined' || customElements.get(ISLAND_TAG)) return;
 
@@ -205,8 +219,8 @@ function defineAppIsland(): void {
     }
 
     #load(generation: number, name: string, src: string, props: unknown): void {
-      import(/* @vite-ignore */ src)
-        .then((mod: unknown) => {
+      Promise.all([import(/* @vite-ignore */ src), pageParsed()])
+        .then(([mod]: [unknown, void]) => {
           if (generation !== this.#generation || !this.isConnected) return;
           if (!isIslandModule(mod)) throw new Error(`${src} does not export mount()`);
           this.#stopListening();

@@ -52,6 +52,23 @@ describe('app-island loader', () => {
     expect(el.textContent).toBe('');
   });
 
+  it('connected while the page is still being read, mounts only once it has been read', async () => {
+    const reading = vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    const el = island({ name: 'fake', src: FAKE, props: '{"n":1}' });
+    document.body.append(el);
+    // The island's module has arrived (another island, connected after the page was read, mounts).
+    reading.mockReturnValue('interactive');
+    document.body.append(island({ name: 'fake', src: FAKE, props: '{"n":2}' }));
+    await waitFor(() => expect(calls.mounts).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.mounts.map((m) => m.props)).toEqual([{ n: 2 }]);
+    expect(el.textContent).toBe('server fallback');
+
+    document.dispatchEvent(new Event('readystatechange'));
+    await waitFor(() => expect(calls.mounts).toHaveLength(2));
+    expect(calls.mounts[1]!.el).toBe(el);
+  });
+
   it('passes {} when the props attribute is missing', async () => {
     document.body.append(island({ name: 'fake', src: FAKE }));
     await waitFor(() => expect(calls.mounts).toHaveLength(1));

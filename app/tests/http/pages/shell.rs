@@ -39,7 +39,7 @@ async fn island_bundles_and_static_files_are_served() {
     let (app, s) = TestApp::new().with_user("sales@demo.test").await;
     let page = app.get("/brands", Some(&s)).await;
     assert!(page.body.contains(r#"<app-island name="change-password" load="interaction" src="/static/islands/assets/change-password-"#));
-    let loader = page.body.split(r#"<script type="module" src=""#).nth(1).and_then(|r| r.split('"').next()).expect("loader script tag");
+    let loader = page.body.split(r#"<script type="module" async src=""#).nth(1).and_then(|r| r.split('"').next()).expect("loader script tag");
     let js = app.get(loader, None).await;
     assert_eq!(js.status, StatusCode::OK);
     assert!(js.headers["content-type"].to_str().unwrap().contains("javascript"));
