@@ -16,9 +16,10 @@ export const SSR_ATTR = 'ssr';
  * JSON and go through the island's `parse`, as on the server.
  *
  * - Server-rendered (`ssr` attribute): `hydrateRoot` adopts the HTML in place: no second
- *   render, no flash, focus stays where it is. A mismatch is a bug and is reported with
- *   `console.error` (the browser tests fail on it). The attribute is removed, so a later
- *   remount (the element moved) renders afresh.
+ *   render, no flash, focus stays where it is. The islands run on preact/compat, which
+ *   reports no mismatch (`onRecoverableError` is React's and stays for it); the markup
+ *   snapshots and the first-rows test hold the two renders together. The attribute is
+ *   removed, so a later remount (the element moved) renders afresh.
  * - Otherwise the React root replaces the element's plain fallback before `mount` returns
  *   (the first render is flushed synchronously, so the loader can hand focus from the
  *   fallback to the island).
