@@ -38,6 +38,8 @@ export default defineConfig({
   base: '/static/islands/',
   publicDir: false,
   plugins: [react()],
+  // `module` before `main`: Vitest would take a package without `exports` (react-remove-scroll
+  // and its kin) by `main`, CommonJS whose `require('react')` no alias reaches.
   resolve: { alias: PREACT_ALIASES, mainFields: ['browser', 'module', 'main'] },
   build: {
     outDir: resolve(root, '../static/islands'),
