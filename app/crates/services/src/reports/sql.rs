@@ -24,20 +24,19 @@ pub enum Bind {
     Ids(String, Vec<i64>),
 }
 
-/// Marks the place of a list of ids in a statement's text until its backend is known; a
-/// character no statement has.
-const IDS: &str = "\u{1}";
-
 /// A statement built piece by piece.
 #[derive(Default)]
 pub struct Sql {
     pub(super) text: String,
     pub(super) binds: Vec<Bind>,
+    /// Where each list of ids goes in `text` (a byte offset) and the index of its bind: the
+    /// condition is written once the backend is known ([`Sql::written`]).
+    lists: Vec<(usize, usize)>,
 }
 
 impl Sql {
     pub fn new(text: &str) -> Self {
-        Self { text: text.to_string(), binds: Vec::new() }
+        Self { text: text.to_string(), binds: Vec::new(), lists: Vec::new() }
     }
 
     pub fn push(&mut self, text: &str) -> &mut Self {
@@ -67,32 +66,40 @@ impl Sql {
 
     /// ` AND column IN (…)` when `ids` is not empty: an empty filter list means "all" (a
     /// report's lists hold at most 1,000 ids, a chunk 500). The condition is written when
-    /// the backend is known ([`Sql::render`], by [`db::ids_in`]); the text keeps its place
-    /// as `IDS`, the bind's number, `IDS`.
+    /// the backend is known ([`Sql::written`], by [`db::ids_in`]); until then the text keeps
+    /// its place.
     pub fn any_of(&mut self, column: &str, ids: &[i64]) -> &mut Self {
         if !ids.is_empty() {
+            self.push(" AND ");
+            self.lists.push((self.text.len(), self.binds.len()));
             self.binds.push(Bind::Ids(column.to_string(), ids.to_vec()));
-            let n = self.binds.len();
-            self.push(" AND ").push(IDS).push(&n.to_string()).push(IDS);
         }
         self
     }
 
-    /// The statement's text for `backend`, each list of ids written as it reads one best.
-    pub(super) fn render(&self, backend: Backend) -> String {
+    /// The statement's text for `backend`, each list of ids written in its place as the
+    /// backend reads one best, and the value each list binds (by the index of its bind).
+    fn written(&self, backend: Backend) -> (String, Vec<Option<String>>) {
         let mut out = String::with_capacity(self.text.len());
-        let mut rest = self.text.as_str();
-        while let Some((before, after)) = rest.split_once(IDS) {
-            out.push_str(before);
-            let (n, after) = after.split_once(IDS).unwrap_or((after, ""));
-            match n.parse::<usize>().ok().and_then(|n| self.binds.get(n.wrapping_sub(1)).map(|b| (n, b))) {
-                Some((n, Bind::Ids(column, ids))) => out.push_str(&db::ids_in(backend, column, n, ids).0),
-                _ => out.push_str(n), // not a list's place: cannot happen, `any_of` writes both
+        let mut values = vec![None; self.binds.len()];
+        let mut from = 0;
+        for &(at, i) in &self.lists {
+            out.push_str(&self.text[from..at]);
+            if let Bind::Ids(column, ids) = &self.binds[i] {
+                let (condition, value) = db::ids_in(backend, column, i + 1, ids);
+                out.push_str(&condition);
+                values[i] = value;
             }
-            rest = after;
+            from = at;
         }
-        out.push_str(rest);
-        out
+        out.push_str(&self.text[from..]);
+        (out, values)
+    }
+
+    /// The statement's text for `backend` ([`Sql::written`]).
+    #[cfg(test)]
+    pub(super) fn render(&self, backend: Backend) -> String {
+        self.written(backend).0
     }
 
     /// ` AND …` of the brand and category filters on products aliased `p`: a category also
@@ -117,8 +124,8 @@ impl Sql {
 
     /// The statement for `conn`'s backend, its values bound.
     pub fn query(self, conn: &DbConn) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
-        let backend = conn.backend();
-        let mut q = diesel::sql_query(self.render(backend)).into_boxed::<MultiBackend>();
+        let (text, mut lists) = self.written(conn.backend());
+        let mut q = diesel::sql_query(text).into_boxed::<MultiBackend>();
         for (i, b) in self.binds.into_iter().enumerate() {
             q = match b {
                 Bind::Int(v) => q.bind::<Integer, _>(v),
@@ -126,7 +133,7 @@ impl Sql {
                 Bind::Date(v) => q.bind::<Date, _>(v),
                 Bind::Timestamp(v) => q.bind::<Timestamp, _>(v),
                 Bind::Text(v) => q.bind::<Text, _>(v),
-                Bind::Ids(column, ids) => match db::ids_in(backend, &column, i + 1, &ids).1 {
+                Bind::Ids(..) => match lists[i].take() {
                     Some(v) => q.bind::<Text, _>(v),
                     None => q,
                 },
